@@ -1,0 +1,1 @@
+"""The ``trictrac`` command line: thin wiring of click commands to the library."""

@@ -1,0 +1,317 @@
+"""The record model: what a written trictrac game *says*, not what the rules entitle.
+
+A :class:`Record` holds the header tags and the movetext as an ordered list of
+elements (sections, coups, comments).  Everything is a *claim* as written at the
+table: rolls, checker moves, marks, écoles, decisions.  Positions and scores are
+never stored; the replayer derives them (``replay.verify``).
+
+Sides are player letters: ``"A"`` and ``"B"`` for the two seats of a two-player
+game; games of three or four players (à tourner, chouette, à quatre) use ``"C"``
+and ``"D"`` too, and each marqué section says which two letters play it.
+
+All elements are frozen dataclasses with a :class:`Span` (where they were read; a
+default span for records built in code).  Equality ignores spans so that
+``parse(write(r)) == r`` compares content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+__all__ = [
+    "Span",
+    "NO_SPAN",
+    "Diagnostic",
+    "Move",
+    "CannotPlay",
+    "Mark",
+    "NeMarquePas",
+    "Decision",
+    "Ecole",
+    "Correction",
+    "JouePourTout",
+    "Comment",
+    "Glyph",
+    "Action",
+    "Coup",
+    "ReleveStart",
+    "MarqueStart",
+    "MarqueResult",
+    "Element",
+    "Record",
+    "OFF",
+]
+
+OFF = 25  # "to" of a move that bears a checker off (onto the bande)
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a token stands in the source: 1-based line and column, 0-based offset."""
+
+    line: int = 0
+    col: int = 0
+    end_line: int = 0
+    end_col: int = 0
+    offset: int = 0
+
+
+NO_SPAN = Span()
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A fault in the *text* (not in the rules): data, never an exception.
+
+    ``code`` is a stable kebab-case identifier (e.g. ``unclosed-comment``).
+    """
+
+    code: str
+    severity: Severity
+    span: Span
+    message: str
+    text: str = ""
+    file: str | None = None
+
+    def render(self, file: str | None = None) -> str:
+        name = file or self.file or "<input>"
+        return f"{name}:{self.span.line}:{self.span.col}: {self.severity}: {self.code}: {self.message}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.span.line,
+            "col": self.span.col,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "text": self.text,
+        }
+
+
+def _span() -> Span:
+    return NO_SPAN
+
+
+# --- actions inside a coup ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker move as written, in the mover's own frame (RULES.md §2.2).
+
+    ``to == 25`` bears off onto the bande.  A tout d'une is written as one move whose
+    distance is the sum of the dice; tout à bas as two moves.
+    """
+
+    from_: int
+    to: int
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CannotPlay:
+    """An explicit "cannot play" for one number of the roll (impuissance, RULES.md §4.8)."""
+
+    number: int
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Points (and holes) a player marked, as he marked them.
+
+    ``points`` is the number of points marked with this gesture (its gain as marked).
+    ``holes`` is the number of holes he moved his fichet by (None = not stated: the
+    holes follow from the points).  ``bredouille`` is True when he marked in
+    bredouille (two jetons / a double hole), False when he said it was not, None when
+    the record does not say.
+    """
+
+    who: str
+    points: int
+    holes: int | None = None
+    bredouille: bool | None = None
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NeMarquePas:
+    """*Je ne marque pas* (RULES.md §5.3; 003 §150, §176)."""
+
+    who: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """*Je m'en vais* (``leave=True``) or *je reste* (``leave=False``) (RULES.md §6)."""
+
+    who: str
+    leave: bool
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Ecole:
+    """An école claimed: ``claimant`` marks ``points`` for himself (RULES.md §7)."""
+
+    claimant: str
+    points: int
+    reason: str | None = None
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A correction the players agreed on: ``who``'s points/holes changed by these deltas."""
+
+    who: str
+    points: int = 0
+    holes: int = 0
+    reason: str | None = None
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class JouePourTout:
+    """*Je joue pour tout* said with the last throw of a bear-off (RULES.md §6.5)."""
+
+    who: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A ``{…}`` comment, kept as written (without the braces)."""
+
+    text: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    """An annotation glyph: ``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!`` or ``$n``."""
+
+    glyph: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Comment, Glyph]
+
+
+@dataclass(frozen=True, slots=True)
+class Coup:
+    """One throw and everything that happened at the table around it, in order.
+
+    ``before`` are the actions written before the checker moves (the roller's marks,
+    *je ne marque pas*, his decision), ``moves`` the checker moves (``Move`` and
+    ``CannotPlay``), ``after`` what followed (the opponent's marks for points given,
+    écoles claimed by either side, corrections, comments, glyphs).  ``moves`` is
+    empty with ``left`` semantics when the roller left (he does not play).
+    """
+
+    number: int
+    side: str
+    roll: tuple[int, int]  # (larger, smaller)
+    moves: tuple[Move | CannotPlay, ...] = ()
+    before: tuple[Action, ...] = ()
+    after: tuple[Action, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+# --- sections ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReleveStart:
+    """Start of a relevé (all checkers on the talons).  ``number`` counts within the game
+    (or within the marqué of a partie à écrire)."""
+
+    number: int
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MarqueStart:
+    """Start of a marqué of a partie à écrire; ``players`` = the two letters seated
+    (first = seat A's frame owner… i.e. who plays; None = the two header players)."""
+
+    number: int
+    players: tuple[str, str] | None = None
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MarqueResult:
+    """The result of a marqué as written on the score sheet (RULES.md §8.2).
+
+    ``winner`` None with ``refait=True`` for a void marqué.
+    """
+
+    winner: str | None
+    winner_holes: int
+    loser_holes: int
+    bredouille: Literal["none", "petite", "grande"] = "none"
+    refait: bool = False
+    value: int | None = None
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+Element = Union[ReleveStart, MarqueStart, MarqueResult, Coup, Comment]
+
+# Header tags written first, in this order, by the canonical writer; others follow in
+# the order read.
+TAG_ROSTER = (
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "A",
+    "B",
+    "C",
+    "D",
+    "Partie",
+    "Profile",
+    "Record",
+    "Position",
+    "Result",
+    "Annotator",
+)
+
+
+@dataclass(slots=True)
+class Record:
+    """A whole game (partie) as written.
+
+    ``headers`` keeps every tag, known and unknown, in canonical order for known tags.
+    ``mode`` comes from the ``Record`` tag: ``"full"`` (every mark written: a missing
+    mark means nothing was marked) or ``"compact"`` (rolls and moves only).
+    ``start`` is the text of the ``Position`` tag (one-line position notation) or None.
+    ``span`` covers the whole game in the file (``offset`` = byte/char offset of its
+    first line) so an archive can be indexed and re-read game by game.
+    """
+
+    headers: dict[str, str] = field(default_factory=dict)
+    elements: list[Element] = field(default_factory=list)
+    span: Span = field(default=NO_SPAN, compare=False)
+
+    @property
+    def mode(self) -> Literal["full", "compact"]:
+        return "compact" if self.headers.get("Record", "full").lower() == "compact" else "full"
+
+    @property
+    def start(self) -> str | None:
+        return self.headers.get("Position")
+
+    @property
+    def coups(self) -> list[Coup]:
+        return [e for e in self.elements if isinstance(e, Coup)]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return self.headers == other.headers and self.elements == other.elements

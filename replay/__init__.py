@@ -1,0 +1,1 @@
+"""The rules: positions and legal plays, scoring events, the score ledger, the verifier."""
