@@ -17,7 +17,7 @@ default span for records built in code).  Equality ignores spans so that
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal, NamedTuple, Union
 
 __all__ = [
     "Span",
@@ -41,6 +41,7 @@ __all__ = [
     "Element",
     "Record",
     "OFF",
+    "TAG_ROSTER",
 ]
 
 OFF = 25  # "to" of a move that bears a checker off (onto the bande)
@@ -48,9 +49,14 @@ OFF = 25  # "to" of a move that bears a checker off (onto the bande)
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where a token stands in the source: 1-based line and column, 0-based offset."""
+class Span(NamedTuple):
+    """Where a token stands in the source: 1-based line and column, 0-based offset.
+
+    A named tuple (not a dataclass) because the reader makes one per token and tuples
+    are several times cheaper to build.  ``offset`` is counted from the start of the
+    source: for a file, the game's byte offset plus the character offset of the token
+    within the game (equal to bytes for ASCII text); for a ``str`` source, characters.
+    """
 
     line: int = 0
     col: int = 0

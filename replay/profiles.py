@@ -76,6 +76,10 @@ class Profile:
     chouette_primaute: Literal["alternate", "lebrun"] = "alternate"
     #: D29: a marqué ends when someone leaves while someone has >= this many holes (003 §221).
     marque_end_holes: int = 6
+    #: à tourner rotation: "loser-out" = the loser of every marqué gives way to the idle player
+    #: (003 §244, 002: Partie à tourner); "two-each" = after the first marqué each plays two
+    #: marqués running, as at four (000 ~l.1031).
+    tourner_rotation: Literal["loser-out", "two-each"] = "loser-out"
 
     # --- écoles and marking (RULES.md §5-§7) ------------------------------------
     #: D6: école for marking a fill and then not filling: "single" (003 §192), "double" (001 r.59),
@@ -180,6 +184,7 @@ LEBRUN_1828 = replace(
     unmarked_whole_hole="warn",  # D10, 000 ~l.760
     opponent_table_closed="until-broken",  # D14, 000 ~l.508
     chouette_primaute="lebrun",  # D22, 000 ~l.1021
+    tourner_rotation="two-each",  # 000 ~l.1031
     jan_de_trois_coups_every_releve=False,  # D30, 000 ~l.458
     late_bredouille_correction="until-hole",  # D24, 000 ~l.540
     must_explain_ecole=True,  # 000 ~l.778

@@ -1,0 +1,157 @@
+"""``trictrac analyse``: legal plays, scoring events and chances of a position
+(wiring only; the work is :func:`trictrac.replay.analyse.analyse`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.notation.position import JAN_NAMES, parse_position
+from trictrac.replay.analyse import analyse as analyse_position
+from trictrac.replay.analyse import parse_roll, render_text
+from trictrac.replay.position import Position
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+
+_JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
+
+
+def _col(text: str, key: str) -> int:
+    """1-based column of ``"key"`` in a JSON text (1 when absent)."""
+    i = text.find(f'"{key}"')
+    return i + 1 if i >= 0 else 1
+
+
+def position_from_json(text: str) -> Position:
+    """Build a position from the ``--position-json`` shape of issue 2::
+
+        {"mover": {"1": 13, "12": 2}, "other": {"1": 15}, "mover_off": 0,
+         "other_off": 0, "mover_coups": 1, "other_coups": 1}
+
+    Each side's checkers by point in its own frame (RULES.md §2.2).
+
+    :raises BadInput: bad JSON or an impossible position, naming the column.
+    """
+    where = "--position-json"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{where}:{e.lineno}:{e.colno}: bad JSON: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{where}:1:1: expected a JSON object with keys {', '.join(_JSON_KEYS)}")
+    unknown = [k for k in data if k not in _JSON_KEYS]
+    if unknown:
+        raise BadInput(f"{where}:1:{_col(text, unknown[0])}: unknown key {unknown[0]!r}; keys: {', '.join(_JSON_KEYS)}")
+    sides: dict[str, list[int]] = {}
+    for side in ("mover", "other"):
+        pts = data.get(side)
+        if not isinstance(pts, dict):
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side!r} must be an object of point: count")
+        c = [0] * 26
+        for k, n in pts.items():
+            if not (isinstance(k, str) and k.isdigit() and 1 <= int(k) <= 24):
+                raise BadInput(f"{where}:1:{_col(text, side)}: {side}: point {k!r} is not 1..24")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise BadInput(f"{where}:1:{_col(text, side)}: {side}: count {n!r} on point {k} is not a whole number")
+            c[int(k)] += n
+        sides[side] = c
+    nums: dict[str, int] = {}
+    for key in ("mover_off", "other_off", "mover_coups", "other_coups"):
+        v = data.get(key, 0)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise BadInput(f"{where}:1:{_col(text, key)}: {key} must be a whole number, not {v!r}")
+        nums[key] = v
+    sides["mover"][25] += nums["mover_off"]
+    sides["other"][25] += nums["other_off"]
+    m, o = sides["mover"], sides["other"]
+    for side, c in (("mover", m), ("other", o)):
+        total = sum(c)
+        if total != 15:
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has {total} checkers, not 15 (RULES.md §2.1)")
+        if c[12] == 1:
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has a lone checker on its coin, point 12 (RULES.md §3.3 L3)")
+        if c[13]:
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has checkers on the opponent's coin, point 13 (RULES.md §3.3 L2)")
+    for p in range(1, 25):
+        if m[p] and o[25 - p]:
+            raise BadInput(
+                f"{where}:1:{_col(text, 'other')}: mover's point {p} is other's point {25 - p}: "
+                "held by both sides (RULES.md §3.3 L1)"
+            )
+    return Position(
+        tuple(m),
+        tuple(o),
+        mover_coups=nums["mover_coups"],
+        other_coups=nums["other_coups"],
+        mover_coin_taken=m[12] >= 2,
+        other_coin_taken=o[12] >= 2,
+    )
+
+
+def position_from_text(text: str) -> Position:
+    """Parse the one-line position notation (docs/notation.md).
+
+    :raises BadInput: the first error diagnostic, ``position:1:COL: code: message``.
+    """
+    spec, diags = parse_position(text)
+    errors = [d for d in diags if d.severity == "error"]
+    if spec is None or errors:
+        d = errors[0] if errors else (diags[0] if diags else None)
+        if d is None:
+            raise BadInput("position: unreadable position")
+        raise BadInput(f"position:{d.span.line}:{d.span.col}: {d.code}: {d.message}")
+    from_spec = getattr(Position, "from_spec", None)
+    if from_spec is not None:
+        return from_spec(spec)
+    # until the engine's Position.from_spec exists: the same conversion, mover = turn
+    i, j = (0, 1) if spec.turn == "A" else (1, 0)
+    sides = (spec.a, spec.b)
+    jans = tuple(frozenset(JAN_NAMES.get(n, n) for n in js) for js in spec.jans)
+    return Position(
+        sides[i], sides[j], spec.turn, spec.coups[i], spec.coups[j],
+        spec.coin_taken[i], spec.coin_taken[j], jans[i], jans[j],
+    )
+
+
+@click.command("analyse")
+@click.argument("position", required=False)
+@click.option("--roll", "roll", default=None, metavar="A-B", help="Analyse one roll only, e.g. 5-4 (default: all 21).")
+@click.option(
+    "--position-json", "position_json", default=None, metavar="JSON",
+    help='The position as JSON: {"mover": {"1": 13, "12": 2}, "other": {"1": 15}, '
+    '"mover_off": 0, "other_off": 0, "mover_coups": 1, "other_coups": 1}.',
+)
+@profile_option
+@json_option
+def analyse(
+    position: str | None, roll: str | None, position_json: str | None, profile: Profile | None, as_json: bool
+) -> None:
+    """Legal plays and scoring events of POSITION for one roll or all 21, the points
+    of each side, and the chances out of 36 of each kind of event.
+
+    POSITION is the one-line position notation (docs/notation.md), seen from the side
+    whose turn it is (turn=A by default). Points are in each side's own frame
+    (1 = talon, 12 = coin, 25 = off); "mover" is the side to move.
+
+    \b
+    Examples:
+      trictrac analyse "A{1:13,12:2} B{1:15} turn=A coups=1/1"
+      trictrac analyse "A{1:13,12:2} B{1:15}" --roll 6-1 --json
+      trictrac analyse --position-json '{"mover": {"1": 13, "12": 2}, "other": {"1": 15}, "mover_off": 0, "other_off": 0, "mover_coups": 1, "other_coups": 1}'
+
+    Exit codes: 0 ok, 2 bad position, roll or options.
+    """
+    if (position is None) == (position_json is None):
+        raise BadInput("give either POSITION or --position-json (exactly one)")
+    pos = position_from_json(position_json) if position_json is not None else position_from_text(position or "")
+    try:
+        r = parse_roll(roll) if roll is not None else None
+    except ValueError as e:
+        raise BadInput(f"--roll: {e}") from None
+    result: dict[str, Any] = analyse_position(pos, profile or DEFAULT_PROFILE, r)
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(render_text(result))

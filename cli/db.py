@@ -1,0 +1,381 @@
+"""``trictrac db``: the club's game database (wiring only; the work is in ``trictrac.club``).
+
+``db import`` ↔ ``club.db.import_records``; ``games`` ↔ ``club.queries.list_games``;
+``players`` ↔ ``list_players`` / ``player_results`` / ``head_to_head``; ``show`` ↔
+``game_detail``; ``stats`` ↔ ``club_stats``; ``search`` ↔ ``search``; ``ecoles`` ↔
+``ecoles``; ``bredouilles`` ↔ ``bredouille_marques``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sqlite3
+import sys
+from typing import Any, Callable, Sequence
+
+import click
+
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.club import queries
+from trictrac.club.db import DatabaseMissing, GameNotFound, ImportReport, ImportStep, import_records, open_db
+from trictrac.club.queries import PlayerNotFound
+
+
+@click.group("db")
+def db() -> None:
+    """The club's game database (a SQLite file, browsable with Datasette).
+
+    \b
+    Examples:
+      trictrac db import club.db archive/*.trn
+      trictrac db games club.db --player "Dupont" --season 2024
+      trictrac db players club.db --player "Dupont"
+      trictrac db show club.db 3fa2c1
+      trictrac db stats club.db --json
+      trictrac db search club.db "grande bredouille"
+      datasette club.db
+    """
+
+
+def _open(path: str) -> Any:
+    try:
+        return open_db(path, create=False)
+    except DatabaseMissing as e:
+        raise BadInput(str(e)) from None
+    except sqlite3.DatabaseError as e:  # a file that is not SQLite
+        raise BadInput(f"{path}: not a readable SQLite database ({e})") from None
+
+
+def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    database = _open(path)
+    try:
+        return fn(database, *args, **kwargs)
+    except (PlayerNotFound, GameNotFound) as e:
+        raise BadInput(str(e)) from None
+    finally:
+        database.close()
+
+
+def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
+    """Print rows as an aligned text table."""
+    if not rows:
+        click.echo("(none)")
+        return
+    cols = list(columns or rows[0].keys())
+    cells = [["" if r.get(c) is None else str(r.get(c)) for c in cols] for r in rows]
+    width = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    click.echo("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
+    click.echo("  ".join("-" * w for w in width))
+    for row in cells:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(row, width)).rstrip())
+
+
+def _csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
+    buf = io.StringIO()
+    cols = list(columns or (rows[0].keys() if rows else []))
+    w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    click.echo(buf.getvalue(), nl=False)
+
+
+def _output(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None) -> None:
+    if fmt == "json":
+        echo_json(list(rows))
+    elif fmt == "csv":
+        _csv(rows, columns)
+    else:
+        _table(rows, columns)
+
+
+def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--csv", "fmt", flag_value="csv", help="Print CSV.")(f)
+    f = click.option("--json", "fmt", flag_value="json", help="Print JSON.")(f)
+    return click.option("--table", "fmt", flag_value="table", default=True, hidden=True)(f)
+
+
+DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
+
+
+# --- import -----------------------------------------------------------------------------
+
+
+@db.command("import")
+@DB_PATH
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@profile_option
+@click.option("--season-start", type=click.IntRange(1, 12), default=1, show_default=True,
+              help="Club season rule, set when the file is created: the month a season starts "
+                   "(1 = seasons are calendar years; 9 = September to August, named 2024-2025).")
+@json_option
+def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start: int, as_json: bool) -> None:
+    """Import record files (.trn) into DATABASE (created when missing).
+
+    Each game is verified and stored with its players, marqués, relevés, coups,
+    every mark and école, comments, findings and result, in its own transaction.
+    A game already stored (same canonical text) is left unchanged.  Games that
+    cannot be stored are listed at the end and in the import_failures table.
+
+    \b
+    Exit codes: 0 every game stored or already there, 1 some games failed,
+    2 a file could not be read (or holds no game).
+
+    \b
+    Examples:
+      trictrac db import club.db soirees-2024.trn
+      trictrac db import club.db archive/*.trn --profile rigueur --json
+      trictrac db import club.db new.trn --season-start 9
+    """
+    for f in files:
+        if os.path.isdir(f):
+            raise BadInput(f"{f} is a directory")
+    bar = None
+    progress = None
+    if not as_json and sys.stderr.isatty():
+        sizes = {f: (os.path.getsize(f) if os.path.isfile(f) else 0) for f in files}
+        done = {f: 0 for f in files}
+        bar = click.progressbar(length=max(1, sum(sizes.values())), label="importing", file=sys.stderr)
+        bar.__enter__()
+
+        def progress(step: ImportStep) -> None:
+            new = min(max(step.offset, done[step.path]), sizes.get(step.path, 0))
+            bar.update(new - done[step.path])
+            done[step.path] = new
+    try:
+        report = import_records(database, files, profile=profile, progress=progress,
+                                season_start_month=season_start)
+    except sqlite3.DatabaseError as e:
+        raise BadInput(f"{database}: cannot write the database ({e})") from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        echo_json(report.as_dict())
+    else:
+        _print_report(report)
+    ctx = click.get_current_context()
+    ctx.exit(2 if report.unreadable else 1 if report.failed else 0)
+
+
+def _print_report(r: ImportReport) -> None:
+    rate = f" ({r.read / r.seconds:.0f} games/s)" if r.seconds and r.read else ""
+    click.echo(f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, "
+               f"{r.failed} failed; {r.findings} findings stored; {r.seconds:.2f} s{rate}")
+    if r.failures:
+        click.echo("failures:", err=True)
+        for f in r.failures:
+            click.echo(f"  {f.render()}", err=True)
+
+
+# --- queries --------------------------------------------------------------------------------
+
+
+@db.command("games")
+@DB_PATH
+@click.option("--player", help="Only games of this player (name or unique prefix).")
+@click.option("--season", help="Only games of this season (e.g. 2024, or 2024-2025).")
+@click.option("--limit", type=click.IntRange(1), help="At most this many games.")
+@format_option
+def games_cmd(database: str, player: str | None, season: str | None, limit: int | None, fmt: str) -> None:
+    """List stored games: date, season, players, holes, winner, findings, id.
+
+    \b
+    Examples:
+      trictrac db games club.db
+      trictrac db games club.db --player Dupont --season 2024 --csv > dupont.csv
+    """
+    rows = _query(database, queries.list_games, player=player, season=season, limit=limit)
+    cols = None if fmt != "table" else ["date", "season", "player_a", "player_b", "holes_a", "holes_b",
+                                         "winner", "n_coups", "n_findings", "id"]
+    if fmt == "table":
+        rows = [{**r, "id": r["id"][:12]} for r in rows]
+    _output(rows, fmt, cols)
+
+
+@db.command("players")
+@DB_PATH
+@click.option("--player", help="Show this player's results and scores by season, and head-to-head.")
+@click.option("--season", help="With --player: only this season.")
+@format_option
+def players_cmd(database: str, player: str | None, season: str | None, fmt: str) -> None:
+    """List players with their record, or one player's results by season.
+
+    Without --player: every player with games, wins, losses, unfinished games,
+    marqués won and lost, écoles claimed and made.  With --player: his results
+    and scores by season (holes for and against, marqués and their value) and
+    his head-to-head record against each opponent.
+
+    \b
+    Examples:
+      trictrac db players club.db
+      trictrac db players club.db --player Dupont --json
+      trictrac db players club.db --player Dupont --season 2024 --csv
+    """
+    if player is None:
+        _output(_query(database, queries.list_players), fmt)
+        return
+    database_ = _open(database)
+    try:
+        res = queries.player_results(database_, player, season=season)
+        h2h = queries.head_to_head(database_, player, season=season)
+    except PlayerNotFound as e:
+        raise BadInput(str(e)) from None
+    finally:
+        database_.close()
+    if fmt == "json":
+        echo_json({**res, "head_to_head": h2h})
+    elif fmt == "csv":
+        _csv([{"player": res["player"], **s} for s in res["seasons"]])
+    else:
+        click.echo(f"{res['player']}: results by season")
+        _table(res["seasons"])
+        click.echo("\nhead-to-head")
+        _table(h2h, ["opponent", "games", "wins", "losses", "unfinished", "holes_for", "holes_against",
+                     "marques_won", "marques_lost", "won_in_bredouille"])
+
+
+@db.command("h2h")
+@DB_PATH
+@click.argument("player")
+@click.argument("opponent", required=False)
+@click.option("--season", help="Only this season.")
+@format_option
+def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None, fmt: str) -> None:
+    """Head-to-head record of PLAYER against OPPONENT (or every opponent).
+
+    \b
+    Examples:
+      trictrac db h2h club.db Dupont Martin
+      trictrac db h2h club.db Dupont --season 2024 --json
+    """
+    _output(_query(database, queries.head_to_head, player, opponent, season=season), fmt)
+
+
+@db.command("ecoles")
+@DB_PATH
+@click.option("--player", help="Only écoles this player claimed or made.")
+@click.option("--season", help="Only this season.")
+@click.option("--list", "as_list", is_flag=True, help="List every école instead of the totals by player.")
+@format_option
+def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: bool, fmt: str) -> None:
+    """Who made and who claimed écoles (RULES.md §7), and the écoles the verifier found.
+
+    \b
+    Examples:
+      trictrac db ecoles club.db
+      trictrac db ecoles club.db --player Dupont --list --csv
+    """
+    res = _query(database, queries.ecoles, player=player, season=season)
+    if fmt == "json":
+        echo_json(res)
+    else:
+        _output(res["claimed"] if as_list else res["by_player"], fmt)
+
+
+@db.command("bredouilles")
+@DB_PATH
+@click.option("--player", help="Only marqués this player won.")
+@click.option("--season", help="Only this season.")
+@format_option
+def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: str) -> None:
+    """Marqués won in bredouille, petite or grande (parties à écrire, RULES.md §8.2).
+
+    \b
+    Examples:
+      trictrac db bredouilles club.db
+      trictrac db bredouilles club.db --player Dupont --season 2024 --json
+    """
+    rows = _query(database, queries.bredouille_marques, player=player, season=season)
+    if fmt == "table":
+        rows = [{**r, "game_id": r["game_id"][:12]} for r in rows]
+    _output(rows, fmt)
+
+
+@db.command("show")
+@DB_PATH
+@click.argument("game_id")
+@json_option
+def show_cmd(database: str, game_id: str, as_json: bool) -> None:
+    """Show one game: header, players, results, findings and its canonical text.
+
+    GAME_ID is the id printed by `db games` or any unique prefix of it (4+ hex digits).
+
+    \b
+    Examples:
+      trictrac db show club.db 3fa2c1
+      trictrac db show club.db 3fa2c1 --json
+    """
+    g = _query(database, queries.game_detail, game_id)
+    if as_json:
+        echo_json(g)
+        return
+    click.echo(f"game {g['id']}")
+    for k, v in g["headers"].items():
+        click.echo(f"  {k}: {v}")
+    click.echo(f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
+               f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}")
+    _table(g["results"])
+    if g["findings"]:
+        click.echo("findings:")
+        for f in g["findings"]:
+            click.echo(f"  {f['line']}:{f['col']}: {f['kind']}: {f['message']} [RULES.md {f['rule']}]")
+    click.echo("")
+    click.echo(g["canonical"].rstrip("\n"))
+
+
+@db.command("stats")
+@DB_PATH
+@profile_option
+@click.option("--no-corpus", is_flag=True, help="Club counts only (skip the corpus statistics).")
+@json_option
+def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> None:
+    """Club statistics: counts of games, players, coups, marks, écoles, findings by kind,
+    bredouille marqués, seasons; plus the corpus statistics of the stored games.
+
+    \b
+    Examples:
+      trictrac db stats club.db
+      trictrac db stats club.db --json --no-corpus
+    """
+    res = _query(database, queries.club_stats, profile=profile, corpus=not no_corpus)
+    if as_json:
+        echo_json(res)
+        return
+    for k, v in res.items():
+        if k in ("seasons", "findings_by_kind", "modes", "corpus"):
+            continue
+        click.echo(f"{k.replace('_', ' ')}: {v}")
+    click.echo("modes: " + ", ".join(f"{k} {v}" for k, v in res["modes"].items()))
+    click.echo("seasons: " + ", ".join(f"{s['season']} ({s['games']})" for s in res["seasons"]))
+    if res["findings_by_kind"]:
+        click.echo("findings by kind:")
+        for k, v in res["findings_by_kind"].items():
+            click.echo(f"  {k}: {v}")
+    if res.get("corpus"):
+        click.echo("corpus statistics (--json for all):")
+        corpus = res["corpus"]
+        if isinstance(corpus, dict):
+            for k, v in corpus.items():
+                if not isinstance(v, (dict, list)):
+                    click.echo(f"  {k}: {v}")
+
+
+@db.command("search")
+@DB_PATH
+@click.argument("text")
+@click.option("--limit", type=click.IntRange(1), default=50, show_default=True, help="Hits per kind.")
+@format_option
+def search_cmd(database: str, text: str, limit: int, fmt: str) -> None:
+    """Full-text search in player names and comments (accents ignored, word prefixes match).
+
+    \b
+    Examples:
+      trictrac db search club.db dupont
+      trictrac db search club.db "ecole par trop" --json
+    """
+    rows = _query(database, queries.search, text, limit=limit)
+    if fmt == "table":
+        rows = [{**r, "game_id": (r["game_id"] or "")[:12]} for r in rows]
+    _output(rows, fmt)

@@ -1,0 +1,74 @@
+"""``trictrac publish``: static HTML pages of annotated games (wiring to
+``trictrac.publish.site.publish_files``)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.publish.site import PublishError, publish_files
+
+
+def _count_games(files: tuple[str, ...]) -> int:
+    """Games in the files, by the reader's fast index (for the progress bar)."""
+    from trictrac.notation.reader import index_records
+
+    total = 0
+    for f in files:
+        try:
+            total += len(index_records(f))
+        except OSError:
+            pass
+    return max(total, 1)
+
+
+@click.command("publish")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Directory to write index.html and the game pages into (created if needed).")
+@profile_option
+@json_option
+def publish(files: tuple[str, ...], out_dir: str, profile: object, as_json: bool) -> None:
+    """Publish the games of FILE… as static HTML: an index, and per game a page with
+    the header, the coups, a board after every coup, the verifier's findings and a
+    chart of points and holes (a partie à écrire also gets its score sheet).
+
+    \b
+    Examples:
+      trictrac publish fixtures/records/*.trn -o site/
+      trictrac publish club-2025.trn -o www/games --profile rigueur --json
+
+    Exit codes: 0 published, 1 published with findings or games that could not be
+    verified, 2 unreadable input.
+    """
+    show_bar = sys.stderr.isatty() and not as_json
+    try:
+        if show_bar:
+            with click.progressbar(length=_count_games(files), label="Publishing", file=sys.stderr,
+                                   item_show_func=lambda n: f"game {n}" if n else "") as bar:
+                rep = publish_files(files, out_dir, profile=profile, on_game=lambda n: bar.update(1, n))
+        else:
+            rep = publish_files(files, out_dir, profile=profile)
+    except PublishError as e:
+        raise BadInput(str(e)) from None
+    if as_json:
+        echo_json(rep.as_dict())
+    else:
+        rate = f", {len(rep.pages) / rep.seconds:.1f} pages/s" if rep.seconds else ""
+        click.echo(f"{len(rep.pages)} page{'s' if len(rep.pages) != 1 else ''} written to {rep.index}{rate}; "
+                   f"{rep.findings} finding{'s' if rep.findings != 1 else ''}")
+        for f, g, m in rep.failures:
+            click.echo(f"{f}: game {g + 1}: not verified: {m}", err=True)
+        for d in rep.diagnostics:
+            if d.severity == "error":
+                click.echo(d.render(), err=True)
+    for f, m in rep.unreadable:
+        click.echo(f"Error: {f}: {m}", err=True)
+    if rep.unreadable and not rep.pages:
+        sys.exit(2)
+    if rep.unreadable:
+        sys.exit(2)
+    if rep.findings or rep.failures:
+        sys.exit(1)

@@ -1,0 +1,222 @@
+"""``trictrac score``: the club score keeper's calculator (docs/score.md).
+
+Wiring only: the rules are in ``replay.ledger`` (points, holes, bredouille) and
+``replay.partie`` (marqués, payments, kinds of partie).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.replay.ledger import Ledger, LedgerError, ScoreState
+from trictrac.replay.partie import PartieError, marque_value, settle_text
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+
+_EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")
+_HOLES = re.compile(r"\s*([ABab])\s*=\s*(\d+)\s*\Z")
+
+
+@click.group("score")
+def score() -> None:
+    """The score keeper's calculator: points and holes, a marqué's value, a whole partie.
+
+    \b
+    trictrac score events "A+4 B+4 A+16"
+    trictrac score marque 12 6 --bredouille grande
+    trictrac score partie fixtures/parties/ecrire_003_234.txt
+    """
+
+
+def _parse_events(text: str) -> list[tuple[str, str, int]]:
+    out = []
+    for tok in text.replace(",", " ").split():
+        m = _EVENT.match(tok)
+        if not m:
+            raise BadInput(
+                f"cannot read event {tok!r}: write A+4 (A marks 4 points), A:nmp (je ne marque pas) "
+                "or A:leave (A leaves)"
+            )
+        side = m.group(1).upper()
+        if m.group(2) is not None:
+            out.append(("mark", side, int(m.group(2))))
+        else:
+            out.append((m.group(3), side, 0))
+    return out
+
+
+def _parse_holes(text: str | None) -> tuple[int, int]:
+    holes = [0, 0]
+    if not text:
+        return (0, 0)
+    for part in text.split(","):
+        m = _HOLES.match(part)
+        if not m:
+            raise BadInput(f"cannot read --holes {text!r}: write A=3,B=5")
+        holes["AB".index(m.group(1).upper())] = int(m.group(2))
+    return (holes[0], holes[1])
+
+
+@score.command("events")
+@click.argument("events")
+@click.option("--holes", "holes_text", default=None, help="Holes already held, e.g. A=3,B=5.")
+@click.option(
+    "--pavillon", type=click.Choice(["A", "B", "none"], case_sensitive=False), default=None,
+    help="Whose held holes are uninterrupted (implied when only one side has holes).",
+)
+@profile_option
+@json_option
+def events(events: str, holes_text: str | None, pavillon: str | None, profile: Profile | None, as_json: bool) -> None:
+    """Points, holes, bredouille and pavillon after scoring EVENTS from a fresh relevé.
+
+    Each event is one throw's gains, one throw's receipts or one école (RULES.md
+    §5.2): "A+4 B+4 A+16".  Also A:nmp (A says "je ne marque pas") and A:leave (A
+    leaves: all points erased).
+    """
+    evs = _parse_events(events)
+    ha, hb = _parse_holes(holes_text)
+    ledger = Ledger(profile or DEFAULT_PROFILE)
+    pav = None if pavillon in (None, "none") else pavillon.upper()
+    if pav is not None and (ha, hb)[0 if pav == "A" else 1] == 0:
+        raise BadInput(f"--pavillon {pav}: {pav} has no holes (give them with --holes)")
+    if pavillon == "none" and (ha == 0) != (hb == 0):
+        raise BadInput("--pavillon none: when only one player has holes they are uninterrupted")
+    try:
+        ledger.set_holes((ha, hb), pav)
+        trace = []
+        for what, side, n in evs:
+            if what == "mark":
+                r = ledger.mark(side, n)
+                trace.append({"event": f"{side}+{n}", "holes": [[h, d] for h, d in r.holes], **ledger.state.as_dict()})
+            elif what == "nmp":
+                ledger.ne_marque_pas(side)
+                trace.append({"event": f"{side}:nmp", **ledger.state.as_dict()})
+            else:
+                ledger.leave(side, force=True)
+                trace.append({"event": f"{side}:leave", **ledger.state.as_dict()})
+    except LedgerError as e:
+        raise BadInput(str(e)) from None
+    st: ScoreState = ledger.state
+    if as_json:
+        echo_json(st.as_dict())
+        return
+    for row in trace:
+        made = row.get("holes")
+        extra = ""
+        if made:
+            extra = "  (" + ", ".join("double hole" if d else "simple hole" for _, d in made) + ")"
+        click.echo(f"{row['event']:>10}:  A {_fmt(row['A'])}   B {_fmt(row['B'])}{extra}")
+    click.echo(f"A: {_long(st.a.as_dict())}")
+    click.echo(f"B: {_long(st.b.as_dict())}")
+
+
+def _fmt(p: dict) -> str:
+    return f"{p['points']}{'b' if p['bredouille'] else ''} pts {p['holes']}{'p' if p['pavillon'] else ''} holes"
+
+
+def _long(p: dict) -> str:
+    s = f"{p['points']} points{' in bredouille' if p['bredouille'] else ''}, {p['holes']} hole{'' if p['holes'] == 1 else 's'}"
+    return s + (" with the pavillon" if p["pavillon"] else "")
+
+
+@score.command("marque")
+@click.argument("winner", type=int)
+@click.argument("loser", type=int)
+@click.option(
+    "--bredouille", type=click.Choice(["none", "petite", "grande"], case_sensitive=False), default="none",
+    show_default=True, help="Winner's holes uninterrupted: petite (< 12 holes) or grande (12 or more).",
+)
+@click.option("--refaits", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Refaits just before this marqué (consolation 4, 6 …).")
+@profile_option
+@json_option
+def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool) -> None:
+    """Value of a marqué won with WINNER holes against LOSER holes (RULES.md §8.2)."""
+    p = profile or DEFAULT_PROFILE
+    bred = bredouille.lower()
+    if bred == "petite" and winner >= 12:
+        raise BadInput(f"petite bredouille is under 12 holes; with {winner} it is --bredouille grande (003 §224)")
+    if bred == "grande" and winner < 12:
+        raise BadInput(f"grande bredouille needs 12 holes or more (003 §224); got {winner}")
+    try:
+        mv = marque_value(winner, loser, bred != "none", refaits, p)
+    except PartieError as e:
+        raise BadInput(str(e)) from None
+    if bred == "petite" and mv.factor == 1:
+        raise BadInput(f"no petite bredouille with {winner} holes under profile {p.name} "
+                       f"(needs {p.petite_bredouille_min_holes})")
+    if as_json:
+        echo_json({"value": mv.value})
+    else:
+        click.echo(mv.formula())
+
+
+@score.command("partie")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--method", type=click.Choice(["jetons", "papier"]), default=None,
+              help="Which method gives the final accounts (default: the file's, else jetons).")
+@profile_option
+@json_option
+def partie(file: str, method: str | None, profile: Profile | None, as_json: bool) -> None:
+    """Settle a whole partie from FILE, a list of marqué results (docs/score.md)."""
+    try:
+        if file == "-":
+            with click.open_file("-", encoding="utf-8") as fh:
+                text = fh.read()
+        else:
+            text = Path(file).read_text(encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"cannot read {file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{file} is not UTF-8 text") from None
+    try:
+        result = settle_text(text, profile, method)
+    except PartieError as e:
+        raise BadInput(f"{'<stdin>' if file == '-' else file}: {e}") from None
+    if as_json:
+        echo_json(result)
+        return
+    _print_partie(result)
+
+
+def _print_partie(r: dict) -> None:
+    kind = r["kind"]
+    if kind == "poule":
+        for i, g in enumerate(r["games"], 1):
+            click.echo(f"game {i}: {g['winner']} beats {g['loser']}")
+        click.echo(f"pot {r['pot']}; paid in: " + ", ".join(f"{k} {v}" for k, v in r["paid"].items()))
+        click.echo(f"winner: {r['winner']}" if r["winner"] else f"next game: {' v '.join(r['next'])}")
+        click.echo("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
+        return
+    if kind == "douze":
+        for i, g in enumerate(r["parties"], 1):
+            click.echo(f"partie {i}: {g['winner']} {g['holes'][0]}-{g['holes'][1]} × {g['multiplier']} = {g['value']}")
+        click.echo("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
+        return
+    for m in r["marques_detail"]:
+        who = " v ".join(m["players"])
+        prim = f" (primauté {m['primaute']})" if m["primaute"] else ""
+        if m.get("refait"):
+            click.echo(f"marqué {m['n']}: {who}{prim}: refait")
+            continue
+        how = m.get("formula", str(m["value"]))
+        idle = f"; {m['idle']} gets {m['idle_consolation']}" if m.get("idle") else ""
+        click.echo(f"marqué {m['n']}: {who}{prim}: {m['winner']} wins {how}{idle}")
+    click.echo("marqués lost: " + ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items())
+               + f" (share {r['share']})")
+    if not r["complete"]:
+        click.echo(f"partie not finished ({r['marques']} marqués agreed): no postillons, queue des jetons nor queue yet")
+    for p in r["postillons"]:
+        click.echo(f"postillons: {p['payer']} pays {p['payee']} {p['count']} = {p['jetons']} jetons")
+    q = r["queue_des_jetons"]
+    if r["complete"]:
+        click.echo(f"queue des jetons ({q['pool']} jetons): {' and '.join(q['winners'])}")
+        if r["queue"]["jetons"]:
+            click.echo(f"queue ({r['queue']['jetons']} jetons): {r['queue']['winner'] or 'nobody'}")
+    for name, m in r["methods"].items():
+        click.echo(f"{name}: " + ", ".join(f"{a} {m['net'][a]:+d} jetons = {m['fiches'][a]:+d} fiches" for a in m["net"]))
+    for x, a in r["players"].items():
+        click.echo(f"{x}: {a['jetons']:+} jetons, {a['fiches']:+} fiches")

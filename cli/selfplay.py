@@ -1,0 +1,94 @@
+"""``trictrac selfplay``: whole parties between two bots, written as records
+(wiring only; the work is :func:`trictrac.replay.selfplay.selfplay` and
+:func:`trictrac.replay.inject.inject`)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from trictrac.cli.common import BadInput, profile_option
+from trictrac.notation.writer import write_record
+from trictrac.replay.inject import INJECT_KINDS, InjectError, inject
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from trictrac.replay.selfplay import selfplay as generate
+
+
+@click.command("selfplay")
+@click.option("-n", "n", type=click.IntRange(0, None), default=10, show_default=True, help="Number of parties.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same file.")
+@click.option(
+    "--kind", type=click.Choice(["douze-trous", "a-ecrire"]), default="douze-trous", show_default=True,
+    help="Partie en douze trous, or partie à écrire.",
+)
+@click.option("--marques", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="Marqués of a partie à écrire.")
+@click.option("--compact", is_flag=True, help="Rolls and moves only (no marks).")
+@click.option("--inject", "inject_k", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Put K table mistakes in each game; their truth goes to a JSON sidecar.")
+@click.option("--kinds", default=None,
+              help=f"Comma-separated kinds of mistake for --inject (default all): {', '.join(INJECT_KINDS)}.")
+@click.option("--truth", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the injected mistakes (default: OUTPUT.injected.json).")
+@profile_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Output .trn file (default: standard output).")
+def selfplay(
+    n: int, seed: int, kind: str, marques: int, compact: bool, inject_k: int, kinds: str | None,
+    truth: Path | None, profile: Profile | None, output: Path | None,
+) -> None:
+    """Play N parties between two bots and write their records, every mark included.
+
+    The bots play legally and sensibly and decide s'en aller / rester by a stated
+    heuristic (see replay/selfplay.py).  With --inject K each game gets K realistic
+    table mistakes (kinds = the verifier's finding kinds) and the truth is written as
+    JSON next to the output, to compare with `trictrac check --json`.
+
+    \b
+    Example:
+      trictrac selfplay -n 100 --seed 1 -o games.trn
+      trictrac selfplay -n 20 --kind a-ecrire --inject 3 -o mistakes.trn
+    """
+    prof = profile or DEFAULT_PROFILE
+    kind_list = None
+    if kinds:
+        kind_list = [k.strip() for k in kinds.split(",") if k.strip()]
+        bad = [k for k in kind_list if k not in INJECT_KINDS]
+        if bad:
+            raise BadInput(f"unknown kind of mistake {bad[0]!r}; known: {', '.join(INJECT_KINDS)}")
+    if inject_k and output is None and truth is None:
+        raise BadInput("--inject needs -o FILE (or --truth FILE) to write the injected mistakes")
+    truth_rows: list[dict[str, object]] = []
+    out: TextIO
+    try:
+        out = open(output, "w", encoding="utf-8") if output else sys.stdout
+    except OSError as e:
+        raise BadInput(f"cannot write {output}: {e.strerror}") from None
+    try:
+        rng = random.Random(f"inject:{seed}")
+        for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques)):
+            if inject_k:
+                try:
+                    rec, done = inject(rec, inject_k, rng, kind_list, prof)
+                except InjectError as e:
+                    raise BadInput(str(e)) from None
+                truth_rows.append({"game": i, "injected": [d.as_dict() for d in done]})
+            if i:
+                out.write("\n")
+            out.write(write_record(rec))
+    finally:
+        if output:
+            out.close()
+    if inject_k:
+        path = truth or Path(str(output) + ".injected.json")
+        try:
+            path.write_text(json.dumps(truth_rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise BadInput(f"cannot write {path}: {e.strerror}") from None
+        if output:
+            click.echo(f"{n} games -> {output}; injected mistakes -> {path}", err=True)

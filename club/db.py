@@ -1,0 +1,882 @@
+"""The club database: import recorded games into SQLite and keep them by content.
+
+``import_records(db_path, paths)`` reads ``.trn`` files game by game
+(``notation.reader.iter_records``), writes each game canonically
+(``notation.writer.write_record``) and keys it by the SHA-256 of that text, verifies
+it (``replay.verify.verify``) and stores the game, its players, marqués, relevés,
+coups, every action of every coup, comments, the verifier's findings and the result
+of each seat.  The schema is in :mod:`trictrac.club.schema` and ``docs/database.md``.
+
+Transactions (STYLE.md §6): the CPU work (parse, write, hash, verify) is done outside
+any transaction; each game is then written in its own ``BEGIN IMMEDIATE`` transaction
+that takes the write lock at once, so two importers never deadlock on a lock upgrade,
+and a game is either wholly stored or not at all.  WAL mode and a busy timeout let
+several processes import into the same file at the same time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from sqlite_utils import Database
+
+from trictrac.club.schema import create_schema
+from trictrac.notation.record import (
+    CannotPlay,
+    Comment,
+    Correction,
+    Coup,
+    Decision,
+    Ecole,
+    Glyph,
+    JouePourTout,
+    Mark,
+    MarqueResult,
+    MarqueStart,
+    Move,
+    NeMarquePas,
+    Record,
+    ReleveStart,
+)
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "GameNotFound",
+    "ImportFailure",
+    "ImportReport",
+    "ImportStep",
+    "game_id_of",
+    "import_records",
+    "open_db",
+    "season_of",
+]
+
+BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one game at a time
+SEATS = ("A", "B", "C", "D")
+
+
+class GameNotFound(ValueError):
+    """No stored game has this id (or id prefix), or the prefix is ambiguous."""
+
+
+# --- report ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ImportFailure:
+    """One game (or file) that could not be stored, with why."""
+
+    source_file: str
+    game_index: int | None
+    line: int | None
+    reason: str  # unreadable-file | parse-error | verify-error | store-error
+    message: str
+    game_id: str | None = None
+    diagnostics: tuple[dict[str, Any], ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.source_file,
+            "game_index": self.game_index,
+            "line": self.line,
+            "reason": self.reason,
+            "message": self.message,
+            "game_id": self.game_id,
+            "diagnostics": list(self.diagnostics),
+        }
+
+    def render(self) -> str:
+        where = f"{self.source_file}:{self.line}" if self.line else self.source_file
+        game = f" (game {self.game_index + 1})" if self.game_index is not None else ""
+        return f"{where}{game}: {self.reason}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportStep:
+    """What ``progress`` receives after each game: ``status`` is imported, unchanged or failed.
+
+    ``offset`` is where the game starts in its file (0 for a failed file)."""
+
+    path: str
+    game_index: int
+    offset: int
+    status: str
+    game_id: str | None
+
+
+@dataclass(slots=True)
+class ImportReport:
+    files: list[str] = field(default_factory=list)
+    read: int = 0
+    imported: int = 0
+    unchanged: int = 0
+    findings: int = 0
+    failures: list[ImportFailure] = field(default_factory=list)
+    game_ids: list[str] = field(default_factory=list)  # every game read and stored, in order
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for f in self.failures if f.reason != "unreadable-file")
+
+    @property
+    def unreadable(self) -> list[str]:
+        return [f.source_file for f in self.failures if f.reason == "unreadable-file"]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "read": self.read,
+            "imported": self.imported,
+            "unchanged": self.unchanged,
+            "failed": self.failed,
+            "unreadable": self.unreadable,
+            "findings": self.findings,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.read / self.seconds, 1) if self.seconds else None,
+            "game_ids": self.game_ids,
+            "failures": [f.as_dict() for f in self.failures],
+        }
+
+
+# --- opening ---------------------------------------------------------------------------
+
+
+def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = True) -> Database:
+    """Open (and create if needed) a club database: WAL, busy timeout, foreign keys on.
+
+    ``create=False`` refuses a file that does not exist or has no ``games`` table
+    (``FileNotFoundError`` / ``GameNotFound`` are ValueErrors for the CLI to report).
+    """
+    path = Path(db_path)
+    if not create and not path.exists():
+        raise DatabaseMissing(f"no database file {path}")
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    if create:
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: durable up to the last checkpoint
+        create_schema(conn, season_start_month=season_start_month)
+    elif not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+        conn.close()
+        raise DatabaseMissing(f"{path} is not a club database (no games table)")
+    return Database(conn, execute_plugins=False)
+
+
+class DatabaseMissing(ValueError):
+    """The file is not a club database."""
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def game_id_of(canonical: str) -> str:
+    """The game id: SHA-256 (hex) of the canonical text, so a game has one id wherever it
+    was read from (notation-anchors.md §4 item 14)."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_DATE = re.compile(r"(\d{4})(?:[.\-/](\d{1,2}|\?\?)(?:[.\-/](\d{1,2}|\?\?))?)?")
+_DMY = re.compile(r"(\d{1,2})[.\-/](\d{1,2})[.\-/](\d{4})")
+
+
+def parse_date(text: str | None) -> str | None:
+    """``YYYY[-MM[-DD]]`` from a Date header (``2024.03.15``, ``2024-03-15``,
+    ``15/03/2024``, ``2024.??.??``); None when no year is readable."""
+    if not text:
+        return None
+    m = _DMY.search(text)
+    if m:
+        y, mo, d = int(m.group(3)), int(m.group(2)), int(m.group(1))
+        return f"{y:04d}-{mo:02d}-{d:02d}" if 1 <= mo <= 12 and 1 <= d <= 31 else f"{y:04d}"
+    m = _DATE.search(text)
+    if not m:
+        return None
+    out = m.group(1)
+    mo = m.group(2)
+    if mo and mo != "??" and 1 <= int(mo) <= 12:
+        out += f"-{int(mo):02d}"
+        d = m.group(3)
+        if d and d != "??" and 1 <= int(d) <= 31:
+            out += f"-{int(d):02d}"
+    return out
+
+
+def season_of(date_iso: str | None, start_month: int = 1) -> str | None:
+    """The club season of a date.
+
+    ``start_month == 1`` (the default rule): the season is the calendar year, ``"2024"``.
+    Otherwise a season runs from ``start_month`` to the month before it in the next year
+    and is named by both years, ``"2024-2025"``; a date without a month belongs to the
+    season that starts in its year.
+    """
+    if not date_iso:
+        return None
+    year = int(date_iso[:4])
+    if start_month == 1:
+        return f"{year}"
+    month = int(date_iso[5:7]) if len(date_iso) >= 7 else start_month
+    first = year if month >= start_month else year - 1
+    return f"{first}-{first + 1}"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def moves_text(coup: Coup) -> str:
+    """The coup's checker moves as one string: ``1/7 1/6``, ``19/off``, ``x5`` for
+    "cannot play a 5", ``-`` when nothing is written."""
+    parts = []
+    for mv in coup.moves:
+        if isinstance(mv, Move):
+            parts.append(f"{mv.from_}/{'off' if mv.to == 25 else mv.to}")
+        else:
+            parts.append(f"x{mv.number}")
+    return " ".join(parts) if parts else "-"
+
+
+def _b(v: bool | None) -> int | None:
+    return None if v is None else int(v)
+
+
+def _diag_dict(d: Any) -> dict[str, Any]:
+    if hasattr(d, "as_dict"):
+        return d.as_dict()
+    if isinstance(d, dict):
+        return d
+    return {"message": str(d)}
+
+
+def _score_of(final_score: Any, seat: str) -> Any:
+    """A seat's PlayerScore in the verifier's final score (ScoreState or dict), or None."""
+    if final_score is None:
+        return None
+    try:
+        return final_score[seat]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return getattr(final_score, seat.lower(), None)
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+# --- building the rows of one game ---------------------------------------------------------
+
+# Each table's rows use *local* ids 1..n; the store adds the table's current max id.
+_ID_TABLES = ("marques", "releves", "coups", "marks", "comments", "findings")
+
+
+@dataclass(slots=True)
+class _GameRows:
+    game: dict[str, Any]
+    names: dict[str, str]  # seat -> player name
+    marques: list[list[Any]] = field(default_factory=list)
+    releves: list[list[Any]] = field(default_factory=list)
+    coups: list[list[Any]] = field(default_factory=list)
+    marks: list[list[Any]] = field(default_factory=list)
+    comments: list[list[Any]] = field(default_factory=list)
+    findings: list[list[Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _build_rows(
+    rec: Record,
+    gid: str,
+    canonical: str,
+    report: Any,
+    *,
+    profile_name: str,
+    parse_diagnostics: Sequence[Any],
+    source_file: str | None,
+    source: str | None,
+    season_start_month: int,
+    engine_version: str,
+) -> _GameRows:
+    h = rec.headers
+    names = {s: h[s].strip() for s in SEATS if h.get(s, "").strip()}
+    date_iso = parse_date(h.get("Date"))
+    findings = list(_get(report, "findings") or ()) if report is not None else []
+    diags = [_diag_dict(d) for d in parse_diagnostics]
+    if report is not None:
+        diags += [_diag_dict(d) for d in (_get(report, "diagnostics") or ())]
+    coups = rec.coups
+    rows = _GameRows(
+        game={
+            "id": gid,
+            "event": h.get("Event"),
+            "site": h.get("Site"),
+            "date": h.get("Date"),
+            "date_iso": date_iso,
+            "season": season_of(date_iso, season_start_month),
+            "round": h.get("Round"),
+            "partie": h.get("Partie"),
+            "profile": profile_name,
+            "mode": rec.mode,
+            "start_position": rec.start,
+            "result": h.get("Result"),
+            "annotator": h.get("Annotator"),
+            "n_releves": sum(1 for e in rec.elements if isinstance(e, ReleveStart)),
+            "n_marques": 0,  # set below
+            "n_coups": len(coups),
+            "n_findings": len(findings),
+            "verified": int(report is not None),
+            "headers": json.dumps(h, ensure_ascii=False),
+            "diagnostics": json.dumps(diags, ensure_ascii=False),
+            "canonical": canonical,
+            "source": source,
+            "source_file": source_file,
+            "source_line": rec.span.line or None,
+            "engine_version": engine_version,
+            "imported_at": _now(),
+        },
+        names=names,
+    )
+
+    pair: tuple[str, str] = ("A", "B")
+    marque: list[Any] | None = None  # current marqué row
+    releve_id: int | None = None
+    coup_keys: dict[tuple[int, int, int], int] = {}
+    coup_lines: list[tuple[int, int]] = []  # (line, local coup id)
+
+    def opponent(seat: str) -> str | None:
+        return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
+
+    def new_marque(number: int, players: tuple[str, str] | None, seq: int, span: Any) -> list[Any]:
+        row = [len(rows.marques) + 1, gid, number, seq, *(players or ("A", "B")),
+               None, None, None, None, None, None, span.line or None, span.col or None]
+        rows.marques.append(row)
+        return row
+
+    for seq, el in enumerate(rec.elements):
+        if isinstance(el, MarqueStart):
+            marque = new_marque(el.number, el.players, seq, el.span)
+            pair = el.players or ("A", "B")
+            releve_id = None
+        elif isinstance(el, MarqueResult):
+            if marque is None or marque[10] is not None:  # a result without its start
+                marque = new_marque(len(rows.marques) + 1, None, seq, el.span)
+            marque[6:12] = [el.winner, el.winner_holes, el.loser_holes, el.bredouille, int(el.refait), el.value]
+        elif isinstance(el, ReleveStart):
+            releve_id = len(rows.releves) + 1
+            rows.releves.append([releve_id, gid, marque[0] if marque else None, el.number, seq,
+                                 el.span.line or None, el.span.col or None])
+        elif isinstance(el, Coup):
+            cid = len(rows.coups) + 1
+            rows.coups.append([cid, gid, releve_id, marque[0] if marque else None, len(coup_lines),
+                               el.number, el.side, el.side, el.roll[0], el.roll[1], moves_text(el),
+                               el.span.line or None, el.span.col or None])
+            mnum = marque[2] if marque else 0
+            rnum = rows.releves[releve_id - 1][3] if releve_id else 0
+            coup_keys.setdefault((mnum, rnum, el.number), cid)
+            coup_lines.append((el.span.line, cid))
+            k = 0
+            for phase, actions in (("before", el.before), ("after", el.after)):
+                for a in actions:
+                    rows.marks.append(_mark_row(len(rows.marks) + 1, gid, cid, k, phase, a, opponent))
+                    if isinstance(a, Comment):
+                        rows.comments.append([len(rows.comments) + 1, gid, cid, a.text,
+                                              a.span.line or None, a.span.col or None])
+                    k += 1
+        elif isinstance(el, Comment):
+            rows.comments.append([len(rows.comments) + 1, gid, None, el.text,
+                                  el.span.line or None, el.span.col or None])
+    rows.game["n_marques"] = len(rows.marques)
+
+    for i, f in enumerate(findings):
+        # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
+        # else the last coup written before its line.
+        key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
+        index = _get(f, "index")
+        cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else coup_keys.get(key)
+        line = _get(f, "line") or None
+        if cid is None and line and key[2]:
+            before = [c for ln, c in coup_lines if ln and ln <= line]
+            cid = before[-1] if before else None
+        ent, mk = _get(f, "entitled"), _get(f, "marked")
+        alts = _get(f, "alternatives")
+        rows.findings.append([
+            len(rows.findings) + 1, gid, cid, i, key[1] or None, key[0] or None, key[2] or None, line,
+            _get(f, "col") or None, _get(f, "who"), _get(f, "who"), str(_get(f, "kind")),
+            _int(ent), _int(mk), _str_or_none(_get(f, "consequence")) or None,
+            _str_or_none(_get(f, "rule")) or None, _str_or_none(_get(f, "detail")),
+            json.dumps(list(alts), ensure_ascii=False) if alts else None,
+            str(_get(f, "message") or ""),
+        ])
+
+    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
+    return rows
+
+
+def _str_or_none(v: Any) -> str | None:
+    return None if v is None else str(v)
+
+
+def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any,
+              opponent: Callable[[str], str | None]) -> list[Any]:
+    """One action of a coup as a ``marks`` row (see the column list in ``_MARK_COLS``)."""
+    line, col = a.span.line or None, a.span.col or None
+    base = [mid, gid, cid, k, phase]
+    if isinstance(a, Mark):
+        return base + ["mark", a.who, a.who, None, None, a.points, a.holes, _b(a.bredouille), None, None, None, line, col]
+    if isinstance(a, NeMarquePas):
+        return base + ["ne-marque-pas", a.who, a.who, None, None, None, None, None, None, None, None, line, col]
+    if isinstance(a, Decision):
+        return base + ["decision", a.who, a.who, None, None, None, None, None, int(a.leave), None, None, line, col]
+    if isinstance(a, Ecole):
+        # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
+        against = opponent(a.claimant)
+        return base + ["ecole", a.claimant, a.claimant, against, against, a.points, None, None, None, a.reason, None, line, col]
+    if isinstance(a, Correction):
+        return base + ["correction", a.who, a.who, None, None, a.points, a.holes, None, None, a.reason, None, line, col]
+    if isinstance(a, JouePourTout):
+        return base + ["joue-pour-tout", a.who, a.who, None, None, None, None, None, None, None, None, line, col]
+    if isinstance(a, Comment):
+        return base + ["comment", None, None, None, None, None, None, None, None, None, a.text, line, col]
+    if isinstance(a, Glyph):
+        return base + ["glyph", None, None, None, None, None, None, None, None, None, a.glyph, line, col]
+    raise TypeError(f"unknown action {type(a).__name__}")
+
+
+def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final_score: Any) -> list[dict[str, Any]]:
+    """One row per seat: final score, marqués won/lost and the outcome.
+
+    Outcome: with marqués (partie à écrire, RULES.md §8.2) by the net written value of
+    the marqués (by the number won when no value is written); otherwise (partie en douze
+    trous, RULES.md §8.1) the seat with more holes wins once someone has twelve; a game
+    that stops before (a book problem, an unfinished evening) has no outcome.
+    """
+    # marqué row layout: id, game, number, seq, seat_x, seat_y, winner, winner_holes,
+    # loser_holes, bredouille, refait, value, line, col
+    seats = set(names) | {"A", "B"}
+    for m in marques:
+        seats.update((m[4], m[5]))
+    seats = {s for s in seats if s in SEATS}
+    two = seats <= {"A", "B"}
+    out: dict[str, dict[str, Any]] = {}
+    for s in sorted(seats):
+        sc = _score_of(final_score, s)
+        out[s] = {
+            "seat": s,
+            "name": names.get(s),
+            "opponent_seat": ("B" if s == "A" else "A") if two else None,
+            "holes": _int(_get(sc, "holes")) if sc is not None else None,
+            "points": _int(_get(sc, "points")) if sc is not None else None,
+            "bredouille": _bool_int(_get(sc, "bredouille")) if sc is not None else None,
+            "pavillon": _bool_int(_get(sc, "pavillon")) if sc is not None else None,
+            "marques_won": 0,
+            "marques_lost": 0,
+            "marque_value": 0,
+            "outcome": None,
+        }
+    played = [m for m in marques if m[10] is not None]  # a result was written
+    if played:
+        any_value = False
+        for m in played:
+            winner, x, y, value = m[6], m[4], m[5], m[11]
+            if winner not in (x, y):
+                continue
+            loser = y if winner == x else x
+            out[winner]["marques_won"] += 1
+            out[loser]["marques_lost"] += 1
+            if value is not None:
+                any_value = True
+                out[winner]["marque_value"] += value
+                out[loser]["marque_value"] -= value
+        for r in out.values():
+            net = r["marque_value"] if any_value else r["marques_won"] - r["marques_lost"]
+            if r["marques_won"] or r["marques_lost"]:
+                r["outcome"] = "win" if net > 0 else "loss" if net < 0 else "draw"
+    elif two and out["A"]["holes"] is not None and out["B"]["holes"] is not None:
+        ha, hb = out["A"]["holes"], out["B"]["holes"]
+        if max(ha, hb) >= 12 and ha != hb:
+            out["A"]["outcome"] = "win" if ha > hb else "loss"
+            out["B"]["outcome"] = "loss" if ha > hb else "win"
+    elif two and final_score is None:
+        # Not verified: the Result header ("A 12-7": winner, his holes, the other's).
+        m = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
+        if m and m.group(1) in ("A", "B"):
+            w, lo = m.group(1), "B" if m.group(1) == "A" else "A"
+            out[w]["outcome"], out[lo]["outcome"] = "win", "loss"
+            out[w]["holes"], out[lo]["holes"] = int(m.group(2)), int(m.group(3))
+    return list(out.values())
+
+
+_RESULT = re.compile(r"([AB=])\s+(\d+)\s*-\s*(\d+)")
+
+
+def _int(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _bool_int(v: Any) -> int | None:
+    return int(v) if isinstance(v, bool) else None
+
+
+# --- storing one game -----------------------------------------------------------------------
+
+_MARQUE_COLS = "id, game_id, number, seq, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, refait, value, line, col"
+_RELEVE_COLS = "id, game_id, marque_id, number, seq, line, col"
+_COUP_COLS = "id, game_id, releve_id, marque_id, seq, number, side, player_id, die1, die2, moves, line, col"
+_MARK_COLS = ("id, game_id, coup_id, seq, phase, kind, who, player_id, against, against_id, points, holes, "
+              "bredouille, leave, reason, text, line, col")
+_COMMENT_COLS = "id, game_id, coup_id, text, line, col"
+_FINDING_COLS = ("id, game_id, coup_id, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
+                 "marked, consequence, rule, detail, alternatives, message")
+
+
+def _insert_sql(table: str, cols: str) -> str:
+    n = cols.count(",") + 1
+    return f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * n)})"
+
+
+_SQL = {
+    "marques": _insert_sql("marques", _MARQUE_COLS),
+    "releves": _insert_sql("releves", _RELEVE_COLS),
+    "coups": _insert_sql("coups", _COUP_COLS),
+    "marks": _insert_sql("marks", _MARK_COLS),
+    "comments": _insert_sql("comments", _COMMENT_COLS),
+    "findings": _insert_sql("findings", _FINDING_COLS),
+}
+
+
+class _Store:
+    """Writes games into one connection; caches player ids that are committed."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.players: dict[str, int] = {}
+
+    def exists(self, gid: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is not None
+
+    def _player(self, name: str, pending: dict[str, int]) -> int:
+        pid = self.players.get(name) or pending.get(name)
+        if pid is None:
+            row = self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+            pid = row[0] if row else self.conn.execute("INSERT INTO players(name) VALUES (?)", (name,)).lastrowid
+            pending[name] = pid
+        return pid
+
+    def store(self, rows: _GameRows) -> bool:
+        """Write one game in its own transaction; False if it was already there."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if self.exists(rows.game["id"]):
+                conn.execute("ROLLBACK")
+                return False
+            pending: dict[str, int] = {}
+            pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
+            g = rows.game
+            conn.execute(f"INSERT INTO games ({', '.join(g)}) VALUES ({', '.join('?' * len(g))})", tuple(g.values()))
+            conn.executemany("INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
+                             [(g["id"], s, p) for s, p in pid.items()])
+            base = {t: conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {t}").fetchone()[0] for t in _ID_TABLES}
+            bm, br, bc = base["marques"], base["releves"], base["coups"]
+
+            def off(v: int | None, b: int) -> int | None:
+                return None if v is None else v + b
+
+            conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
+            conn.executemany(_SQL["releves"], [[r[0] + br, r[1], off(r[2], bm), *r[3:]] for r in rows.releves])
+            conn.executemany(_SQL["coups"], [
+                [r[0] + bc, r[1], off(r[2], br), off(r[3], bm), *r[4:7], pid.get(r[7]), *r[8:]]
+                for r in rows.coups])
+            conn.executemany(_SQL["marks"], [
+                [r[0] + base["marks"], r[1], r[2] + bc, *r[3:7], pid.get(r[7]) if r[7] else None,
+                 r[8], pid.get(r[9]) if r[9] else None, *r[10:]]
+                for r in rows.marks])
+            conn.executemany(_SQL["comments"], [
+                [r[0] + base["comments"], r[1], off(r[2], bc), *r[3:]] for r in rows.comments])
+            conn.executemany(_SQL["findings"], [
+                [r[0] + base["findings"], r[1], off(r[2], bc), *r[3:10], pid.get(r[10]) if r[10] else None, *r[11:]]
+                for r in rows.findings])
+            conn.executemany(
+                "INSERT INTO results (game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
+                "marques_won, marques_lost, marque_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(g["id"], r["seat"], pid.get(r["seat"]), r["opponent_seat"], r["holes"], r["points"],
+                  r["bredouille"], r["pavillon"], r["marques_won"], r["marques_lost"], r["marque_value"],
+                  r["outcome"]) for r in rows.results])
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self.players.update(pending)
+        return True
+
+    def fail(self, f: ImportFailure) -> None:
+        """Log a failure (once per file, line, reason and message) in its own transaction."""
+        fid = hashlib.sha256("\0".join(map(str, (f.source_file, f.line, f.reason, f.message))).encode()).hexdigest()[:32]
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute(
+                "INSERT OR IGNORE INTO import_failures (id, source_file, game_index, line, game_id, reason, message, "
+                "diagnostics, attempted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (fid, f.source_file, f.game_index, f.line, f.game_id, f.reason, f.message,
+                 json.dumps(list(f.diagnostics), ensure_ascii=False), _now()))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+
+# --- import ---------------------------------------------------------------------------------
+
+
+def _engine_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("trictrac-records")
+    except Exception:  # metadata missing in a bare checkout
+        return "unknown"
+
+
+def _resolve_profile(profile: Profile | str | None) -> Profile | None:
+    if profile is None or isinstance(profile, Profile):
+        return profile
+    return find_profile(profile)
+
+
+def _verifier() -> Callable[..., Any] | None:
+    """``replay.verify.verify`` when it is built; None stores games without findings."""
+    try:
+        from trictrac.replay.verify import verify
+    except ModuleNotFoundError as e:
+        if e.name != "trictrac.replay.verify":
+            raise
+        return None
+    return verify
+
+
+def import_records(
+    db_path: str | Path,
+    paths: Iterable[str | Path],
+    *,
+    profile: Profile | str | None = None,
+    progress: Callable[[ImportStep], None] | None = None,
+    season_start_month: int = 1,
+    verify: bool = True,
+    jobs: int = 1,
+) -> ImportReport:
+    """Import every game of ``paths`` into the database at ``db_path`` (created if needed).
+
+    ``profile`` overrides each record's ``Profile`` header for verification.  A game
+    whose canonical text is already stored is counted ``unchanged`` and not touched
+    (nor verified again).  A game that cannot be parsed without errors, verified or
+    stored is not written at all; it is listed in ``report.failures`` and in the
+    ``import_failures`` table, and the import goes on with the next game.  A file that
+    cannot be read (or holds no game) is a failure with reason ``unreadable-file``.
+    ``season_start_month`` is the club season rule, fixed when the file is created.
+    ``jobs`` > 1 verifies games in that many worker processes (the reading, hashing
+    and storing stay in this process, in file order).  ``verify=False`` stores games
+    without findings.
+
+    In the CLI: ``trictrac db import``.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    prof = _resolve_profile(profile)
+    t0 = time.perf_counter()
+    report = ImportReport()
+    pool = None
+    if jobs > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # fork: workers inherit the loaded engine (and its tables) instead of rebuilding them
+        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+    db = open_db(db_path, season_start_month=season_start_month)
+    try:
+        season_rule = int(db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
+        ctx = _Context(_Store(db.conn), report, progress, pool, jobs, _Work(prof, verify, season_rule, _engine_version()))
+        for p in paths:
+            path = str(p)
+            report.files.append(path)
+            ctx.import_file(path)
+    finally:
+        db.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _profile_name(rec: Record, prof: Profile | None) -> str:
+    if prof is not None:
+        return prof.name
+    try:
+        return find_profile(rec.headers.get("Profile")).name if rec.headers.get("Profile") else DEFAULT_PROFILE.name
+    except ValueError:
+        return rec.headers.get("Profile") or DEFAULT_PROFILE.name
+
+
+def _source_text(raw: Any, rec: Record) -> str | None:
+    """The game as it stands in its file: from its byte offset to its last line."""
+    if not rec.span.line or rec.span.end_line < rec.span.line:
+        return None
+    raw.seek(rec.span.offset)
+    data = b"".join(raw.readline() for _ in range(rec.span.end_line - rec.span.line + 1))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # as the reader does
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """A game read, written and hashed, not stored yet: to verify and turn into rows."""
+
+    path: str
+    index: int
+    offset: int
+    line: int | None
+    record: Record
+    diagnostics: tuple[Any, ...]
+    gid: str
+    canonical: str
+    source: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """Verify a game and build its rows (runs in a worker process with ``jobs`` > 1)."""
+
+    profile: Profile | None
+    verify: bool
+    season_rule: int
+    engine: str
+
+    def __call__(self, t: _Task) -> _GameRows | ImportFailure:
+        stage = "verify-error"
+        # One bad game must not stop the archive: any exception is that game's failure.
+        try:
+            report = None
+            verify_fn = _verifier() if self.verify else None
+            if verify_fn is not None:
+                report = verify_fn(t.record, self.profile, file=t.path, game=t.index)
+            stage = "store-error"
+            return _build_rows(t.record, t.gid, t.canonical, report,
+                               profile_name=_get(report, "profile_name") or _profile_name(t.record, self.profile),
+                               parse_diagnostics=t.diagnostics, source_file=t.path, source=t.source,
+                               season_start_month=self.season_rule, engine_version=self.engine)
+        except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
+            return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
+
+
+class _Context:
+    """One import run: reads files, dispatches games to the workers, stores in order."""
+
+    def __init__(self, store: _Store, report: ImportReport, progress: Callable[[ImportStep], None] | None,
+                 pool: Any, jobs: int, work: _Work) -> None:
+        from trictrac.notation.reader import iter_records
+        from trictrac.notation.writer import write_record
+
+        self.iter_records, self.write_record = iter_records, write_record
+        self.store, self.report, self.progress, self.pool, self.work = store, report, progress, pool, work
+        self.window = 4 * jobs  # games in flight: bounded, so a huge archive streams
+
+    def _step(self, path: str, index: int, offset: int, status: str, gid: str | None) -> None:
+        if status == "imported":
+            self.report.imported += 1
+        elif status == "unchanged":
+            self.report.unchanged += 1
+        if gid is not None and status != "failed":
+            self.report.game_ids.append(gid)
+        if self.progress:
+            self.progress(ImportStep(path, index, offset, status, gid))
+
+    def failed(self, f: ImportFailure, index: int, offset: int) -> None:
+        self.report.failures.append(f)
+        self.store.fail(f)
+        self._step(f.source_file, index, offset, "failed", f.game_id)
+
+    def import_file(self, path: str) -> None:
+        if not Path(path).is_file():
+            self.failed(ImportFailure(path, None, None, "unreadable-file", "no such file"), 0, 0)
+            return
+        index = -1
+        inflight: deque[tuple[_Task, Any]] = deque()
+        try:
+            with open(path, "rb") as raw:
+                for index, parsed in enumerate(self.iter_records(path, file=path)):
+                    task = self._task(path, index, parsed, raw)
+                    if task is None:
+                        continue
+                    fut = self.pool.submit(self.work, task) if self.pool is not None else self.work(task)
+                    inflight.append((task, fut))
+                    while len(inflight) > (self.window if self.pool is not None else 0):
+                        self._finish(*inflight.popleft())
+        except OSError as e:
+            self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(index, 0), 0)
+        finally:
+            while inflight:
+                self._finish(*inflight.popleft())
+        if index < 0:
+            self.failed(ImportFailure(path, None, None, "unreadable-file", "no game found in the file"), 0, 0)
+
+    def _task(self, path: str, index: int, parsed: Any, raw: Any) -> _Task | None:
+        """Parse checks, canonical text and id; None when the game is done already
+        (failed or already stored)."""
+        rec: Record | None = _get(parsed, "record")
+        diags = tuple(_get(parsed, "diagnostics") or ())
+        self.report.read += 1
+        offset = rec.span.offset if rec is not None else 0
+        line = (rec.span.line or None) if rec is not None else (diags[0].span.line if diags else None)
+        errors = [d for d in diags if getattr(d, "severity", "error") == "error"]
+        if rec is None or errors:
+            msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3]) or "no record"
+            self.failed(ImportFailure(path, index, line, "parse-error", msg, None,
+                                      tuple(_diag_dict(d) for d in diags)), index, offset)
+            return None
+        try:
+            canonical = self.write_record(rec)
+        except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
+            self.failed(ImportFailure(path, index, line, "store-error", f"cannot write canonically: "
+                                      f"{type(e).__name__}: {e}"), index, offset)
+            return None
+        gid = game_id_of(canonical)
+        if self.store.exists(gid):
+            self._step(path, index, offset, "unchanged", gid)
+            return None
+        return _Task(path, index, offset, line, rec, diags, gid, canonical, _source_text(raw, rec))
+
+    def _finish(self, task: _Task, fut: Any) -> None:
+        try:
+            out = fut.result() if self.pool is not None else fut
+        except Exception as e:  # noqa: BLE001 - a worker that died (e.g. out of memory)
+            out = ImportFailure(task.path, task.index, task.line, "verify-error", f"{type(e).__name__}: {e}", task.gid)
+        if isinstance(out, ImportFailure):
+            self.failed(out, task.index, task.offset)
+            return
+        try:
+            stored = self.store.store(out)
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise  # not this game's fault: the database is unusable, stop loudly
+            self.failed(ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}",
+                                      task.gid), task.index, task.offset)
+            return
+        except sqlite3.Error as e:
+            self.failed(ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}",
+                                      task.gid), task.index, task.offset)
+            return
+        if stored:
+            self.report.findings += len(out.findings)
+        self._step(task.path, task.index, task.offset, "imported" if stored else "unchanged", task.gid)

@@ -1,0 +1,310 @@
+"""The club database schema (SQLite): plain tables, foreign keys, indexes, FTS5, views.
+
+Every table and column is described in ``docs/database.md``.  The schema is created
+with ``CREATE … IF NOT EXISTS`` inside one ``BEGIN IMMEDIATE`` transaction, so two
+processes opening a new file at once both end up with the same, complete schema.
+Plain tables and views only: Datasette browses the file as it is.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = "1"
+
+# Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
+FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS players (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE IF NOT EXISTS games (
+    id             TEXT PRIMARY KEY,          -- sha256 of the canonical text
+    event          TEXT,
+    site           TEXT,
+    date           TEXT,                      -- Date header as written
+    date_iso       TEXT,                      -- YYYY[-MM[-DD]] when readable
+    season         TEXT,                      -- see club season rule (meta.season_start_month)
+    round          TEXT,
+    partie         TEXT,                      -- Partie header (kind of partie)
+    profile        TEXT NOT NULL,             -- rules profile the game was verified with
+    mode           TEXT NOT NULL CHECK (mode IN ('full', 'compact')),
+    start_position TEXT,                      -- Position header (one-line notation)
+    result         TEXT,                      -- Result header as written
+    annotator      TEXT,
+    n_releves      INTEGER NOT NULL,
+    n_marques      INTEGER NOT NULL,
+    n_coups        INTEGER NOT NULL,
+    n_findings     INTEGER NOT NULL,
+    verified       INTEGER NOT NULL CHECK (verified IN (0, 1)),
+    headers        TEXT NOT NULL,             -- JSON object of every header tag
+    diagnostics    TEXT NOT NULL,             -- JSON list: parser and verifier diagnostics
+    canonical      TEXT NOT NULL,             -- canonical text (notation writer)
+    source         TEXT,                      -- the game as read in its file
+    source_file    TEXT,
+    source_line    INTEGER,
+    engine_version TEXT NOT NULL,
+    imported_at    TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat      TEXT NOT NULL CHECK (seat IN ('A', 'B', 'C', 'D')),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (game_id, seat)
+);
+
+CREATE TABLE IF NOT EXISTS marques (
+    id           INTEGER PRIMARY KEY,
+    game_id      TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    number       INTEGER NOT NULL,
+    seq          INTEGER NOT NULL,            -- index of the section among the game's elements
+    seat_x       TEXT NOT NULL,               -- the two seats who play this marqué
+    seat_y       TEXT NOT NULL,
+    winner       TEXT,                        -- seat letter; NULL while unknown or refait
+    winner_holes INTEGER,
+    loser_holes  INTEGER,
+    bredouille   TEXT CHECK (bredouille IN ('none', 'petite', 'grande')),
+    refait       INTEGER CHECK (refait IN (0, 1)),
+    value        INTEGER,                     -- value written on the score sheet
+    line         INTEGER,
+    col          INTEGER,
+    UNIQUE (game_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS releves (
+    id        INTEGER PRIMARY KEY,
+    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    marque_id INTEGER REFERENCES marques(id) ON DELETE CASCADE,
+    number    INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    line      INTEGER,
+    col       INTEGER,
+    UNIQUE (game_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS coups (
+    id        INTEGER PRIMARY KEY,
+    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    releve_id INTEGER REFERENCES releves(id) ON DELETE CASCADE,
+    marque_id INTEGER REFERENCES marques(id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,               -- 0-based order of the coup in the game
+    number    INTEGER NOT NULL,               -- coup number as written
+    side      TEXT NOT NULL,                  -- seat letter of the roller
+    player_id INTEGER REFERENCES players(id),
+    die1      INTEGER NOT NULL CHECK (die1 BETWEEN 1 AND 6),
+    die2      INTEGER NOT NULL CHECK (die2 BETWEEN 1 AND 6),
+    moves     TEXT NOT NULL,                  -- "1/7 1/6", "19/off", "-" ; "x5" = cannot play a 5
+    line      INTEGER,
+    col       INTEGER,
+    UNIQUE (game_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS marks (
+    id              INTEGER PRIMARY KEY,
+    game_id         TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    coup_id         INTEGER NOT NULL REFERENCES coups(id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,         -- order within the coup (before, then after)
+    phase           TEXT NOT NULL CHECK (phase IN ('before', 'after')),
+    kind            TEXT NOT NULL CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
+                                        'correction', 'joue-pour-tout', 'comment', 'glyph')),
+    who             TEXT,                     -- seat letter (claimant for an école)
+    player_id       INTEGER REFERENCES players(id),
+    against         TEXT,                     -- école: the seat who made it (claimant's opponent)
+    against_id      INTEGER REFERENCES players(id),
+    points          INTEGER,
+    holes           INTEGER,
+    bredouille      INTEGER CHECK (bredouille IN (0, 1)),
+    leave           INTEGER CHECK (leave IN (0, 1)),
+    reason          TEXT,
+    text            TEXT,                     -- comment text or glyph
+    line            INTEGER,
+    col             INTEGER,
+    UNIQUE (coup_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS comments (
+    id      INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    coup_id INTEGER REFERENCES coups(id) ON DELETE CASCADE,   -- NULL between coups
+    text    TEXT NOT NULL,
+    line    INTEGER,
+    col     INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS findings (
+    id          INTEGER PRIMARY KEY,
+    game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    coup_id     INTEGER REFERENCES coups(id) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,             -- order in the verifier's report
+    releve      INTEGER,
+    marque      INTEGER,
+    coup        INTEGER,
+    line        INTEGER,
+    col         INTEGER,
+    who         TEXT,
+    player_id   INTEGER REFERENCES players(id),
+    kind        TEXT NOT NULL,
+    entitled    INTEGER,
+    marked      INTEGER,
+    consequence TEXT,
+    rule        TEXT,                         -- RULES.md section (which cites the book)
+    detail      TEXT,                         -- sub-reason, e.g. the violation of an illegal move
+    alternatives TEXT,                        -- JSON list of legal plays (move texts)
+    message     TEXT NOT NULL,
+    UNIQUE (game_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS results (
+    game_id       TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat          TEXT NOT NULL CHECK (seat IN ('A', 'B', 'C', 'D')),
+    player_id     INTEGER REFERENCES players(id),
+    opponent_seat TEXT,                       -- two-player games only
+    holes         INTEGER,                    -- final score as the table stands (verifier)
+    points        INTEGER,
+    bredouille    INTEGER,
+    pavillon      INTEGER,
+    marques_won   INTEGER NOT NULL DEFAULT 0,
+    marques_lost  INTEGER NOT NULL DEFAULT 0,
+    marque_value  INTEGER NOT NULL DEFAULT 0, -- value of marqués won minus marqués lost
+    outcome       TEXT CHECK (outcome IN ('win', 'loss', 'draw')),  -- NULL = unfinished
+    PRIMARY KEY (game_id, seat)
+);
+
+CREATE TABLE IF NOT EXISTS import_failures (
+    id           TEXT PRIMARY KEY,            -- hash of file, line, reason, message
+    source_file  TEXT NOT NULL,
+    game_index   INTEGER,                     -- 0-based index of the game in its file
+    line         INTEGER,
+    game_id      TEXT,                        -- content hash, when it could be computed
+    reason       TEXT NOT NULL,               -- unreadable-file | parse-error | verify-error | store-error
+    message      TEXT NOT NULL,
+    diagnostics  TEXT NOT NULL,               -- JSON list
+    attempted_at TEXT NOT NULL
+);
+"""
+
+INDEXES = """
+CREATE INDEX IF NOT EXISTS idx_games_season ON games(season);
+CREATE INDEX IF NOT EXISTS idx_games_date ON games(date_iso);
+CREATE INDEX IF NOT EXISTS idx_game_players_player ON game_players(player_id);
+CREATE INDEX IF NOT EXISTS idx_marques_game ON marques(game_id);
+CREATE INDEX IF NOT EXISTS idx_marques_bredouille ON marques(bredouille);
+CREATE INDEX IF NOT EXISTS idx_releves_game ON releves(game_id);
+CREATE INDEX IF NOT EXISTS idx_releves_marque ON releves(marque_id);
+CREATE INDEX IF NOT EXISTS idx_coups_releve ON coups(releve_id);
+CREATE INDEX IF NOT EXISTS idx_coups_marque ON coups(marque_id);
+CREATE INDEX IF NOT EXISTS idx_coups_player ON coups(player_id);
+CREATE INDEX IF NOT EXISTS idx_marks_game ON marks(game_id);
+CREATE INDEX IF NOT EXISTS idx_marks_kind ON marks(kind);
+CREATE INDEX IF NOT EXISTS idx_marks_player ON marks(player_id);
+CREATE INDEX IF NOT EXISTS idx_marks_against ON marks(against_id);
+CREATE INDEX IF NOT EXISTS idx_comments_game ON comments(game_id);
+CREATE INDEX IF NOT EXISTS idx_comments_coup ON comments(coup_id);
+CREATE INDEX IF NOT EXISTS idx_findings_coup ON findings(coup_id);
+CREATE INDEX IF NOT EXISTS idx_findings_kind ON findings(kind);
+CREATE INDEX IF NOT EXISTS idx_findings_player ON findings(player_id);
+CREATE INDEX IF NOT EXISTS idx_results_player ON results(player_id);
+CREATE INDEX IF NOT EXISTS idx_import_failures_file ON import_failures(source_file);
+"""
+
+VIEWS = """
+CREATE VIEW IF NOT EXISTS game_list AS
+SELECT g.id, g.date_iso AS date, g.season, g.event, g.site, g.partie,
+       pa.name AS player_a, pb.name AS player_b,
+       ra.holes AS holes_a, rb.holes AS holes_b,
+       CASE WHEN ra.outcome = 'win' THEN pa.name WHEN rb.outcome = 'win' THEN pb.name END AS winner,
+       g.result, g.n_coups, g.n_findings, g.mode, g.profile
+FROM games g
+LEFT JOIN results ra ON ra.game_id = g.id AND ra.seat = 'A'
+LEFT JOIN results rb ON rb.game_id = g.id AND rb.seat = 'B'
+LEFT JOIN players pa ON pa.id = ra.player_id
+LEFT JOIN players pb ON pb.id = rb.player_id;
+
+CREATE VIEW IF NOT EXISTS player_games AS
+SELECT p.name AS player, r.player_id, r.game_id, g.date_iso AS date, g.season, g.event,
+       g.partie, r.seat, op.name AS opponent, ro.player_id AS opponent_id, r.outcome,
+       r.holes, ro.holes AS holes_against, r.points, ro.points AS points_against,
+       r.marques_won, r.marques_lost, r.marque_value
+FROM results r
+JOIN games g ON g.id = r.game_id
+JOIN players p ON p.id = r.player_id
+LEFT JOIN results ro ON ro.game_id = r.game_id AND ro.seat = r.opponent_seat
+LEFT JOIN players op ON op.id = ro.player_id;
+
+CREATE VIEW IF NOT EXISTS marque_results AS
+SELECT m.id, m.game_id, g.season, g.date_iso AS date, m.number,
+       CASE WHEN m.winner = m.seat_x THEN gx.player_id WHEN m.winner = m.seat_y THEN gy.player_id END AS winner_id,
+       CASE WHEN m.winner = m.seat_x THEN px.name WHEN m.winner = m.seat_y THEN py.name END AS winner,
+       CASE WHEN m.winner = m.seat_x THEN gy.player_id WHEN m.winner = m.seat_y THEN gx.player_id END AS loser_id,
+       CASE WHEN m.winner = m.seat_x THEN py.name WHEN m.winner = m.seat_y THEN px.name END AS loser,
+       m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value
+FROM marques m
+JOIN games g ON g.id = m.game_id
+LEFT JOIN game_players gx ON gx.game_id = m.game_id AND gx.seat = m.seat_x
+LEFT JOIN game_players gy ON gy.game_id = m.game_id AND gy.seat = m.seat_y
+LEFT JOIN players px ON px.id = gx.player_id
+LEFT JOIN players py ON py.id = gy.player_id;
+
+CREATE VIEW IF NOT EXISTS ecoles AS
+SELECT k.id, k.game_id, g.season, g.date_iso AS date, c.number AS coup, c.line,
+       pc.name AS claimant, k.player_id AS claimant_id,
+       pm.name AS made_by, k.against_id AS made_by_id, k.points, k.reason
+FROM marks k
+JOIN coups c ON c.id = k.coup_id
+JOIN games g ON g.id = k.game_id
+LEFT JOIN players pc ON pc.id = k.player_id
+LEFT JOIN players pm ON pm.id = k.against_id
+WHERE k.kind = 'ecole';
+"""
+
+# (table, columns) with an FTS5 index kept up to date by triggers.
+FTS = (("players", ("name",)), ("comments", ("text",)))
+
+
+def create_schema(conn: sqlite3.Connection, *, season_start_month: int = 1) -> None:
+    """Create every table, index, view and FTS index that is missing.
+
+    Runs in one ``BEGIN IMMEDIATE`` transaction so concurrent creators serialise.
+    ``season_start_month`` is stored on first creation only (the club season rule).
+    """
+    if not 1 <= season_start_month <= 12:
+        raise ValueError(f"season_start_month must be 1..12, not {season_start_month}")
+    from sqlite_utils import Database
+
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql in (TABLES, INDEXES, VIEWS):
+            for stmt in _statements(sql):
+                conn.execute(stmt)
+        db = Database(conn, execute_plugins=False)
+        for table, columns in FTS:
+            if not db[f"{table}_fts"].exists():
+                db[table].enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
+        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+        conn.execute(
+            "INSERT OR IGNORE INTO meta(key, value) VALUES ('season_start_month', ?)",
+            (str(season_start_month),),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _statements(sql: str) -> list[str]:
+    # Split on ";" at line ends: no statement here holds a ";" inside a string.
+    out = []
+    for chunk in sql.split(";\n"):
+        lines = [ln for ln in chunk.strip().splitlines() if ln.strip()]
+        if lines:
+            out.append("\n".join(lines))
+    return out

@@ -1,0 +1,163 @@
+"""Parse-speed benchmark: ``python -m trictrac.notation.bench [--games N] [--seed S]``.
+
+Generates a synthetic archive (records that look like club records — headers, relevés,
+coups with moves, marks, écoles, comments — but are not legal games), writes it to a
+temporary file, then streams it through :func:`iter_records` and reports records/s,
+MB/s and the peak memory of the streaming pass (tracemalloc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+import time
+import tracemalloc
+from typing import Iterator
+
+from trictrac.notation.reader import index_records, iter_records
+from trictrac.notation.record import (
+    OFF,
+    CannotPlay,
+    Comment,
+    Coup,
+    Decision,
+    Ecole,
+    Glyph,
+    Mark,
+    MarqueResult,
+    MarqueStart,
+    Move,
+    Record,
+    ReleveStart,
+)
+from trictrac.notation.writer import write_record
+
+_NAMES = ["Dupont", "Martin", "Lefèvre", "Moreau", "Girard", "Bonnet", "Roux", "Fournier"]
+
+
+def synthetic_record(rng: random.Random, index: int) -> Record:
+    """One random record (plausible text, not a legal game)."""
+    a, b = rng.sample(_NAMES, 2)
+    full = rng.random() < 0.8
+    headers = {
+        "Event": f"Tournoi du cercle {index // 50 + 1}",
+        "Site": "Paris",
+        "Date": f"1852.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}",
+        "A": a,
+        "B": b,
+        "Partie": rng.choice(["douze-trous", "a-ecrire 8"]),
+        "Record": "full" if full else "compact",
+        "Result": rng.choice(["A", "B"]),
+    }
+    elements: list = []
+    n = 0
+    written = headers["Partie"] != "douze-trous"
+    if written:
+        elements.append(MarqueStart(1, ("A", "B")))
+    for rel in range(1, rng.randint(2, 4)):
+        elements.append(ReleveStart(rel))
+        side = "A"
+        for _ in range(rng.randint(20, 40)):
+            n += 1
+            r1, r2 = rng.randint(1, 6), rng.randint(1, 6)
+            if r1 < r2:
+                r1, r2 = r2, r1
+            f1 = rng.randint(1, 18)
+            moves: list = [Move(f1, f1 + r1)]
+            if rng.random() < 0.9:
+                f2 = rng.randint(1, 18)
+                moves.append(Move(f2, f2 + r2))
+            elif rng.random() < 0.5:
+                moves.append(CannotPlay(r2))
+            else:
+                moves = [Move(f1, min(f1 + r1 + r2, OFF))]
+            before: list = []
+            after: list = []
+            if full:
+                if rng.random() < 0.3:
+                    before.append(Mark(side, rng.choice((2, 4, 6)), None, rng.choice((None, True))))
+                if rng.random() < 0.05:
+                    before.append(Mark(side, 4, 1, False))
+                    before.append(Decision(side, False))
+                if rng.random() < 0.1:
+                    after.append(Mark("B" if side == "A" else "A", 2))
+                if rng.random() < 0.02:
+                    after.append(Ecole("B" if side == "A" else "A", 4, "oubli"))
+            if rng.random() < 0.05:
+                after.append(Comment("bien joué"))
+            if rng.random() < 0.03:
+                after.append(Glyph("?"))
+            elements.append(Coup(n, side, (r1, r2), tuple(moves), tuple(before), tuple(after)))
+            side = "B" if side == "A" else "A"
+    if written:
+        elements.append(MarqueResult("A", rng.randint(6, 9), rng.randint(0, 5), "none", False, None))
+    return Record(headers, elements)
+
+
+def generate_archive(n_games: int, seed: int = 1) -> Iterator[str]:
+    rng = random.Random(seed)
+    for i in range(n_games):
+        yield write_record(synthetic_record(rng, i))
+
+
+def run(n_games: int = 10_000, seed: int = 1, path: str | None = None) -> dict[str, float]:
+    own = path is None
+    if path is None:
+        fd, path = tempfile.mkstemp(suffix=".trn")
+        os.close(fd)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            for i, text in enumerate(generate_archive(n_games, seed)):
+                if i:
+                    f.write("\n")
+                f.write(text)
+        size = os.path.getsize(path)
+        t0 = time.perf_counter()
+        count = coups = diags = 0
+        for pr in iter_records(path):
+            count += 1
+            coups += len(pr.record.elements)
+            diags += len(pr.diagnostics)
+        t1 = time.perf_counter()
+        t2 = time.perf_counter()
+        idx = index_records(path)
+        t3 = time.perf_counter()
+        tracemalloc.start()
+        for _ in iter_records(path):
+            pass
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return {
+            "games": count,
+            "elements": coups,
+            "diagnostics": diags,
+            "bytes": size,
+            "seconds": t1 - t0,
+            "records_per_s": count / (t1 - t0),
+            "mb_per_s": size / 1e6 / (t1 - t0),
+            "index_mb_per_s": size / 1e6 / (t3 - t2),
+            "indexed": len(idx),
+            "peak_mb": peak / 1e6,
+        }
+    finally:
+        if own:
+            os.unlink(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m trictrac.notation.bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    r = run(args.games, args.seed)
+    print(f"archive: {r['games']:.0f} games, {r['elements']:.0f} elements, {r['bytes'] / 1e6:.1f} MB, "
+          f"{r['diagnostics']:.0f} diagnostics")
+    print(f"parse:   {r['seconds']:.2f} s  {r['records_per_s']:.0f} records/s  {r['mb_per_s']:.2f} MB/s (one core)")
+    print(f"index:   {r['index_mb_per_s']:.1f} MB/s ({r['indexed']:.0f} games)")
+    print(f"memory:  peak {r['peak_mb']:.2f} MB while streaming (tracemalloc)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,838 @@
+"""Reading ``.trn`` records: a streaming, never-failing parser (docs/notation.md).
+
+A file holds any number of games.  A game starts with a block of ``[Tag "value"]``
+lines; the next tag line that follows movetext starts the next game, so a broken game
+never eats its neighbours.  Each game is decoded (UTF-8, else Latin-1 with a warning)
+and tokenized in one pass by one regular expression; every token carries a
+:class:`Span`.  Faults become :class:`Diagnostic` values; the parser recovers at the
+next coup, section or game.  Nothing in the text can make it raise.
+
+This module knows the *text* (RULES.md §9.8 event model: who marked what, in which
+order, RULES.md §4.1 O1-O5), not the rules: an illegal move or a wrong mark parses.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import os
+import re
+from typing import IO, Iterable, Iterator, NamedTuple
+
+from trictrac.notation.position import parse_position
+from trictrac.notation.record import (
+    OFF,
+    TAG_ROSTER,
+    Action,
+    CannotPlay,
+    Comment,
+    Correction,
+    Coup,
+    Decision,
+    Diagnostic,
+    Ecole,
+    Element,
+    Glyph,
+    JouePourTout,
+    MarqueResult,
+    MarqueStart,
+    Mark,
+    Move,
+    NeMarquePas,
+    Record,
+    ReleveStart,
+    Span,
+)
+
+__all__ = [
+    "ParsedRecord",
+    "iter_records",
+    "parse_text",
+    "index_records",
+    "read_record_at",
+    "parse_partie",
+    "DOUBLET_NAMES",
+    "MAX_DIAGNOSTICS",
+]
+
+#: a game stops collecting diagnostics after this many (one more says so)
+MAX_DIAGNOSTICS = 200
+#: physical lines longer than this are cut (a warning), so that no read is unbounded
+MAX_LINE = 1 << 26  # 64 MiB
+_TEXT_CLIP = 60  # characters of offending text kept in a diagnostic
+
+#: doublet names (RULES.md §1.2; 003 §17; 000 ~l.391-401) -> number, lower case
+DOUBLET_NAMES: dict[str, int] = {
+    "bezet": 1, "beset": 1, "besas": 1, "ambesas": 1, "double-as": 1,
+    "double-deux": 2, "doubledeux": 2, "double-2": 2,
+    "terne": 3, "ternes": 3,
+    "carme": 4, "carmes": 4, "carne": 4, "quaterne": 4, "quaternes": 4,
+    "quine": 5, "quines": 5,
+    "sonnez": 6, "sonnes": 6, "sonnés": 6, "sonne": 6,
+}
+
+# keyword after "X:" -> action kind (canonical spellings first; see docs/notation.md)
+_ACTION_WORDS: dict[str, str] = {}
+for _kind, _words in {
+    "reste": ("reste", "tiens", "je-reste", "je-tiens", "stay", "stays", "hold"),
+    "va": ("s'en-va", "s’en-va", "sen-va", "s-en-va", "m'en-vais", "je-m'en-vais", "men-vais",
+           "va", "part", "leave", "leaves", "go", "goes"),
+    "nmp": ("ne-marque-pas", "je-ne-marque-pas", "nmp", "no-mark", "pass"),
+    "tout": ("joue-pour-tout", "je-joue-pour-tout", "pour-tout", "jpt", "play-for-all"),
+    "ecole": ("école", "ecole", "school"),
+    "corr": ("correction", "corr", "fix"),
+}.items():
+    for _w in _words:
+        _ACTION_WORDS[_w] = _kind
+
+_BREDOUILLE = {"petite-bredouille": "petite", "petite": "petite", "grande-bredouille": "grande", "grande": "grande"}
+
+_W = r"(?=[\s{}]|\Z)"  # end of a word
+_WG = r"(?=[\s{}!?$]|\Z)"  # end of a word that a glyph may follow directly
+
+_TOKEN = re.compile(
+    r"(?P<nl>(?:[^\S\n]*\n)+)?[^\S\n]*(?:"
+    # fast path: a whole simple coup line (head, one optional mark, up to two moves,
+    # one optional mark), the commonest line of an archive, in one match
+    r"(?P<fast>(?P<f_num>\d{1,9})\.[ \t]*(?P<f_side>[A-D])[ \t]+(?P<f_r1>[1-6])-(?P<f_r2>[1-6])"
+    r"(?:[ \t]+(?P<f_bw>[A-D])\+(?P<f_bp>\d{1,3})(?P<f_bb>[bs])?)?"
+    r"(?:[ \t]+(?P<f_a1>\d\d?)/(?P<f_t1>\d\d?|off)(?:[ \t]+(?P<f_a2>\d\d?)/(?P<f_t2>\d\d?|off))?"
+    r"(?:[ \t]+(?P<f_aw>[A-D])\+(?P<f_ap>\d{1,3})(?P<f_ab>[bs])?)?)?)(?=[^\S\n]*(?:\n|\Z))"
+    rf"|(?P<move>(?P<mv_a>\d{{1,9}})/(?P<mv_b>\d{{1,9}}|[oO][fF][fF]|[bB]ande|[oO])){_WG}"
+    rf"|(?P<mark>(?P<mk_who>[A-D])\+(?P<mk_pts>\d{{1,9}})(?:t(?P<mk_holes>\d{{1,9}}))?(?P<mk_bs>[bs])?){_WG}"
+    rf"|(?P<head>(?P<hd_num>\d{{1,9}})\.[ \t]*(?P<hd_side>[A-Da-d])[ \t]+"
+    rf"(?:(?P<hd_r1>\d)-(?P<hd_r2>\d)|(?P<hd_name>[^\W\d_][\w-]*))){_WG}"
+    r"|(?P<com>\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*\})"
+    rf"|(?P<act>(?P<ac_who>[A-D]):(?P<ac_word>[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?P<ac_num>[+-]\d{{1,9}})?"
+    rf"(?:t(?P<ac_holes>[+-]\d{{1,9}}))?(?:\((?P<ac_reason>[^\\)\n]*(?:\\.[^\\)\n]*)*)\))?){_WG}"
+    rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$\d{{1,9}}){_W}"
+    rf"|(?P<cant>[-xX](?P<ct_n>\d{{1,9}})){_WG}"
+    rf"|(?P<none>--){_W}"
+    r"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"[ \t]*\])"
+    r"(?=[^\S\n]*(?:\n|\Z))"
+    rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>\d{{1,9}})){_W}"
+    rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>\d{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
+    r"|(?P<res>(?i:r[eé]sultat|result)[ \t]+(?:(?P<rs_w>[A-D])|(?i:refait|void))[ \t]+(?P<rs_wh>\d{1,9})-(?P<rs_lh>\d{1,9})"
+    r"(?:[ \t]+(?P<rs_bred>(?i:petite-bredouille|grande-bredouille|petite|grande)))?"
+    rf"(?:[ \t]+(?i:valeur|value)[ \t]+(?P<rs_val>\d{{1,9}}))?){_W}"
+    r"|(?P<ucom>\{[^\n]*)"
+    r"|(?P<line>\[[^\n]*|(?i:r[eé]sultat|result|relev[eé]|marqu[eé])(?=[\s{]|\Z)[^\n]*)"
+    r"|(?P<junk>[^\s{}]+|\})"
+    r"|(?P<end>\Z)"
+    r")"
+)
+
+_UNESC_COMMENT = re.compile(r"\\([\\}\[])")
+_UNESC_REASON = re.compile(r"\\([\\)])")
+_UNESC_TAG = re.compile(r"\\([\\\"])")
+_STRIP_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
+_PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?(\d{1,4}))?\Z")
+_PARTIE_ALIASES = {"12-trous": "douze-trous", "douze": "douze-trous", "ecrire": "a-ecrire", "quatre": "a-quatre", "tourner": "a-tourner"}
+
+
+_G = _TOKEN.groupindex
+_MV_A, _MV_B = _G["mv_a"], _G["mv_b"]
+_MK_WHO, _MK_PTS, _MK_HOLES, _MK_BS = _G["mk_who"], _G["mk_pts"], _G["mk_holes"], _G["mk_bs"]
+_HD_NUM, _HD_SIDE, _HD_R1, _HD_R2, _HD_NAME = _G["hd_num"], _G["hd_side"], _G["hd_r1"], _G["hd_r2"], _G["hd_name"]
+_CT_N, _TG_NAME, _TG_VALUE, _RL_N = _G["ct_n"], _G["tg_name"], _G["tg_value"], _G["rl_n"]
+_MQ_N, _MQ_P1, _MQ_P2 = _G["mq_n"], _G["mq_p1"], _G["mq_p2"]
+_RS_W, _RS_WH, _RS_LH, _RS_BRED, _RS_VAL = _G["rs_w"], _G["rs_wh"], _G["rs_lh"], _G["rs_bred"], _G["rs_val"]
+_F = tuple(_G[k] for k in ("f_num", "f_side", "f_r1", "f_r2", "f_bw", "f_bp", "f_bb", "f_a1", "f_t1", "f_a2", "f_t2", "f_aw", "f_ap", "f_ab"))
+_F4, _F7, _F9, _F11 = _F[4], _F[7], _F[9], _F[11]
+_SMALL = {str(i): i for i in range(100)}
+_SMALL.update({f"0{i}": i for i in range(10)})
+_TO = {**_SMALL, "off": OFF}
+_ROLLS = {f"{a}{b}": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+_CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
+_ROLL_LIKE = re.compile(r"\d-\d\Z")
+_tuple_new = tuple.__new__
+_obj_new = object.__new__
+
+
+def _new_move(a: int, t: int, span: Span) -> Move:
+    o = _obj_new(Move)
+    _MOVE_SET[0](o, a)
+    _MOVE_SET[1](o, t)
+    _MOVE_SET[2](o, span)
+    return o
+
+
+def _new_coup(number: int, side: str, roll: tuple[int, int], moves: tuple, before: tuple, after: tuple, span: Span) -> Coup:
+    o = _obj_new(Coup)
+    s = _COUP_SET
+    s[0](o, number)
+    s[1](o, side)
+    s[2](o, roll)
+    s[3](o, moves)
+    s[4](o, before)
+    s[5](o, after)
+    s[6](o, span)
+    return o
+
+
+_MOVE_SET = [Move.__dict__[f].__set__ for f in ("from_", "to", "span")]
+_COUP_SET = [Coup.__dict__[f].__set__ for f in ("number", "side", "roll", "moves", "before", "after", "span")]
+
+
+class ParsedRecord(NamedTuple):
+    """One game as read: the record and the diagnostics about its text."""
+
+    record: Record
+    diagnostics: list[Diagnostic]
+
+
+def parse_partie(value: str) -> tuple[str, int | None] | None:
+    """Read a ``Partie`` tag: ``(kind, marqués)`` or None if not understood.
+
+    Kinds (RULES.md §8): ``douze-trous``, ``a-ecrire`` (with the number of marqués),
+    ``a-quatre``, ``chouette``, ``a-tourner``.  Accepts accents and spaces:
+    ``"à écrire 8"`` -> ``("a-ecrire", 8)``.
+    """
+    v = " ".join(value.lower().translate(_STRIP_ACCENTS).split())
+    v = re.sub(r"^(a|en) ", r"\1-", v).replace("douze trous", "douze-trous").replace("12 trous", "douze-trous")
+    head, _, tail = v.partition(" ")
+    head = _PARTIE_ALIASES.get(head, head)
+    m = _PARTIE.match(f"{head} {tail}".strip() if tail else head)
+    if not m:
+        return None
+    return m.group(1), int(m.group(2)) if m.group(2) else None
+
+
+def _canonical_partie(value: str) -> str | None:
+    p = parse_partie(value)
+    if p is None:
+        return None
+    return p[0] if p[1] is None else f"{p[0]} {p[1]}"
+
+
+# --- the game parser ----------------------------------------------------------------
+
+
+class _Game:
+    """Parses one game's text.  Line numbers and offsets are shifted to the file."""
+
+    __slots__ = ("file", "line0", "off0", "strict", "diags", "headers", "elements", "ndiag")
+
+    def __init__(self, file: str | None, line0: int, off0: int, strict: bool) -> None:
+        self.file = file
+        self.line0 = line0  # file line number of the game's first line
+        self.off0 = off0
+        self.strict = strict
+        self.diags: list[Diagnostic] = []
+        self.ndiag = 0
+        self.headers: dict[str, str] = {}
+        self.elements: list[Element] = []
+
+    def diag(self, code: str, severity: str, line: int, col: int, end_col: int, offset: int, message: str, text: str = "") -> None:
+        self.ndiag += 1
+        if self.ndiag > MAX_DIAGNOSTICS:
+            if self.ndiag == MAX_DIAGNOSTICS + 1:
+                self.diags.append(
+                    Diagnostic("too-many-diagnostics", "error", Span(line, col, line, end_col, offset),
+                               f"more than {MAX_DIAGNOSTICS} problems in this game; the rest are not listed", "", self.file)
+                )
+            return
+        if self.strict:
+            severity = "error"
+        if len(text) > _TEXT_CLIP:
+            text = text[:_TEXT_CLIP] + "…"
+        self.diags.append(Diagnostic(code, severity, Span(line, col, line, end_col, offset), message, text, self.file))  # type: ignore[arg-type]
+
+    def run(self, text: str) -> Record:
+        """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
+        makes many small acyclic objects, and gen-0 passes cost ~20 %."""
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run(text)
+        finally:
+            if was:
+                gc.enable()
+
+    def _run(self, text: str) -> Record:
+        """Tokenize and build in one pass.  This is the hot loop: locals, numeric group
+        indices, spans built as bare tuples."""
+        match = _TOKEN.match
+        diag = self.diag
+        headers = self.headers
+        elements = self.elements
+        append = elements.append
+        mkspan = _tuple_new
+        off0 = self.off0
+        line = self.line0
+        ls = 0  # index in ``text`` of the current line's start
+        pos = 0
+        # the open coup: None, or [number, side, roll, moves, before, after, phase,
+        # (line, col, offset), (end_line, end_col)]; phase 0 = before the moves,
+        # 1 = in the moves, 2 = after them
+        coup: list | None = None
+        skipping = False  # after a bad coup head: ignore tokens until the next coup/section
+        seen_movetext = False
+        fast_open = False  # the last element is a coup read by the fast path
+
+        def close() -> None:
+            nonlocal coup
+            c = coup
+            if c is not None:
+                s0 = c[7]
+                e = c[8]
+                append(_new_coup(c[0], c[1], c[2], tuple(c[3]), tuple(c[4]), tuple(c[5]),
+                                 mkspan(Span, (s0[0], s0[1], e[0], e[1], s0[2]))))
+                coup = None
+
+        while True:
+            m = match(text, pos)
+            if m is None:  # unreachable: the last alternatives always match
+                break
+            kind = m.lastgroup
+            nl = m.group(1)
+            if nl is not None:
+                line += nl.count("\n")
+                ls = m.end(1)
+            s, pos = m.span(kind)  # type: ignore[arg-type]
+            col = s - ls + 1
+            ecol = pos - ls + 1
+            if kind == "fast":
+                seen_movetext = True
+                if coup is not None:
+                    close()
+                skipping = False
+                (num, side, r1, r2, bw, bp, bb, a1, t1, a2, t2, aw, ap, ab) = m.group(*_F)
+                roll = _ROLLS[r1 + r2]
+                before = after = ()
+                if bw is not None:
+                    ms = m.start(_F4)
+                    me = ms + 2 + len(bp) + (bb is not None)
+                    before = (Mark(bw, int(bp), None, None if bb is None else bb == "b",
+                                   mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
+                if a1 is None:
+                    moves = ()
+                else:
+                    ms = m.start(_F7)
+                    me = ms + len(a1) + len(t1) + 1
+                    a = _SMALL[a1]
+                    t = _TO[t1]
+                    if a > 24 or not a or not t or t > OFF:
+                        diag("bad-move", "error", line, ms - ls + 1, me - ls + 1, off0 + ms,
+                             "a move goes from a point 1..24 to a point 1..24 or 'off'", text[ms:me])
+                        moves = ()
+                    else:
+                        moves = (_new_move(a, t, mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
+                    if a2 is not None:
+                        ms = m.start(_F9)
+                        me = ms + len(a2) + len(t2) + 1
+                        a = _SMALL[a2]
+                        t = _TO[t2]
+                        if a > 24 or not a or not t or t > OFF:
+                            diag("bad-move", "error", line, ms - ls + 1, me - ls + 1, off0 + ms,
+                                 "a move goes from a point 1..24 to a point 1..24 or 'off'", text[ms:me])
+                        else:
+                            moves += (_new_move(a, t, mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
+                    if aw is not None:
+                        ms = m.start(_F11)
+                        me = ms + 2 + len(ap) + (ab is not None)
+                        after = (Mark(aw, int(ap), None, None if ab is None else ab == "b",
+                                      mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
+                append(_new_coup(_SMALL.get(num) or int(num), side, roll, moves, before, after,
+                                 mkspan(Span, (line, col, line, ecol, off0 + s))))
+                fast_open = True
+                continue
+            if fast_open:
+                # a token that may extend the coup of a fast line (continuation lines)
+                fast_open = False
+                if coup is None and not skipping and kind in _CONTINUE:
+                    c = elements.pop()
+                    sp = c.span
+                    coup = [c.number, c.side, c.roll, list(c.moves), list(c.before), list(c.after),
+                            2 if c.after else (1 if c.moves else 0), (sp[0], sp[1], sp[4]), (sp[2], sp[3])]
+            if kind == "move":
+                if coup is None or skipping:
+                    if not skipping:
+                        diag("move-outside-coup", "error", line, col, ecol, off0 + s,
+                             "a move must follow a coup head like '3. A 6-5'", text[s:pos])
+                    continue
+                a = int(m.group(_MV_A))
+                b = m.group(_MV_B)
+                t = int(b) if b.isdigit() else OFF
+                if a > 24 or not a or not t or t > OFF:
+                    diag("bad-move", "error", line, col, ecol, off0 + s,
+                         "a move goes from a point 1..24 to a point 1..24 or 'off'", text[s:pos])
+                    continue
+                ph = coup[6]
+                if ph == 0:
+                    coup[6] = 1
+                elif ph == 2:
+                    diag("move-after-marks", "error", line, col, ecol, off0 + s,
+                         "checker moves must come before the marks that follow them", text[s:pos])
+                coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
+                coup[8] = (line, ecol)
+            elif kind == "head":
+                seen_movetext = True
+                if coup is not None:
+                    close()
+                skipping = False
+                r2 = m.group(_HD_R2)
+                if r2 is not None:
+                    r1, r2 = int(m.group(_HD_R1)), int(r2)
+                    if not (0 < r1 < 7 and 0 < r2 < 7):
+                        rs = m.start(_HD_R1)
+                        diag("bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs, "each die shows 1..6", text[rs:pos])
+                        skipping = True
+                        continue
+                    if r1 < r2:
+                        r1, r2 = r2, r1
+                else:
+                    d = DOUBLET_NAMES.get(m.group(_HD_NAME).lower())
+                    if d is None:
+                        rs = m.start(_HD_NAME)
+                        diag("bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs,
+                             "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
+                             m.group(_HD_NAME))
+                        skipping = True
+                        continue
+                    r1 = r2 = d
+                side = m.group(_HD_SIDE)
+                coup = [int(m.group(_HD_NUM)), side if side < "a" else side.upper(), (r1, r2), [], [], [], 0,
+                        (line, col, off0 + s), (line, ecol)]
+            elif kind == "mark":
+                if coup is None or skipping:
+                    if not skipping:
+                        diag("action-outside-coup", "error", line, col, ecol, off0 + s, "a mark belongs to a coup", text[s:pos])
+                    continue
+                h = m.group(_MK_HOLES)
+                bf = m.group(_MK_BS)
+                act = Mark(m.group(_MK_WHO), int(m.group(_MK_PTS)), int(h) if h is not None else None,
+                           None if bf is None else bf == "b", mkspan(Span, (line, col, line, ecol, off0 + s)))
+                if coup[6] == 0:
+                    coup[4].append(act)
+                else:
+                    coup[5].append(act)
+                    coup[6] = 2
+                coup[8] = (line, ecol)
+            elif kind == "end":
+                break
+            elif kind == "com":
+                raw = m.group(kind)
+                body = raw[1:-1]
+                if "\\" in body:
+                    body = _UNESC_COMMENT.sub(r"\1", body)
+                sl = line
+                nls = raw.count("\n")
+                if nls:
+                    line += nls
+                    ls = s + raw.rindex("\n") + 1
+                    ecol = pos - ls + 1
+                c = Comment(body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s)))
+                if coup is not None and not skipping and text[s - col + 1 : s].strip():
+                    coup[4 if coup[6] == 0 else 5].append(c)
+                    coup[8] = (line, ecol)
+                else:  # a comment that starts a line is a remark on the game
+                    close()
+                    append(c)
+            elif kind == "act":
+                if coup is None or skipping:
+                    if not skipping:
+                        diag("action-outside-coup", "error", line, col, ecol, off0 + s, "this belongs to a coup", text[s:pos])
+                    continue
+                act2 = self._action(m, line, col, ecol, off0 + s)
+                if act2 is None:
+                    continue
+                if coup[6] == 0:
+                    coup[4].append(act2)
+                else:
+                    coup[5].append(act2)
+                    coup[6] = 2
+                coup[8] = (line, ecol)
+            elif kind == "gly":
+                g = text[s:pos]
+                if coup is None or skipping:
+                    if not skipping:
+                        diag("glyph-outside-coup", "error", line, col, ecol, off0 + s, "a glyph annotates a coup", g)
+                    continue
+                if g[0] == "$":
+                    g = "$" + str(int(g[1:]))
+                coup[4 if coup[6] == 0 else 5].append(Glyph(g, mkspan(Span, (line, col, line, ecol, off0 + s))))
+                coup[8] = (line, ecol)
+            elif kind == "cant":
+                if coup is None or skipping:
+                    if not skipping:
+                        diag("move-outside-coup", "error", line, col, ecol, off0 + s, "'cannot play' belongs to a coup", text[s:pos])
+                    continue
+                num = int(m.group(_CT_N))
+                if not 1 <= num <= 6:
+                    diag("bad-move", "error", line, col, ecol, off0 + s, "'cannot play' names a die number 1..6", text[s:pos])
+                    continue
+                ph = coup[6]
+                if ph == 0:
+                    coup[6] = 1
+                elif ph == 2:
+                    diag("move-after-marks", "error", line, col, ecol, off0 + s,
+                         "checker moves must come before the marks that follow them", text[s:pos])
+                coup[3].append(CannotPlay(num, mkspan(Span, (line, col, line, ecol, off0 + s))))
+                coup[8] = (line, ecol)
+            elif kind == "none":
+                if coup is None or skipping:
+                    if not skipping:
+                        diag("move-outside-coup", "error", line, col, ecol, off0 + s, "'--' (no checker moved) belongs to a coup", "--")
+                    continue
+                if coup[3]:
+                    diag("move-after-marks", "error", line, col, ecol, off0 + s, "'--' says no checker moved, but moves are written", "--")
+                coup[6] = 2
+                coup[8] = (line, ecol)
+            elif kind == "tag":
+                if seen_movetext or coup is not None:
+                    diag("misplaced-tag", "error", line, col, ecol, off0 + s, "tags belong before the movetext", text[s:pos])
+                    continue
+                value = m.group(_TG_VALUE)
+                if "\\" in value:
+                    value = _UNESC_TAG.sub(r"\1", value)
+                self._tag(m.group(_TG_NAME), value, line, m.start(_TG_VALUE) - ls + 1, col, ecol, off0 + s)
+            elif kind == "rel":
+                seen_movetext = True
+                close()
+                skipping = False
+                append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
+            elif kind == "mq":
+                seen_movetext = True
+                close()
+                skipping = False
+                p1 = m.group(_MQ_P1)
+                players = (p1, m.group(_MQ_P2)) if p1 else None
+                if players is not None and players[0] == players[1]:
+                    ps = m.start(_MQ_P1)
+                    diag("bad-section", "error", line, ps - ls + 1, ecol, off0 + ps,
+                         "a marqué is played by two different players", f"{players[0]}-{players[1]}")
+                append(MarqueStart(int(m.group(_MQ_N)), players, mkspan(Span, (line, col, line, ecol, off0 + s))))
+            elif kind == "res":
+                seen_movetext = True
+                close()
+                skipping = False
+                winner = m.group(_RS_W)
+                refait = winner is None
+                wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
+                bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
+                val = m.group(_RS_VAL)
+                if refait and wh != lh:
+                    hs = m.start(_RS_WH)
+                    diag("bad-result", "warning", line, hs - ls + 1, ecol, off0 + hs,
+                         "a refait has equal holes (RULES.md §8.2)", f"{wh}-{lh}")
+                append(MarqueResult(None if refait else winner, wh, lh, bred, refait,  # type: ignore[arg-type]
+                                    int(val) if val is not None else None,
+                                    mkspan(Span, (line, col, line, ecol, off0 + s))))
+            elif kind == "ucom":
+                raw = m.group(kind)
+                diag("unclosed-comment", "error", line, col, ecol, off0 + s,
+                     "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
+                     raw)
+                c = Comment(raw[1:].rstrip("\r"), mkspan(Span, (line, col, line, ecol, off0 + s)))
+                if coup is not None and not skipping and text[ls:s].strip():
+                    coup[4 if coup[6] == 0 else 5].append(c)
+                else:
+                    close()
+                    append(c)
+            elif kind == "line":
+                raw = m.group(kind)
+                if raw[0] == "[":
+                    diag("bad-tag", "error", line, col, ecol, off0 + s, 'a tag line reads [Name "value"]', raw)
+                else:
+                    word = raw.split(None, 1)[0].lower().translate(_STRIP_ACCENTS)
+                    close()
+                    skipping = True
+                    if word in ("resultat", "result"):
+                        diag("bad-result", "error", line, col, ecol, off0 + s,
+                             "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
+                             "or 'résultat refait 7-7'", raw)
+                    else:
+                        diag("bad-section", "error", line, col, ecol, off0 + s,
+                             "a section reads 'relevé N' or 'marqué N [A-B]'", raw)
+            else:  # junk
+                if skipping:
+                    continue
+                raw = m.group(kind)
+                if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
+                    close()
+                    skipping = True
+                    diag("bad-coup", "error", line, col, ecol, off0 + s,
+                         "a coup reads 'N. A 6-5 …': number, side letter, roll", raw)
+                    continue
+                if raw == "}":
+                    diag("stray-brace", "error", line, col, ecol, off0 + s, "'}' without '{'", raw)
+                    continue
+                if raw[1:2] == ":" and raw[0] in "ABCD":
+                    msg = ("unknown keyword after '" + raw[:2]
+                           + "' (reste, s'en-va, ne-marque-pas, joue-pour-tout, école+N, correction±N)")
+                    code = "unknown-keyword"
+                elif raw.lower() in DOUBLET_NAMES or _ROLL_LIKE.match(raw):
+                    msg, code = "a roll must follow a coup number and side: 'N. A 6-5'", "misplaced-roll"
+                else:
+                    msg, code = "not a coup, move, mark or keyword of the notation", "unknown-token"
+                diag(code, "error", line, col, ecol, off0 + s, msg, raw)
+        close()
+        return Record(self._ordered(headers), elements)
+
+    # -- helpers --------------------------------------------------------------------
+    def _action(self, m: re.Match, line: int, col: int, end_col: int, off: int) -> Action | None:
+        who = m.group("ac_who")
+        word = m.group("ac_word")
+        kind = _ACTION_WORDS.get(word.lower())
+        raw = m.group("act")
+        span = Span(line, col, line, end_col, off)
+        num, holes, reason = m.group("ac_num"), m.group("ac_holes"), m.group("ac_reason")
+        if reason is not None and "\\" in reason:
+            reason = _UNESC_REASON.sub(r"\1", reason)
+        if kind is None:
+            self.diag("unknown-keyword", "error", line, col + 2, end_col, off + 2,
+                      "unknown keyword (reste, s'en-va, ne-marque-pas, joue-pour-tout, école+N, correction±N)", word)
+            return None
+        if kind == "ecole":
+            if num is None:
+                self.diag("bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw)
+                return None
+            if holes is not None:
+                self.diag("bad-action", "error", line, col, end_col, off, "an école is counted in points, not holes (RULES.md §7.5)", raw)
+            return Ecole(who, int(num), reason, span)
+        if kind == "corr":
+            if num is None and holes is None:
+                self.diag("bad-action", "error", line, col, end_col, off,
+                          "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'", raw)
+                return None
+            return Correction(who, int(num or 0), int(holes or 0), reason, span)
+        if num is not None or holes is not None or reason is not None:
+            self.diag("bad-action", "warning", line, col, end_col, off, f"'{word}' takes no number or reason; ignored", raw)
+        if kind == "reste":
+            return Decision(who, False, span)
+        if kind == "va":
+            return Decision(who, True, span)
+        if kind == "nmp":
+            return NeMarquePas(who, span)
+        return JouePourTout(who, span)
+
+    def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
+        if name in self.headers:
+            self.diag("duplicate-tag", "warning", line, col, end_col, off, f"tag {name} given twice; the last one is kept", name)
+        if name == "Position":
+            spec, pd = parse_position(value, file=self.file, line=line, col=vcol)
+            for d in pd:
+                self.diag(d.code, d.severity, d.span.line, d.span.col, d.span.end_col, off + (d.span.col - col), d.message, d.text)
+        elif name == "Record":
+            low = value.strip().lower()
+            if low in ("full", "compact"):
+                value = low
+            else:
+                self.diag("bad-record-tag", "warning", line, vcol, end_col, off, 'Record is "full" or "compact"', value)
+        elif name == "Partie":
+            canon = _canonical_partie(value)
+            if canon is None:
+                self.diag("unknown-partie", "warning", line, vcol, end_col, off,
+                          'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N"', value)
+            else:
+                value = canon
+        self.headers[name] = value
+
+    @staticmethod
+    def _ordered(headers: dict[str, str]) -> dict[str, str]:
+        out = {k: headers[k] for k in TAG_ROSTER if k in headers}
+        for k, v in headers.items():
+            if k not in out:
+                out[k] = v
+        return out
+
+
+def _finish(g: _Game, record: Record, nlines: int, length: int) -> ParsedRecord:
+    record.span = Span(g.line0, 1, g.line0 + nlines - 1, 1, g.off0)
+    if record.headers.get("Record") == "compact":
+        for c in record.elements:
+            if isinstance(c, Coup):
+                for a in c.before + c.after:
+                    if isinstance(a, (Mark, NeMarquePas, Ecole, Correction)):
+                        s = a.span
+                        g.diag("marks-in-compact-record", "warning", s.line, s.col, s.end_col, s.offset,
+                               "a compact record holds rolls and moves only; marks are ignored by the replayer")
+                        break
+    return ParsedRecord(record, g.diags)
+
+
+# --- splitting a stream into games ---------------------------------------------------
+
+
+def _split_bytes(stream: IO[bytes]) -> Iterator[tuple[int, int, list[bytes], bool]]:
+    """Yield ``(byte_offset, first_line, lines, cut)`` per game.  A game starts at a tag
+    line (first non-blank character ``[``) that follows movetext."""
+    lines: list[bytes] = []
+    start = 0
+    first = 1
+    off = 0
+    lineno = 0
+    movetext = False
+    cut = False
+    readline = stream.readline
+    while True:
+        raw = readline(MAX_LINE)
+        if not raw:
+            break
+        lineno += 1
+        if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
+            cut = True
+        c = raw[:1]
+        if c == b"[" or (c in (b" ", b"\t") and raw.lstrip()[:1] == b"["):
+            if movetext:
+                yield start, first, lines, cut
+                lines = []
+                start = off
+                first = lineno
+                movetext = False
+                cut = False
+        elif not movetext and raw.strip():
+            movetext = True
+        lines.append(raw)
+        off += len(raw)
+    if lines and any(x.strip() for x in lines):
+        yield start, first, lines, cut
+
+
+def _split_text(stream: Iterable[str]) -> Iterator[tuple[int, int, list[str], bool]]:
+    lines: list[str] = []
+    start = first = 0
+    first = 1
+    off = 0
+    lineno = 0
+    movetext = False
+    for raw in stream:
+        lineno += 1
+        c = raw[:1]
+        if c == "[" or (c in (" ", "\t") and raw.lstrip()[:1] == "["):
+            if movetext:
+                yield start, first, lines, False
+                lines = []
+                start = off
+                first = lineno
+                movetext = False
+        elif not movetext and raw.strip():
+            movetext = True
+        lines.append(raw)
+        off += len(raw)
+    if lines and any(x.strip() for x in lines):
+        yield start, first, lines, False
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    """Split on ``\\n`` only (never on the other Unicode line breaks)."""
+    i = 0
+    n = len(text)
+    while i < n:
+        j = text.find("\n", i)
+        if j < 0:
+            yield text[i:]
+            return
+        yield text[i : j + 1]
+        i = j + 1
+
+
+def _parse_game(text: str, file: str | None, line0: int, off0: int, strict: bool,
+                nlines: int, length: int, pre: list[tuple[str, str, str]] | None = None) -> ParsedRecord:
+    g = _Game(file, line0, off0, strict)
+    if pre:
+        for code, sev, msg in pre:
+            g.diag(code, sev, line0, 1, 2, off0, msg)
+    try:
+        rec = g.run(text)
+    except RecursionError:  # pragma: no cover - the parser has no recursion
+        rec = Record(g._ordered(g.headers), g.elements)
+        g.diag("unreadable", "error", line0, 1, 2, off0, "this game could not be read")
+    return _finish(g, rec, nlines, length)
+
+
+def _decode(data: bytes) -> tuple[str, list[tuple[str, str, str]]]:
+    pre: list[tuple[str, str, str]] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        text = data.decode("latin-1")
+        pre.append(("encoding", "warning", f"not UTF-8 (byte {e.start} of this game); read as Latin-1"))
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\x00" in text:
+        pre.append(("binary", "error", "NUL bytes: this looks like a binary file, not a record"))
+    return text, pre
+
+
+def _iter_bytes(stream: IO[bytes], file: str | None, strict: bool) -> Iterator[ParsedRecord]:
+    for off, first, lines, cut in _split_bytes(stream):
+        data = b"".join(lines)
+        text, pre = _decode(data)
+        if cut:
+            pre.append(("line-too-long", "warning", f"a line longer than {MAX_LINE} bytes was cut"))
+        if first == 1 and off == 0 and data.startswith(b"\xef\xbb\xbf"):
+            pass
+        yield _parse_game(text, file, first, off, strict, len(lines), len(data), pre)
+
+
+def _iter_str(lines: Iterable[str], file: str | None, strict: bool) -> Iterator[ParsedRecord]:
+    for off, first, glines, _ in _split_text(lines):
+        text = "".join(glines)
+        pre: list[tuple[str, str, str]] = []
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if "\x00" in text:
+            pre.append(("binary", "error", "NUL bytes: this looks like a binary file, not a record"))
+        yield _parse_game(text, file, first, off, strict, len(glines), len(text), pre)
+
+
+def iter_records(
+    path_or_stream: str | os.PathLike[str] | IO[bytes] | IO[str], *, file: str | None = None, strict: bool = False
+) -> Iterator[ParsedRecord]:
+    """Yield ``ParsedRecord(record, diagnostics)`` game by game, streaming.
+
+    Accepts a path, a binary stream (bytes are decoded per game: UTF-8, else Latin-1
+    with a warning) or a text stream.  ``strict`` turns every warning into an error.
+    Only opening a path can raise (``OSError``); no content can.
+    """
+    if isinstance(path_or_stream, (str, os.PathLike)):
+        name = file if file is not None else os.fspath(path_or_stream)
+        with open(path_or_stream, "rb") as f:
+            yield from _iter_bytes(f, name, strict)
+        return
+    stream = path_or_stream
+    name = file if file is not None else getattr(stream, "name", None)
+    if not isinstance(name, str):
+        name = None
+    if isinstance(stream, io.TextIOBase):
+        yield from _iter_str(stream, name, strict)
+        return
+    probe = stream.read(0)
+    if isinstance(probe, str):
+        yield from _iter_str(stream, name, strict)  # type: ignore[arg-type]
+    else:
+        yield from _iter_bytes(stream, name, strict)  # type: ignore[arg-type]
+
+
+def parse_text(text: str, *, file: str | None = None, strict: bool = False) -> tuple[list[Record], list[Diagnostic]]:
+    """Parse a whole text: every record and every diagnostic (offsets in characters)."""
+    records: list[Record] = []
+    diags: list[Diagnostic] = []
+    for pr in _iter_str(_text_lines(text), file, strict):
+        records.append(pr.record)
+        diags.extend(pr.diagnostics)
+    return records, diags
+
+
+def index_records(path: str | os.PathLike[str]) -> list[tuple[int, int]]:
+    """``(byte_offset, byte_length)`` of every game in the file, without parsing them."""
+    out: list[tuple[int, int]] = []
+    with open(path, "rb") as f:
+        for off, _first, lines, _cut in _split_bytes(f):
+            out.append((off, sum(map(len, lines))))
+    return out
+
+
+def read_record_at(path: str | os.PathLike[str], offset: int, *, line: int = 1, strict: bool = False) -> ParsedRecord | None:
+    """Read the one game that starts at ``offset`` (from :func:`index_records`).
+    ``line`` is the file line number of its first line, if known (for diagnostics).
+    None if there is no game there."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        for off, first, lines, cut in _split_bytes(f):
+            data = b"".join(lines)
+            text, pre = _decode(data)
+            return _parse_game(text, os.fspath(path), line + first - 1, offset + off, strict, len(lines), len(data), pre)
+    return None

@@ -1,0 +1,147 @@
+"""Publish record files as a static site: ``index.html`` and one page per game.
+
+``publish_files(paths, out_dir, profile=…)`` reads each file game by game
+(``notation.reader.iter_records``, streaming), verifies each game
+(``replay.verify.verify``), renders its page (:func:`trictrac.publish.html.render_game`)
+and writes the index last.  One game that cannot be verified is listed in the
+report and on the index; the others are still published.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from trictrac.publish.html import GameSummary, render_game, render_index
+
+__all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
+
+
+class PublishError(ValueError):
+    """API misuse (e.g. the output path is a file)."""
+
+
+@dataclass(slots=True)
+class PublishReport:
+    """What :func:`publish_files` wrote."""
+
+    out_dir: Path
+    pages: list[Path] = field(default_factory=list)
+    games: int = 0
+    findings: int = 0
+    failures: list[tuple[str, int, str]] = field(default_factory=list)  # (file, game, message)
+    diagnostics: list[Any] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (file, message)
+    seconds: float = 0.0
+
+    @property
+    def index(self) -> Path:
+        return self.out_dir / "index.html"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "out_dir": str(self.out_dir),
+            "index": str(self.index),
+            "games": self.games,
+            "pages": [str(p) for p in self.pages],
+            "findings": self.findings,
+            "failures": [{"file": f, "game": g, "message": m} for f, g, m in self.failures],
+            "unreadable": [{"file": f, "message": m} for f, m in self.unreadable],
+            "diagnostics": [d.as_dict() for d in self.diagnostics],
+            "seconds": round(self.seconds, 3),
+            "pages_per_second": round(len(self.pages) / self.seconds, 1) if self.seconds else None,
+        }
+
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def _slug(text: str, limit: int = 32) -> str:
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    return _SLUG.sub("-", ascii_).strip("-")[:limit].strip("-")
+
+
+def page_name(number: int, headers: dict[str, str]) -> str:
+    """A safe file name: ``0007-alice-bob.html`` (number + players, ASCII only,
+    never a path separator, never hidden)."""
+    parts = [f"{number:04d}"]
+    for k in ("A", "B"):
+        s = _slug(headers.get(k, ""))
+        if s:
+            parts.append(s)
+    return "-".join(parts) + ".html"
+
+
+def _result_of(report: Any, record: Any) -> str:
+    res = record.headers.get("Result", "")
+    fs = getattr(report, "final_score", None)
+    if fs is not None and not res:
+        try:
+            return f"{fs.a.holes}–{fs.b.holes} holes"
+        except AttributeError:
+            return ""
+    return res
+
+
+def publish_files(
+    paths: Iterable[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    profile: Any = None,
+    on_game: Callable[[int], None] | None = None,
+) -> PublishReport:
+    """Write ``out_dir/index.html`` and one page per game of ``paths``.
+
+    ``profile``: the rules profile (None = each record's ``Profile`` header, else the
+    default).  ``on_game(n)`` is called after each game (progress bars).
+    """
+    from trictrac.notation.reader import iter_records
+    from trictrac.replay.verify import verify
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"{out} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    rep = PublishReport(out)
+    summaries: list[GameSummary] = []
+    t0 = time.perf_counter()
+    number = 0
+    for path in paths:
+        name = str(path)
+        try:
+            stream = iter_records(path, file=name)
+            for g, parsed in enumerate(stream):
+                number += 1
+                record = parsed.record
+                rep.diagnostics.extend(parsed.diagnostics)
+                rep.games += 1
+                fname = page_name(number, record.headers)
+                try:
+                    report = verify(record, profile, file=name, game=g, diagnostics=parsed.diagnostics)
+                except ValueError as e:  # e.g. an unknown Profile header: this game only
+                    rep.failures.append((name, g, str(e)))
+                    summaries.append(GameSummary("", number, dict(record.headers), len(record.coups), 0,
+                                                 source=f"{Path(name).name} #{g + 1}", error=f"not verified: {e}"))
+                    if on_game:
+                        on_game(number)
+                    continue
+                html = render_game(record, report, profile=profile, number=number, index_href="index.html")
+                target = out / fname
+                target.write_text(html, encoding="utf-8")
+                rep.pages.append(target)
+                nf = len(getattr(report, "findings", ()) or ())
+                rep.findings += nf
+                summaries.append(GameSummary(fname, number, dict(record.headers), len(record.coups), nf,
+                                             _result_of(report, record), f"{Path(name).name} #{g + 1}"))
+                if on_game:
+                    on_game(number)
+        except OSError as e:
+            rep.unreadable.append((name, e.strerror or str(e)))
+    (out / "index.html").write_text(render_index(summaries), encoding="utf-8")
+    rep.seconds = time.perf_counter() - t0
+    return rep

@@ -1,0 +1,523 @@
+"""The error injector: realistic table mistakes put into correct records, with the truth.
+
+:func:`inject` takes a correct record (from the bots, ``replay.selfplay``) and
+returns a new record with ``k`` mistakes of stated kinds, and one :class:`Injected`
+per mistake saying where it is (coup index and number, marqué, relevé), who made it,
+and what the rules entitled against what was marked.  ``kind`` is the finding kind
+the verifier (``replay.verify``, :data:`~trictrac.replay.findings.FINDING_KINDS`)
+must report for it.
+
+The game is replayed through the game flow (``replay.game``).  Up to the first
+mistake the new record is the old one; a mistake that changes the score or the
+position *stands at the table* (nobody claimed it, or the claim moved the points as
+RULES.md §7 says) and the rest of the partie is played on from the table's score by
+the same bots, so that every later mark is right for the score as it stood — one
+mistake gives exactly one finding.  Mistakes that change nothing at the table (a
+decision word, a fichet or jeton corrected, a written marqué result) keep the rest of
+the record as it was.
+
+Kinds (``variant`` in brackets):
+
+* ``unclaimed-ecole`` — the roller marks too much [``par-trop``], too little
+  [``par-moins``] or nothing [``dropped``], or the opponent marks his receipts wrong
+  [``receipts-par-trop``, ``receipts-par-moins``]; nobody claims it (RULES.md §7.1-7.3;
+  003 §164-167, §182; 001 r.47);
+* ``ecole-par-trop`` / ``ecole-par-moins`` — the same, claimed by the opponent with
+  an école (``Ecole``) after the coup: the excess is erased and he marks the
+  difference for himself (RULES.md §7.1, §7.3; 003 §164-165, §186);
+* ``illegal-move`` — an executable play the movement laws forbid, accepted by the
+  opponent (RULES.md §3.3-3.10, §9.5) [the violation id of ``moves.judge_play``];
+* ``unplayed-number`` — a number left unplayed when both could be played, or the
+  smaller played (RULES.md §3.6 M6-M7, M9: the opponent takes 2 per number);
+* ``must-fill`` / ``must-conserve`` — a missed fill / a broken plein, marked as the
+  play stands (RULES.md §3.7 M10-M11, §7.7; 003 §192);
+* ``ecole-plein-not-made`` — the fill marked, then not made (RULES.md §7.7; 003 §192);
+* ``leave-without-right`` — *je m'en vais* without a hole of his own throw; both
+  take up their checkers, so it stands (RULES.md §6.4; 003 §170, §180);
+* ``stay-after-leave`` — *je m'en vais* said, then he plays (RULES.md §6.1; 003 §156);
+* ``hole-mismatch`` — the fichet moved one hole too many (RULES.md §7.5: put right,
+  no école; 003 §184);
+* ``bredouille-lost`` — points marked in bredouille (two jetons) when his points
+  were interrupted (RULES.md §5.2, §5.5; 003 §144: the extra jeton is removed);
+* ``marque-result-mismatch`` — the written value of a marqué is wrong (RULES.md §8.2).
+
+Full records get every kind; compact records (no marks) only ``illegal-move`` and
+``unplayed-number``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Sequence
+
+from trictrac.notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Record
+from trictrac.replay.findings import FINDING_KINDS
+from trictrac.replay.game import Game, GameFlowError, partie_kind, replay_record
+from trictrac.replay.moves import Play, PlaySet, judge_play
+from trictrac.replay.position import Position
+from trictrac.replay.profiles import Profile, find_profile
+from trictrac.replay.scoring import score_play
+from trictrac.replay.selfplay import RecordBuilder, bot_coup, choose_play
+
+__all__ = ["Injected", "inject", "INJECT_KINDS", "COMPACT_KINDS", "InjectError"]
+
+#: kinds of mistake the injector makes, each a verifier finding kind
+INJECT_KINDS: tuple[str, ...] = (
+    "unclaimed-ecole",
+    "ecole-par-trop",
+    "ecole-par-moins",
+    "illegal-move",
+    "unplayed-number",
+    "must-fill",
+    "must-conserve",
+    "ecole-plein-not-made",
+    "leave-without-right",
+    "stay-after-leave",
+    "hole-mismatch",
+    "bredouille-lost",
+    "marque-result-mismatch",
+)
+COMPACT_KINDS: tuple[str, ...] = ("illegal-move", "unplayed-number")
+assert all(k in FINDING_KINDS for k in INJECT_KINDS)
+
+#: coups kept between two mistakes so that claim windows never overlap (RULES.md §7.2)
+SPACING = 4
+_HOLE = 12
+
+
+class InjectError(ValueError):
+    """API misuse: unknown kind, a record perfect play cannot explain."""
+
+
+@dataclass(frozen=True, slots=True)
+class Injected:
+    """One mistake put into a record: what the verifier must find, and where.
+
+    ``index``: 0-based index of the coup in ``record.coups`` (-1 for a marqué's written
+    result); ``coup`` / ``marque`` / ``releve``: the numbers as written (0 = none).
+    ``side``: who made the mistake (None for a written marqué result).
+    ``entitled`` / ``marked``: points due and points marked (None when not a marking
+    matter).  ``claimed``: the opponent claimed it with an école.
+    """
+
+    kind: str
+    variant: str
+    index: int
+    coup: int
+    marque: int
+    releve: int
+    side: str | None
+    entitled: int | None = None
+    marked: int | None = None
+    claimed: bool = False
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class _Plan:
+    """How one mistake is made at the table (internal)."""
+
+    kind: str
+    variant: str
+    side: str
+    play: Play | None
+    leave: bool = False
+    marked: int | None = None
+    received: int | None = None
+    ecoles: tuple[tuple[str, int], ...] = ()
+    force_leave: bool = False
+    unplayable: tuple[int, ...] | None = None
+    entitled: int | None = None
+    marked_written: int | None = None  # the written roller's mark when it differs from ``marked``
+    written_bred: bool = False  # bredouille of that written mark (RULES.md §5.2)
+    claimed: bool = False
+    detail: str = ""
+    state_change: bool = True
+    edit: str = ""  # "decision-leave", "holes+1", "bredouille", "ecole"
+
+
+def _other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+class _Injector:
+    def __init__(self, record: Record, k: int, rng: random.Random, kinds: Sequence[str], profile: Profile) -> None:
+        self.record = record
+        self.k = k
+        self.rng = rng
+        self.kinds = list(kinds)
+        self.profile = profile
+        self.compact = record.mode == "compact"
+
+    # -- eligibility of each kind at one coup ----------------------------------------
+    def _marks(self, game: Game, roll: tuple[int, int], play: Play | None) -> tuple[int, int, int, int] | None:
+        """(gains, receipts, roller points, opponent points after the gains) for a coup
+        that is played and marked plainly (no hole, no *je ne marque pas*, no end)."""
+        if play is None or game.pending_roll is not None:
+            return None
+        pos = game.position
+        roller = pos.turn
+        cs = score_play(pos, roll, play, self.profile)
+        st = game.score
+        pr, po = st[roller].points, st[_other(roller)].points
+        if pr + cs.mover >= _HOLE or po + cs.other >= _HOLE:
+            return None
+        return cs.mover, cs.other, pr, po
+
+    def plan(self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+             leave: bool) -> _Plan | None:
+        rng = self.rng
+        pos = game.position
+        roller = pos.turn
+        opp = _other(roller)
+        if game._ends_on_gains(roll, None):
+            return None
+        if kind in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins"):
+            if leave:
+                return None
+            m = self._marks(game, roll, play)
+            if m is None:
+                return None
+            gains, receipts, pr, po = m
+            claimed = kind != "unclaimed-ecole"
+            choices = []
+            if kind in ("unclaimed-ecole", "ecole-par-trop"):
+                for d in (2, 4):
+                    if pr + gains + d < _HOLE:
+                        choices.append(("par-trop", d))
+            if kind in ("unclaimed-ecole", "ecole-par-moins") and gains:
+                choices.append(("par-moins", 2) if gains > 2 else ("dropped", gains))
+                choices.append(("dropped", gains))
+            if kind == "unclaimed-ecole":
+                for d in (2, 4):
+                    if po + receipts + d < _HOLE:
+                        choices.append(("receipts-par-trop", d))
+                if receipts:
+                    choices.append(("receipts-par-moins", 2))
+            if claimed and receipts:
+                return None  # keep the order of the claim and the receipts plain
+            if not choices:
+                return None
+            variant, d = rng.choice(choices)
+            if variant.startswith("receipts"):
+                got = receipts + d if variant.endswith("trop") else receipts - d
+                return _Plan(kind, variant, opp, play, received=got, entitled=receipts, detail=variant)
+            wrote = gains + d if variant == "par-trop" else gains - d
+            if claimed:
+                # claimed at once: the excess is erased / the missing points go to him (§7.3)
+                bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
+                return _Plan(kind, variant, roller, play, marked=gains if variant == "par-trop" else wrote,
+                             ecoles=((opp, d),), entitled=gains, marked_written=wrote, written_bred=bred,
+                             claimed=True, detail=variant, edit="ecole")
+            return _Plan(kind, variant, roller, play, marked=wrote, entitled=gains, detail=variant)
+        if kind == "illegal-move":
+            return self._illegal(game, roll, ps)
+        if kind == "unplayed-number":
+            return self._unplayed(game, roll)
+        if kind in ("must-fill", "must-conserve", "ecole-plein-not-made"):
+            return self._excluded(kind, game, roll, ps)
+        if self.compact:
+            return None
+        if kind == "leave-without-right":
+            if game.can_leave(roll, None) or leave:
+                return None
+            if game.kind == "a-ecrire" and max(game.holes("A"), game.holes("B")) >= self.profile.marque_end_holes:
+                return None
+            m = self._marks(game, roll, play)
+            if m is None:
+                return None
+            ent = game.entitled(roll)
+            return _Plan(kind, "no-hole", roller, None, leave=True, force_leave=True, entitled=ent.mover,
+                         marked=None, detail="no hole of his own throw", edit="decision-leave")
+        if kind == "stay-after-leave":
+            if not game.can_leave(roll, None):
+                return None
+            p = play if play is not None else choose_play(pos, ps.plays, rng)
+            if not game.can_leave(roll, p):
+                return None
+            return _Plan(kind, "played", roller, p, state_change=leave, edit="decision-leave",
+                         detail="said je m'en vais, then played")
+        if kind == "hole-mismatch":
+            if leave or play is None:
+                return None
+            state, holes = game.after_gains(roll, play)
+            if not holes:
+                return None
+            return _Plan(kind, "one-too-many", roller, play, state_change=False, edit="holes+1",
+                         detail="fichet moved one hole too many")
+        if kind == "bredouille-lost":
+            if leave:
+                return None
+            m = self._marks(game, roll, play)
+            if m is None or not m[0]:
+                return None
+            state, _ = game.after_gains(roll, play)
+            if state[roller].bredouille:
+                return None
+            return _Plan(kind, "extra-jeton", roller, play, state_change=False, edit="bredouille",
+                         detail="marked in bredouille, points interrupted")
+        return None
+
+    def _illegal(self, game: Game, roll: tuple[int, int], ps: PlaySet) -> _Plan | None:
+        pos = game.position
+        ent = game.entitled(roll)
+        a, b = roll
+        me = pos.mover
+        cands = []
+        for x, y in ((a, b), (b, a)) if a != b else ((a, a),):
+            for p in range(1, 25):
+                if not me[p] or p + x > 25:
+                    continue
+                for q in range(1, 25):
+                    if not me[q] or (q == p and me[p] < 2) or q + y > 25 or q == p + x:
+                        continue
+                    cands.append(((p, p + x), (q, q + y)))
+        self.rng.shuffle(cands)
+        for moves in cands[:400]:
+            j = judge_play(pos, roll, list(moves), self.profile)
+            if j.legal or not j.executable or j.play is None or j.violation in (
+                "must-fill", "must-conserve", "both-numbers", "larger-number", None
+            ):
+                continue
+            after = Position(j.play.result, pos.other, pos.turn)
+            if after.problems():
+                continue
+            cs = score_play(pos, roll, j.play, self.profile)
+            if cs.mover != ent.mover or cs.other != ent.other:
+                continue
+            return _Plan("illegal-move", j.violation, pos.turn, j.play, unplayable=(), entitled=ent.mover,
+                         detail=j.violation)
+        return None
+
+    def _unplayed(self, game: Game, roll: tuple[int, int]) -> _Plan | None:
+        """One number played when both could be (M6), or the smaller alone (M7)."""
+        pos = game.position
+        ent = game.entitled(roll)
+        st = game.score
+        me = pos.mover
+        cands = [(p, x) for x in set(roll) for p in range(1, 25) if me[p] and p + x <= 25]
+        self.rng.shuffle(cands)
+        for p, x in cands[:60]:
+            j = judge_play(pos, roll, [(p, p + x)], self.profile)
+            if j.legal or not j.executable or j.play is None or j.violation not in ("both-numbers", "larger-number"):
+                continue
+            if Position(j.play.result, pos.other, pos.turn).problems():
+                continue
+            cs = score_play(pos, roll, j.play, self.profile)
+            if cs.mover != ent.mover or st[pos.turn].points + cs.mover >= _HOLE:
+                continue
+            if st[_other(pos.turn)].points + cs.other >= _HOLE:
+                continue
+            return _Plan("unplayed-number", j.violation, pos.turn, j.play, unplayable=(), entitled=ent.mover,
+                         detail=j.violation)
+        return None
+
+    def _excluded(self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet) -> _Plan | None:
+        want = {
+            "must-fill": ("must-fill",),
+            "must-conserve": ("must-conserve",),
+            "ecole-plein-not-made": ("must-fill",),
+        }[kind]
+        if self.compact:
+            return None
+        pos = game.position
+        ent = game.entitled(roll)
+        st = game.score
+        roller = pos.turn
+        opts = [p for p, why in ps.excluded() if why in want and p.steps]
+        if not opts:
+            return None
+        play = self.rng.choice(opts)
+        cs = score_play(pos, roll, play, self.profile)
+        po = st[_other(roller)].points
+        if st[roller].points + ent.mover >= _HOLE or po + max(cs.other, ent.other) >= _HOLE:
+            return None  # no hole on either side: the école stays a plain matter of points
+        if kind == "ecole-plein-not-made":
+            if ent.mover <= cs.mover:
+                return None
+            return _Plan(kind, "marked-then-not-made", roller, play, marked=ent.mover, entitled=cs.mover,
+                         unplayable=(), detail=f"marked {ent.mover} with the plein, played {play.text()}")
+        if ent.mover <= cs.mover:
+            return None
+        return _Plan(kind, "missed", roller, play, marked=cs.mover, entitled=ent.mover, unplayable=(),
+                     detail=f"could {'fill' if kind == 'must-fill' else 'keep'}; played {play.text()}")
+
+    # -- the driver ------------------------------------------------------------------
+    def run(self) -> tuple[Record, list[Injected]]:
+        orig = list(replay_record(self.record, self.profile))
+        if not orig:
+            return self.record, []
+        kind, marques = partie_kind(self.record.headers.get("Partie"))
+        coups = self.record.coups
+        first = coups[0].side
+        before = [Game(kind, self.profile, first=first, marques=marques).position]
+        for _c, _o, g in orig:
+            before.append(g.position)
+        game = Game(kind, self.profile, first=first, marques=marques)
+        rb = RecordBuilder(game, dict(self.record.headers), compact=self.compact)
+        n = len(orig)
+        rng = self.rng
+        targets = sorted(rng.sample(range(1, max(2, n)), min(self.k, max(1, n - 1)))) if self.k else []
+        out_list: list[Injected] = []
+        kinds = self.kinds[:]
+        rng.shuffle(kinds)
+        turn = 0
+        synced = True
+        last = -SPACING
+        i = 0
+        marque_edit_pending = "marque-result-mismatch" in kinds and not self.compact
+        while not game.finished:
+            if i > 20000:
+                raise InjectError("the partie did not end")
+            if synced and (i >= n or game.position != before[i]):
+                synced = False
+            roll: tuple[int, int]
+            play: Play | None
+            leave = False
+            say = False
+            if synced:
+                coup, o, _g = orig[i]
+                roll = o.roll
+                ps = game.legal(roll)
+                if o.left:
+                    if game.can_leave(roll, None):
+                        leave, play = True, None
+                    else:
+                        synced = False
+                elif not o.played:
+                    if not game._ends_on_gains(roll, None):
+                        synced = False
+                    play = o.play
+                else:
+                    play = o.play
+                    say = o.pour_tout
+            if not synced:
+                roll, ps, play, leave, say = bot_coup(game, rng)
+                if not leave and play is None:
+                    play = choose_play(game.position, ps.plays, rng)
+            plan = None
+            if len(out_list) < self.k and targets and i >= targets[0] and i - last >= SPACING:
+                order = kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]
+                for kd in order:
+                    if kd == "marque-result-mismatch":
+                        continue
+                    plan = self.plan(kd, game, roll, ps, play, leave)
+                    if plan is not None:
+                        turn += 1
+                        break
+            if plan is not None:
+                marque, releve = game.marque if game.kind == "a-ecrire" else 0, game.releve
+                out = game.apply_coup(
+                    roll, plan.play, leave=plan.leave, marked=plan.marked, received=plan.received,
+                    ecoles=plan.ecoles, force_leave=plan.force_leave,
+                )
+                c = rb.coup(out, plan.unplayable if plan.unplayable is not None else ps.unplayable)
+                c, marked = self._edit(c, plan, out)
+                rb.add(c, out)
+                out_list.append(Injected(
+                    plan.kind, plan.variant, i, c.number, marque, releve, plan.side,
+                    plan.entitled, marked, plan.claimed, plan.detail,
+                ))
+                targets.pop(0)
+                last = i
+                if plan.state_change:
+                    synced = False
+            else:
+                out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
+                c = rb.coup(out, ps.unplayable)
+                if (marque_edit_pending and out.marque_ended is not None and not out.marque_ended.refait
+                        and len(out_list) < self.k and targets and i >= targets[0]):
+                    rb.add(c, out)
+                    self._edit_marque(rb, out, i, c, out_list)
+                    targets.pop(0)
+                    marque_edit_pending = False
+                else:
+                    rb.add(c, out)
+            i += 1
+        rec = rb.finish()
+        return rec, out_list
+
+    def _edit(self, c: Coup, plan: _Plan, out: Any) -> tuple[Coup, int | None]:
+        """Write the mistake into the coup; returns (coup, points marked)."""
+        side = plan.side
+        marked = plan.marked if plan.marked_written is None else plan.marked_written
+        if plan.received is not None:
+            marked = plan.received
+        before, after = list(c.before), list(c.after)
+        if plan.edit == "ecole":
+            before = [a for a in before if not (isinstance(a, Mark) and a.who == side)]
+            if plan.marked_written:
+                before.insert(0, Mark(side, plan.marked_written, None, plan.written_bred))
+            after.append(Ecole(plan.ecoles[0][0], plan.ecoles[0][1], None))
+        elif plan.edit == "decision-leave":
+            before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
+        elif plan.edit == "holes+1":
+            for j, a in enumerate(before):
+                if isinstance(a, Mark) and a.who == side and a.holes:
+                    before[j] = replace(a, holes=a.holes + 1)
+                    marked = a.points
+                    break
+        elif plan.edit == "bredouille":
+            for j, a in enumerate(before):
+                if isinstance(a, Mark) and a.who == side:
+                    before[j] = replace(a, bredouille=True)
+                    marked = a.points
+                    break
+        moves = c.moves
+        if plan.kind in ("illegal-move", "unplayed-number") and plan.play is not None:
+            moves = tuple(m for m in moves if not isinstance(m, CannotPlay))
+        return replace(c, before=tuple(before), after=tuple(after), moves=moves), marked
+
+    def _edit_marque(self, rb: RecordBuilder, out: Any, i: int, c: Coup, out_list: list[Injected]) -> None:
+        els = rb.record.elements
+        for j in range(len(els) - 1, -1, -1):
+            e = els[j]
+            if isinstance(e, MarqueResult):
+                wrong = (e.value or 0) + self.rng.choice((2, 4, -2))
+                els[j] = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
+                m = out.marque_ended
+                # a score-sheet matter, not a coup's: index -1 (as the verifier reports it)
+                out_list.append(Injected(
+                    "marque-result-mismatch", "value", -1, 0, m.number, 0, None,
+                    e.value, els[j].value, False, f"written value of marqué {m.number} (after coup index {i})",
+                ))
+                return
+
+
+def inject(
+    record: Record,
+    k: int,
+    rng: random.Random,
+    kinds: Sequence[str] | None = None,
+    profile: Profile | None = None,
+) -> tuple[Record, list[Injected]]:
+    """Put ``k`` table mistakes into a correct ``record`` (see the module docstring).
+
+    ``kinds`` restricts the kinds (default: all the record's mode allows); the kinds
+    are used in turn, each where the game allows it, at least :data:`SPACING` coups
+    apart.  Fewer than ``k`` mistakes are made when the partie ends first.
+
+    :raises InjectError: an unknown kind, or a record perfect play cannot explain.
+    """
+    allowed = COMPACT_KINDS if record.mode == "compact" else INJECT_KINDS
+    if kinds is None:
+        kinds = allowed
+    for kd in kinds:
+        if kd not in INJECT_KINDS:
+            raise InjectError(f"unknown injection kind {kd!r}; known: {', '.join(INJECT_KINDS)}")
+    kinds = [kd for kd in kinds if kd in allowed]
+    if not kinds:
+        raise InjectError(f"none of these kinds can go into a {record.mode} record")
+    if k < 0:
+        raise InjectError("k must be >= 0")
+    if profile is None:
+        name = record.headers.get("Profile")
+        profile = find_profile(name) if name else find_profile(None)
+    try:
+        return _Injector(record, k, rng, kinds, profile).run()
+    except GameFlowError as e:
+        raise InjectError(f"the record is not one of perfect play: {e}") from None

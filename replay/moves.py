@@ -1,0 +1,934 @@
+"""Legal plays of a throw (RULES.md §3).
+
+Everything is in the mover's frame (RULES.md §2.2): points ``1..24``, ``25`` = borne
+off; an opposing checker on the mover's ``q`` is ``pos.other[25 - q]``.
+
+:func:`legal_plays` returns a :class:`PlaySet`: every legal way to play a roll after
+all obligations, one :class:`Play` per distinct resulting position.  The movement
+laws it enforces (RULES.md §3.12):
+
+* M1-M3: a throw is two numbers, doublets included; tout à bas (two checkers) or
+  tout d'une (one checker, the sum, resting on a usable repos).
+* L1-L5: never stop on an opposing checker, on the opponent's coin (13), alone on
+  one's own coin (12), in a table where the opponent can still make a plein, or
+  beyond 24 unless bearing off.
+* R1-R5: a repos holds no opposing checker; the opponent's empty coin is a repos,
+  one's own empty coin is not (switch ``rest_on_own_empty_coin``).
+* C1-C8: the coin is taken and left by two checkers of one throw; extra checkers
+  move singly; coin par puissance when the opponent's coin is empty and the throw
+  cannot take the coin directly.
+* S1-S5: bearing off only with all 15 checkers in ``19..24`` (the last one may enter
+  with the first number); exact numbers (sortant) bear off, an excédant number bears
+  off the rearmost checker, a défaillant one is played inside; switches
+  ``sortant_must_bear_off``, ``defaillant_rearmost``, ``bear_off_while_plein_possible``.
+* M6, M7 (both numbers, else the larger), then M10 (fill), else M11 (conserve),
+  with M12 precedence; a fill *en passant* (the other number then breaks the plein)
+  and a fill with one number still count (M13).
+
+Coin rule reading: the coin law is checked on the counts at the end of the throw
+(never exactly one checker on point 12).  So a coin holding two may lose one checker
+and gain another in the same throw; taking it needs two arrivals, leaving it two
+departures, extra checkers come and go singly (RULES.md §3.5 C1-C2, C8).
+
+Speed: per-position facts (masks of open points, occupied points) are computed once
+and cached; resulting positions are deduplicated by an integer key (the net change,
+base 8) before any tuple is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from trictrac.replay.position import Position
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+
+__all__ = [
+    "Roll",
+    "Play",
+    "PlaySet",
+    "PlayJudgement",
+    "legal_plays",
+    "apply_play",
+    "judge_play",
+    "plein_made",
+    "can_still_make_plein",
+    "bear_off_allowed",
+    "opponent_table_closed",
+    "PETIT_JAN",
+    "GRAND_JAN",
+    "JAN_DE_RETOUR",
+    "TABLES",
+    "TABLE_BITS",
+    "ROLLS",
+    "OFF",
+    "IllegalMoveError",
+]
+
+Roll = tuple[int, int]
+
+OFF = 25
+COIN = 12
+OPP_COIN = 13
+
+#: points of each plein (RULES.md §2.4, §4.5 F1)
+PETIT_JAN: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+GRAND_JAN: tuple[int, ...] = (7, 8, 9, 10, 11, 12)
+JAN_DE_RETOUR: tuple[int, ...] = (19, 20, 21, 22, 23, 24)
+TABLES: dict[str, tuple[int, ...]] = {
+    "petit-jan": PETIT_JAN,
+    "grand-jan": GRAND_JAN,
+    "jan-de-retour": JAN_DE_RETOUR,
+}
+#: bit of each plein in :attr:`Play.filled`
+TABLE_BITS: dict[str, int] = {"petit-jan": 1, "grand-jan": 2, "jan-de-retour": 4}
+_TABLE_LIST = (("petit-jan", PETIT_JAN, 1), ("grand-jan", GRAND_JAN, 2), ("jan-de-retour", JAN_DE_RETOUR, 4))
+
+#: the 21 distinct rolls, larger number first
+ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+
+#: dedup weights: a play's key is sum(_W[to] - _W[from]); |net change| <= 2 < 4 per point
+_W = tuple(8**p for p in range(26))
+_MASK_1_24 = sum(1 << p for p in range(1, 25))
+_MASK_13_18 = sum(1 << p for p in range(13, 19))
+_MASK_19_24 = sum(1 << p for p in range(19, 25))
+
+
+class IllegalMoveError(ValueError):
+    """API misuse: a play that does not fit the position."""
+
+
+class Play(NamedTuple):
+    """One way of playing a throw (a tuple: cheap to build, hashable, immutable).
+
+    ``steps``: ``(from, to)`` in the mover's frame in the order played; ``to = 25``
+    bears off; a tout d'une is two chained steps.  ``numbers``: the die number of each
+    step (a coin par puissance step moves one pip less than its number, RULES.md §3.5
+    C3).  ``result``: the mover's 26 counts after the play.  ``filled``: bits of the
+    pleins (:data:`TABLE_BITS`) completed by the play, at its end or *en passant*
+    (RULES.md §3.7 M13) — relative to the position before the throw.
+    """
+
+    steps: tuple[tuple[int, int], ...]
+    numbers: tuple[int, ...]
+    result: tuple[int, ...]
+    filled: int = 0
+
+    def text(self) -> str:
+        """Canonical move text: ``"1/7 1/6"``; tout d'une ``"1/12"``; ``"19/off"``; ``"-"``."""
+        st = self.steps
+        if not st:
+            return "-"
+        if len(st) == 2 and st[0][1] == st[1][0] and st[0][1] != OFF and not self.is_puissance():
+            st = ((st[0][0], st[1][1]),)
+        return " ".join(f"{p}/{'off' if q == OFF else q}" for p, q in st)
+
+    def is_tout_d_une(self) -> bool:
+        st = self.steps
+        return len(st) == 2 and st[0][1] == st[1][0]
+
+    def is_puissance(self) -> bool:
+        """Coin taken par puissance (RULES.md §3.5 C3): both steps one pip short, onto 12."""
+        st = self.steps
+        return (
+            len(st) == 2
+            and st[0][1] == COIN
+            and st[1][1] == COIN
+            and st[0][1] - st[0][0] == self.numbers[0] - 1
+            and st[1][1] - st[1][0] == self.numbers[1] - 1
+        )
+
+    def moves(self) -> list[list[int]]:
+        """``[[from, to], ...]`` as in the analyser's JSON."""
+        return [[p, q] for p, q in self.steps]
+
+
+# ---------------------------------------------------------------------------------
+# pure movement facts, also used by the scorer
+# ---------------------------------------------------------------------------------
+
+
+def plein_made(counts: Sequence[int], table: Sequence[int]) -> bool:
+    """Six points each holding >= 2 of one's checkers (RULES.md §4.5 F1; §2.4)."""
+    for p in table:
+        if counts[p] < 2:
+            return False
+    return True
+
+
+def _deficiency(counts: Sequence[int], table: Sequence[int]) -> int:
+    return sum(2 - counts[p] for p in table if counts[p] < 2)
+
+
+def can_still_make_plein(counts: Sequence[int], table: Sequence[int] | str) -> bool:
+    """Can a side still make (or keep) this plein, ignoring dice? (RULES.md §3.8 P3).
+
+    Operational test of P3: petit jan iff >= 2 on the talon and >= 12 checkers on
+    ``1..6``; grand jan iff >= 12 checkers on ``1..12``; jan de retour iff the checkers
+    not borne off can still reach every point of ``19..24`` moving forward (checkers
+    never move back, RULES.md §2.1).
+    """
+    if isinstance(table, str):
+        table = TABLES[table]
+    first = table[0]
+    if first == 1:
+        return counts[1] >= 2 and sum(counts[1:7]) >= 12
+    if first == 7:
+        return sum(counts[1:13]) >= 12
+    carry = sum(counts[1:19])
+    for p in JAN_DE_RETOUR:
+        carry += counts[p] - 2
+        if carry < 0:
+            return False
+    return True
+
+
+def bear_off_allowed(counts: Sequence[int]) -> bool:
+    """All 15 checkers in ``19..24`` or off (RULES.md §3.10 S1)."""
+    return sum(counts[1:19]) == 0
+
+
+def opponent_table_closed(pos: Position, profile: Profile = DEFAULT_PROFILE) -> int:
+    """Mask of the mover's points in tables where he may not stop (RULES.md §3.3 L4, §3.8 P3).
+
+    The opponent's first table (mover's ``19..24``) is closed while he can still make
+    his petit jan; his second table (``13..18``) while he can still make his grand jan.
+    Profile ``opponent_table_closed="until-broken"`` (000 ~l.508, RULES.md §10 D14):
+    the second table stays closed while his grand jan is made, or has never been made
+    and is still possible (history read from ``"grand-jan" in pos.other_jans``).
+    """
+    o = pos.other
+    mask = 0
+    if can_still_make_plein(o, PETIT_JAN):
+        mask |= _MASK_19_24
+    if profile.opponent_table_closed == "until-broken":
+        if plein_made(o, GRAND_JAN) or (
+            "grand-jan" not in pos.other_jans and can_still_make_plein(o, GRAND_JAN)
+        ):
+            mask |= _MASK_13_18
+    elif can_still_make_plein(o, GRAND_JAN):
+        mask |= _MASK_13_18
+    return mask
+
+
+# ---------------------------------------------------------------------------------
+# per-position facts (cached)
+# ---------------------------------------------------------------------------------
+
+
+class _Info(NamedTuple):
+    m: tuple[int, ...]
+    stop: int  # points 1..24 where one checker may stop (L1, L2, L4; coin law checked at the end)
+    rest: int  # points 1..24 usable as a repos (R1-R5)
+    blocked: int  # points holding an opposing checker (L1)
+    closed: int  # points in closed tables (L4)
+    occ: tuple[int, ...]  # occupied points 1..24, ascending
+    out: int  # checkers on 1..18 (bearing off impossible while > 0)
+    near: tuple[tuple[tuple[int, ...], int], ...]  # (table, bit) not made, fillable by 2 checkers
+    made: tuple[tuple[tuple[int, ...], int], ...]  # (table, bit) made before the throw
+    opp_coin_empty: bool
+
+
+@lru_cache(maxsize=4096)
+def _info(pos: Position, profile: Profile) -> _Info:
+    m = pos.mover
+    o = pos.other
+    blocked = 0
+    for q in range(1, 25):
+        if o[25 - q]:
+            blocked |= 1 << q
+    closed = opponent_table_closed(pos, profile)
+    stop = _MASK_1_24 & ~blocked & ~closed & ~(1 << OPP_COIN)
+    rest = _MASK_1_24 & ~blocked
+    if m[COIN] == 0 and not profile.rest_on_own_empty_coin:
+        rest &= ~(1 << COIN)  # R5 default
+    occ = tuple(p for p in range(1, 25) if m[p])
+    near = []
+    made = []
+    for _name, t, bit in _TABLE_LIST:
+        d = _deficiency(m, t)
+        if d == 0:
+            made.append((t, bit))
+        elif d <= 2:
+            near.append((t, bit))
+    return _Info(
+        m, stop, rest, blocked, closed, occ, sum(m[1:19]), tuple(near), tuple(made), o[12] == 0
+    )
+
+
+# ---------------------------------------------------------------------------------
+# the play set
+# ---------------------------------------------------------------------------------
+
+# candidate: (steps, numbers, n_numbers, filled, kept)  — kept: final state keeps made pleins bits
+_Cand = tuple
+
+
+class PlaySet:
+    """Legal plays of one roll in one position (RULES.md §3.12).
+
+    ``plays``: after every obligation, one per distinct resulting position, in a
+    deterministic order.  ``unplayable``: numbers the legal plays leave unplayed
+    (impuissance, RULES.md §4.8).  ``fills`` / ``conserves``: the legal plays fill a
+    plein (M10) / keep a made plein (M11).  ``excluded()`` (computed on demand): the
+    movement-legal plays an obligation removed, with the obligation's id.
+    """
+
+    __slots__ = ("roll", "plays", "unplayable", "fills", "conserves", "_all", "_m")
+
+    def __init__(
+        self,
+        roll: Roll,
+        plays: tuple[Play, ...],
+        unplayable: tuple[int, ...],
+        fills: bool,
+        conserves: bool,
+        all_cands: dict,
+        m: tuple[int, ...],
+    ) -> None:
+        self.roll = roll
+        self.plays = plays
+        self.unplayable = unplayable
+        self.fills = fills
+        self.conserves = conserves
+        self._all = all_cands
+        self._m = m
+
+    def excluded(self) -> tuple[tuple[Play, str], ...]:
+        """Movement-legal plays removed by an obligation: ``"both-numbers"`` (M6),
+        ``"larger-number"`` (M7), ``"must-fill"`` (M10), ``"must-conserve"`` (M11)."""
+        legal = {p.result for p in self.plays}
+        out = []
+        for key, c in self._all.items():
+            play = _make_play(self._m, c)
+            if play.result in legal:
+                continue
+            out.append((play, c[5]))
+        return tuple(out)
+
+    def __iter__(self):
+        return iter(self.plays)
+
+    def __len__(self) -> int:
+        return len(self.plays)
+
+    def __repr__(self) -> str:
+        return (
+            f"PlaySet(roll={self.roll}, plays=[{', '.join(p.text() for p in self.plays)}], "
+            f"unplayable={self.unplayable}, fills={self.fills}, conserves={self.conserves})"
+        )
+
+
+def _make_play(m: tuple[int, ...], c: list) -> Play:
+    steps = c[0]
+    r = list(m)
+    for p, q in steps:
+        r[p] -= 1
+        r[q] += 1
+    return Play(steps, c[1], tuple(r), c[3])
+
+
+def _norm_roll(roll: Sequence[int]) -> Roll:
+    a, b = roll
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise ValueError(f"bad roll {roll!r}: numbers must be 1..6")
+    return (a, b) if a >= b else (b, a)
+
+
+_CACHE: dict = {}
+_CACHE_MAX = 50_000
+
+
+def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE) -> PlaySet:
+    """Every legal play of ``roll`` in ``pos`` after all obligations (RULES.md §3).
+
+    Cached on ``(pos, roll, profile)`` (bounded dict, cleared when full).
+    """
+    key = (pos, roll, profile)
+    ps = _CACHE.get(key)
+    if ps is None:
+        ps = _legal_plays(pos, _norm_roll(roll), profile)
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE[key] = ps
+    return ps
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
+    _info.cache_clear()
+
+
+def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
+    info = _info(pos, profile)
+    if info.out >= 2:
+        cands = _candidates_fast(info, roll)
+    else:
+        cands = _candidates_general(info, roll, profile)
+    return _finish(info, roll, cands)
+
+
+def _finish(info: _Info, roll: Roll, cands: dict) -> PlaySet:
+    """Apply M6/M7, then M10, else M11 (RULES.md §3.6-§3.7), and build the plays."""
+    m = info.m
+    a, b = roll
+    best = 0
+    for c in cands.values():
+        if c[2] > best:
+            best = c[2]
+    if best == 2:
+        pool = [c for c in cands.values() if c[2] == 2]
+        for c in cands.values():
+            if c[2] < 2:
+                c[5] = "both-numbers"
+        unplayable: tuple[int, ...] = ()
+    elif best == 1:
+        pool = [c for c in cands.values() if c[1][0] == a]
+        if pool:
+            for c in cands.values():
+                if c[1][0] != a:
+                    c[5] = "larger-number" if c[2] == 1 else "both-numbers"
+            unplayable = (b,)
+        else:
+            pool = list(cands.values())
+            for c in cands.values():
+                if c[2] == 0:
+                    c[5] = "both-numbers"
+            pool = [c for c in pool if c[2] == 1]
+            unplayable = (a,)
+    else:
+        pool = list(cands.values())
+        unplayable = (a, b)
+    fills = False
+    conserves = False
+    if info.near:
+        f = [c for c in pool if c[3]]
+        if f:
+            fills = True
+            if len(f) < len(pool):
+                for c in pool:
+                    if not c[3]:
+                        c[5] = "must-fill"
+                pool = f
+    if not fills and info.made:
+        k = [c for c in pool if c[4]]
+        if k:
+            conserves = True
+            if len(k) < len(pool):
+                for c in pool:
+                    if not c[4]:
+                        c[5] = "must-conserve"
+                pool = k
+    plays = tuple([_make_play(m, c) for c in pool])
+    return PlaySet(roll, plays, unplayable, fills, conserves, cands, m)
+
+
+def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
+    """(filled bits, kept bits) of a play (RULES.md §3.7 M10-M13; §4.5 F1, F7).
+
+    ``both_orders``: a tout-à-bas play whose steps may be played in either order
+    fills if the plein is made after either single step (*en passant*) or at the end;
+    a tout d'une or a puissance only at the end (a resting checker does not stop).
+    """
+    m = info.m
+    r = list(m)
+    for p, q in steps:
+        r[p] -= 1
+        r[q] += 1
+    filled = 0
+    for t, bit in info.near:
+        if plein_made(r, t):
+            filled |= bit
+        elif both_orders:
+            for p, q in steps:
+                r1 = list(m)
+                r1[p] -= 1
+                r1[q] += 1
+                if plein_made(r1, t):
+                    filled |= bit
+                    break
+    kept = 0
+    for t, bit in info.made:
+        if plein_made(r, t):
+            kept |= bit
+    return filled, kept
+
+
+def _candidates_fast(info: _Info, roll: Roll) -> dict:
+    """Candidates when no checker can bear off during this throw (>= 2 outside 19..24).
+
+    All step laws are then static (L1, L2, L4, L5), so the order of the two steps of
+    a tout-à-bas play does not matter; only the coin law looks at the end state.
+    """
+    a, b = roll
+    m = info.m
+    stop = info.stop
+    rest = info.rest
+    occ = info.occ
+    m12 = m[COIN]
+    W = _W
+    cands: dict = {}
+    near = info.near
+    pleins = bool(near or info.made)
+    doublet = a == b
+    s = a + b
+    # tout d'une (M2, M3; repos R1-R5)
+    for p in occ:
+        q = p + s
+        if q > 24:
+            break
+        if not (stop >> q) & 1:
+            continue
+        if (rest >> (p + a)) & 1:
+            r, nums = p + a, (a, b)
+        elif (rest >> (p + b)) & 1:
+            r, nums = p + b, (b, a)
+        else:
+            continue
+        if (p == COIN or q == COIN) and m12 - (p == COIN) + (q == COIN) == 1:
+            continue  # C1-C2: never a lone checker on the coin
+        steps = ((p, r), (r, q))
+        f, k = _eval_pleins(info, steps, False) if pleins else (0, 0)
+        cands[W[q] - W[p]] = [steps, nums, 2, f, k, None]
+    # tout à bas (M2)
+    ma = [p for p in occ if p + a <= 24 and (stop >> (p + a)) & 1]
+    mb = ma if doublet else [p for p in occ if p + b <= 24 and (stop >> (p + b)) & 1]
+    for p1 in ma:
+        q1 = p1 + a
+        k1 = W[q1] - W[p1]
+        for p2 in mb:
+            if p2 == p1:
+                if m[p1] < 2:
+                    continue
+            elif doublet and p2 < p1:
+                continue
+            q2 = p2 + b
+            if (
+                p1 == COIN or q1 == COIN or p2 == COIN or q2 == COIN
+            ) and m12 - (p1 == COIN) - (p2 == COIN) + (q1 == COIN) + (q2 == COIN) == 1:
+                continue
+            key = k1 + W[q2] - W[p2]
+            c = cands.get(key)
+            if c is None:
+                steps = ((p1, q1), (p2, q2))
+                f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
+                cands[key] = [steps, (a, b), 2, f, k, None]
+            elif near:
+                c[3] |= _eval_pleins(info, ((p1, q1), (p2, q2)), True)[0]
+    # coin par puissance (C3-C5)
+    if m12 == 0 and info.opp_coin_empty and not (info.blocked >> OPP_COIN) & 1:
+        _puissance(info, a, b, cands)
+    if not any(c[2] == 2 for c in cands.values()):
+        # single numbers (M6/M7 only matter when no two-number play exists)
+        for n, lst in ((a, ma),) if doublet else ((a, ma), (b, mb)):
+            for p in lst:
+                q = p + n
+                if (p == COIN or q == COIN) and m12 - (p == COIN) + (q == COIN) == 1:
+                    continue
+                key = W[q] - W[p]
+                if key not in cands:
+                    steps = ((p, q),)
+                    f, k = _eval_pleins(info, steps, False) if pleins else (0, 0)
+                    cands[key] = [steps, (n,), 1, f, k, None]
+        if not cands:
+            cands[0] = [(), (), 0, 0, _kept_all(info), None]
+    return cands
+
+
+def _kept_all(info: _Info) -> int:
+    k = 0
+    for _t, bit in info.made:
+        k |= bit
+    return k
+
+
+def _puissance(info: _Info, a: int, b: int, cands: dict) -> None:
+    """Coin par puissance (RULES.md §3.5 C3-C5, C7): own coin empty, opponent's coin
+    empty, two checkers one number short of 13 each, and no direct taking possible."""
+    m = info.m
+    s1, s2 = 13 - a, 13 - b
+    if s1 < 1 or s2 < 1 or a == 1 or b == 1:
+        return
+    if s1 == s2:
+        if m[s1] < 2:
+            return
+    elif not (m[s1] and m[s2]):
+        return
+    d1, d2 = 12 - a, 12 - b
+    if d1 == d2:
+        direct = m[d1] >= 2
+    else:
+        direct = m[d1] >= 1 and m[d2] >= 1
+    if direct:
+        return  # C5: "sans exception"
+    key = 2 * _W[COIN] - _W[s1] - _W[s2]
+    if key in cands:
+        return
+    steps = ((s1, COIN), (s2, COIN))
+    f, k = _eval_pleins(info, steps, False) if (info.near or info.made) else (0, 0)
+    cands[key] = [steps, (a, b), 2, f, k, None]
+
+
+def _puissance_status(pos: Position, roll: Roll) -> str | None:
+    """Why a puissance taking is not allowed, or None when it is (C3-C5)."""
+    a, b = roll
+    m = pos.mover
+    if m[COIN]:
+        return "coin-held"
+    if pos.other[12]:
+        return "puissance-opponent-coin"
+    d1, d2 = 12 - a, 12 - b
+    direct = (m[d1] >= 2) if d1 == d2 else (d1 >= 1 and d2 >= 1 and m[d1] >= 1 and m[d2] >= 1)
+    if direct:
+        return "puissance-when-direct"
+    return None
+
+
+# ---------------------------------------------------------------------------------
+# general (sequential) generator: bearing off may happen during this throw
+# ---------------------------------------------------------------------------------
+
+
+def _step_ok(info: _Info, profile: Profile, s: list[int], p: int, n: int, mask: int) -> int:
+    """Target of moving one checker from ``p`` by ``n`` in state ``s`` (counts list),
+    or 0 when that single step is illegal.  ``mask``: open points (``info.stop`` to
+    stop, ``info.rest`` to rest).  Laws L1-L5 and bearing off S1-S5 (RULES.md §3.10)."""
+    q = p + n
+    if q <= 24:
+        if not (mask >> q) & 1:
+            return 0
+        if (profile.sortant_must_bear_off or profile.defaillant_rearmost) and _off_ok(s, profile):
+            # bearing-off phase: how numbers must be used (S3, S4; switches of D15)
+            if s[25 - n]:
+                if profile.sortant_must_bear_off:
+                    return 0
+            elif profile.defaillant_rearmost:
+                rear = _rearmost_movable(info, s, n)
+                if rear and p != rear:
+                    return 0
+        return q
+    if not _off_ok(s, profile):
+        return 0  # L5, S1
+    if q == OFF:
+        return OFF  # S2: sortant
+    for x in range(19, p):
+        if s[x]:
+            return 0  # S4: a défaillant number is played inside
+    if profile.sortant_must_bear_off and s[25 - n]:
+        return 0
+    return OFF  # S5: excédant, the rearmost checker
+
+
+def _rearmost_movable(info: _Info, s: list[int], n: int) -> int:
+    for x in range(19, 25):
+        if s[x] and x + n <= 24 and (info.stop >> (x + n)) & 1:
+            return x
+    return 0
+
+
+def _off_ok(s: Sequence[int], profile: Profile) -> bool:
+    """Bearing off allowed now (S1; switch ``bear_off_while_plein_possible``, S6/D16)."""
+    if sum(s[1:19]):
+        return False
+    if not profile.bear_off_while_plein_possible:
+        if not plein_made(s, JAN_DE_RETOUR) and can_still_make_plein(s, JAN_DE_RETOUR):
+            return False
+    return True
+
+
+def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
+    """Candidates by trying every order of the numbers step by step (RULES.md §3.12);
+    used when a checker may bear off during the throw (S1: the last one may enter
+    with the first number and the second number bear off)."""
+    a, b = roll
+    m = info.m
+    W = _W
+    cands: dict = {}
+    orders = ((a, b),) if a == b else ((a, b), (b, a))
+    singles: list = []
+    for x, y in orders:
+        for p in info.occ:
+            # tout d'une: the same checker rests on p + x (R1-R5), then moves y
+            r = _step_ok(info, profile, m, p, x, info.rest)  # type: ignore[arg-type]
+            if r and r <= 24:
+                s1 = list(m)
+                s1[p] -= 1
+                s1[r] += 1
+                q2 = _step_ok(info, profile, s1, r, y, info.stop)
+                if q2:
+                    key = W[q2] - W[p]
+                    if key not in cands and s1[COIN] - (r == COIN) + (q2 == COIN) != 1:
+                        cands[key] = [((p, r), (r, q2)), (x, y), 2, 0, 0, None]
+            q = _step_ok(info, profile, m, p, x, info.stop)  # type: ignore[arg-type]
+            if not q:
+                continue
+            s1 = list(m)
+            s1[p] -= 1
+            s1[q] += 1
+            singles.append(((p, q), x, s1))
+            # tout à bas: another checker plays y
+            for p2 in range(1, 25):
+                if s1[p2] - (p2 == q) <= 0:
+                    continue
+                q2 = _step_ok(info, profile, s1, p2, y, info.stop)
+                if not q2:
+                    continue
+                r2 = list(s1)
+                r2[p2] -= 1
+                r2[q2] += 1
+                if r2[COIN] == 1:
+                    continue
+                key = W[q] - W[p] + W[q2] - W[p2]
+                f = _fill_route(info, s1, r2)
+                c = cands.get(key)
+                if c is None:
+                    cands[key] = [((p, q), (p2, q2)), (x, y), 2, f, 0, None]
+                else:
+                    c[3] |= f
+    if m[COIN] == 0 and info.opp_coin_empty and not (info.blocked >> OPP_COIN) & 1:
+        _puissance(info, a, b, cands)
+    # final state: fills (tout d'une, puissance) and kept pleins, for every candidate
+    for c in cands.values():
+        r = list(m)
+        for p, q in c[0]:
+            r[p] -= 1
+            r[q] += 1
+        for t, bit in info.near:
+            if plein_made(r, t):
+                c[3] |= bit
+        k = 0
+        for t, bit in info.made:
+            if plein_made(r, t):
+                k |= bit
+        c[4] = k
+    if not any(c[2] == 2 for c in cands.values()):
+        for (p, q), n, s1 in singles:
+            if s1[COIN] == 1:
+                continue
+            key = W[q] - W[p]
+            if key not in cands:
+                f, k = 0, 0
+                for t, bit in info.near:
+                    if plein_made(s1, t):
+                        f |= bit
+                for t, bit in info.made:
+                    if plein_made(s1, t):
+                        k |= bit
+                cands[key] = [((p, q),), (n,), 1, f, k, None]
+        if not cands:
+            cands[0] = [(), (), 0, 0, _kept_all(info), None]
+    return cands
+
+
+def _fill_route(info: _Info, s1: list[int], r: list[int]) -> int:
+    f = 0
+    for t, bit in info.near:
+        if plein_made(s1, t) or plein_made(r, t):
+            f |= bit
+    return f
+
+
+# ---------------------------------------------------------------------------------
+# applying and judging
+# ---------------------------------------------------------------------------------
+
+
+def apply_play(pos: Position, play: Play) -> Position:
+    """The position after ``play``: the mover's counts replaced; turn not passed."""
+    return pos.with_mover(play.result)
+
+
+class PlayJudgement(NamedTuple):
+    """A written play compared with the legal plays (RULES.md §3; §9.5 misplays).
+
+    ``play``: the matching legal play, or the play as physically executed when it is
+    illegal but executable.  ``violation``: stable id (see :data:`VIOLATIONS`) and
+    ``rule`` its RULES.md section; ``alternatives``: the legal plays when illegal.
+    """
+
+    legal: bool
+    play: Play | None
+    executable: bool
+    violation: str | None
+    rule: str | None
+    alternatives: tuple[Play, ...]
+
+
+#: violation id -> RULES.md rule
+VIOLATIONS: dict[str, str] = {
+    "lands-on-opponent": "§3.3 L1",
+    "opponent-coin": "§3.3 L2",
+    "lone-coin": "§3.5 C1-C2 (L3)",
+    "closed-table": "§3.3 L4 (§3.8 P3)",
+    "no-repos": "§3.4 R1-R5",
+    "bear-off-too-early": "§3.10 S1 (L5)",
+    "defaillant-bear-off": "§3.10 S4-S5",
+    "sortant-must-bear-off": "§3.10 S3",
+    "defaillant-rearmost": "§3.10 S4",
+    "wrong-distance": "§3.1 M1-M3",
+    "no-checker": "§3.2 M2",
+    "both-numbers": "§3.6 M6",
+    "larger-number": "§3.6 M7",
+    "must-fill": "§3.7 M10",
+    "must-conserve": "§3.7 M11",
+    "puissance-when-direct": "§3.5 C5",
+    "puissance-opponent-coin": "§3.5 C4",
+    "puissance-coin-held": "§3.5 C3",
+}
+
+
+def judge_play(
+    pos: Position,
+    roll: Sequence[int],
+    moves: Sequence[tuple[int, int] | int],
+    profile: Profile = DEFAULT_PROFILE,
+) -> PlayJudgement:
+    """Match moves as written to a legal play (RULES.md §3; misplays §9.5).
+
+    ``moves``: ``(from, to)`` pairs in the mover's frame (``to = 25`` bears off; a
+    tout d'une is ONE pair spanning the sum, tout à bas two pairs; chained pairs are
+    accepted too) and bare ints for an explicit "cannot play that number".  Checkers
+    are indistinguishable, so a written play is the legal play with the same
+    resulting position.  Otherwise the violation is the obligation that excluded it
+    (M6, M7, M10, M11) or the first movement law its steps break.
+    """
+    roll = _norm_roll(roll)
+    ps = legal_plays(pos, roll, profile)
+    a, b = roll
+    pairs = [(int(mv[0]), int(mv[1])) for mv in moves if not isinstance(mv, int)]
+    declared = [mv for mv in moves if isinstance(mv, int)]
+    alts = ps.plays
+
+    def bad(v: str, play: Play | None, executable: bool) -> PlayJudgement:
+        return PlayJudgement(False, play, executable, v, VIOLATIONS.get(v), alts)
+
+    # 1. physically execute: the checkers must be there when moved
+    m = list(pos.mover)
+    for p, q in pairs:
+        if not (1 <= p <= 24 and p < q <= OFF):
+            return bad("wrong-distance", None, False)
+        if m[p] <= 0:
+            return bad("no-checker", None, False)
+        m[p] -= 1
+        m[q] += 1
+    result = tuple(m)
+    # 2. the same resulting position as a legal play (or one an obligation removed)
+    for pl in ps.plays:
+        if pl.result == result:
+            return PlayJudgement(True, pl, True, None, None, alts)
+    for pl, why in ps.excluded():
+        if pl.result == result:
+            return bad(why, pl, True)
+    # 3. which numbers the written pairs use
+    found = _assign_numbers(pos, roll, pairs, profile)
+    if found is None:
+        return bad("wrong-distance", None, False)
+    steps, numbers = found
+    rest = [a, b]
+    for n in numbers:
+        rest.remove(n)
+    for n in declared:
+        if n not in rest:
+            return bad("wrong-distance", None, False)
+        rest.remove(n)
+    filled = 0
+    for _name, t, bit in _TABLE_LIST:
+        if not plein_made(pos.mover, t) and plein_made(result, t):
+            filled |= bit
+    executed = Play(tuple(steps), tuple(numbers), result, filled)
+    v = _diagnose(pos, roll, steps, numbers, profile)
+    if v is None:
+        most = max((len(pl.numbers) for pl in ps.plays), default=0)
+        if len(numbers) < most:
+            v = "both-numbers"
+        elif len(numbers) == 1 and numbers[0] != a and ps.plays and ps.plays[0].numbers[0] == a:
+            v = "larger-number"
+        else:
+            v = "wrong-distance"
+    return bad(v, executed, True)
+
+
+def _assign_numbers(
+    pos: Position, roll: Roll, pairs: list, profile: Profile
+) -> tuple[list, list] | None:
+    """Die numbers of the written pairs: each pair plays one number (exact, or an
+    excédant number bearing off), the sum (tout d'une, expanded into two chained
+    steps through a repos) or, for two pairs onto 12, a coin par puissance (C3)."""
+    a, b = roll
+    if len(pairs) == 2 and pairs[0][1] == COIN and pairs[1][1] == COIN:
+        d = sorted((COIN - pairs[0][0], COIN - pairs[1][0]))
+        if d != sorted((a, b)) and [x + 1 for x in d] == sorted((a, b)):
+            return list(pairs), [COIN - pairs[0][0] + 1, COIN - pairs[1][0] + 1]
+    info = _info(pos, profile)
+
+    def options(p: int, q: int, avail: list[int]):
+        d = q - p
+        for n in sorted(set(avail), reverse=True):
+            if d == n:
+                yield [(p, q)], [n]
+        if len(avail) == 2:
+            x, y = avail
+            for u, v in ((x, y), (y, x)):
+                r = p + u
+                if r <= 24 and (d == x + y or (q == OFF and r + v > OFF)) and (info.rest >> r) & 1:
+                    yield [(p, r), (r, q)], [u, v]
+            for u, v in ((x, y), (y, x)):
+                r = p + u
+                if r <= 24 and (d == x + y or (q == OFF and r + v > OFF)):
+                    yield [(p, r), (r, q)], [u, v]
+        if q == OFF:
+            for n in sorted(set(avail)):
+                if n > d:
+                    yield [(p, q)], [n]
+
+    def search(i: int, avail: list[int]):
+        if i == len(pairs):
+            return [], []
+        p, q = pairs[i]
+        for st, ns in options(p, q, avail):
+            left = list(avail)
+            for n in ns:
+                left.remove(n)
+            sub = search(i + 1, left)
+            if sub is not None:
+                return st + sub[0], ns + sub[1]
+        return None
+
+    return search(0, [a, b])
+
+
+def _diagnose(pos: Position, roll: Roll, steps: list, numbers: list, profile: Profile) -> str | None:
+    """First movement law the executed steps break (RULES.md §3.3-§3.5, §3.10), or None."""
+    info = _info(pos, profile)
+    if len(steps) == 2 and steps[0][1] == COIN and steps[1][1] == COIN:
+        if steps[0][1] - steps[0][0] != numbers[0] or steps[1][1] - steps[1][0] != numbers[1]:
+            why = _puissance_status(pos, roll)
+            if why is not None:
+                return "puissance-coin-held" if why == "coin-held" else why
+    s = list(pos.mover)
+    chained = len(steps) == 2 and steps[0][1] == steps[1][0]
+    for i, ((p, q), n) in enumerate(zip(steps, numbers)):
+        resting = chained and i == 0
+        if q <= 24:
+            if (info.blocked >> q) & 1:
+                return "no-repos" if resting else "lands-on-opponent"
+            if resting:
+                if not (info.rest >> q) & 1:
+                    return "no-repos"
+            elif q == OPP_COIN:
+                return "opponent-coin"
+            elif (info.closed >> q) & 1:
+                return "closed-table"
+            if q - p == n and not _step_ok(info, profile, s, p, n, info.rest if resting else info.stop):
+                return "sortant-must-bear-off" if s[25 - n] else "defaillant-rearmost"
+        else:
+            if not _off_ok(s, profile):
+                return "bear-off-too-early"
+            if not _step_ok(info, profile, s, p, n, info.stop):
+                return "sortant-must-bear-off" if q - p == n or s[25 - n] else "defaillant-bear-off"
+        s[p] -= 1
+        s[q] += 1
+    if s[COIN] == 1:
+        return "lone-coin"
+    return None

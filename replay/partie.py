@@ -1,0 +1,821 @@
+"""Kinds of partie and their payments (RULES.md §8).
+
+* :func:`marque_value` — the value of one marqué of the partie à écrire: simple,
+  petite bredouille ×2, grande bredouille ×4 (and ×8, ×16 … under the switch
+  ``marque_beyond_12``), with the consolation growing after refaits (RULES.md §8.2).
+* :func:`twelve_hole_multiplier` — the stake multiplier of the partie en douze trous
+  (switch ``twelve_hole_multiplier``: none / lebrun / guiton; RULES.md §8.1, §10 D1).
+* :func:`marque_outcome` — does a leave end the marqué, who wins, or is it a refait.
+* :func:`settle_partie` — a whole partie à écrire (two players, à quatre, chouette,
+  à tourner) from the list of marqué results: who plays each marqué and with the
+  primauté, the payments, the postillons, the queue des jetons, the queue, and each
+  player's final account by the paper method and by the jeton method (RULES.md §8.2,
+  §8.3; 003 §220-247; 002; 000 ~l.989-1031).
+* :class:`Poule` — the poule (RULES.md §8.3; 003 §219; 002: La poule).
+
+Amounts are in jetons; a fiche is 10 jetons (003 §222).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+from trictrac.replay.ledger import ScoreState
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+
+__all__ = [
+    "PartieError",
+    "JETONS_PER_FICHE",
+    "KINDS",
+    "MarqueValue",
+    "marque_factor",
+    "marque_value",
+    "twelve_hole_multiplier",
+    "twelve_hole_winner",
+    "marque_outcome",
+    "MarqueOutcome",
+    "MarqueLine",
+    "PartieSpec",
+    "Settlement",
+    "settle_partie",
+    "to_fiches",
+    "postillon_cost",
+    "Poule",
+]
+
+JETONS_PER_FICHE = 10  # 003 §222
+START_JETONS = 20  # 003 §222, §243
+KINDS = ("ecrire", "quatre", "chouette", "tourner")
+
+
+class PartieError(ValueError):
+    """Impossible marqué or partie (API misuse / bad input)."""
+
+
+# ---------------------------------------------------------------------------------
+# one marqué
+
+
+@dataclass(frozen=True, slots=True)
+class MarqueValue:
+    """``value = factor·(winner + consolation) − loser`` (RULES.md §8.2)."""
+
+    winner_holes: int
+    loser_holes: int
+    factor: int  # 1 simple, 2 petite bredouille, 4 grande (8, 16 … beyond 12)
+    consolation: int  # before the factor: 2, then 4, 6 after refaits
+    value: int
+
+    @property
+    def idle_consolation(self) -> int:
+        """What the loser also pays the idle player at à tourner (003 §245)."""
+        return self.factor * self.consolation
+
+    def formula(self) -> str:
+        w, c, l, m = self.winner_holes, self.consolation, self.loser_holes, self.factor
+        body = f"({w} + {c})" if m != 1 else f"{w} + {c}"
+        head = f"{m} × {body}" if m != 1 else body
+        return f"{head} − {l} = {self.value}"
+
+
+def marque_factor(winner_holes: int, pavillon: bool, profile: Profile = DEFAULT_PROFILE) -> int:
+    """Bredouille factor of a marqué (RULES.md §8.2; 003 §223-224; 002; 000 ~l.1011).
+
+    ``pavillon``: the winner's holes were all taken uninterrupted (the loser had none,
+    or the winner holds the pavillon, RULES.md §5.4).  Petite bredouille ×2 from
+    ``petite_bredouille_min_holes`` (D2) below 12; grande ×4 from 12; with
+    ``marque_beyond_12`` (D3, 000 ~l.1011) ×8 from 18, ×16 from 24 ….
+    """
+    if not pavillon or winner_holes < profile.petite_bredouille_min_holes:
+        return 1
+    if winner_holes < 12:
+        return 2
+    if not profile.marque_beyond_12:
+        return 4
+    return 4 << ((winner_holes - 12) // 6)
+
+
+def marque_value(
+    winner_holes: int,
+    loser_holes: int,
+    pavillon: bool = False,
+    refaits: int = 0,
+    profile: Profile = DEFAULT_PROFILE,
+) -> MarqueValue:
+    """Value of a marqué: ``m·(W + c·(r + 1)) − L`` (RULES.md §8.2; 003 §222-226).
+
+    :raises PartieError: not a decided marqué (``W <= L``, or nobody reached the
+        ``marque_end_holes`` of the profile), negative numbers.
+    """
+    w, lo, r = winner_holes, loser_holes, refaits
+    if min(w, lo, r) < 0:
+        raise PartieError("holes and refaits must be >= 0")
+    if w == lo:
+        raise PartieError(f"equal holes ({w}-{lo}): a refait, the marqué is void (003 §226)")
+    if w < lo:
+        raise PartieError(f"the winner has more holes than the loser ({w}-{lo})")
+    if w < profile.marque_end_holes:
+        raise PartieError(
+            f"a marqué ends only when someone has {profile.marque_end_holes} holes (003 §221); got {w}-{lo}"
+        )
+    m = marque_factor(w, pavillon, profile)
+    c = profile.consolation * (r + 1)
+    return MarqueValue(w, lo, m, c, m * (w + c) - lo)
+
+
+@dataclass(frozen=True, slots=True)
+class MarqueOutcome:
+    """A leave that ends a marqué: ``winner`` None for a refait (003 §221, §226)."""
+
+    winner: str | None
+    loser: str | None
+    winner_holes: int
+    loser_holes: int
+    pavillon: bool
+
+    @property
+    def refait(self) -> bool:
+        return self.winner is None
+
+
+def marque_outcome(state: ScoreState, profile: Profile = DEFAULT_PROFILE) -> MarqueOutcome | None:
+    """Called when someone leaves: does it end the marqué?  It does when one or the
+    other has at least ``marque_end_holes`` holes; equal holes make a refait
+    (RULES.md §8.2; 003 §221, §226; 002).  ``None``: play on."""
+    a, b = state.a, state.b
+    if max(a.holes, b.holes) < profile.marque_end_holes:
+        return None
+    if a.holes == b.holes:
+        return MarqueOutcome(None, None, a.holes, b.holes, False)
+    w, lo = ("A", "B") if a.holes > b.holes else ("B", "A")
+    ws, ls = state[w], state[lo]
+    return MarqueOutcome(w, lo, ws.holes, ls.holes, ws.pavillon)
+
+
+# ---------------------------------------------------------------------------------
+# partie en douze trous
+
+
+def twelve_hole_winner(state: ScoreState) -> str | None:
+    """The partie en douze trous ends when a player reaches 12 holes, whatever the
+    points came from (RULES.md §8.1; 003 §162, §217-218)."""
+    if state.a.holes >= 12 and state.a.holes > state.b.holes:
+        return "A"
+    if state.b.holes >= 12 and state.b.holes > state.a.holes:
+        return "B"
+    return None
+
+
+def twelve_hole_multiplier(
+    winner_holes: int,
+    loser_holes: int,
+    pavillon: bool,
+    profile: Profile = DEFAULT_PROFILE,
+) -> int:
+    """Stake multiplier of the partie en douze trous (RULES.md §8.1, §10 D1).
+
+    * ``none`` (003 §218 gives no detail): 1.
+    * ``lebrun`` (000 ~l.826-832): 2 for the *grande bredouille*, the twelve holes
+      won without interruption, i.e. the winner holds the pavillon.
+    * ``guiton`` (002: Partie en douze trous): 4 if the loser has no hole; 3 if the
+      winner took his holes second and reached 12 with the pavillon; otherwise 2 if
+      the loser has fewer than six holes, 1 if six or more.
+    """
+    if winner_holes < 12 or loser_holes < 0 or loser_holes >= 12:
+        raise PartieError(f"not a finished partie en douze trous: {winner_holes}-{loser_holes}")
+    how = profile.twelve_hole_multiplier
+    if how == "none":
+        return 1
+    if how == "lebrun":
+        return 2 if pavillon or loser_holes == 0 else 1
+    if loser_holes == 0:
+        return 4
+    if pavillon:
+        return 3
+    return 2 if loser_holes < 6 else 1
+
+
+# ---------------------------------------------------------------------------------
+# payments
+
+
+def to_fiches(jetons: int, round_five: bool = True) -> int:
+    """Fiches for an amount of jetons: tens are fiches; with a cheap fiche five jetons
+    or more count as a fiche for the winner, fewer are dropped (003 §230, §233; 002:
+    Cinq jetons; 000 ~l.1009).  Signed: a loss rounds like the matching gain."""
+    n = abs(jetons)
+    f = n // JETONS_PER_FICHE + (1 if round_five and n % JETONS_PER_FICHE >= 5 else 0)
+    return f if jetons >= 0 else -f
+
+
+def postillon_cost(n: int, profile: Profile = DEFAULT_PROFILE) -> int:
+    """``n`` postillons between the same two players: 28 for the first, 8 for each
+    further (003 §227; 002: Paris et postillon; 000 ~l.1003)."""
+    if n <= 0:
+        return 0
+    return profile.postillon_first + (n - 1) * profile.postillon_next
+
+
+@dataclass(frozen=True, slots=True)
+class MarqueLine:
+    """One line of a partie's result list: a decided marqué or a refait.
+
+    ``winner``: a player or side name (None for a refait).  ``holes``: (W, L) when
+    known; ``value``: the marqué's value when only that is known (a paper sheet).
+    ``loser``: needed only to check à tourner.  ``leaver``: who left, when the
+    profile gives the primauté to the leaver (D21)."""
+
+    winner: str | None = None
+    holes: tuple[int, int] | None = None
+    pavillon: bool = False
+    value: int | None = None
+    loser: str | None = None
+    leaver: str | None = None
+    refait_holes: int | None = None
+    line: int = 0  # source line, for messages
+
+    @property
+    def refait(self) -> bool:
+        return self.winner is None
+
+
+@dataclass(frozen=True, slots=True)
+class PartieSpec:
+    """What the players agreed before starting (003 §220, §229, §243).
+
+    ``players``: for ``ecrire`` the two players; ``tourner`` the three, the first two
+    playing the first marqué; ``chouette`` the chouette then the two partners in the
+    order they play; ``quatre`` ``(X1, X2, Y1, Y2)``: X1 and Y1 start.
+    ``queue`` in jetons (10 = one fiche).  ``primaute``: who has the dice in the
+    first marqué (drawn, 003 §28); ``None`` = unknown."""
+
+    kind: str = "ecrire"
+    players: tuple[str, ...] = ("A", "B")
+    marques: int = 8
+    queue: int = 0
+    primaute: str | None = None
+    jetons_per_marque: int | None = None  # None → the profile's
+    round_five: bool = True
+
+
+@dataclass
+class Settlement:
+    """The result of :func:`settle_partie`; :meth:`as_dict` is the JSON."""
+
+    kind: str
+    profile: str
+    marques: int
+    share: int
+    complete: bool
+    accounts: dict[str, list[str]]  # account → its players
+    detail: list[dict[str, Any]]  # per marqué
+    lost: dict[str, list[int]]  # values of the marqués each account lost (paper columns)
+    marques_lost: dict[str, int]
+    postillons: list[dict[str, Any]]
+    queue_des_jetons: dict[str, Any]
+    queue: dict[str, Any]
+    methods: dict[str, dict[str, Any]]
+    players: dict[str, dict[str, Any]]
+    flows: list[tuple[str, str, str, int]] = field(default_factory=list)  # (kind, payer, payee, jetons)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "profile": self.profile,
+            "marques": self.marques,
+            "share": self.share,
+            "complete": self.complete,
+            "accounts": self.accounts,
+            "marques_detail": self.detail,
+            "lost": self.lost,
+            "marques_lost": self.marques_lost,
+            "postillons": self.postillons,
+            "queue_des_jetons": self.queue_des_jetons,
+            "queue": self.queue,
+            "methods": self.methods,
+            "players": self.players,
+        }
+
+
+class _Rotation:
+    """Who plays each marqué and who has the primauté (RULES.md §8.3)."""
+
+    def __init__(self, spec: PartieSpec, profile: Profile) -> None:
+        self.kind, self.profile = spec.kind, profile
+        p = spec.players
+        if spec.kind == "ecrire":
+            self.accounts = {p[0]: [p[0]], p[1]: [p[1]]}
+            self.active = [p[0], p[1]]
+        elif spec.kind == "tourner":
+            self.accounts = {x: [x] for x in p}
+            self.active = [p[0], p[1]]
+            self.idle: deque[str] = deque([p[2]])
+        elif spec.kind == "chouette":
+            self.accounts = {p[0]: [p[0]], f"{p[1]}+{p[2]}": [p[1], p[2]]}
+            self.active = [p[0], p[1]]
+            self.pair_pos = 0  # 0: first of the partner's two marqués, 1: second
+        elif spec.kind == "quatre":
+            self.accounts = {f"{p[0]}+{p[1]}": [p[0], p[1]], f"{p[2]}+{p[3]}": [p[2], p[3]]}
+            self.active = [p[0], p[2]]
+        self.account_of = {x: a for a, ms in self.accounts.items() for x in ms}
+        for a in self.accounts:
+            self.account_of.setdefault(a, a)
+        self.count = {x: 0 for x in p}  # marqués played running
+        self.decided = 0
+        self.primaute = spec.primaute
+        if spec.kind == "chouette" and self.primaute is None:
+            self.primaute = p[0]  # the chouette starts (003 §242; 002)
+
+    def after(self, winner: str | None, loser: str | None, leaver: str | None) -> None:
+        """Advance after one marqué (a refait changes nothing: replayed by the same
+        players, the same primauté, 003 §226)."""
+        if winner is None:
+            return
+        self.decided += 1
+        for x in self.active:
+            self.count[x] += 1
+        k = self.kind
+        if k == "ecrire":
+            if self.profile.primaute_after_marque_leave == "leaver" and leaver:
+                self.primaute = leaver
+            else:
+                self.primaute = winner  # 003 §221
+            return
+        if k == "chouette":
+            c, partner = self.active
+            p1, p2 = self.accounts[self.account_of[partner]]
+            self.pair_pos ^= 1
+            if self.pair_pos == 0:  # each partner plays two marqués (003 §242)
+                self.active = [c, p2 if partner == p1 else p1]
+            if self.profile.chouette_primaute == "lebrun":
+                # 000 ~l.1021: the chouette in the partner's first marqué, he in his second
+                self.primaute = c if self.pair_pos == 0 else self.active[1]
+            else:  # 003 §242: the chouette first, then alternately
+                self.primaute = c if self.decided % 2 == 0 else self.active[1]
+            return
+        # quatre / tourner: someone gives way; the primauté to the one who stays
+        if self.decided == 1 or (k == "tourner" and self.profile.tourner_rotation == "loser-out"):
+            out = loser
+        else:
+            out = next(x for x in self.active if self.count[x] >= 2)
+        stay = next(x for x in self.active if x != out)
+        if k == "quatre":
+            team = self.accounts[self.account_of[out]]
+            new = team[1] if out == team[0] else team[0]
+        else:
+            self.idle.append(out)
+            new = self.idle.popleft()
+        self.count[out] = 0
+        self.count[new] = 0
+        self.active = [stay, new]
+        self.primaute = stay  # 003 §241, §244
+
+
+def _pay(flows: list[tuple[str, str, str, int]], kind: str, payer: str, payee: str, n: int) -> None:
+    if n and payer != payee:
+        flows.append((kind, payer, payee, n))
+
+
+def _nets(accounts: Iterable[str], flows: Iterable[tuple[str, str, str, int]]) -> dict[str, int]:
+    net = {a: 0 for a in accounts}
+    for _, payer, payee, n in flows:
+        net[payer] -= n
+        net[payee] += n
+    return net
+
+
+def _pairwise_fiches(accounts: list[str], flows: list[tuple[str, str, str, int]], round_five: bool) -> dict[str, int]:
+    """Fiches per account: each pair's balance rounded (003 §230), so the fiches stay
+    zero-sum even at three."""
+    bal: dict[tuple[str, str], int] = {}
+    for _, payer, payee, n in flows:
+        key = (payer, payee) if payer < payee else (payee, payer)
+        bal[key] = bal.get(key, 0) + (n if payer == key[0] else -n)  # > 0: key[0] owes key[1]
+    fiches = {a: 0 for a in accounts}
+    for (x, y), b in bal.items():
+        f = to_fiches(b, round_five)
+        fiches[x] -= f
+        fiches[y] += f
+    return fiches
+
+
+def _number(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def settle_partie(
+    spec: PartieSpec,
+    results: Sequence[MarqueLine],
+    profile: Profile = DEFAULT_PROFILE,
+    method: str = "jetons",
+) -> Settlement:
+    """Settle a partie à écrire from its marqué results (RULES.md §8.2-§8.3).
+
+    Payments per marqué (003 §222-226, §245); postillons (§227, §246); the jetons
+    des marqués set aside, ``jetons_per_marque`` per marqué lost, go before the
+    postillons to whoever then has more jetons, shared if equal (§228; 002); then
+    the postillons; then the queue to the final winner (§229; 002: La queue).
+    ``method``: "jetons" (the counters, 003 §220 "le plus ordinaire") or "papier"
+    (003 §233: no queue des jetons) decides ``players``; both are in ``methods``.
+    An incomplete partie gets no postillons, queue des jetons nor queue.
+
+    :raises PartieError: bad spec or a result that cannot happen (e.g. the idle
+        player winning at à tourner).
+    """
+    if spec.kind not in KINDS:
+        raise PartieError(f"unknown kind of partie {spec.kind!r}; known: {', '.join(KINDS)}")
+    need = {"ecrire": 2, "tourner": 3, "chouette": 3, "quatre": 4}[spec.kind]
+    if len(spec.players) != need or len(set(spec.players)) != need:
+        raise PartieError(f"a partie {spec.kind} needs {need} different players, got {list(spec.players)}")
+    if method not in ("jetons", "papier"):
+        raise PartieError(f"unknown method {method!r} (jetons or papier)")
+    rot = _Rotation(spec, profile)
+    accounts = list(rot.accounts)
+    n_acc = len(accounts)
+    if spec.marques <= 0 or spec.marques % n_acc:
+        raise PartieError(f"the number of marqués ({spec.marques}) must be a positive multiple of {n_acc}")
+    if spec.primaute is not None and spec.primaute not in spec.players:
+        raise PartieError(f"primauté {spec.primaute!r} is not a player")
+    share = spec.marques // n_acc
+    k = profile.jetons_per_marque_lost if spec.jetons_per_marque is None else spec.jetons_per_marque
+
+    flows: list[tuple[str, str, str, int]] = []
+    detail: list[dict[str, Any]] = []
+    lost: dict[str, list[int]] = {a: [] for a in accounts}
+    refaits = 0
+    for i, r in enumerate(results, 1):
+        where = f"line {r.line}: " if r.line else f"marqué {i}: "
+        playing = list(rot.active)
+        entry: dict[str, Any] = {"n": i, "players": playing, "primaute": rot.primaute}
+        if rot.decided >= spec.marques:
+            raise PartieError(f"{where}more results than the {spec.marques} marqués agreed")
+        if r.refait:
+            if r.refait_holes is not None and r.refait_holes < profile.marque_end_holes:
+                raise PartieError(f"{where}a refait needs at least {profile.marque_end_holes} holes each (003 §226)")
+            refaits += 1
+            entry.update(refait=True, holes=r.refait_holes)
+            detail.append(entry)
+            rot.after(None, None, None)
+            continue
+        w_acc = rot.account_of.get(r.winner or "")
+        if w_acc is None:
+            raise PartieError(f"{where}unknown winner {r.winner!r}")
+        # the winning and losing *players* of this marqué
+        if r.winner in playing:
+            wp = r.winner
+        elif r.winner in spec.players:
+            raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
+        else:
+            cand = [x for x in playing if rot.account_of[x] == w_acc]
+            if not cand:
+                raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
+            wp = cand[0]
+        lp = next(x for x in playing if x != wp)
+        if r.loser is not None and r.loser != lp and rot.account_of.get(r.loser) != rot.account_of[lp]:
+            raise PartieError(f"{where}the loser must be {lp} ({' v '.join(playing)})")
+        l_acc = rot.account_of[lp]
+        if r.leaver is not None and r.leaver not in playing:
+            raise PartieError(f"{where}leaver {r.leaver!r} does not play this marqué")
+        if r.holes is not None:
+            try:
+                mv = marque_value(r.holes[0], r.holes[1], r.pavillon, refaits, profile)
+            except PartieError as e:
+                raise PartieError(f"{where}{e}") from None
+            value, idle_c = mv.value, mv.idle_consolation
+            entry.update(
+                holes=list(r.holes), pavillon=r.pavillon, factor=mv.factor,
+                consolation=mv.consolation, formula=mv.formula(),
+            )
+        elif r.value is not None and r.value > 0:
+            if spec.kind == "tourner":
+                raise PartieError(f"{where}à tourner needs the holes (W-L): the idle player's consolation depends on them")
+            value, idle_c = r.value, 0
+        else:
+            raise PartieError(f"{where}give the holes W-L or a positive value")
+        entry.update(winner=wp, loser=lp, refaits=refaits, value=value)
+        _pay(flows, "marque", l_acc, w_acc, value)
+        lost[l_acc].append(value)
+        if spec.kind == "tourner":
+            idle = next(a for a in accounts if a not in (w_acc, l_acc))
+            entry.update(idle=idle, idle_consolation=idle_c)
+            _pay(flows, "consolation", l_acc, idle, idle_c)  # 003 §245
+        detail.append(entry)
+        refaits = 0
+        rot.after(wp, lp, r.leaver)
+
+    marques_lost = {a: len(v) for a, v in lost.items()}
+    complete = rot.decided == spec.marques
+    postillons: list[dict[str, Any]] = []
+    qdj: dict[str, Any] = {"jetons_per_marque": k, "pool": k * rot.decided, "winners": [], "from": {}}
+    queue: dict[str, Any] = {"jetons": spec.queue, "winner": None}
+    methods: dict[str, dict[str, Any]] = {}
+    pflows: list[tuple[str, str, str, int]] = []
+    jflows: list[tuple[str, str, str, int]] = []
+    if complete:
+        # postillons: each marqué lost beyond the share (003 §227, §246)
+        excess = [[a, marques_lost[a] - share] for a in accounts if marques_lost[a] > share]
+        deficit = [[a, share - marques_lost[a]] for a in accounts if marques_lost[a] < share]
+        pairs: dict[tuple[str, str], int] = {}
+        for e in excess:
+            for d in deficit:
+                t = min(e[1], d[1])
+                if t:
+                    pairs[(e[0], d[0])] = pairs.get((e[0], d[0]), 0) + t
+                    e[1] -= t
+                    d[1] -= t
+        for (payer, payee), n in pairs.items():
+            cost = postillon_cost(n, profile)
+            postillons.append({"payer": payer, "payee": payee, "count": n, "jetons": cost})
+            _pay(pflows, "postillon", payer, payee, cost)
+        # queue des jetons, before the postillons (003 §228; 002: À qui appartiennent)
+        before = _nets(accounts, flows)
+        held = {a: before[a] - k * marques_lost[a] for a in accounts}
+        top = max(held.values())
+        winners = [a for a in accounts if held[a] == top]
+        qdj["held_before"] = held
+        qdj["winners"] = winners
+        for a in accounts:
+            put = k * marques_lost[a]
+            if not put:
+                continue
+            each, extra = divmod(put, len(winners))
+            for j, wa in enumerate(winners):  # shared if equal; an odd jeton to the first seat
+                _pay(jflows, "jetons-des-marques", a, wa, each + (1 if j < extra else 0))
+            qdj["from"][a] = put
+        # the queue, after the postillons, to the final winner (003 §229, §247)
+        for name, extra_flows in (("papier", pflows), ("jetons", jflows + pflows)):
+            allf = flows + extra_flows
+            net = _nets(accounts, allf)
+            best = max(net.values())
+            qf: list[tuple[str, str, str, int]] = []
+            qwin = None
+            if spec.queue and best > 0 and list(net.values()).count(best) == 1:
+                qwin = next(a for a in accounts if net[a] == best)
+                for a in accounts:
+                    _pay(qf, "queue", a, qwin, spec.queue)
+            allf = allf + qf
+            methods[name] = {
+                "net": _nets(accounts, allf),
+                "fiches": _pairwise_fiches(accounts, allf, spec.round_five),
+                "queue_winner": qwin,
+                "flows": allf,
+            }
+        queue["winner"] = methods[method]["queue_winner"]
+    else:
+        for name in ("papier", "jetons"):
+            methods[name] = {
+                "net": _nets(accounts, flows),
+                "fiches": _pairwise_fiches(accounts, flows, spec.round_five),
+                "queue_winner": None,
+                "flows": list(flows),
+            }
+    chosen = methods[method]
+    players: dict[str, dict[str, Any]] = {}
+    for a, members in rot.accounts.items():
+        for x in members:
+            players[x] = {
+                "account": a,
+                "jetons": _number(Fraction(chosen["net"][a], len(members))),
+                "fiches": _number(Fraction(chosen["fiches"][a], len(members))),
+            }
+    out_methods = {
+        name: {"net": m["net"], "fiches": m["fiches"], "queue_winner": m["queue_winner"]}
+        for name, m in methods.items()
+    }
+    return Settlement(
+        kind=spec.kind, profile=profile.name, marques=spec.marques, share=share, complete=complete,
+        accounts=rot.accounts, detail=detail, lost=lost, marques_lost=marques_lost,
+        postillons=postillons, queue_des_jetons=qdj, queue=queue, methods=out_methods,
+        players=players, flows=chosen["flows"],
+    )
+
+
+# ---------------------------------------------------------------------------------
+# the poule
+
+
+class Poule:
+    """The poule (RULES.md §8.3; 003 §219; 002: La poule): 3-5 players in the order of
+    their throws; the first two play; every player pays ``stake`` each time he
+    enters; the loser of each game goes to the back of the line and the next enters;
+    the pot goes to whoever beats all the others running (n − 1 wins in a row)."""
+
+    def __init__(self, players: Sequence[str], stake: int) -> None:
+        if not 3 <= len(players) <= 5 or len(set(players)) != len(players):
+            raise PartieError("a poule needs 3 to 5 different players (003 §219)")
+        if stake <= 0:
+            raise PartieError("the stake must be positive")
+        self.players = tuple(players)
+        self.stake = stake
+        self.paid = {p: stake if i < 2 else 0 for i, p in enumerate(players)}
+        self.pot = 2 * stake
+        self.table = [players[0], players[1]]  # holder (the one who stays), challenger
+        self.waiting: deque[str] = deque(players[2:])
+        self.streak = 0
+        self.winner: str | None = None
+        self.games: list[tuple[str, str]] = []  # (winner, loser)
+
+    @property
+    def needed(self) -> int:
+        return len(self.players) - 1
+
+    def play(self, winner: str) -> None:
+        """Record one game won by ``winner`` (one of the two at the table)."""
+        if self.winner is not None:
+            raise PartieError(f"the poule is over: {self.winner} won it")
+        if winner not in self.table:
+            raise PartieError(f"{winner} is not playing ({self.table[0]} v {self.table[1]})")
+        loser = self.table[1] if winner == self.table[0] else self.table[0]
+        self.streak = self.streak + 1 if (winner == self.table[0] and self.games) else 1
+        self.games.append((winner, loser))
+        if self.streak >= self.needed:
+            self.winner = winner
+            self.table = [winner, loser]
+            return
+        self.waiting.append(loser)
+        new = self.waiting.popleft()
+        self.paid[new] += self.stake
+        self.pot += self.stake
+        self.table = [winner, new]
+
+    def accounts(self) -> dict[str, int]:
+        """Each player's balance: the pot to the winner, minus what each paid in
+        (zero-sum once the poule is won)."""
+        return {p: (self.pot if p == self.winner else 0) - self.paid[p] for p in self.players}
+
+
+# ---------------------------------------------------------------------------------
+# the partie file of ``trictrac score partie`` (docs/score.md)
+
+_KEYS = (
+    "kind", "players", "marques", "queue", "primaute", "jetons-per-marque", "profile", "method",
+    "round", "stake", "multiplier",
+)
+_ALL_KINDS = KINDS + ("douze", "poule")
+
+
+@dataclass
+class PartieFile:
+    """A parsed partie file: the header as given and the result lines."""
+
+    header: dict[str, str]
+    lines: list[tuple[int, list[str]]]  # (line number, tokens)
+
+
+def read_partie(text: str) -> PartieFile:
+    """Split a partie file into ``key: value`` header lines and result lines.
+
+    :raises PartieError: unknown key, a header after the results, empty file.
+    """
+    header: dict[str, str] = {}
+    lines: list[tuple[int, list[str]]] = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        s = raw.split("#", 1)[0].strip()
+        if not s:
+            continue
+        if ":" in s:  # result lines never hold a colon
+            key, _, val = s.partition(":")
+            key = key.strip().lower().replace("_", "-")
+            if key not in _KEYS:
+                raise PartieError(f"line {no}: unknown key {key!r}; known: {', '.join(_KEYS)}")
+            if lines:
+                raise PartieError(f"line {no}: header line {key!r} after the results")
+            header[key] = val.strip()
+        else:
+            lines.append((no, s.split()))
+    if not header and not lines:
+        raise PartieError("empty partie file")
+    return PartieFile(header, lines)
+
+
+def _int(v: str, what: str, no: int | None = None) -> int:
+    try:
+        n = int(v)
+    except ValueError:
+        raise PartieError(f"{'line %d: ' % no if no else ''}{what} must be a whole number, not {v!r}") from None
+    if n < 0:
+        raise PartieError(f"{'line %d: ' % no if no else ''}{what} must be >= 0, not {n}")
+    return n
+
+
+def parse_result(no: int, toks: list[str], names: Sequence[str]) -> MarqueLine:
+    """One result line: ``refait [H]`` or ``WINNER [LOSER] W-L|=VALUE [pavillon] [leaver=X]``."""
+    if toks[0].lower() == "refait":
+        if len(toks) > 2:
+            raise PartieError(f"line {no}: 'refait' takes at most the holes each had")
+        return MarqueLine(refait_holes=_int(toks[1], "refait holes", no) if len(toks) == 2 else None, line=no)
+    winner, rest = toks[0], toks[1:]
+    if winner not in names:
+        raise PartieError(f"line {no}: unknown player {winner!r}; players: {', '.join(names)}")
+    loser = None
+    if rest and rest[0] in names:
+        loser, rest = rest[0], rest[1:]
+    holes = value = leaver = None
+    pavillon = False
+    for t in rest:
+        low = t.lower()
+        if low in ("pavillon", "bredouille", "p"):
+            pavillon = True
+        elif low.startswith("leaver="):
+            leaver = t.split("=", 1)[1]
+            if leaver not in names:
+                raise PartieError(f"line {no}: unknown leaver {leaver!r}")
+        elif t.startswith("="):
+            value = _int(t[1:], "the value", no)
+        elif "-" in t:
+            w, _, lo = t.partition("-")
+            holes = (_int(w, "holes", no), _int(lo, "holes", no))
+        else:
+            raise PartieError(f"line {no}: cannot read {t!r} (expected W-L, =VALUE, pavillon or leaver=X)")
+    if holes is None and value is None:
+        raise PartieError(f"line {no}: give the holes W-L or =VALUE")
+    if holes is not None and value is not None:
+        raise PartieError(f"line {no}: give the holes W-L or =VALUE, not both")
+    if value is not None and pavillon:
+        raise PartieError(f"line {no}: 'pavillon' needs the holes W-L")
+    return MarqueLine(winner, holes, pavillon, value, loser, leaver, line=no)
+
+
+def settle_text(text: str, profile: Profile | None = None, method: str | None = None) -> dict[str, Any]:
+    """Settle a partie file (``trictrac score partie``); returns the JSON dict.
+
+    :raises PartieError: bad file (message with the line number).
+    """
+    from trictrac.replay.profiles import find_profile
+
+    pf = read_partie(text)
+    header, lines = pf.header, pf.lines
+    kind = header.get("kind", "ecrire").lower().replace("é", "e")
+    kind = {"a-ecrire": "ecrire", "a-quatre": "quatre", "a-tourner": "tourner", "douze-trous": "douze"}.get(kind, kind)
+    if kind not in _ALL_KINDS:
+        raise PartieError(f"unknown kind {kind!r}; known: {', '.join(_ALL_KINDS)}")
+    if profile is None:
+        try:
+            profile = find_profile(header.get("profile"))
+        except ValueError as e:
+            raise PartieError(str(e)) from None
+    players = tuple(header.get("players", "A B").replace("/", " ").split())
+    round_five = header.get("round", "five").lower() != "none"
+    if kind == "poule":
+        poule = Poule(players, _int(header.get("stake", "1"), "stake"))
+        for no, toks in lines:
+            if len(toks) != 1:
+                raise PartieError(f"line {no}: a poule line is the winner's name")
+            try:
+                poule.play(toks[0])
+            except PartieError as e:
+                raise PartieError(f"line {no}: {e}") from None
+        return {
+            "kind": "poule", "players": list(players), "stake": poule.stake, "pot": poule.pot,
+            "games": [{"winner": w, "loser": lo} for w, lo in poule.games],
+            "next": None if poule.winner else list(poule.table),
+            "winner": poule.winner, "paid": poule.paid, "accounts": poule.accounts(),
+        }
+    if kind == "douze":
+        if len(players) != 2:
+            raise PartieError("a partie en douze trous is played by two (003 §238)")
+        stake = _int(header.get("stake", "1"), "stake")
+        if "multiplier" in header:  # switch twelve_hole_multiplier (RULES.md §10 D1)
+            how = header["multiplier"].lower()
+            if how not in ("none", "lebrun", "guiton"):
+                raise PartieError(f"multiplier must be none, lebrun or guiton, not {how!r}")
+            profile = replace(profile, twelve_hole_multiplier=how)  # type: ignore[arg-type]
+        parties, net = [], {p: 0 for p in players}
+        for no, toks in lines:
+            r = parse_result(no, toks, players)
+            if r.holes is None:
+                raise PartieError(f"line {no}: give the holes, e.g. {players[0]} 12-5")
+            try:
+                m = twelve_hole_multiplier(r.holes[0], r.holes[1], r.pavillon, profile)
+            except PartieError as e:
+                raise PartieError(f"line {no}: {e}") from None
+            lo = players[1] if r.winner == players[0] else players[0]
+            net[r.winner] += m * stake  # type: ignore[index]
+            net[lo] -= m * stake
+            parties.append({"winner": r.winner, "holes": list(r.holes), "pavillon": r.pavillon,
+                            "multiplier": m, "value": m * stake})
+        return {"kind": "douze", "profile": profile.name, "multiplier": profile.twelve_hole_multiplier, "stake": stake, "parties": parties, "accounts": net}
+    spec = PartieSpec(
+        kind=kind,
+        players=players,
+        marques=_int(header.get("marques", "8"), "marques"),
+        queue=_int(header.get("queue", "0"), "queue"),
+        primaute=header.get("primaute") or None,
+        jetons_per_marque=_int(header["jetons-per-marque"], "jetons-per-marque") if "jetons-per-marque" in header else None,
+        round_five=round_five,
+    )
+    names = list(players)
+    results = [parse_result(no, toks, names + _team_names(kind, players)) for no, toks in lines]
+    s = settle_partie(spec, results, profile, method or header.get("method", "jetons"))
+    return s.as_dict()
+
+
+def _team_names(kind: str, players: tuple[str, ...]) -> list[str]:
+    if kind == "quatre" and len(players) == 4:
+        return [f"{players[0]}+{players[1]}", f"{players[2]}+{players[3]}"]
+    if kind == "chouette" and len(players) == 3:
+        return [f"{players[1]}+{players[2]}"]
+    return []

@@ -1,0 +1,233 @@
+"""Statistics of a corpus of records: how often each scoring event happens.
+
+:func:`corpus_stats` replays each record through the game flow
+(:func:`trictrac.replay.game.replay_record`, perfect marking) and counts:
+
+* each kind of scoring event of RULES.md §4.2 (pleins split by ``remplir`` /
+  ``conserver``), as the number of coups where it occurred and its share of coups;
+* coups, relevés (and how they ended: a leave or a sortie), coups per relevé,
+  relevés per game, marqués;
+* holes, double holes (*bredouille*, RULES.md §5.2), *je ne marque pas*;
+* the ends of the parties: a partie en douze trous won with the pavillon
+  (*grande bredouille*, 000 ~l.826-832; RULES.md §8.1) or against a loser without a
+  hole; marqués simple / petite / grande bredouille and refaits (RULES.md §8.2).
+
+A record that perfect play cannot explain (a table mistake) is counted in
+``skipped`` with the reason; use the verifier's trace for such records.
+
+:class:`CorpusStats` accumulates game by game (the club database's ``db stats``
+reuses it); :func:`corpus_stats` is the one-call form.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from trictrac.notation.record import Record
+from trictrac.replay.game import GameFlowError, replay_record
+from trictrac.replay.profiles import Profile
+
+__all__ = ["CorpusStats", "corpus_stats", "EVENT_KINDS", "format_stats"]
+
+EVENT_KINDS = (
+    "jan-de-trois-coups",
+    "jan-de-deux-tables",
+    "contre-jan-de-deux-tables",
+    "jan-de-mezeas",
+    "contre-jan-de-mezeas",
+    "petit-jan:remplir",
+    "petit-jan:conserver",
+    "grand-jan:remplir",
+    "grand-jan:conserver",
+    "jan-de-retour:remplir",
+    "jan-de-retour:conserver",
+    "battre-a-vrai",
+    "battre-a-faux",
+    "battre-le-coin",
+    "impuissance",
+    "sortie",
+)
+
+
+class CorpusStats:
+    """Counts accumulated over records (see the module docstring)."""
+
+    def __init__(self, profile: Profile | None = None) -> None:
+        self.profile = profile
+        self.games = 0
+        self.by_kind: Counter[str] = Counter()
+        self.coups = 0
+        self.releves = 0
+        self.leaves = 0
+        self.sorties = 0
+        self.could_leave = 0
+        self.stayed = 0
+        self.holes = 0
+        self.double_holes = 0
+        self.ne_marque_pas = 0
+        self.pour_tout = 0
+        self.events: Counter[str] = Counter()  # coups where the event occurred
+        self.event_points: Counter[str] = Counter()
+        self.douze_trous = Counter[str]()
+        self.marques: Counter[str] = Counter()
+        self.marque_values: list[int] = []
+        self.skipped: list[dict[str, Any]] = []
+
+    def add(self, record: Record, index: int | None = None) -> bool:
+        """Add one record; False (and an entry in ``skipped``) when it cannot be replayed."""
+        coups = releves = 0
+        local: dict[str, Any] = {
+            "events": Counter(), "points": Counter(), "leaves": 0, "sorties": 0, "could": 0, "stayed": 0,
+            "holes": 0, "double": 0, "nmp": 0, "pour_tout": 0,
+        }
+        game = None
+        try:
+            for _coup, out, game in replay_record(record, self.profile):
+                coups += 1
+                seen: set[str] = set()
+                for e in out.score.events:
+                    key = f"{e.kind}:{e.how}" if e.how else e.kind
+                    local["points"][key] += e.points
+                    if key not in seen:
+                        seen.add(key)
+                        local["events"][key] += 1
+                local["holes"] += out.holes + out.other_holes
+                local["double"] += sum(out.double) + sum(out.other_double)
+                local["nmp"] += out.ne_marque_pas
+                local["could"] += out.could_leave
+                local["stayed"] += out.could_leave and not out.left
+                local["pour_tout"] += out.pour_tout
+                if out.left:
+                    local["leaves"] += 1
+                if out.sortie:
+                    local["sorties"] += 1
+                if out.releve_ended or out.game_over:
+                    releves += 1
+        except GameFlowError as e:
+            self.skipped.append({"game": index if index is not None else self.games, "reason": str(e)})
+            return False
+        if game is None:
+            return True
+        if not game.finished:
+            releves += 1  # the relevé in progress when the record stops
+        self.games += 1
+        self.by_kind[game.kind] += 1
+        self.coups += coups
+        self.releves += releves
+        self.leaves += local["leaves"]
+        self.sorties += local["sorties"]
+        self.could_leave += local["could"]
+        self.stayed += local["stayed"]
+        self.holes += local["holes"]
+        self.double_holes += local["double"]
+        self.ne_marque_pas += local["nmp"]
+        self.pour_tout += local["pour_tout"]
+        self.events.update(local["events"])
+        self.event_points.update(local["points"])
+        if game.kind == "douze-trous" and game.finished and game.winner:
+            st = game.score
+            w, l = st[game.winner], st["B" if game.winner == "A" else "A"]
+            self.douze_trous["finished"] += 1
+            if w.pavillon:
+                self.douze_trous["grande-bredouille"] += 1  # 12 holes uninterrupted (000 ~l.826)
+            if l.holes == 0:
+                self.douze_trous["loser-without-hole"] += 1  # 002: quadruple
+        for m in game.marque_results:
+            if m.refait:
+                self.marques["refait"] += 1
+            else:
+                self.marques[m.bredouille] += 1
+                if m.value is not None:
+                    self.marque_values.append(m.value)
+        return True
+
+    def as_dict(self) -> dict[str, Any]:
+        coups = self.coups or 1
+        events = {
+            k: {
+                "coups": self.events.get(k, 0),
+                "per_1000_coups": round(1000 * self.events.get(k, 0) / coups, 2),
+                "points": self.event_points.get(k, 0),
+            }
+            for k in EVENT_KINDS
+        }
+        for k in sorted(set(self.events) - set(EVENT_KINDS)):
+            events[k] = {
+                "coups": self.events[k],
+                "per_1000_coups": round(1000 * self.events[k] / coups, 2),
+                "points": self.event_points[k],
+            }
+        return {
+            "games": self.games,
+            "kinds": dict(self.by_kind),
+            "coups": self.coups,
+            "releves": self.releves,
+            "coups_per_releve": round(self.coups / self.releves, 2) if self.releves else 0.0,
+            "releves_per_game": round(self.releves / self.games, 2) if self.games else 0.0,
+            "coups_per_game": round(self.coups / self.games, 1) if self.games else 0.0,
+            "leaves": self.leaves,
+            "could_leave": self.could_leave,
+            "stayed": self.stayed,
+            "sorties": self.sorties,
+            "pour_tout": self.pour_tout,
+            "holes": self.holes,
+            "double_holes": self.double_holes,
+            "ne_marque_pas": self.ne_marque_pas,
+            "douze_trous": {
+                "finished": self.douze_trous.get("finished", 0),
+                "grande_bredouille": self.douze_trous.get("grande-bredouille", 0),
+                "loser_without_hole": self.douze_trous.get("loser-without-hole", 0),
+            },
+            "marques": {
+                "simple": self.marques.get("none", 0),
+                "petite_bredouille": self.marques.get("petite", 0),
+                "grande_bredouille": self.marques.get("grande", 0),
+                "refait": self.marques.get("refait", 0),
+                "average_value": round(sum(self.marque_values) / len(self.marque_values), 2)
+                if self.marque_values
+                else 0.0,
+            },
+            "events": events,
+            "skipped": self.skipped,
+        }
+
+
+def corpus_stats(records: Iterable[Record], profile: Profile | None = None) -> dict[str, Any]:
+    """Statistics of ``records`` (see the module docstring).  ``profile`` None = each
+    record's ``Profile`` header (else the default)."""
+    acc = CorpusStats(profile)
+    for i, rec in enumerate(records):
+        acc.add(rec, i)
+    return acc.as_dict()
+
+
+def format_stats(stats: dict[str, Any]) -> str:
+    """A plain-text table of :func:`corpus_stats` output."""
+    lines = [
+        f"games {stats['games']}  coups {stats['coups']}  relevés {stats['releves']}",
+        f"coups per relevé {stats['coups_per_releve']}  relevés per game {stats['releves_per_game']}  "
+        f"coups per game {stats['coups_per_game']}",
+        f"leaves {stats['leaves']} (could leave {stats['could_leave']}, stayed {stats['stayed']})  "
+        f"sorties {stats['sorties']}  je joue pour tout {stats['pour_tout']}",
+        f"holes {stats['holes']}  double holes (bredouille) {stats['double_holes']}  "
+        f"je ne marque pas {stats['ne_marque_pas']}",
+    ]
+    d = stats["douze_trous"]
+    if d["finished"]:
+        lines.append(
+            f"douze trous: {d['finished']} finished, grande bredouille {d['grande_bredouille']}, "
+            f"loser without a hole {d['loser_without_hole']}"
+        )
+    m = stats["marques"]
+    if any(m[k] for k in ("simple", "petite_bredouille", "grande_bredouille", "refait")):
+        lines.append(
+            f"marqués: simple {m['simple']}, petite bredouille {m['petite_bredouille']}, "
+            f"grande bredouille {m['grande_bredouille']}, refaits {m['refait']}, average value {m['average_value']}"
+        )
+    lines.append(f"{'event':<28}{'coups':>9}{'per 1000':>10}{'points':>10}")
+    for k, v in stats["events"].items():
+        lines.append(f"{k:<28}{v['coups']:>9}{v['per_1000_coups']:>10}{v['points']:>10}")
+    if stats["skipped"]:
+        lines.append(f"skipped {len(stats['skipped'])} record(s) that perfect play cannot explain")
+    return "\n".join(lines)

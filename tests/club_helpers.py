@@ -1,0 +1,103 @@
+"""Helpers for the club database tests: generated records and row counts."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+
+from trictrac.notation.record import (
+    Comment,
+    Coup,
+    Ecole,
+    MarqueResult,
+    MarqueStart,
+    Record,
+    ReleveStart,
+)
+
+TABLES = ("players", "games", "game_players", "marques", "releves", "coups", "marks", "comments",
+          "findings", "results", "import_failures", "players_fts", "comments_fts")
+
+# Tables whose rows belong to a game (every row must point at a stored game).
+GAME_TABLES = ("game_players", "marques", "releves", "coups", "marks", "comments", "findings", "results")
+
+
+@lru_cache(maxsize=None)
+def selfplay_records(n: int, seed: int = 7, compact: bool = False) -> tuple[Record, ...]:
+    """``n`` bot games (douze trous), generated once per session."""
+    from trictrac.replay.selfplay import selfplay
+
+    return tuple(selfplay(n, seed=seed, compact=compact))
+
+
+def copy_record(rec: Record, **headers: str) -> Record:
+    """A copy of ``rec`` with some headers replaced."""
+    return Record(headers={**rec.headers, **headers}, elements=list(rec.elements))
+
+
+def write_archive(path: Path, records: list[Record] | tuple[Record, ...]) -> Path:
+    """Write records with the canonical writer, one after the other."""
+    from trictrac.notation.writer import write_record
+
+    path.write_text("".join(write_record(r).rstrip("\n") + "\n\n" for r in records), encoding="utf-8")
+    return path
+
+
+def counts(db_path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(str(db_path))
+    try:
+        return {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
+    finally:
+        conn.close()
+
+
+def orphans(db_path: Path) -> list[tuple]:
+    """Foreign-key violations plus rows of a game that is not stored (must be empty)."""
+    conn = sqlite3.connect(str(db_path))
+    try:
+        bad = list(conn.execute("PRAGMA foreign_key_check"))
+        for t in GAME_TABLES:
+            bad += [(t, r[0]) for r in conn.execute(
+                f"SELECT game_id FROM {t} WHERE game_id NOT IN (SELECT id FROM games)")]
+        bad += [("games-without-players", r[0]) for r in conn.execute(
+            "SELECT id FROM games WHERE id NOT IN (SELECT game_id FROM results)")]
+        return bad
+    finally:
+        conn.close()
+
+
+def with_table_talk(rec: Record, *, ecoles: list[tuple[int, str, int, str | None]] = (),
+                    comments: list[tuple[int, str]] = ()) -> Record:
+    """``rec`` with écoles claimed and comments added after some coups.
+
+    ``ecoles``: (coup index, claimant, points, reason); ``comments``: (coup index, text).
+    """
+    coups = [i for i, e in enumerate(rec.elements) if isinstance(e, Coup)]
+    els = list(rec.elements)
+    for ci, claimant, points, reason in ecoles:
+        i = coups[ci]
+        els[i] = dataclasses.replace(els[i], after=els[i].after + (Ecole(claimant, points, reason),))
+    for ci, text in comments:
+        i = coups[ci]
+        els[i] = dataclasses.replace(els[i], after=els[i].after + (Comment(text),))
+    return Record(headers=dict(rec.headers), elements=els)
+
+
+def as_marques(rec: Record, results: list[MarqueResult]) -> Record:
+    """``rec``'s relevés grouped into marqués that end with the given written results
+    (a partie à écrire shape: the verifier may disagree, the store does not care)."""
+    releves = [i for i, e in enumerate(rec.elements) if isinstance(e, ReleveStart)]
+    n = len(results)
+    per = max(1, len(releves) // n)
+    els: list = []
+    cuts = [releves[k * per] for k in range(n)] + [len(rec.elements)]
+    for k, res in enumerate(results):
+        els.append(MarqueStart(k + 1))
+        els.extend(rec.elements[cuts[k]:cuts[k + 1]])
+        els.append(res)
+    h = dict(rec.headers)
+    h["Partie"] = f"a-ecrire {n}"
+    h.pop("Result", None)
+    return Record(headers=h, elements=els)

@@ -1,0 +1,324 @@
+"""The club database: import, content ids, idempotence, isolation of bad games,
+concurrent imports, and the schema (club/db.py, club/schema.py, docs/database.md)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from club_helpers import (
+    copy_record,
+    counts,
+    orphans,
+    selfplay_records,
+    with_table_talk,
+    write_archive,
+)
+from trictrac.club import db as clubdb
+from trictrac.club.db import game_id_of, import_records, open_db, parse_date, season_of
+from trictrac.notation.record import Coup, Mark, NeMarquePas
+
+pytest.importorskip("trictrac.notation.writer")
+from trictrac.notation.writer import write_record  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _records(n: int = 4):
+    recs = selfplay_records(6)
+    return [copy_record(r, Date=f"2024.0{i + 1}.1{i}", Round=str(i + 1)) for i, r in enumerate(recs[:n])]
+
+
+@pytest.fixture()
+def archive(tmp_path: Path) -> Path:
+    return write_archive(tmp_path / "soiree.trn", _records())
+
+
+# --- a plain import ---------------------------------------------------------------------
+
+
+def test_import_stores_every_part_of_each_game(tmp_path: Path, archive: Path) -> None:
+    recs = _records()
+    db_path = tmp_path / "club.db"
+    rep = import_records(db_path, [archive])
+    assert (rep.read, rep.imported, rep.unchanged, rep.failures) == (4, 4, 0, [])
+    c = counts(db_path)
+    assert c["games"] == 4 and c["players"] == 2 and c["game_players"] == 8 and c["results"] == 8
+    assert c["coups"] == sum(len(r.coups) for r in recs)
+    assert c["marks"] == sum(len(k.before) + len(k.after) for r in recs for k in r.coups)
+    assert c["releves"] == sum(1 for r in recs for e in r.elements if type(e).__name__ == "ReleveStart")
+    assert orphans(db_path) == []
+    # the id is the hash of the canonical text, and the canonical text is stored
+    ids = [game_id_of(write_record(r)) for r in recs]
+    assert rep.game_ids == ids
+    conn = sqlite3.connect(db_path)
+    assert sorted(r[0] for r in conn.execute("SELECT id FROM games")) == sorted(ids)
+    canon = conn.execute("SELECT canonical, source, season, date_iso FROM games WHERE id = ?", (ids[1],)).fetchone()
+    assert canon[0] == write_record(recs[1])
+    assert "[Date" in canon[1] and canon[2] == "2024" and canon[3] == "2024-02-11"
+    # marks keep the order of the actions and who made them
+    first = recs[0]
+    k = next(c for c in first.coups if c.before or c.after)
+    acts = list(k.before) + list(k.after)
+    rows = conn.execute(
+        "SELECT m.kind, m.who, m.points FROM marks m JOIN coups c ON c.id = m.coup_id "
+        "WHERE c.game_id = ? AND c.seq = ? ORDER BY m.seq", (ids[0], first.coups.index(k))).fetchall()
+    want = [("mark" if isinstance(a, Mark) else "ne-marque-pas" if isinstance(a, NeMarquePas) else rows[i][0],
+             getattr(a, "who", None), getattr(a, "points", None)) for i, a in enumerate(acts)]
+    assert rows == want
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_coup_rows_match_the_record(tmp_path: Path) -> None:
+    rec = _records(1)[0]
+    path = write_archive(tmp_path / "one.trn", [rec])
+    import_records(tmp_path / "c.db", [path])
+    conn = sqlite3.connect(tmp_path / "c.db")
+    rows = conn.execute("SELECT number, side, die1, die2, moves FROM coups ORDER BY seq").fetchall()
+    assert len(rows) == len(rec.coups)
+    for row, coup in zip(rows, rec.coups):
+        assert row[:4] == (coup.number, coup.side, *coup.roll)
+        assert row[4] == clubdb.moves_text(coup)
+
+
+def test_reimport_changes_nothing(tmp_path: Path, archive: Path) -> None:
+    db_path = tmp_path / "club.db"
+    import_records(db_path, [archive])
+    before = counts(db_path)
+    rep = import_records(db_path, [archive])
+    assert (rep.imported, rep.unchanged) == (0, 4)
+    assert counts(db_path) == before
+    # the same games in another file, spelt the same canonically: still unchanged
+    other = write_archive(tmp_path / "copy.trn", list(reversed(_records())))
+    rep = import_records(db_path, [other])
+    assert (rep.imported, rep.unchanged) == (0, 4)
+    assert counts(db_path) == before
+
+
+def test_a_changed_game_is_another_game(tmp_path: Path, archive: Path) -> None:
+    db_path = tmp_path / "club.db"
+    import_records(db_path, [archive])
+    changed = with_table_talk(_records(1)[0], comments=[(0, "une remarque")])
+    rep = import_records(db_path, [write_archive(tmp_path / "x.trn", [changed])])
+    assert rep.imported == 1
+    assert counts(db_path)["games"] == 5
+
+
+# --- a bad game among good ones -------------------------------------------------------------
+
+
+def test_broken_game_among_good_ones(tmp_path: Path) -> None:
+    recs = _records(3)
+    good = [write_record(r).rstrip("\n") for r in recs]
+    broken = '[Event "broken"]\n[A "X"]\n[B "Y"]\n\n1. A 9-9 zz/qq {never closed\n'
+    text = good[0] + "\n\n" + broken + "\n" + good[1] + "\n\n" + good[2] + "\n"
+    path = tmp_path / "mixed.trn"
+    path.write_text(text, encoding="utf-8")
+    db_path = tmp_path / "club.db"
+    rep = import_records(db_path, [path])
+    assert rep.imported == 3 and rep.failed == 1
+    f = rep.failures[0]
+    assert (f.reason, f.game_index) == ("parse-error", 1)
+    assert f.line == good[0].count("\n") + 3
+    c = counts(db_path)
+    assert c["games"] == 3 and c["import_failures"] == 1
+    assert orphans(db_path) == []
+    conn = sqlite3.connect(db_path)
+    row = conn.execute("SELECT source_file, game_index, line, reason FROM import_failures").fetchone()
+    assert row == (str(path), 1, f.line, "parse-error")
+    # re-importing logs the failure once and stores nothing twice
+    import_records(db_path, [path])
+    assert counts(db_path) == c
+
+
+def test_failure_while_storing_writes_nothing_of_that_game(tmp_path: Path, archive: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that fails half-way through its inserts is rolled back whole."""
+    real = clubdb._mark_row
+    calls = {"n": 0}
+
+    def bad_mark_row(*args, **kwargs):
+        row = real(*args, **kwargs)
+        calls["n"] += 1
+        if args[1] == target:
+            row[5] = "no-such-kind"  # violates the CHECK constraint of marks.kind
+        return row
+
+    target = game_id_of(write_record(_records()[2]))
+    monkeypatch.setattr(clubdb, "_mark_row", bad_mark_row)
+    db_path = tmp_path / "club.db"
+    rep = import_records(db_path, [archive])
+    assert rep.imported == 3 and rep.failed == 1
+    assert rep.failures[0].reason == "store-error" and rep.failures[0].game_id == target
+    assert "CHECK" in rep.failures[0].message
+    conn = sqlite3.connect(db_path)
+    for t in ("games", "coups", "marks", "results", "game_players", "releves"):
+        col = "id" if t == "games" else "game_id"
+        assert conn.execute(f"SELECT COUNT(*) FROM {t} WHERE {col} = ?", (target,)).fetchone()[0] == 0, t
+    assert orphans(db_path) == []
+    # fixed, the game imports on the next run
+    monkeypatch.setattr(clubdb, "_mark_row", real)
+    rep = import_records(db_path, [archive])
+    assert (rep.imported, rep.unchanged) == (1, 3)
+
+
+def test_verifier_failure_is_that_games_failure(tmp_path: Path, archive: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    target = _records()[1].headers["Round"]
+
+    def verify(rec, profile=None, file=None, game=0):
+        if rec.headers.get("Round") == target:
+            raise RuntimeError("engine exploded")
+        return None
+
+    monkeypatch.setattr(clubdb, "_verifier", lambda: verify)
+    rep = import_records(tmp_path / "v.db", [archive])
+    assert rep.imported == 3 and [f.reason for f in rep.failures] == ["verify-error"]
+    assert "engine exploded" in rep.failures[0].message
+
+
+def test_unreadable_and_empty_files(tmp_path: Path, archive: Path) -> None:
+    empty = tmp_path / "empty.trn"
+    empty.write_text("\n\n", encoding="utf-8")
+    rep = import_records(tmp_path / "c.db", [tmp_path / "missing.trn", empty, archive])
+    assert rep.imported == 4
+    assert rep.unreadable == [str(tmp_path / "missing.trn"), str(empty)]
+    assert rep.failed == 0
+
+
+def test_binary_junk_is_a_failure_not_a_crash(tmp_path: Path, archive: Path) -> None:
+    junk = tmp_path / "junk.trn"
+    junk.write_bytes(bytes(range(256)) * 40)
+    rep = import_records(tmp_path / "c.db", [junk, archive])
+    assert rep.imported == 4
+    assert rep.failures and all(f.source_file == str(junk) for f in rep.failures)
+    assert orphans(tmp_path / "c.db") == []
+
+
+# --- concurrency -------------------------------------------------------------------------------
+
+_IMPORTER = """
+import sys
+from trictrac.club.db import import_records
+rep = import_records(sys.argv[1], sys.argv[2:])
+print(rep.imported, rep.unchanged, len(rep.failures))
+"""
+
+
+def test_two_processes_import_into_one_file(tmp_path: Path) -> None:
+    recs = [copy_record(r, Round=str(i)) for i, r in enumerate(selfplay_records(6))]
+    more = [copy_record(r, Round=f"x{i}", Event="second") for i, r in enumerate(selfplay_records(6))]
+    a = write_archive(tmp_path / "a.trn", recs + more[:3])
+    b = write_archive(tmp_path / "b.trn", more + recs[:3])  # 6 games shared with a
+    db_path = tmp_path / "club.db"
+    procs = [subprocess.Popen([sys.executable, "-c", _IMPORTER, str(db_path), str(p)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for p in (a, b)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    done = [tuple(map(int, o[0].split())) for o in outs]
+    assert all(f == 0 for _, _, f in done)
+    assert sum(i for i, _, _ in done) == 12  # every distinct game stored exactly once
+    assert sum(u for _, u, _ in done) == 6
+    c = counts(db_path)
+    assert c["games"] == 12 and c["players"] == 2 and c["results"] == 24
+    assert c["coups"] == 2 * sum(len(r.coups) for r in recs)
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert orphans(db_path) == []
+
+
+def test_schema_creation_is_idempotent(tmp_path: Path) -> None:
+    p = tmp_path / "s.db"
+    open_db(p).close()
+    open_db(p).close()
+    conn = sqlite3.connect(p)
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    assert {"games", "players_fts", "comments_fts", "game_list", "player_games", "marque_results",
+            "ecoles", "idx_findings_kind"} <= names
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("1",)
+
+
+def test_every_table_and_column_is_documented() -> None:
+    doc = (ROOT / "docs" / "database.md").read_text(encoding="utf-8")
+    conn = sqlite3.connect(":memory:")
+    from trictrac.club.schema import create_schema
+
+    create_schema(conn)
+    tables = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%_fts%' AND name != 'sqlite_sequence'")]
+    for t in tables:
+        assert f"### `{t}`" in doc, t
+        for col in (r[1] for r in conn.execute(f"PRAGMA table_info({t})")):
+            assert f"`{col}`" in doc, (t, col)
+    for v in (r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view'")):
+        assert f"`{v}`" in doc, v
+
+
+# --- dates and seasons --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, iso", [
+    ("2024.03.15", "2024-03-15"), ("2024-3-5", "2024-03-05"), ("15/03/2024", "2024-03-15"),
+    ("2024.??.??", "2024"), ("1852", "1852"), ("soirée d'hiver", None), (None, None), ("2024.13.01", "2024"),
+])
+def test_parse_date(text: str | None, iso: str | None) -> None:
+    assert parse_date(text) == iso
+
+
+def test_season_rules() -> None:
+    assert season_of("2024-03-15") == "2024"
+    assert season_of("2024-09-01", 9) == "2024-2025"
+    assert season_of("2025-08-31", 9) == "2024-2025"
+    assert season_of("2024", 9) == "2024-2025"
+    assert season_of(None, 9) is None
+
+
+@given(st.dates(), st.integers(1, 12))
+def test_season_contains_its_dates(d, start: int) -> None:
+    s = season_of(d.isoformat(), start)
+    if start == 1:
+        assert s == str(d.year)
+    else:
+        first, second = map(int, s.split("-"))
+        assert second == first + 1 and d.year in (first, second)
+        assert (d.year == first) == (d.month >= start)
+
+
+# --- with the verifier ----------------------------------------------------------------------------
+
+
+def test_findings_are_stored_at_their_coup(tmp_path: Path) -> None:
+    pytest.importorskip("trictrac.replay.verify")
+    from trictrac.replay.verify import verify
+
+    rec = _records(1)[0]
+    # A mark the roller did not make: change the first roller's mark (an école par trop or moins).
+    els = list(rec.elements)
+    i, coup = next((i, e) for i, e in enumerate(els)
+                   if isinstance(e, Coup) and any(isinstance(a, Mark) and a.who == e.side for a in e.before))
+    before = tuple(Mark(a.who, a.points + 2, a.holes, a.bredouille) if isinstance(a, Mark) and a.who == coup.side
+                   else a for a in coup.before)
+    import dataclasses
+
+    els[i] = dataclasses.replace(coup, before=before)
+    bad = copy_record(rec)
+    bad.elements = els
+    path = write_archive(tmp_path / "bad.trn", [bad])
+    expected = verify(next(iter(__import__("trictrac.notation.reader", fromlist=["x"]).iter_records(path))).record)
+    assert expected.findings, "the verifier should see the changed mark"
+    import_records(tmp_path / "f.db", [path])
+    conn = sqlite3.connect(tmp_path / "f.db")
+    rows = conn.execute("SELECT f.kind, f.who, c.number, f.rule, f.message FROM findings f "
+                        "LEFT JOIN coups c ON c.id = f.coup_id ORDER BY f.seq").fetchall()
+    assert [(r[0], r[1], r[2]) for r in rows] == [(f.kind, f.who, f.coup or None) for f in expected.findings]
+    assert all(r[3] and r[4] for r in rows)
+    assert conn.execute("SELECT n_findings, verified FROM games").fetchone() == (len(rows), 1)
+    assert json.loads(conn.execute("SELECT diagnostics FROM games").fetchone()[0]) is not None

@@ -1,0 +1,195 @@
+"""Game pages, the index and the site: structure checked with lxml and an HTML5
+structure checker; every user text escaped; findings shown with their RULES.md
+section; the partie à écrire score sheet (RULES.md §8.2; 003 §233)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import lxml.html
+import pytest
+from click.testing import CliRunner
+
+from publish_helpers import XSS, html5_problems, selfplay_record
+from trictrac.notation.record import Coup, Mark, MarqueResult
+from trictrac.notation.writer import write_records
+from trictrac.publish.html import GameSummary, render_game, render_index
+from trictrac.publish.site import page_name, publish_files
+from trictrac.replay.verify import verify
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def mutate_first_mark(record, delta: int = 2) -> tuple[int, int]:
+    """Over-mark the first roller's mark by ``delta`` (an école par trop, left unclaimed).
+    Returns (index of the coup, points it had)."""
+    for i, e in enumerate(record.elements):
+        if isinstance(e, Coup) and any(isinstance(a, Mark) for a in e.before):
+            before = tuple(dataclasses.replace(a, points=a.points + delta) if isinstance(a, Mark) else a
+                           for a in e.before)
+            record.elements[i] = dataclasses.replace(e, before=before)
+            marked = next(a.points for a in e.before if isinstance(a, Mark))
+            return sum(1 for x in record.elements[:i] if isinstance(x, Coup)), marked
+    raise AssertionError("no mark in the record")
+
+
+@pytest.fixture(scope="module")
+def xss_game():
+    rec = selfplay_record(11, names=(XSS, "Zoé & <b>Co</b>"))
+    rec.headers["Event"] = "Club \"night\" </script><script>alert(2)</script>"
+    index, marked = mutate_first_mark(rec)
+    rep = verify(rec)
+    return rec, rep, (index, marked), render_game(rec, rep, profile=None, number=3)
+
+
+def test_page_is_html5_and_parses(xss_game) -> None:
+    _, _, _, page = xss_game
+    assert page.startswith("<!DOCTYPE html>")
+    assert html5_problems(page) == []
+    doc = lxml.html.fromstring(page)
+    assert doc.tag == "html" and doc.find("head/title") is not None
+
+
+def test_player_names_are_text_and_add_no_script(xss_game) -> None:
+    rec, _, _, page = xss_game
+    doc = lxml.html.fromstring(page)
+    scripts = doc.xpath("//script")
+    assert len(scripts) == 2  # the JSON data and the stepping script, nothing injected
+    assert [s.get("type") for s in scripts] == ["application/json", None]
+    assert XSS in doc.findtext(".//h1")
+    assert "<script>alert" not in page and page.count("<script") == 2
+    data = json.loads(scripts[0].text)
+    assert "</" not in scripts[0].text and "<" not in scripts[0].text
+    assert data["steps"][0]["label"] == "Start"
+
+
+def test_a_board_after_every_coup_only_the_last_visible(xss_game) -> None:
+    rec, rep, _, page = xss_game
+    doc = lxml.html.fromstring(page)
+    figs = doc.xpath("//figure[contains(@class,'tt-step')]")
+    assert len(figs) == len(rep.trace) + 1
+    visible = [f for f in figs if f.get("hidden") is None]
+    assert visible == [figs[-1]]  # without JavaScript the final board reads
+    # each board draws the 30 checkers (shared defs, one <use> per checker)
+    for f in (figs[0], figs[len(figs) // 2], figs[-1]):
+        svg = f.find(f"{SVG}svg") if f.find(f"{SVG}svg") is not None else f.find("svg")
+        checkers = [e for e in svg.iter() if "checker" in (e.get("class") or "").split()]
+        assert len(checkers) == 30
+    # the data says which step each coup row shows
+    rows = doc.xpath("//tr[@data-step]")
+    assert len(rows) == len(rep.trace)
+    assert rows[0].get("data-step") == "1"
+
+
+def test_findings_are_highlighted_with_explanation_and_rule(xss_game) -> None:
+    _, rep, (index, marked), page = xss_game
+    assert [f.kind for f in rep.findings] == ["unclaimed-ecole"]
+    doc = lxml.html.fromstring(page)
+    row = doc.get_element_by_id(f"coup-{index}")
+    assert "has-finding" in row.get("class")
+    expl = row.getnext()
+    assert "finding" in expl.get("class").split()
+    text = expl.text_content()
+    assert "unclaimed-ecole" in text and "RULES.md §7.3" in text and f"entitled {marked}, marked {marked + 2}" in text
+    summary = doc.xpath("//section[@class='findings-summary']//a/@href")
+    assert summary == [f"#coup-{index}"]
+
+
+def test_chart_has_both_players_points_and_holes(xss_game) -> None:
+    _, rep, _, page = xss_game
+    doc = lxml.html.fromstring(page)
+    chart = doc.xpath("//section[@class='chart']")[0]
+    lines = [e for e in chart.iter() if (e.get("class") or "").startswith("series")]
+    assert len(lines) == 4
+    final = rep.final_score
+    assert f"{final.a.holes} holes" in chart.text_content() or str(final.a.holes) in chart.text_content()
+
+
+def test_a_ecrire_page_has_the_papier_et_crayon_sheet() -> None:
+    """003 §233: under each name the values of the marqués he lost, then the sums."""
+    rec = selfplay_record(2, "a-ecrire", marques=2)
+    page = render_game(rec, verify(rec), profile=None)
+    assert html5_problems(page) == []
+    doc = lxml.html.fromstring(page)
+    paper = doc.xpath("//table[contains(@class,'paper')]")[0]
+    results = [e for e in rec.elements if isinstance(e, MarqueResult) and not e.refait]
+    lost = {"A": 0, "B": 0}
+    for r in results:
+        lost["B" if r.winner == "A" else "A"] += r.value
+    sums = paper.xpath(".//tfoot/tr[1]/td")
+    post = paper.xpath(".//tbody/tr[th='postillons']/td")
+    with_post = [int(s.text) - (int(p.text) if p.text else 0) for s, p in zip(sums, post)]
+    assert with_post == [lost["A"], lost["B"]]
+    # a douze-trous page has no sheet
+    assert "papier et crayon" not in render_game(selfplay_record(1), None, profile=None)
+
+
+def test_page_without_report_still_renders() -> None:
+    rec = selfplay_record(4)
+    page = render_game(rec, None, profile=None)
+    assert html5_problems(page) == []
+    assert len(lxml.html.fromstring(page).xpath("//figure")) == 1
+
+
+def test_index_lists_each_game_with_escaped_text() -> None:
+    page = render_index([GameSummary("0001-x.html", 1, {"A": XSS, "B": "b", "Date": "2025"}, 10, 2, "A 12-3"),
+                         GameSummary("", 2, {"A": "c"}, 0, 0, error="not verified: bad")])
+    assert html5_problems(page) == []
+    doc = lxml.html.fromstring(page)
+    assert doc.xpath("//script") == []
+    assert XSS in doc.text_content()
+    assert doc.xpath("//a/@href") == ["0001-x.html"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "name"),
+    [
+        ({"A": "Zoé Dupont", "B": "Jean-Luc"}, "0007-zoe-dupont-jean-luc.html"),
+        ({"A": "../../etc/passwd", "B": "<script>"}, "0007-etc-passwd-script.html"),
+        ({"A": "...", "B": "/"}, "0007.html"),
+        ({}, "0007.html"),
+    ],
+)
+def test_page_names_are_safe(headers: dict[str, str], name: str) -> None:
+    assert page_name(7, headers) == name
+
+
+def test_publish_files_writes_index_and_pages(tmp_path: Path) -> None:
+    records = [selfplay_record(21, names=(XSS, "Bob")), selfplay_record(22, "a-ecrire", marques=2)]
+    src = tmp_path / "club.trn"
+    src.write_text(write_records(records), encoding="utf-8")
+    out = tmp_path / "site"
+    rep = publish_files([src], out)
+    assert rep.games == 2 and len(rep.pages) == 2 and not rep.failures
+    assert all(re.fullmatch(r"\d{4}(-[a-z0-9-]+)?\.html", p.name) for p in rep.pages)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert html5_problems(index) == []
+    hrefs = lxml.html.fromstring(index).xpath("//a/@href")
+    assert sorted(hrefs) == sorted(p.name for p in rep.pages)
+    for p in rep.pages:
+        assert html5_problems(p.read_text(encoding="utf-8")) == []
+    assert rep.as_dict()["pages_per_second"] > 0
+
+
+def test_cli_publish_and_board(tmp_path: Path) -> None:
+    from trictrac.cli.main import cli
+
+    src = tmp_path / "g.trn"
+    src.write_text(write_records([selfplay_record(23)]), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["publish", str(src), "-o", str(tmp_path / "www")])
+    assert r.exit_code == 0, r.output
+    assert "1 page written" in r.output
+    r = CliRunner().invoke(cli, ["publish", str(tmp_path / "missing.trn"), "-o", str(tmp_path / "www2")])
+    assert r.exit_code == 2 and "missing.trn" in r.output
+    r = CliRunner().invoke(cli, ["publish", str(src), "-o", str(tmp_path / "www3"), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["games"] == 1
+
+    svg = tmp_path / "x.svg"
+    r = CliRunner().invoke(cli, ["board", "A{1:13,12:2} B{1:15} turn=B points=4b/0 holes=2p/0", "-o", str(svg)])
+    assert r.exit_code == 0 and svg.read_text().count('class="checker ') == 30
+    r = CliRunner().invoke(cli, ["board", "A{1:13,12:1,3:1} B{1:15}", "-o", str(svg)])
+    assert r.exit_code == 2
+    assert "column 8" in r.output and "position-lone-coin" in r.output and "Traceback" not in r.output
