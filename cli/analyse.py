@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
-from trictrac.notation.position import JAN_NAMES, parse_position
+from trictrac.notation.position import parse_position
 from trictrac.replay.analyse import analyse as analyse_position
 from trictrac.replay.analyse import parse_roll, render_text
 from trictrac.replay.position import Position
@@ -102,17 +102,7 @@ def position_from_text(text: str) -> Position:
         if d is None:
             raise BadInput("position: unreadable position")
         raise BadInput(f"position:{d.span.line}:{d.span.col}: {d.code}: {d.message}")
-    from_spec = getattr(Position, "from_spec", None)
-    if from_spec is not None:
-        return from_spec(spec)
-    # until the engine's Position.from_spec exists: the same conversion, mover = turn
-    i, j = (0, 1) if spec.turn == "A" else (1, 0)
-    sides = (spec.a, spec.b)
-    jans = tuple(frozenset(JAN_NAMES.get(n, n) for n in js) for js in spec.jans)
-    return Position(
-        sides[i], sides[j], spec.turn, spec.coups[i], spec.coups[j],
-        spec.coin_taken[i], spec.coin_taken[j], jans[i], jans[j],
-    )
+    return Position.from_spec(spec)
 
 
 @click.command("analyse")

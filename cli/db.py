@@ -3,7 +3,8 @@
 ``db import`` ↔ ``club.db.import_records``; ``games`` ↔ ``club.queries.list_games``;
 ``players`` ↔ ``list_players`` / ``player_results`` / ``head_to_head``; ``show`` ↔
 ``game_detail``; ``stats`` ↔ ``club_stats``; ``search`` ↔ ``search``; ``ecoles`` ↔
-``ecoles``; ``bredouilles`` ↔ ``bredouille_marques``.
+``ecoles``; ``bredouilles`` ↔ ``bredouille_marques``; ``h2h`` ↔ ``head_to_head``;
+``reverify`` ↔ ``club.db.reverify``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,17 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.cli.common import BadInput, echo_json, jobs_option, json_option, profile_option
 from trictrac.club import queries
-from trictrac.club.db import DatabaseMissing, GameNotFound, ImportReport, ImportStep, import_records, open_db
+from trictrac.club.db import (
+    DatabaseMissing,
+    GameNotFound,
+    ImportReport,
+    ImportStep,
+    import_records,
+    open_db,
+    reverify,
+)
 from trictrac.club.queries import PlayerNotFound
 
 
@@ -35,6 +44,8 @@ def db() -> None:
       trictrac db show club.db 3fa2c1
       trictrac db stats club.db --json
       trictrac db search club.db "grande bredouille"
+      trictrac db ecoles club.db --player Dupont
+      trictrac db h2h club.db Dupont Martin
       datasette club.db
     """
 
@@ -54,6 +65,8 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return fn(database, *args, **kwargs)
     except (PlayerNotFound, GameNotFound) as e:
         raise BadInput(str(e)) from None
+    except sqlite3.DatabaseError as e:  # e.g. a file made by another program, without our views
+        raise BadInput(f"{path}: not a trictrac club database ({e})") from None
     finally:
         database.close()
 
@@ -109,8 +122,10 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
 @click.option("--season-start", type=click.IntRange(1, 12), default=1, show_default=True,
               help="Club season rule, set when the file is created: the month a season starts "
                    "(1 = seasons are calendar years; 9 = September to August, named 2024-2025).")
+@jobs_option
 @json_option
-def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start: int, as_json: bool) -> None:
+def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start: int, jobs: int,
+               as_json: bool) -> None:
     """Import record files (.trn) into DATABASE (created when missing).
 
     Each game is verified and stored with its players, marqués, relevés, coups,
@@ -126,6 +141,7 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
     Examples:
       trictrac db import club.db soirees-2024.trn
       trictrac db import club.db archive/*.trn --profile rigueur --json
+      trictrac db import club.db big-archive.trn --jobs 4
       trictrac db import club.db new.trn --season-start 9
     """
     for f in files:
@@ -145,11 +161,12 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
             done[step.path] = new
     try:
         report = import_records(database, files, profile=profile, progress=progress,
-                                season_start_month=season_start)
+                                season_start_month=season_start, jobs=jobs)
     except sqlite3.DatabaseError as e:
         raise BadInput(f"{database}: cannot write the database ({e})") from None
     finally:
         if bar is not None:
+            bar.update(bar.length)  # steps report where a game starts: finish the last one
             bar.__exit__(None, None, None)
     if as_json:
         echo_json(report.as_dict())
@@ -157,6 +174,40 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
         _print_report(report)
     ctx = click.get_current_context()
     ctx.exit(2 if report.unreadable else 1 if report.failed else 0)
+
+
+@db.command("reverify")
+@DB_PATH
+@profile_option
+@click.option("--all", "everything", is_flag=True, help="Re-verify every game, not only those verified by "
+                                                            "another engine version.")
+@json_option
+def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -> None:
+    """Verify stored games again (after an upgrade of the rules engine, or with --profile).
+
+    Only games verified by another version of trictrac are re-verified, unless --all
+    or --profile is given.  Each game's findings and results are replaced in one
+    transaction.  Exit 1 if some games could not be re-verified.
+
+    \b
+    Examples:
+      trictrac db reverify club.db
+      trictrac db reverify club.db --all --profile rigueur --json
+    """
+    try:
+        report = reverify(database, profile=profile, everything=everything)
+    except DatabaseMissing as e:
+        raise BadInput(str(e)) from None
+    except sqlite3.DatabaseError as e:
+        raise BadInput(f"{database}: cannot use the database ({e})") from None
+    if as_json:
+        echo_json(report.as_dict())
+    else:
+        click.echo(f"{report.read} games: {report.imported} re-verified, {report.unchanged} up to date, "
+                   f"{len(report.failures)} failed; {report.findings} findings; {report.seconds:.2f} s")
+        for f in report.failures:
+            click.echo(f"  {f.render()}", err=True)
+    click.get_current_context().exit(1 if report.failures else 0)
 
 
 def _print_report(r: ImportReport) -> None:
@@ -216,14 +267,8 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
     if player is None:
         _output(_query(database, queries.list_players), fmt)
         return
-    database_ = _open(database)
-    try:
-        res = queries.player_results(database_, player, season=season)
-        h2h = queries.head_to_head(database_, player, season=season)
-    except PlayerNotFound as e:
-        raise BadInput(str(e)) from None
-    finally:
-        database_.close()
+    res, h2h = _query(database, lambda d: (queries.player_results(d, player, season=season),
+                                           queries.head_to_head(d, player, season=season)))
     if fmt == "json":
         echo_json({**res, "head_to_head": h2h})
     elif fmt == "csv":
@@ -317,6 +362,8 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     click.echo(f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
                f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}")
     _table(g["results"])
+    for n in g["notes"]:
+        click.echo(f"note: {n}")
     if g["findings"]:
         click.echo("findings:")
         for f in g["findings"]:
@@ -354,12 +401,10 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
         for k, v in res["findings_by_kind"].items():
             click.echo(f"  {k}: {v}")
     if res.get("corpus"):
-        click.echo("corpus statistics (--json for all):")
-        corpus = res["corpus"]
-        if isinstance(corpus, dict):
-            for k, v in corpus.items():
-                if not isinstance(v, (dict, list)):
-                    click.echo(f"  {k}: {v}")
+        from trictrac.replay.stats import format_stats
+
+        click.echo("corpus statistics:")
+        click.echo(format_stats(res["corpus"]))
 
 
 @db.command("search")

@@ -16,6 +16,7 @@ from trictrac.cli.common import BadInput, profile_option
 from trictrac.notation.writer import write_record
 from trictrac.replay.inject import INJECT_KINDS, InjectError, inject
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from trictrac.replay.selfplay import MULTI
 from trictrac.replay.selfplay import selfplay as generate
 
 
@@ -23,11 +24,12 @@ from trictrac.replay.selfplay import selfplay as generate
 @click.option("-n", "n", type=click.IntRange(0, None), default=10, show_default=True, help="Number of parties.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same file.")
 @click.option(
-    "--kind", type=click.Choice(["douze-trous", "a-ecrire"]), default="douze-trous", show_default=True,
-    help="Partie en douze trous, or partie à écrire.",
+    "--kind", type=click.Choice(["douze-trous", "a-ecrire", "a-tourner", "chouette", "a-quatre"]),
+    default="douze-trous", show_default=True,
+    help="Partie en douze trous, à écrire, or à tourner / à la chouette / à quatre (RULES.md §8.3).",
 )
-@click.option("--marques", type=click.IntRange(1, 64), default=4, show_default=True,
-              help="Marqués of a partie à écrire.")
+@click.option("--marques", type=click.IntRange(1, 64), default=None,
+              help="Marqués of a partie à écrire (default 4; à tourner 9, chouette 6, à quatre 8).")
 @click.option("--compact", is_flag=True, help="Rolls and moves only (no marks).")
 @click.option("--inject", "inject_k", type=click.IntRange(0, None), default=0, show_default=True,
               help="Put K table mistakes in each game; their truth goes to a JSON sidecar.")
@@ -39,7 +41,7 @@ from trictrac.replay.selfplay import selfplay as generate
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Output .trn file (default: standard output).")
 def selfplay(
-    n: int, seed: int, kind: str, marques: int, compact: bool, inject_k: int, kinds: str | None,
+    n: int, seed: int, kind: str, marques: int | None, compact: bool, inject_k: int, kinds: str | None,
     truth: Path | None, profile: Profile | None, output: Path | None,
 ) -> None:
     """Play N parties between two bots and write their records, every mark included.
@@ -55,6 +57,8 @@ def selfplay(
       trictrac selfplay -n 20 --kind a-ecrire --inject 3 -o mistakes.trn
     """
     prof = profile or DEFAULT_PROFILE
+    if marques is not None and kind in MULTI and marques % (3 if kind == "a-tourner" else 2):
+        raise BadInput(f"a partie {kind} needs a number of marqués divisible by {3 if kind == 'a-tourner' else 2}")
     kind_list = None
     if kinds:
         kind_list = [k.strip() for k in kinds.split(",") if k.strip()]

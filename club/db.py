@@ -31,7 +31,6 @@ from sqlite_utils import Database
 
 from trictrac.club.schema import create_schema
 from trictrac.notation.record import (
-    CannotPlay,
     Comment,
     Correction,
     Coup,
@@ -42,15 +41,16 @@ from trictrac.notation.record import (
     Mark,
     MarqueResult,
     MarqueStart,
-    Move,
     NeMarquePas,
     Record,
     ReleveStart,
 )
+from trictrac.notation.writer import write_action
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
+    "ENGINE_VERSION",
     "GameNotFound",
     "ImportFailure",
     "ImportReport",
@@ -58,6 +58,7 @@ __all__ = [
     "game_id_of",
     "import_records",
     "open_db",
+    "reverify",
     "season_of",
 ]
 
@@ -156,7 +157,8 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
     """Open (and create if needed) a club database: WAL, busy timeout, foreign keys on.
 
     ``create=False`` refuses a file that does not exist or has no ``games`` table
-    (``FileNotFoundError`` / ``GameNotFound`` are ValueErrors for the CLI to report).
+    (:class:`DatabaseMissing`, a ValueError); a file that is not SQLite raises
+    ``sqlite3.DatabaseError`` at the first query.
     """
     path = Path(db_path)
     if not create and not path.exists():
@@ -237,15 +239,9 @@ def _now() -> str:
 
 
 def moves_text(coup: Coup) -> str:
-    """The coup's checker moves as one string: ``1/7 1/6``, ``19/off``, ``x5`` for
-    "cannot play a 5", ``-`` when nothing is written."""
-    parts = []
-    for mv in coup.moves:
-        if isinstance(mv, Move):
-            parts.append(f"{mv.from_}/{'off' if mv.to == 25 else mv.to}")
-        else:
-            parts.append(f"x{mv.number}")
-    return " ".join(parts) if parts else "-"
+    """The coup's checker moves in canonical notation (``notation.writer``): ``1/7 1/6``,
+    ``19/off``, ``-5`` for "cannot play a 5"; ``-`` when no move is written."""
+    return " ".join(map(write_action, coup.moves)) if coup.moves else "-"
 
 
 def _b(v: bool | None) -> int | None:
@@ -334,6 +330,9 @@ def _build_rows(
             "n_coups": len(coups),
             "n_findings": len(findings),
             "verified": int(report is not None),
+            "stopped": _bool_int(_get(report, "stopped")) if report is not None else None,
+            "notes": json.dumps([str(n) for n in (_get(report, "notes") or ())] if report is not None else [],
+                                ensure_ascii=False),
             "headers": json.dumps(h, ensure_ascii=False),
             "diagnostics": json.dumps(diags, ensure_ascii=False),
             "canonical": canonical,
@@ -427,27 +426,28 @@ def _str_or_none(v: Any) -> str | None:
 
 def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any,
               opponent: Callable[[str], str | None]) -> list[Any]:
-    """One action of a coup as a ``marks`` row (see the column list in ``_MARK_COLS``)."""
-    line, col = a.span.line or None, a.span.col or None
+    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
+    tail = [write_action(a), a.span.line or None, a.span.col or None]
     base = [mid, gid, cid, k, phase]
     if isinstance(a, Mark):
-        return base + ["mark", a.who, a.who, None, None, a.points, a.holes, _b(a.bredouille), None, None, None, line, col]
+        return base + ["mark", a.who, a.who, None, None, a.points, a.holes, _b(a.bredouille), None, None, None, *tail]
     if isinstance(a, NeMarquePas):
-        return base + ["ne-marque-pas", a.who, a.who, None, None, None, None, None, None, None, None, line, col]
+        return base + ["ne-marque-pas", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
     if isinstance(a, Decision):
-        return base + ["decision", a.who, a.who, None, None, None, None, None, int(a.leave), None, None, line, col]
+        return base + ["decision", a.who, a.who, None, None, None, None, None, int(a.leave), None, None, *tail]
     if isinstance(a, Ecole):
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
         against = opponent(a.claimant)
-        return base + ["ecole", a.claimant, a.claimant, against, against, a.points, None, None, None, a.reason, None, line, col]
+        return base + ["ecole", a.claimant, a.claimant, against, against, a.points, None, None, None, a.reason, None,
+                       *tail]
     if isinstance(a, Correction):
-        return base + ["correction", a.who, a.who, None, None, a.points, a.holes, None, None, a.reason, None, line, col]
+        return base + ["correction", a.who, a.who, None, None, a.points, a.holes, None, None, a.reason, None, *tail]
     if isinstance(a, JouePourTout):
-        return base + ["joue-pour-tout", a.who, a.who, None, None, None, None, None, None, None, None, line, col]
+        return base + ["joue-pour-tout", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
     if isinstance(a, Comment):
-        return base + ["comment", None, None, None, None, None, None, None, None, None, a.text, line, col]
+        return base + ["comment", None, None, None, None, None, None, None, None, None, a.text, *tail]
     if isinstance(a, Glyph):
-        return base + ["glyph", None, None, None, None, None, None, None, None, None, a.glyph, line, col]
+        return base + ["glyph", None, None, None, None, None, None, None, None, None, a.glyph, *tail]
     raise TypeError(f"unknown action {type(a).__name__}")
 
 
@@ -468,7 +468,8 @@ def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final
     two = seats <= {"A", "B"}
     out: dict[str, dict[str, Any]] = {}
     for s in sorted(seats):
-        sc = _score_of(final_score, s)
+        # The verifier's score has two sides; with more seats it is the last marqué's pair.
+        sc = _score_of(final_score, s) if two else None
         out[s] = {
             "seat": s,
             "name": names.get(s),
@@ -532,7 +533,7 @@ _MARQUE_COLS = "id, game_id, number, seq, seat_x, seat_y, winner, winner_holes, 
 _RELEVE_COLS = "id, game_id, marque_id, number, seq, line, col"
 _COUP_COLS = "id, game_id, releve_id, marque_id, seq, number, side, player_id, die1, die2, moves, line, col"
 _MARK_COLS = ("id, game_id, coup_id, seq, phase, kind, who, player_id, against, against_id, points, holes, "
-              "bredouille, leave, reason, text, line, col")
+              "bredouille, leave, reason, text, token, line, col")
 _COMMENT_COLS = "id, game_id, coup_id, text, line, col"
 _FINDING_COLS = ("id, game_id, coup_id, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
                  "marked, consequence, rule, detail, alternatives, message")
@@ -553,6 +554,9 @@ _SQL = {
 }
 
 
+_MAX_IDS = "SELECT " + ", ".join(f"(SELECT COALESCE(MAX(id), 0) FROM {t})" for t in _ID_TABLES)
+
+
 class _Store:
     """Writes games into one connection; caches player ids that are committed."""
 
@@ -571,12 +575,15 @@ class _Store:
             pending[name] = pid
         return pid
 
-    def store(self, rows: _GameRows) -> bool:
-        """Write one game in its own transaction; False if it was already there."""
+    def store(self, rows: _GameRows, *, replace: bool = False) -> bool:
+        """Write one game in its own transaction; False if it was already there.
+        ``replace``: delete the stored game first (its rows cascade), in the same transaction."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if self.exists(rows.game["id"]):
+            if replace:
+                conn.execute("DELETE FROM games WHERE id = ?", (rows.game["id"],))
+            elif self.exists(rows.game["id"]):
                 conn.execute("ROLLBACK")
                 return False
             pending: dict[str, int] = {}
@@ -585,7 +592,7 @@ class _Store:
             conn.execute(f"INSERT INTO games ({', '.join(g)}) VALUES ({', '.join('?' * len(g))})", tuple(g.values()))
             conn.executemany("INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
                              [(g["id"], s, p) for s, p in pid.items()])
-            base = {t: conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {t}").fetchone()[0] for t in _ID_TABLES}
+            base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
             bm, br, bc = base["marques"], base["releves"], base["coups"]
 
             def off(v: int | None, b: int) -> int | None:
@@ -640,12 +647,15 @@ class _Store:
 
 
 def _engine_version() -> str:
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return version("trictrac-records")
-    except Exception:  # metadata missing in a bare checkout
+    except PackageNotFoundError:  # a bare checkout, not installed
         return "unknown"
+
+
+ENGINE_VERSION = _engine_version()  # stored with each game: re-verify when it changes
 
 
 def _resolve_profile(profile: Profile | str | None) -> Profile | None:
@@ -701,17 +711,22 @@ def import_records(
         from concurrent.futures import ProcessPoolExecutor
 
         # fork: workers inherit the loaded engine (and its tables) instead of rebuilding them
-        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
-    db = open_db(db_path, season_start_month=season_start_month)
+        methods = multiprocessing.get_all_start_methods()
+        mp_ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        pool = ProcessPoolExecutor(jobs, mp_context=mp_ctx)
+        pool.submit(int).result()  # fork the workers now, before the database connection exists
     try:
-        season_rule = int(db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
-        ctx = _Context(_Store(db.conn), report, progress, pool, jobs, _Work(prof, verify, season_rule, _engine_version()))
-        for p in paths:
-            path = str(p)
-            report.files.append(path)
-            ctx.import_file(path)
+        db = open_db(db_path, season_start_month=season_start_month)
+        try:
+            rule = int(db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
+            ctx = _Context(_Store(db.conn), report, progress, pool, jobs, _Work(prof, verify, rule, ENGINE_VERSION))
+            for p in paths:
+                path = str(p)
+                report.files.append(path)
+                ctx.import_file(path)
+        finally:
+            db.close()
     finally:
-        db.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     report.seconds = time.perf_counter() - t0
@@ -770,7 +785,7 @@ class _Work:
             report = None
             verify_fn = _verifier() if self.verify else None
             if verify_fn is not None:
-                report = verify_fn(t.record, self.profile, file=t.path, game=t.index)
+                report = verify_fn(t.record, self.profile, file=t.path, game=t.index, trace=False)
             stage = "store-error"
             return _build_rows(t.record, t.gid, t.canonical, report,
                                profile_name=_get(report, "profile_name") or _profile_name(t.record, self.profile),
@@ -880,3 +895,61 @@ class _Context:
         if stored:
             self.report.findings += len(out.findings)
         self._step(task.path, task.index, task.offset, "imported" if stored else "unchanged", task.gid)
+
+
+def reverify(
+    db_path: str | Path,
+    *,
+    profile: Profile | str | None = None,
+    everything: bool = False,
+    progress: Callable[[ImportStep], None] | None = None,
+) -> ImportReport:
+    """Verify stored games again, from their canonical text (notation-anchors.md §4
+    item 14: re-verify when the rules engine changes).
+
+    By default only games verified by another engine version (or not verified);
+    ``everything=True`` re-verifies all.  Each game's findings, results and rows are
+    replaced in one transaction; its id, source and import time are kept.  In the
+    report, ``imported`` counts the games re-verified and ``unchanged`` those skipped.
+
+    In the CLI: ``trictrac db reverify``.
+    """
+    from trictrac.notation.reader import parse_text
+
+    prof = _resolve_profile(profile)
+    t0 = time.perf_counter()
+    report = ImportReport()
+    db = open_db(db_path, create=False)
+    try:
+        conn = db.conn
+        season_rule = int(conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
+        work = _Work(prof, True, season_rule, ENGINE_VERSION)
+        store = _Store(conn)
+        todo = conn.execute("SELECT id, engine_version, verified, canonical, source, source_file, source_line, "
+                            "imported_at FROM games ORDER BY rowid").fetchall()
+        for index, (gid, engine, verified, canonical, source, source_file, line, imported_at) in enumerate(todo):
+            report.read += 1
+            if not everything and verified and engine == ENGINE_VERSION and prof is None:
+                report.unchanged += 1
+                continue
+            records, diags = parse_text(canonical, file=source_file)
+            if len(records) != 1 or any(d.severity == "error" for d in diags):
+                f = ImportFailure(source_file or "<db>", index, line, "parse-error",
+                                  "the stored canonical text no longer parses", gid)
+                report.failures.append(f)
+                continue
+            out = work(_Task(source_file or "<db>", index, 0, line, records[0], tuple(diags), gid, canonical, source))
+            if isinstance(out, ImportFailure):
+                report.failures.append(out)
+                continue
+            out.game.update(source_file=source_file, source_line=line, imported_at=imported_at)
+            store.store(out, replace=True)
+            report.imported += 1
+            report.findings += len(out.findings)
+            report.game_ids.append(gid)
+            if progress:
+                progress(ImportStep(source_file or "<db>", index, index, "imported", gid))
+    finally:
+        db.close()
+    report.seconds = time.perf_counter() - t0
+    return report

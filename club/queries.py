@@ -148,6 +148,7 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
     game = _rows(db, "SELECT * FROM games WHERE id = ?", (gid,))[0]
     game["headers"] = json.loads(game["headers"])
     game["diagnostics"] = json.loads(game["diagnostics"])
+    game["notes"] = json.loads(game["notes"])
     game["players"] = {r["seat"]: r["name"] for r in _rows(
         db, "SELECT gp.seat, p.name FROM game_players gp JOIN players p ON p.id = gp.player_id "
             "WHERE gp.game_id = ? ORDER BY gp.seat", (gid,))}
@@ -169,7 +170,10 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
     game["coups"] = coups
     game["comments"] = _rows(db, "SELECT coup_id, text, line, col FROM comments WHERE game_id = ? ORDER BY id", (gid,))
     game["findings"] = _rows(db, "SELECT coup_id, releve, marque, coup, line, col, who, kind, entitled, marked, "
-                                 "consequence, rule, message FROM findings WHERE game_id = ? ORDER BY seq", (gid,))
+                                 "consequence, rule, detail, alternatives, message FROM findings "
+                                 "WHERE game_id = ? ORDER BY seq", (gid,))
+    for f in game["findings"]:
+        f["alternatives"] = json.loads(f["alternatives"]) if f["alternatives"] else []
     return game
 
 
@@ -355,12 +359,10 @@ def _corpus_stats(db: Database, profile: Any) -> Any:
             raise
         return None
     from trictrac.notation.reader import parse_text
-    from trictrac.replay.profiles import DEFAULT_PROFILE
 
     def records() -> Any:
         for (text,) in db.conn.execute("SELECT canonical FROM games ORDER BY rowid"):
             recs, _ = parse_text(text)
             yield from recs
 
-    result = corpus_stats(records(), profile or DEFAULT_PROFILE)
-    return result.as_dict() if hasattr(result, "as_dict") else result
+    return corpus_stats(records(), profile)  # None: each record's Profile header

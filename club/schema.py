@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS games (
     n_coups        INTEGER NOT NULL,
     n_findings     INTEGER NOT NULL,
     verified       INTEGER NOT NULL CHECK (verified IN (0, 1)),
+    stopped        INTEGER CHECK (stopped IN (0, 1)),  -- the verifier could not go on (missing checker)
+    notes          TEXT NOT NULL,             -- JSON list: the verifier's assumptions (law of timing)
     headers        TEXT NOT NULL,             -- JSON object of every header tag
     diagnostics    TEXT NOT NULL,             -- JSON list: parser and verifier diagnostics
     canonical      TEXT NOT NULL,             -- canonical text (notation writer)
@@ -102,7 +104,7 @@ CREATE TABLE IF NOT EXISTS coups (
     player_id INTEGER REFERENCES players(id),
     die1      INTEGER NOT NULL CHECK (die1 BETWEEN 1 AND 6),
     die2      INTEGER NOT NULL CHECK (die2 BETWEEN 1 AND 6),
-    moves     TEXT NOT NULL,                  -- "1/7 1/6", "19/off", "-" ; "x5" = cannot play a 5
+    moves     TEXT NOT NULL,                  -- canonical: "1/7 1/6", "19/off", "-5" = cannot play a 5
     line      INTEGER,
     col       INTEGER,
     UNIQUE (game_id, seq)
@@ -126,6 +128,7 @@ CREATE TABLE IF NOT EXISTS marks (
     leave           INTEGER CHECK (leave IN (0, 1)),
     reason          TEXT,
     text            TEXT,                     -- comment text or glyph
+    token           TEXT NOT NULL,            -- the action in canonical notation: A+4t1b, B:école+8
     line            INTEGER,
     col             INTEGER,
     UNIQUE (coup_id, seq)
@@ -232,7 +235,9 @@ LEFT JOIN players pb ON pb.id = rb.player_id;
 CREATE VIEW IF NOT EXISTS player_games AS
 SELECT p.name AS player, r.player_id, r.game_id, g.date_iso AS date, g.season, g.event,
        g.partie, r.seat, op.name AS opponent, ro.player_id AS opponent_id, r.outcome,
-       r.holes, ro.holes AS holes_against, r.points, ro.points AS points_against,
+       -- holes of a partie en douze trous; a partie à écrire counts its holes by marqué
+       CASE WHEN g.n_marques = 0 THEN r.holes END AS holes,
+       CASE WHEN g.n_marques = 0 THEN ro.holes END AS holes_against,
        r.marques_won, r.marques_lost, r.marque_value
 FROM results r
 JOIN games g ON g.id = r.game_id

@@ -85,10 +85,10 @@ def synthetic_record(rng: random.Random, index: int) -> Record:
                     after.append(Mark("B" if side == "A" else "A", 2))
                 if rng.random() < 0.02:
                     after.append(Ecole("B" if side == "A" else "A", 4, "oubli"))
-            if rng.random() < 0.05:
-                after.append(Comment("bien joué"))
             if rng.random() < 0.03:
                 after.append(Glyph("?"))
+            if rng.random() < 0.05:
+                after.append(Comment("bien joué"))
             elements.append(Coup(n, side, (r1, r2), tuple(moves), tuple(before), tuple(after)))
             side = "B" if side == "A" else "A"
     if written:
@@ -102,7 +102,10 @@ def generate_archive(n_games: int, seed: int = 1) -> Iterator[str]:
         yield write_record(synthetic_record(rng, i))
 
 
-def run(n_games: int = 10_000, seed: int = 1, path: str | None = None) -> dict[str, float]:
+def run(n_games: int = 10_000, seed: int = 1, path: str | None = None, repeat: int = 3) -> dict[str, float]:
+    """Generate, write, then parse the archive ``repeat`` times; speeds use the best
+    CPU time of this process (``time.process_time``: on a shared machine the wall
+    clock also counts other processes; both are reported)."""
     own = path is None
     if path is None:
         fd, path = tempfile.mkstemp(suffix=".trn")
@@ -114,13 +117,16 @@ def run(n_games: int = 10_000, seed: int = 1, path: str | None = None) -> dict[s
                     f.write("\n")
                 f.write(text)
         size = os.path.getsize(path)
-        t0 = time.perf_counter()
-        count = coups = diags = 0
-        for pr in iter_records(path):
-            count += 1
-            coups += len(pr.record.elements)
-            diags += len(pr.diagnostics)
-        t1 = time.perf_counter()
+        best_wall = best_cpu = float("inf")
+        for _ in range(repeat):
+            t0, c0 = time.perf_counter(), time.process_time()
+            count = coups = diags = 0
+            for pr in iter_records(path):
+                count += 1
+                coups += len(pr.record.elements)
+                diags += len(pr.diagnostics)
+            best_wall = min(best_wall, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
         t2 = time.perf_counter()
         idx = index_records(path)
         t3 = time.perf_counter()
@@ -134,9 +140,11 @@ def run(n_games: int = 10_000, seed: int = 1, path: str | None = None) -> dict[s
             "elements": coups,
             "diagnostics": diags,
             "bytes": size,
-            "seconds": t1 - t0,
-            "records_per_s": count / (t1 - t0),
-            "mb_per_s": size / 1e6 / (t1 - t0),
+            "seconds": best_wall,
+            "cpu_seconds": best_cpu,
+            "records_per_s": count / best_cpu,
+            "mb_per_s": size / 1e6 / best_cpu,
+            "wall_mb_per_s": size / 1e6 / best_wall,
             "index_mb_per_s": size / 1e6 / (t3 - t2),
             "indexed": len(idx),
             "peak_mb": peak / 1e6,
@@ -150,11 +158,13 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m trictrac.notation.bench", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
-    r = run(args.games, args.seed)
+    r = run(args.games, args.seed, repeat=args.repeat)
     print(f"archive: {r['games']:.0f} games, {r['elements']:.0f} elements, {r['bytes'] / 1e6:.1f} MB, "
           f"{r['diagnostics']:.0f} diagnostics")
-    print(f"parse:   {r['seconds']:.2f} s  {r['records_per_s']:.0f} records/s  {r['mb_per_s']:.2f} MB/s (one core)")
+    print(f"parse:   {r['records_per_s']:.0f} records/s  {r['mb_per_s']:.2f} MB/s on one core "
+          f"(CPU {r['cpu_seconds']:.2f} s; wall {r['seconds']:.2f} s = {r['wall_mb_per_s']:.2f} MB/s)")
     print(f"index:   {r['index_mb_per_s']:.1f} MB/s ({r['indexed']:.0f} games)")
     print(f"memory:  peak {r['peak_mb']:.2f} MB while streaming (tracemalloc)")
 

@@ -196,10 +196,9 @@ class _Parser:
         for letter in ("A", "B"):
             if letter not in sides:
                 self.err("position-missing-side", len(text.rstrip()), 0, f"side {letter}{{…}} is missing")
-        if any(d.severity == "error" for d in self.diags):
-            return None
-        a, b = sides["A"], sides["B"]
-        self.check_board(a, b, text)
+        a, b = sides.get("A", ()), sides.get("B", ())
+        if a and b:  # both sides read: check the board even if other fields are wrong
+            self.check_board(a, b, text)
         if any(d.severity == "error" for d in self.diags):
             return None
         spec = PositionSpec(a, b)

@@ -13,6 +13,7 @@ order, RULES.md §4.1 O1-O5), not the rules: an illegal move or a wrong mark par
 
 from __future__ import annotations
 
+import functools
 import gc
 import io
 import os
@@ -57,7 +58,7 @@ __all__ = [
 
 #: a game stops collecting diagnostics after this many (one more says so)
 MAX_DIAGNOSTICS = 200
-#: physical lines longer than this are cut (a warning), so that no read is unbounded
+#: a line longer than this gets a warning (the reader holds one game and one block in memory)
 MAX_LINE = 1 << 26  # 64 MiB
 _TEXT_CLIP = 60  # characters of offending text kept in a diagnostic
 
@@ -91,13 +92,8 @@ _W = r"(?=[\s{}]|\Z)"  # end of a word
 _WG = r"(?=[\s{}!?$]|\Z)"  # end of a word that a glyph may follow directly
 
 _TOKEN = re.compile(
-    r"(?P<nl>(?:[^\S\n]*\n)+)?[^\S\n]*(?:"
-    # fast path: a whole simple coup line (head, one optional mark, up to two moves,
-    # one optional mark), the commonest line of an archive, in one match
-    r"(?P<fast>(?P<f_num>\d{1,9})\.[ \t]*(?P<f_side>[A-D])[ \t]+(?P<f_r1>[1-6])-(?P<f_r2>[1-6])"
-    r"(?:[ \t]+(?P<f_bw>[A-D])\+(?P<f_bp>\d{1,3})(?P<f_bb>[bs])?)?"
-    r"(?:[ \t]+(?P<f_a1>\d\d?)/(?P<f_t1>\d\d?|off)(?:[ \t]+(?P<f_a2>\d\d?)/(?P<f_t2>\d\d?|off))?"
-    r"(?:[ \t]+(?P<f_aw>[A-D])\+(?P<f_ap>\d{1,3})(?P<f_ab>[bs])?)?)?)(?=[^\S\n]*(?:\n|\Z))"
+    r"[^\S\n]*(?:"
+    r"(?P<nl>\n)"
     rf"|(?P<move>(?P<mv_a>\d{{1,9}})/(?P<mv_b>\d{{1,9}}|[oO][fF][fF]|[bB]ande|[oO])){_WG}"
     rf"|(?P<mark>(?P<mk_who>[A-D])\+(?P<mk_pts>\d{{1,9}})(?:t(?P<mk_holes>\d{{1,9}}))?(?P<mk_bs>[bs])?){_WG}"
     rf"|(?P<head>(?P<hd_num>\d{{1,9}})\.[ \t]*(?P<hd_side>[A-Da-d])[ \t]+"
@@ -137,13 +133,31 @@ _HD_NUM, _HD_SIDE, _HD_R1, _HD_R2, _HD_NAME = _G["hd_num"], _G["hd_side"], _G["h
 _CT_N, _TG_NAME, _TG_VALUE, _RL_N = _G["ct_n"], _G["tg_name"], _G["tg_value"], _G["rl_n"]
 _MQ_N, _MQ_P1, _MQ_P2 = _G["mq_n"], _G["mq_p1"], _G["mq_p2"]
 _RS_W, _RS_WH, _RS_LH, _RS_BRED, _RS_VAL = _G["rs_w"], _G["rs_wh"], _G["rs_lh"], _G["rs_bred"], _G["rs_val"]
-_F = tuple(_G[k] for k in ("f_num", "f_side", "f_r1", "f_r2", "f_bw", "f_bp", "f_bb", "f_a1", "f_t1", "f_a2", "f_t2", "f_aw", "f_ap", "f_ab"))
-_F4, _F7, _F9, _F11 = _F[4], _F[7], _F[9], _F[11]
-_SMALL = {str(i): i for i in range(100)}
-_SMALL.update({f"0{i}": i for i in range(10)})
-_TO = {**_SMALL, "off": OFF}
-_ROLLS = {f"{a}{b}": (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+# The fast path reads a whole coup line written with single spaces and tokens of this
+# table (the canonical form), without the regular expression: (kind, values).
+_FAST_TOK: dict[str, tuple] = {}
+for _a in range(1, 25):
+    for _t in range(1, 26):
+        _k = f"{_a}/{_t if _t < OFF else 'off'}"
+        _FAST_TOK[_k] = (0, len(_k), _a, _t)
+for _n in range(1, 7):
+    _FAST_TOK[f"-{_n}"] = (1, 2, _n)
+for _w in "ABCD":
+    for _p in range(0, 100):
+        for _h in (None, 1, 2, 3, 4):
+            for _bf, _bv in (("", None), ("b", True), ("s", False)):
+                _k = f"{_w}+{_p}{'' if _h is None else f't{_h}'}{_bf}"
+                _FAST_TOK[_k] = (2, len(_k), _w, _p, _h, _bv)
+    for _k, _v in ((f"{_w}:reste", (Decision, _w, False)), (f"{_w}:s'en-va", (Decision, _w, True)),
+                   (f"{_w}:ne-marque-pas", (NeMarquePas, _w)), (f"{_w}:joue-pour-tout", (JouePourTout, _w))):
+        _FAST_TOK[_k] = (4, len(_k), *_v)
+for _g in ("!", "?", "!!", "??", "!?", "?!", *(f"${_i}" for _i in range(1, 256))):
+    _FAST_TOK[_g] = (3, len(_g), _g)
+_HEADNUM = {f"{_i}.": _i for _i in range(1, 1000)}
+_ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for _b in range(1, 7)}
+_SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
+_FAST_OFF = False
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
@@ -171,6 +185,7 @@ def _new_coup(number: int, side: str, roll: tuple[int, int], moves: tuple, befor
 
 
 _MOVE_SET = [Move.__dict__[f].__set__ for f in ("from_", "to", "span")]
+_MARK_SET = [Mark.__dict__[f].__set__ for f in ("who", "points", "holes", "bredouille", "span")]
 _COUP_SET = [Coup.__dict__[f].__set__ for f in ("number", "side", "roll", "moves", "before", "after", "span")]
 
 
@@ -198,6 +213,7 @@ def parse_partie(value: str) -> tuple[str, int | None] | None:
     return m.group(1), int(m.group(2)) if m.group(2) else None
 
 
+@functools.lru_cache(maxsize=256)
 def _canonical_partie(value: str) -> str | None:
     p = parse_partie(value)
     if p is None:
@@ -240,7 +256,7 @@ class _Game:
 
     def run(self, text: str) -> Record:
         """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
-        makes many small acyclic objects, and gen-0 passes cost ~20 %."""
+        makes many small acyclic objects, and collections during the parse cost ~10 %."""
         was = gc.isenabled()
         gc.disable()
         try:
@@ -269,6 +285,7 @@ class _Game:
         skipping = False  # after a bad coup head: ignore tokens until the next coup/section
         seen_movetext = False
         fast_open = False  # the last element is a coup read by the fast path
+        fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
 
         def close() -> None:
             nonlocal coup
@@ -280,63 +297,52 @@ class _Game:
                                  mkspan(Span, (s0[0], s0[1], e[0], e[1], s0[2]))))
                 coup = None
 
+        fast = _FAST_TOK
+        fast_line = self._fast_line
+        find = text.find
+        ntext = len(text)
         while True:
+            if pos == ls and not fast_off:
+                # at a line start: read canonical coup lines by the fast path
+                c = None
+                got = False
+                while True:
+                    eol = find("\n", pos)
+                    if eol < 0:
+                        eol = ntext
+                    ln = text[pos:eol]
+                    if ln[-1:] == "\r":
+                        ln = ln[:-1]
+                    c = fast_line(ln, line, off0 + pos, fast)
+                    if c is None:
+                        break
+                    if not got:
+                        got = True
+                        if coup is not None:
+                            close()
+                    append(c)
+                    line += 1
+                    pos = eol + 1
+                    if pos > ntext:
+                        break
+                if got:
+                    ls = pos
+                    fast_open = True
+                    seen_movetext = True
+                    skipping = False
+                if c is not None:  # the text ended on a fast line
+                    break
             m = match(text, pos)
             if m is None:  # unreachable: the last alternatives always match
                 break
             kind = m.lastgroup
-            nl = m.group(1)
-            if nl is not None:
-                line += nl.count("\n")
-                ls = m.end(1)
             s, pos = m.span(kind)  # type: ignore[arg-type]
+            if kind == "nl":
+                line += 1
+                ls = pos
+                continue
             col = s - ls + 1
             ecol = pos - ls + 1
-            if kind == "fast":
-                seen_movetext = True
-                if coup is not None:
-                    close()
-                skipping = False
-                (num, side, r1, r2, bw, bp, bb, a1, t1, a2, t2, aw, ap, ab) = m.group(*_F)
-                roll = _ROLLS[r1 + r2]
-                before = after = ()
-                if bw is not None:
-                    ms = m.start(_F4)
-                    me = ms + 2 + len(bp) + (bb is not None)
-                    before = (Mark(bw, int(bp), None, None if bb is None else bb == "b",
-                                   mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
-                if a1 is None:
-                    moves = ()
-                else:
-                    ms = m.start(_F7)
-                    me = ms + len(a1) + len(t1) + 1
-                    a = _SMALL[a1]
-                    t = _TO[t1]
-                    if a > 24 or not a or not t or t > OFF:
-                        diag("bad-move", "error", line, ms - ls + 1, me - ls + 1, off0 + ms,
-                             "a move goes from a point 1..24 to a point 1..24 or 'off'", text[ms:me])
-                        moves = ()
-                    else:
-                        moves = (_new_move(a, t, mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
-                    if a2 is not None:
-                        ms = m.start(_F9)
-                        me = ms + len(a2) + len(t2) + 1
-                        a = _SMALL[a2]
-                        t = _TO[t2]
-                        if a > 24 or not a or not t or t > OFF:
-                            diag("bad-move", "error", line, ms - ls + 1, me - ls + 1, off0 + ms,
-                                 "a move goes from a point 1..24 to a point 1..24 or 'off'", text[ms:me])
-                        else:
-                            moves += (_new_move(a, t, mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
-                    if aw is not None:
-                        ms = m.start(_F11)
-                        me = ms + 2 + len(ap) + (ab is not None)
-                        after = (Mark(aw, int(ap), None, None if ab is None else ab == "b",
-                                      mkspan(Span, (line, ms - ls + 1, line, me - ls + 1, off0 + ms))),)
-                append(_new_coup(_SMALL.get(num) or int(num), side, roll, moves, before, after,
-                                 mkspan(Span, (line, col, line, ecol, off0 + s))))
-                fast_open = True
-                continue
             if fast_open:
                 # a token that may extend the coup of a fast line (continuation lines)
                 fast_open = False
@@ -571,6 +577,112 @@ class _Game:
         return Record(self._ordered(headers), elements)
 
     # -- helpers --------------------------------------------------------------------
+    def _fast_line(self, ln: str, line: int, base: int, fast: dict,
+                   _new=object.__new__, _mk=tuple.__new__, _Span=Span, _Move=Move, _Coup=Coup,
+                   _Mark=Mark, _heads=None, _rolls=None, _sides=None, _mset=None, _cset=None,
+                   _kset=None) -> Coup | None:
+        """Read a coup line in canonical form (single spaces, table tokens, at most a
+        final one-line comment) without the regex; None sends it to the token path,
+        which gives the same result for such lines (tests/test_notation_reader.py).
+        Hot: objects are built through their slot descriptors."""
+        comment = None
+        if ln[-1:] == "}":  # a final comment; any other brace fails the token table
+            k = ln.find(" {")
+            if k < 0:
+                return None
+            body = ln[k + 2 : -1]
+            if "{" in body or "}" in body or "\\" in body or "\r" in body:
+                return None
+            comment = (body, k + 1)
+            ln = ln[:k]
+        parts = ln.split(" ")
+        if len(parts) < 3:
+            return None
+        num = _heads.get(parts[0])
+        roll = _rolls.get(parts[2])
+        side = parts[1]
+        if num is None or roll is None or side not in _sides:
+            return None
+        j = len(parts[0]) + len(side) + 5  # end of the roll (always 3 characters)
+        before: list | None = None
+        moves: list = []
+        after: list | None = None
+        ph = 0
+        mf, mt, ms = _mset
+        del parts[:3]
+        for tok in parts:
+            spec = fast.get(tok)
+            if spec is None:
+                return None
+            i = j + 1
+            j = i + spec[1]
+            sp = _mk(_Span, (line, i + 1, line, j + 1, base + i))
+            k = spec[0]
+            if k == 0:
+                if ph == 2:
+                    return None
+                ph = 1
+                o = _new(_Move)
+                mf(o, spec[2])
+                mt(o, spec[3])
+                ms(o, sp)
+                moves.append(o)
+            elif k == 2:
+                act = _new(_Mark)
+                kw, kp, kh, kb, ks = _kset
+                kw(act, spec[2])
+                kp(act, spec[3])
+                kh(act, spec[4])
+                kb(act, spec[5])
+                ks(act, sp)
+                if ph == 0:
+                    if before is None:
+                        before = [act]
+                    else:
+                        before.append(act)
+                else:
+                    if after is None:
+                        after = [act]
+                    else:
+                        after.append(act)
+                    ph = 2
+            elif k == 1:
+                if ph == 2:
+                    return None
+                ph = 1
+                moves.append(CannotPlay(spec[2], sp))
+            elif k == 3:
+                act = Glyph(spec[2], sp)
+                if ph == 0:
+                    before = [act] if before is None else before + [act]
+                else:
+                    after = [act] if after is None else after + [act]
+            else:
+                act = spec[2](*spec[3:], sp)
+                if ph == 0:
+                    before = [act] if before is None else before + [act]
+                else:
+                    after = [act] if after is None else after + [act]
+                    ph = 2
+        if comment is not None:
+            i = comment[1]
+            j = len(ln) + 2 + len(comment[0]) + 1
+            act = Comment(comment[0], _mk(_Span, (line, i + 1, line, j + 1, base + i)))
+            if ph == 0:
+                before = [act] if before is None else before + [act]
+            else:
+                after = [act] if after is None else after + [act]
+        o = _new(_Coup)
+        s0, s1, s2, s3, s4, s5, s6 = _cset
+        s0(o, num)
+        s1(o, side)
+        s2(o, roll)
+        s3(o, tuple(moves))
+        s4(o, () if before is None else tuple(before))
+        s5(o, () if after is None else tuple(after))
+        s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
+        return o
+
     def _action(self, m: re.Match, line: int, col: int, end_col: int, off: int) -> Action | None:
         who = m.group("ac_who")
         word = m.group("ac_word")
@@ -638,81 +750,134 @@ class _Game:
         return out
 
 
+_d = list(_Game._fast_line.__defaults__)  # bind the tables as locals of the hot function
+_d[-6:] = [_HEADNUM, _ROLL_TEXT, _SIDES, _MOVE_SET, _COUP_SET, _MARK_SET]
+_Game._fast_line.__defaults__ = tuple(_d)
+del _d
+
+
 def _finish(g: _Game, record: Record, nlines: int, length: int) -> ParsedRecord:
     record.span = Span(g.line0, 1, g.line0 + nlines - 1, 1, g.off0)
     if record.headers.get("Record") == "compact":
         for c in record.elements:
-            if isinstance(c, Coup):
+            if type(c) is Coup and (c.before or c.after):
                 for a in c.before + c.after:
                     if isinstance(a, (Mark, NeMarquePas, Ecole, Correction)):
                         s = a.span
                         g.diag("marks-in-compact-record", "warning", s.line, s.col, s.end_col, s.offset,
                                "a compact record holds rolls and moves only; marks are ignored by the replayer")
                         break
+    g.diags.sort(key=_diag_key)
     return ParsedRecord(record, g.diags)
+
+
+def _diag_key(d: Diagnostic) -> tuple[int, int]:
+    return (d.span.line, d.span.col)
 
 
 # --- splitting a stream into games ---------------------------------------------------
 
 
-def _split_bytes(stream: IO[bytes]) -> Iterator[tuple[int, int, list[bytes], bool]]:
-    """Yield ``(byte_offset, first_line, lines, cut)`` per game.  A game starts at a tag
-    line (first non-blank character ``[``) that follows movetext."""
-    lines: list[bytes] = []
+def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, list, bool]]:
+    """Yield ``(offset, first_line, lines, cut)`` per game (bytes or str lines).
+
+    A game's tag block is a run of tag lines (first non-blank character ``[``).  Any
+    other line after the block — movetext or a blank line — closes it, and the next
+    tag line starts the next game.  Before any tag, comment lines (``{``) and blank
+    lines are a preamble of the coming game; other text is a game without tags.
+    """
+    buf: list = []
     start = 0
     first = 1
     off = 0
     lineno = 0
-    movetext = False
+    has_tags = False
+    closed = False
     cut = False
-    readline = stream.readline
-    while True:
-        raw = readline(MAX_LINE)
-        if not raw:
-            break
+    for raw in lines:
         lineno += 1
-        if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
-            cut = True
         c = raw[:1]
-        if c == b"[" or (c in (b" ", b"\t") and raw.lstrip()[:1] == b"["):
-            if movetext:
-                yield start, first, lines, cut
-                lines = []
+        if c == bracket or (c in blanks and raw.lstrip()[:1] == bracket):
+            if closed:
+                yield start, first, buf, cut
+                buf = []
                 start = off
                 first = lineno
-                movetext = False
-                cut = False
-        elif not movetext and raw.strip():
-            movetext = True
-        lines.append(raw)
-        off += len(raw)
-    if lines and any(x.strip() for x in lines):
-        yield start, first, lines, cut
+                has_tags = closed = cut = False
+            has_tags = True
+        elif has_tags:
+            closed = True
+        elif not closed:
+            t = raw.strip()
+            if t and t[:1] != brace:
+                closed = True
+        n = len(raw)
+        if n >= MAX_LINE and raw[-1:] != _NL[type(raw)]:
+            cut = True
+        buf.append(raw)
+        off += n
+    if buf and any(x.strip() for x in buf):
+        yield start, first, buf, cut
+
+
+_NL = {bytes: b"\n", str: "\n"}
+
+
+_TAGLINE = re.compile(rb"^(?:[ \t][ \t\r\x0b\x0c]*)?\[", re.M)
+_PREAMBLE_TEXT = re.compile(rb"^[ \t\r\x0b\x0c]*[^\s{]", re.M)
+_CHUNK = 1 << 20
+
+
+def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, bytes]]:
+    """Yield ``(byte_offset, first_line, data)`` per game of a binary stream, by blocks:
+    the same rule as :func:`_split`, with the tag lines found by a regular expression
+    so that the movetext lines are never looked at one by one in Python.  Only the
+    current game and one block are held in memory."""
+    buf = b""
+    gstart = base  # file offset of the current game
+    gline = 1
+    has_tags = False
+    prev_tag_end = -1
+    scan = 0  # index in buf where the search for tag lines resumes (a line start)
+    eof = False
+    read = stream.read
+    while not eof:
+        chunk = read(_CHUNK)
+        if chunk:
+            buf += chunk
+            limit = buf.rfind(b"\n") + 1
+        else:
+            eof = True
+            limit = len(buf)
+        if limit <= scan:
+            continue
+        for m in _TAGLINE.finditer(buf, scan, limit):
+            p = m.start()
+            P = base + p
+            if has_tags:
+                new_game = P != prev_tag_end
+            else:  # a preamble of blank and comment lines belongs to the coming game
+                new_game = _PREAMBLE_TEXT.search(buf, gstart - base, p) is not None
+            if new_game:
+                g0 = gstart - base
+                yield gstart, gline, buf[g0:p]
+                gline += buf.count(b"\n", g0, p)
+                gstart = P
+            has_tags = True
+            e = buf.find(b"\n", p, limit)
+            prev_tag_end = base + (limit if e < 0 else e + 1)
+        scan = limit
+        g0 = gstart - base
+        if g0:
+            buf = buf[g0:]
+            scan -= g0
+            base = gstart
+    if buf.strip():
+        yield gstart, gline, buf
 
 
 def _split_text(stream: Iterable[str]) -> Iterator[tuple[int, int, list[str], bool]]:
-    lines: list[str] = []
-    start = first = 0
-    first = 1
-    off = 0
-    lineno = 0
-    movetext = False
-    for raw in stream:
-        lineno += 1
-        c = raw[:1]
-        if c == "[" or (c in (" ", "\t") and raw.lstrip()[:1] == "["):
-            if movetext:
-                yield start, first, lines, False
-                lines = []
-                start = off
-                first = lineno
-                movetext = False
-        elif not movetext and raw.strip():
-            movetext = True
-        lines.append(raw)
-        off += len(raw)
-    if lines and any(x.strip() for x in lines):
-        yield start, first, lines, False
+    return _split(stream, "[", "{", (" ", "\t"))
 
 
 def _text_lines(text: str) -> Iterator[str]:
@@ -756,15 +921,13 @@ def _decode(data: bytes) -> tuple[str, list[tuple[str, str, str]]]:
     return text, pre
 
 
-def _iter_bytes(stream: IO[bytes], file: str | None, strict: bool) -> Iterator[ParsedRecord]:
-    for off, first, lines, cut in _split_bytes(stream):
-        data = b"".join(lines)
+def _iter_bytes(stream: IO[bytes], file: str | None, strict: bool, base: int = 0, line: int = 1) -> Iterator[ParsedRecord]:
+    for off, first, data in _split_bytes(stream, base):
         text, pre = _decode(data)
-        if cut:
-            pre.append(("line-too-long", "warning", f"a line longer than {MAX_LINE} bytes was cut"))
-        if first == 1 and off == 0 and data.startswith(b"\xef\xbb\xbf"):
-            pass
-        yield _parse_game(text, file, first, off, strict, len(lines), len(data), pre)
+        if len(data) > MAX_LINE and max(map(len, data.split(b"\n"))) > MAX_LINE:
+            pre.append(("line-too-long", "warning", f"a line is longer than {MAX_LINE} bytes"))
+        nlines = data.count(b"\n") + (not data.endswith(b"\n"))
+        yield _parse_game(text, file, first + line - 1, off, strict, nlines, len(data), pre)
 
 
 def _iter_str(lines: Iterable[str], file: str | None, strict: bool) -> Iterator[ParsedRecord]:
@@ -818,11 +981,8 @@ def parse_text(text: str, *, file: str | None = None, strict: bool = False) -> t
 
 def index_records(path: str | os.PathLike[str]) -> list[tuple[int, int]]:
     """``(byte_offset, byte_length)`` of every game in the file, without parsing them."""
-    out: list[tuple[int, int]] = []
     with open(path, "rb") as f:
-        for off, _first, lines, _cut in _split_bytes(f):
-            out.append((off, sum(map(len, lines))))
-    return out
+        return [(off, len(data)) for off, _first, data in _split_bytes(f)]
 
 
 def read_record_at(path: str | os.PathLike[str], offset: int, *, line: int = 1, strict: bool = False) -> ParsedRecord | None:
@@ -831,8 +991,46 @@ def read_record_at(path: str | os.PathLike[str], offset: int, *, line: int = 1, 
     None if there is no game there."""
     with open(path, "rb") as f:
         f.seek(offset)
-        for off, first, lines, cut in _split_bytes(f):
-            data = b"".join(lines)
-            text, pre = _decode(data)
-            return _parse_game(text, os.fspath(path), line + first - 1, offset + off, strict, len(lines), len(data), pre)
+        for pr in _iter_bytes(f, os.fspath(path), strict, base=offset, line=line):
+            return pr
     return None
+
+
+def source_lines(path: str | os.PathLike[str], wanted: Iterable[int], *, width: int = 200) -> dict[int, str]:
+    """The text of the wanted line numbers (1-based) of a file, read in one pass and
+    clipped to ``width`` characters (for diagnostics with a caret)."""
+    want = set(wanted)
+    out: dict[int, str] = {}
+    if not want:
+        return out
+    last = max(want)
+    try:
+        with open(path, "rb") as f:
+            for n, raw in enumerate(iter(lambda: f.readline(MAX_LINE), b""), 1):
+                if n in want:
+                    try:
+                        t = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        t = raw.decode("latin-1")
+                    out[n] = t.rstrip("\r\n")[:width]
+                if n >= last:
+                    break
+    except OSError:
+        pass
+    return out
+
+
+def format_diagnostic(d: Diagnostic, line_text: str | None = None, file: str | None = None) -> str:
+    """``file:line:col: severity: code: message``, then the source line and a caret
+    under the offending text (when the line is known)."""
+    head = d.render(file)
+    if line_text is None:
+        return head
+    shown = "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in line_text)
+    col = max(d.span.col, 1)
+    width = 1
+    if d.span.end_line in (0, d.span.line) and d.span.end_col > col:
+        width = d.span.end_col - col
+    width = max(1, min(width, len(shown) - col + 1 if len(shown) >= col else 1))
+    pad = "".join("\t" if ch == "\t" else " " for ch in shown[: col - 1])
+    return f"{head}\n    {shown}\n    {pad}{'^' * width}"

@@ -36,6 +36,7 @@ from trictrac.notation.record import (
 
 __all__ = ["write_record", "write_records", "write_action", "write_coup", "write_element"]
 
+_LEAVE = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n|$)")
 _TAG_START = re.compile(r"(^|\n)([^\S\n]*)\[")
 
@@ -78,7 +79,7 @@ def write_action(a: object) -> str:
     if t is Glyph:
         return a.glyph  # type: ignore[attr-defined]
     if t is Decision:
-        return f"{a.who}:{'s' + chr(39) + 'en-va' if a.leave else 'reste'}"  # type: ignore[attr-defined]
+        return f"{a.who}:{_LEAVE if a.leave else 'reste'}"  # type: ignore[attr-defined]
     if t is NeMarquePas:
         return f"{a.who}:ne-marque-pas"  # type: ignore[attr-defined]
     if t is JouePourTout:
@@ -132,8 +133,11 @@ def write_element(e: object) -> str:
 
 
 def write_record(record: Record) -> str:
-    """The canonical text of one game, ending with a newline."""
+    """The canonical text of one game, ending with a newline ("" for an empty record:
+    no tags and no movetext, e.g. a junk-only game the reader kept for its diagnostics)."""
     h = record.headers
+    if not h and not record.elements:
+        return ""
     lines = [f'[{k} "{_tag_value(h[k])}"]' for k in TAG_ROSTER if k in h]
     lines.extend(f'[{k} "{_tag_value(v)}"]' for k, v in h.items() if k not in TAG_ROSTER)
     if record.elements:
@@ -146,12 +150,13 @@ def write_record(record: Record) -> str:
 def write_records(records: Iterable[Record], out: TextIO | None = None) -> str | None:
     """Canonical text of many games, separated by a blank line.  With ``out``, write
     game by game to the stream (for archives) and return None."""
+    texts = (t for t in map(write_record, records) if t)
     if out is None:
-        return "\n".join(write_record(r) for r in records)
+        return "\n".join(texts)
     first = True
-    for r in records:
+    for t in texts:
         if not first:
             out.write("\n")
-        out.write(write_record(r))
+        out.write(t)
         first = False
     return None

@@ -35,6 +35,7 @@ Score (RULES.md §5.1-§5.4; 003 §141-144, §175, §223):
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
@@ -277,12 +278,28 @@ def board_svg(
         svg.append(board_defs(standalone=True, labels=labels)[0])
     _el(svg, "use", href="#" + _tablier_id(labels), class_="tablier")
     _draw_checkers(svg, g, counts)
-    _draw_score(svg, g, sc)
+    svg.append(deepcopy(_score_group(sc, orientation, labels)))
     if last_move is not None:
         _draw_last_move(svg, g, counts, last_move)
     if labels:
-        _draw_labels(svg, g, turn, names)
+        svg.append(deepcopy(_labels_group(orientation, turn, names)))
     return svg
+
+
+@lru_cache(maxsize=512)
+def _score_group(sc: BoardScore, near: str, labels: bool) -> etree._Element:
+    """The score layer, built once per score (the score changes far less often than
+    the checkers; boards of a page copy it)."""
+    holder = _el(None, "svg")
+    _draw_score(holder, _Geometry(near, labels), sc)
+    return holder[0]
+
+
+@lru_cache(maxsize=512)
+def _labels_group(near: str, turn: str, names: tuple[str, str] | None) -> etree._Element:
+    holder = _el(None, "svg")
+    _draw_labels(holder, _Geometry(near, True), turn, names)
+    return holder[0]
 
 
 def _title(turn: str, names: tuple[str, str] | None) -> str:

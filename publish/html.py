@@ -334,29 +334,76 @@ def _title_of(record: Record, number: int | None = None) -> str:
 
 
 def render_game(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
-                index_href: str | None = None, board_size: int | None = None) -> str:
+                index_href: str | None = None, not_verified: str | None = None) -> str:
     """A full HTML5 page for one game (see the module docstring).
 
     ``report`` is the verifier's ``GameReport`` (``findings``, ``final_score``,
     ``trace``; ``report`` None publishes the record without verification).
     ``profile`` is shown in the header (the rules profile used to verify).
+    ``not_verified``: why there is no report (shown instead of the findings).
     """
-    return page_text(game_page(record, report, profile=profile, number=number, index_href=index_href))
+    return page_text(game_page(record, report, profile=profile, number=number, index_href=index_href,
+                               not_verified=not_verified))
 
 
-def game_page(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
-              index_href: str | None = None) -> etree._Element:
-    """The ``<html>`` element of :func:`render_game`."""
-    names = _names(record)
-    pair = (names["A"], names["B"])
-    title = _title_of(record, number)
-    html, body = _page(title)
-    findings = list(getattr(report, "findings", ()) or ())
-    trace = list(getattr(report, "trace", ()) or ())
+@dataclass(slots=True)
+class _Steps:
+    """The boards of a page: the start and the position after every traced coup."""
 
-    if index_href:
-        nav = _e(body, "nav")
-        _e(nav, "a", "← all games", href=index_href)
+    labels: list[str]
+    boards: list[tuple[Any, BoardScore, Any]]  # (position, score at the table, last move)
+    notes: dict[int, str]  # step -> where the entitled and standing scores part
+    of_coup: dict[int, int]  # coup index -> step
+    points: dict[str, list[int]]
+    holes: dict[str, list[int]]
+    breaks: list[tuple[int, str]]  # (step, "R2" / "M2") new relevé / marqué
+
+
+def _collect_steps(record: Record, trace: list[Any], findings: list[Any]) -> _Steps:
+    coups = record.coups
+    start, start_score = _start_spec(record, coups[0].side if coups else "A")
+    st = _Steps(["Start"], [(start, start_score, None)], {}, {},
+                {"A": [start_score.points[0]], "B": [start_score.points[1]]},
+                {"A": [start_score.holes[0]], "B": [start_score.holes[1]]}, [])
+    finding_coups = {f.index for f in findings}
+    was_diverged = False
+    prev_key: tuple[int, int] | None = None
+    last_score = start_score
+    for t in trace:
+        idx = t.index
+        coup = coups[idx] if 0 <= idx < len(coups) else None
+        pos = _spec_of(t.position_after)
+        sc = _score_of(t.score_standing) or last_score
+        last_score = sc
+        key = (t.marque or 0, t.releve or 0)
+        if prev_key is not None and key != prev_key:
+            st.breaks.append((len(st.boards) - 1, f"M{key[0]}" if key[0] != prev_key[0] else f"R{key[1]}"))
+        prev_key = key
+        lm = None
+        if coup is not None and pos is not None and not getattr(t, "releve_ended", False) and not _all_on_talons(pos):
+            mv = tuple((m.from_, m.to) for m in coup.moves
+                       if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
+            lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
+        st.of_coup[idx] = len(st.boards)
+        label = f"Coup {t.coup_number}, {t.side} {t.roll[0]}-{t.roll[1]}"
+        st.labels.append(label + (f": {moves_text(coup.moves)}" if coup is not None else ""))
+        # the two ledgers part at a mistake that stands (RULES.md §7.3): say so where
+        # they part and at each finding, not on every later board
+        ent = _score_of(t.score_entitled)
+        diverged = ent is not None and ent != sc
+        if diverged and ent is not None and (not was_diverged or idx in finding_coups):
+            st.notes[len(st.boards)] = "; the rules entitle " + "; ".join(
+                f"{s} {ent.holes[k]} holes {ent.points[k]} points" for k, s in enumerate("AB"))
+        was_diverged = diverged
+        st.boards.append((pos if pos is not None else st.boards[-1][0], sc, lm))
+        for k, s in enumerate("AB"):
+            st.points[s].append(sc.points[k])
+            st.holes[s].append(sc.holes[k])
+    return st
+
+
+def _header(body: etree._Element, record: Record, report: Any, profile: Any, title: str,
+            pair: tuple[str, str]) -> None:
     header = _e(body, "header")
     _e(header, "h1", title)
     dl = _e(header, "dl", class_="tags")
@@ -371,98 +418,80 @@ def game_page(record: Record, report: Any, *, profile: Any = None, number: int |
     if final is not None:
         _e(dl, "dt", "Final score (verifier)")
         _e(dl, "dd", "; ".join(
-            f"{s} {pair[i]}: {final.holes[i]} holes{' (pavillon)' if final.pavillon[i] else ''}, {final.points[i]} points"
-            for i, s in enumerate("AB")))
-    _findings_summary(body, findings, names)
-    notes = list(getattr(report, "notes", ()) or ())
-    if notes:
-        sec = _e(body, "section", class_="notes")
-        _e(sec, "h2", "Assumptions of the verifier")
-        ul = _e(sec, "ul")
-        for n in notes:
-            _e(ul, "li", n)
-    diags = [d for d in (getattr(report, "diagnostics", ()) or ())]
-    if diags:
-        sec = _e(body, "section", class_="diagnostics")
-        _e(sec, "h2", "Reading the record")
-        ul = _e(sec, "ul")
-        for d in diags:
-            _e(ul, "li", f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}")
+            f"{s} {pair[i]}: {final.holes[i]} holes{' (pavillon)' if final.pavillon[i] else ''}, "
+            f"{final.points[i]} points" for i, s in enumerate("AB")))
 
-    # boards: the start and the position after every traced coup
-    coups = record.coups
-    first = coups[0].side if coups else "A"
-    start, start_score = _start_spec(record, first)
-    steps: list[dict[str, Any]] = [{"label": "Start"}]
-    boards: list[tuple[Any, BoardScore, Any]] = [(start, start_score, None)]
-    points = {"A": [start_score.points[0]], "B": [start_score.points[1]]}
-    holes = {"A": [start_score.holes[0]], "B": [start_score.holes[1]]}
-    step_of_coup: dict[int, int] = {}
-    breaks: list[tuple[int, str]] = []
-    prev_key: tuple[int, int] | None = None
-    last_score = start_score
-    for i, t in enumerate(trace):
-        idx = getattr(t, "index", i)
-        coup = coups[idx] if 0 <= idx < len(coups) else None
-        pos = _spec_of(getattr(t, "position_after", None))
-        sc = _score_of(getattr(t, "score_standing", None)) or last_score
-        last_score = sc
-        key = (getattr(t, "marque", 0) or 0, getattr(t, "releve", 0) or 0)
-        if prev_key is not None and key != prev_key:
-            breaks.append((len(boards) - 1, f"M{key[0]}" if key[0] != prev_key[0] else f"R{key[1]}"))
-        prev_key = key
-        lm = None
-        if coup is not None and pos is not None and not getattr(t, "releve_ended", False) and not _all_on_talons(pos):
-            mv = tuple((m.from_, m.to) for m in coup.moves if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
-            lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
-        step_of_coup[idx] = len(boards)
-        side = getattr(t, "side", coup.side if coup else "?")
-        roll = getattr(t, "roll", coup.roll if coup else None)
-        num = getattr(t, "coup_number", coup.number if coup else i + 1)
-        label = f"Coup {num}, {side}"
-        if roll:
-            label += f" {roll[0]}-{roll[1]}"
-        if coup is not None:
-            label += f": {moves_text(coup.moves)}"
-        steps.append({"label": label, "coup": idx})
-        boards.append((pos if pos is not None else boards[-1][0], sc, lm))
-        for k, s in enumerate("AB"):
-            points[s].append(sc.points[k])
-            holes[s].append(sc.holes[k])
 
-    layout = _e(body, "div", class_="layout")
+def _list_section(body: etree._Element, cls: str, heading: str, items: Iterable[str]) -> None:
+    items = list(items)
+    if items:
+        sec = _e(body, "section", class_=cls)
+        _e(sec, "h2", heading)
+        ul = _e(sec, "ul")
+        for text in items:
+            _e(ul, "li", text)
+
+
+def _board_pane(layout: etree._Element, st: _Steps, pair: tuple[str, str]) -> None:
     pane = _e(layout, "section", class_="board-pane", aria_label="Board")
     _e(pane, "h2", "Board")
-    controls = _e(pane, "div", id="tt-controls", class_="controls", hidden="hidden")
+    controls = _e(pane, "div", id="tt-controls", class_="controls", hidden="hidden")  # shown by the script
     for bid, text, lab in (("tt-first", "«", "First position"), ("tt-prev", "◀", "Previous coup"),
                            ("tt-next", "▶", "Next coup"), ("tt-last", "»", "Last position")):
         _e(controls, "button", text, type="button", id=bid, title=lab, aria_label=lab)
     _e(controls, "output", id="tt-where", aria_live="polite")
     pane.append(board_defs())
-    last = len(boards) - 1
-    for k, (pos, sc, lm) in enumerate(boards):
+    last = len(st.boards) - 1
+    for k, (pos, sc, lm) in enumerate(st.boards):
+        # without JavaScript only the final board shows
         fig = _e(pane, "figure", class_="tt-step", id=f"step-{k}", hidden=None if k == last else "hidden")
-        try:
-            svg = board_svg(pos, sc, last_move=lm, names=pair, defs=False, id=f"board-{k}")
-        except ValueError:
-            svg = board_svg(boards[0][0], sc, names=pair, defs=False, id=f"board-{k}")
-        fig.append(svg)
-        _e(fig, "figcaption", ("After " if k else "") + steps[k]["label"].replace("Coup", "coup" if k else "Coup"))
+        fig.append(board_svg(pos, sc, last_move=lm, names=pair, defs=False, id=f"board-{k}"))
+        cap = ("After " + st.labels[k].replace("Coup", "coup", 1)) if k else st.labels[k]
+        if k in st.notes:
+            cap += ". Score as it stood at the table" + st.notes[k]
+        _e(fig, "figcaption", cap)
 
+
+def game_page(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
+              index_href: str | None = None, not_verified: str | None = None) -> etree._Element:
+    """The ``<html>`` element of :func:`render_game`."""
+    names = _names(record)
+    pair = (names["A"], names["B"])
+    title = _title_of(record, number)
+    html, body = _page(title)
+    findings = list(getattr(report, "findings", ()) or ())
+    trace = list(getattr(report, "trace", ()) or ())
+    if index_href:
+        _e(_e(body, "nav"), "a", "← all games", href=index_href)
+    _header(body, record, report, profile, title, pair)
+    if report is None:
+        sec = _e(body, "section", class_="findings-summary")
+        _e(sec, "h2", "Findings")
+        _e(sec, "p", "This game was not verified" + (f": {not_verified}" if not_verified else "."))
+    else:
+        _findings_summary(body, findings, names)
+    _list_section(body, "notes", "Assumptions of the verifier", getattr(report, "notes", ()) or ())
+    _list_section(body, "diagnostics", "Reading the record",
+                  (f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
+                   for d in (getattr(report, "diagnostics", ()) or ())))
+
+    st = _collect_steps(record, trace, findings)
+    layout = _e(body, "div", class_="layout")
+    _board_pane(layout, st, pair)
     cp = _e(layout, "section", class_="coups-pane")
     _e(cp, "h2", "Coups")
-    _coups_table(cp, record, findings, trace, step_of_coup, names)
+    _coups_table(cp, record, findings, trace, st.of_coup, names)
 
     chart_sec = _e(body, "section", class_="chart")
     _e(chart_sec, "h2", "Points and holes")
-    chart_sec.append(score_chart(points, holes, names=pair, breaks=breaks, id="score-chart"))
-
+    chart_sec.append(score_chart(st.points, st.holes, names=pair, breaks=st.breaks, id="score-chart"))
     if is_a_ecrire(record):
         _score_sheet(body, record, report, profile, names)
 
     footer = _e(body, "footer")
     _e(footer, "p", "Rules cited to RULES.md, which cites the treatises (Lelasseux-Lafosse 1852, "
                     "Lepeintre 1818, Lebrun 1828). Generated by trictrac publish.")
+    steps = [{"label": lab} for lab in st.labels]
     _e(body, "script", _json_for_script({"steps": steps}), type="application/json", id="tt-data")
     _e(body, "script", SCRIPT)
     return html
@@ -585,6 +614,15 @@ def _score_sheet(body: etree._Element, record: Record, report: Any, profile: Any
     _e(sec, "h2", "Score sheet (papier et crayon)")
     if not results:
         _e(sec, "p", "No marqué result is written in the record.")
+        return
+    seats = {x for e in record.elements if isinstance(e, MarqueStart) and e.players for x in e.players}
+    seats |= {r.winner for r in results if r.winner}
+    if not seats <= {"A", "B"}:  # à quatre, chouette, à tourner: accounts are not one per seat
+        _e(sec, "p", "Marqués as written (the accounts of a partie of three or four are settled by "
+                     "trictrac score):")
+        ul = _e(sec, "ul")
+        for r in results:
+            _e(ul, "li", _marque_result_text(r, names))
         return
     lines = []
     for r in results:

@@ -121,23 +121,22 @@ def publish_files(
                 rep.diagnostics.extend(parsed.diagnostics)
                 rep.games += 1
                 fname = page_name(number, record.headers)
+                error = None
                 try:
                     report = verify(record, profile, file=name, game=g, diagnostics=parsed.diagnostics)
-                except ValueError as e:  # e.g. an unknown Profile header: this game only
-                    rep.failures.append((name, g, str(e)))
-                    summaries.append(GameSummary("", number, dict(record.headers), len(record.coups), 0,
-                                                 source=f"{Path(name).name} #{g + 1}", error=f"not verified: {e}"))
-                    if on_game:
-                        on_game(number)
-                    continue
-                html = render_game(record, report, profile=profile, number=number, index_href="index.html")
+                except ValueError as e:  # e.g. an unknown Profile header: this game is published unverified
+                    report, error = None, str(e)
+                    rep.failures.append((name, g, error))
+                html = render_game(record, report, profile=profile, number=number, index_href="index.html",
+                                   not_verified=error)
                 target = out / fname
                 target.write_text(html, encoding="utf-8")
                 rep.pages.append(target)
                 nf = len(getattr(report, "findings", ()) or ())
                 rep.findings += nf
                 summaries.append(GameSummary(fname, number, dict(record.headers), len(record.coups), nf,
-                                             _result_of(report, record), f"{Path(name).name} #{g + 1}"))
+                                             _result_of(report, record), f"{Path(name).name} #{g + 1}",
+                                             None if error is None else f"not verified: {error}"))
                 if on_game:
                     on_game(number)
         except OSError as e:

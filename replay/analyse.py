@@ -97,6 +97,7 @@ def _event_text(e: dict[str, Any]) -> str:
     if "target" in e:
         words.append(f"on {e['target']}")
     if e["ways"] > 1:
+        words[-1] += ","
         words.append(f"{e['ways']} ways")
     return f"{side} +{e['points']}: {' '.join(words)}"
 

@@ -32,7 +32,7 @@ The flow trusts its caller to pass legal plays (the bots take them from
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator, Literal
 
 from trictrac.replay.ledger import Ledger, ScoreState
@@ -49,9 +49,13 @@ __all__ = [
     "CoupOutcome",
     "Game",
     "marque_bredouille",
+    "partie_kind",
+    "moves_text",
+    "find_play",
+    "replay_record",
+    "start_of",
 ]
 
-Kind = Literal["douze-trous", "a-ecrire"]
 KINDS: tuple[str, ...] = ("douze-trous", "a-ecrire")
 TWELVE = 12  # holes that win a partie en douze trous (RULES.md §8.1; 003 §218)
 ALL_OFF = 15
@@ -497,16 +501,15 @@ def _norm(roll: tuple[int, int]) -> tuple[int, int]:
 
 
 def partie_kind(header: str | None) -> tuple[str, int]:
-    """``(kind, marques)`` from a ``Partie`` header: ``douze-trous`` or ``a-ecrire N``
-    (accents, case and spaces ignored; à quatre / chouette / à tourner are parties à
-    écrire too).  Default: douze trous."""
-    text = (header or "").lower().replace("é", "e").replace("è", "e").replace("à", "a").replace("_", "-")
-    if "douze" in text or "12" in text.split():
+    """``(kind, marques)`` of the flow from a ``Partie`` header (``notation.reader.parse_partie``):
+    ``douze-trous``, else a partie à écrire (à quatre, chouette and à tourner are parties
+    à écrire too) with its number of marqués (default 4).  No header: douze trous."""
+    from trictrac.notation.reader import parse_partie
+
+    parsed = parse_partie(header) if header else None
+    if parsed is None or parsed[0] == "douze-trous":
         return "douze-trous", 4
-    if any(w in text for w in ("ecrire", "quatre", "chouette", "tourner")):
-        nums = [int(t) for t in text.replace("-", " ").split() if t.isdigit()]
-        return "a-ecrire", nums[0] if nums else 4
-    return "douze-trous", 4
+    return "a-ecrire", parsed[1] or 4
 
 
 def moves_text(moves: tuple[object, ...]) -> str:
@@ -528,6 +531,19 @@ def find_play(ps: PlaySet, moves: tuple[object, ...]) -> Play | None:
     return None
 
 
+def start_of(text: str) -> tuple[Position, ScoreState]:
+    """The position and score of a record's ``Position`` header (book problems).
+
+    :raises GameFlowError: the text is not a valid one-line position."""
+    from trictrac.notation.position import parse_position
+
+    spec, diags = parse_position(text)
+    if spec is None or any(d.severity == "error" for d in diags):
+        msg = diags[0].message if diags else "unreadable"
+        raise GameFlowError(f"Position header: {msg}")
+    return Position.from_spec(spec), ScoreState.from_spec(spec)
+
+
 def replay_record(record: object, profile: Profile | None = None) -> "Iterator[tuple[object, CoupOutcome, Game]]":
     """Drive a :class:`Game` through a record of perfect play, coup by coup.
 
@@ -537,22 +553,55 @@ def replay_record(record: object, profile: Profile | None = None) -> "Iterator[t
     follows a hole.  Raises :class:`GameFlowError` at the first coup that perfect
     play cannot explain (an illegal move, a leave without the right) — the verifier
     (``replay.verify``) is the tool for records with mistakes.
+
+    Parties à tourner, à la chouette and à quatre (``marqué N X-Y`` sections): each
+    marqué (with its refaits) is a one-marqué partie à écrire between the two seated
+    players, X in seat A; the outcomes then speak of seats ``"A"`` / ``"B"``.
     """
-    from trictrac.notation.record import Decision, JouePourTout, Record
+    from trictrac.notation.reader import parse_partie
+    from trictrac.notation.record import Coup, Decision, JouePourTout, MarqueStart, Record
     from trictrac.replay.profiles import find_profile
 
     assert isinstance(record, Record)
     if profile is None:
         profile = find_profile(record.headers.get("Profile")) if record.headers.get("Profile") else DEFAULT_PROFILE
     kind, marques = partie_kind(record.headers.get("Partie"))
-    coups = record.coups
-    first = coups[0].side if coups else "A"
-    game = Game(kind, profile, first=first, marques=marques)
-    for coup in coups:
+    parsed = parse_partie(record.headers.get("Partie") or "")
+    multi = parsed is not None and parsed[0] in ("a-quatre", "chouette", "a-tourner")
+    game: Game | None = None
+    seat_of = {"A": "A", "B": "B"}
+    pending: tuple[str, str] | None = None
+    for el in record.elements:
+        if isinstance(el, MarqueStart) and multi:
+            if game is not None and not game.finished:
+                continue  # a refait: the same players play the marqué again
+            if el.players is None:
+                raise GameFlowError(f"marqué {el.number}: the players seated are not written")
+            pending, game = el.players, None
+            continue
+        if not isinstance(el, Coup):
+            continue
+        coup = el
+        if game is None:
+            if multi:
+                if pending is None:
+                    raise GameFlowError(f"coup {coup.number} before any marqué")
+                seat_of = {pending[0]: "A", pending[1]: "B"}
+                if coup.side not in seat_of:
+                    raise GameFlowError(f"coup {coup.number}: {coup.side} does not play this marqué")
+                game = Game("a-ecrire", profile, first=seat_of[coup.side], marques=1)
+            elif record.start:
+                start, score = start_of(record.start)
+                if start.turn != coup.side:
+                    raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the Position has turn={start.turn}")
+                game = Game(kind, profile, start=start, score=score, marques=marques)
+            else:
+                game = Game(kind, profile, first=coup.side, marques=marques)
         if game.finished:
             raise GameFlowError(f"coup {coup.number} after the end of the partie")
-        if coup.side != game.turn:
-            raise GameFlowError(f"coup {coup.number}: {coup.side} throws but {game.turn} is to play")
+        side = seat_of.get(coup.side, coup.side)
+        if side != game.turn:
+            raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the other player is to play")
         roll = _norm(coup.roll)
         decided = [a.leave for a in coup.before if isinstance(a, Decision)]
         leave = decided[-1] if decided else None

@@ -348,20 +348,23 @@ class _Injector:
 
     # -- the driver ------------------------------------------------------------------
     def run(self) -> tuple[Record, list[Injected]]:
-        orig = list(replay_record(self.record, self.profile))
-        if not orig:
-            return self.record, []
         kind, marques = partie_kind(self.record.headers.get("Partie"))
         coups = self.record.coups
+        if not coups:
+            return self.record, []
         first = coups[0].side
         before = [Game(kind, self.profile, first=first, marques=marques).position]
-        for _c, _o, g in orig:
-            before.append(g.position)
+        orig = []
+        for c, o, g in replay_record(self.record, self.profile):
+            orig.append((c, o))
+            before.append(g.position)  # the game object is shared: read its position now
         game = Game(kind, self.profile, first=first, marques=marques)
         rb = RecordBuilder(game, dict(self.record.headers), compact=self.compact)
         n = len(orig)
         rng = self.rng
-        targets = sorted(rng.sample(range(1, max(2, n)), min(self.k, max(1, n - 1)))) if self.k else []
+        # targets in the first two thirds, so that the partie does not end before them
+        span = range(1, max(2, (2 * n) // 3))
+        targets = sorted(rng.sample(span, min(self.k, len(span)))) if self.k else []
         out_list: list[Injected] = []
         kinds = self.kinds[:]
         rng.shuffle(kinds)
@@ -380,7 +383,7 @@ class _Injector:
             leave = False
             say = False
             if synced:
-                coup, o, _g = orig[i]
+                coup, o = orig[i]
                 roll = o.roll
                 ps = game.legal(roll)
                 if o.left:
@@ -514,6 +517,11 @@ def inject(
         raise InjectError(f"none of these kinds can go into a {record.mode} record")
     if k < 0:
         raise InjectError("k must be >= 0")
+    from trictrac.notation.reader import parse_partie
+
+    parsed = parse_partie(record.headers.get("Partie") or "douze-trous")
+    if parsed is not None and parsed[0] not in ("douze-trous", "a-ecrire"):
+        raise InjectError(f"mistakes go into parties en douze trous and à écrire, not {parsed[0]}")
     if profile is None:
         name = record.headers.get("Profile")
         profile = find_profile(name) if name else find_profile(None)

@@ -38,7 +38,6 @@ base 8) before any tuple is built.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 from trictrac.replay.position import Position
@@ -96,7 +95,7 @@ _MASK_19_24 = sum(1 << p for p in range(19, 25))
 
 
 class IllegalMoveError(ValueError):
-    """API misuse: a play that does not fit the position."""
+    """API misuse (e.g. a roll outside 1..6); illegal plays are judged, not raised."""
 
 
 class Play(NamedTuple):
@@ -230,8 +229,48 @@ class _Info(NamedTuple):
     opp_coin_empty: bool
 
 
-@lru_cache(maxsize=4096)
+_INFO: dict = {}
+_PROFILE_KEYS: dict[int, tuple] = {}
+
+
+def _profile_key(profile: Profile) -> tuple:
+    """(profile, movement switches, history needed): cached by id, holding the profile so
+    that its id cannot be reused by another object while the entry lives."""
+    e = _PROFILE_KEYS.get(id(profile))
+    if e is None or e[0] is not profile:
+        k = (
+            profile.rest_on_own_empty_coin,
+            profile.opponent_table_closed,
+            profile.bear_off_while_plein_possible,
+            profile.sortant_must_bear_off,
+            profile.defaillant_rearmost,
+        )
+        e = (profile, k, profile.opponent_table_closed == "until-broken")
+        if len(_PROFILE_KEYS) > 256:
+            _PROFILE_KEYS.clear()
+        _PROFILE_KEYS[id(profile)] = e
+    return e
+
+
+_LAST: list = [None, None, None]  # (pos, profile, info): the 21 rolls of one position
+
+
 def _info(pos: Position, profile: Profile) -> _Info:
+    last = _LAST
+    if last[0] is pos and last[1] is profile:
+        return last[2]
+    e = _profile_key(profile)
+    key = (pos.mover, pos.other, e[1], pos.other_jans if e[2] else None)
+    info = _INFO.get(key)
+    if info is None:
+        if len(_INFO) >= _CACHE_MAX:
+            _INFO.clear()
+        info = _INFO[key] = _make_info(pos, profile)
+    last[0], last[1], last[2] = pos, profile, info
+    return info
+
+
+def _make_info(pos: Position, profile: Profile) -> _Info:
     m = pos.mover
     o = pos.other
     blocked = 0
@@ -261,8 +300,9 @@ def _info(pos: Position, profile: Profile) -> _Info:
 # the play set
 # ---------------------------------------------------------------------------------
 
-# candidate: (steps, numbers, n_numbers, filled, kept)  — kept: final state keeps made pleins bits
-_Cand = tuple
+# A candidate is a list [steps, numbers, count of numbers played, filled bits, kept bits
+# (pleins made at the end: made before and kept, or filled and kept), exclusion reason
+# or None], keyed by net change.
 
 
 class PlaySet:
@@ -275,7 +315,7 @@ class PlaySet:
     movement-legal plays an obligation removed, with the obligation's id.
     """
 
-    __slots__ = ("roll", "plays", "unplayable", "fills", "conserves", "_all", "_m")
+    __slots__ = ("roll", "plays", "unplayable", "fills", "conserves", "_all", "_info", "_profile")
 
     def __init__(
         self,
@@ -285,7 +325,8 @@ class PlaySet:
         fills: bool,
         conserves: bool,
         all_cands: dict,
-        m: tuple[int, ...],
+        info: "_Info",
+        profile: Profile,
     ) -> None:
         self.roll = roll
         self.plays = plays
@@ -293,18 +334,27 @@ class PlaySet:
         self.fills = fills
         self.conserves = conserves
         self._all = all_cands
-        self._m = m
+        self._info = info
+        self._profile = profile
 
     def excluded(self) -> tuple[tuple[Play, str], ...]:
-        """Movement-legal plays removed by an obligation: ``"both-numbers"`` (M6),
-        ``"larger-number"`` (M7), ``"must-fill"`` (M10), ``"must-conserve"`` (M11)."""
-        legal = {p.result for p in self.plays}
+        """Movement-legal plays removed by an obligation, one per resulting position:
+        ``"both-numbers"`` (M6: a play of one number, or none, when both could be
+        played), ``"larger-number"`` (M7), ``"must-fill"`` (M10), ``"must-conserve"`` (M11)."""
+        m = self._info.m
+        seen = {p.result for p in self.plays}
         out = []
-        for key, c in self._all.items():
-            play = _make_play(self._m, c)
-            if play.result in legal:
+        for c in self._all.values():
+            play = _make_play(m, c)
+            if play.result in seen:
                 continue
+            seen.add(play.result)
             out.append((play, c[5]))
+        if self.plays and len(self.plays[0].numbers) == 2:
+            for play in _single_plays(self._info, self.roll, self._profile):
+                if play.result not in seen:
+                    seen.add(play.result)
+                    out.append((play, "both-numbers"))
         return tuple(out)
 
     def __iter__(self):
@@ -320,6 +370,28 @@ class PlaySet:
         )
 
 
+def _single_plays(info: "_Info", roll: Roll, profile: Profile) -> list[Play]:
+    """Plays of one number alone (for ``excluded()``; RULES.md §3.6 M6)."""
+    m = info.m
+    out = []
+    for n in sorted(set(roll), reverse=True):
+        for p in info.occ:
+            q = _step_ok(info, profile, m, p, n, info.stop)  # type: ignore[arg-type]
+            if not q:
+                continue
+            r = list(m)
+            r[p] -= 1
+            r[q] += 1
+            if r[COIN] == 1:
+                continue
+            f = 0
+            for t, bit in info.near:
+                if plein_made(r, t):
+                    f |= bit
+            out.append(Play(((p, q),), (n,), tuple(r), f))
+    return out
+
+
 def _make_play(m: tuple[int, ...], c: list) -> Play:
     steps = c[0]
     r = list(m)
@@ -330,9 +402,12 @@ def _make_play(m: tuple[int, ...], c: list) -> Play:
 
 
 def _norm_roll(roll: Sequence[int]) -> Roll:
-    a, b = roll
-    if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise ValueError(f"bad roll {roll!r}: numbers must be 1..6")
+    try:
+        a, b = roll
+    except (TypeError, ValueError):
+        raise IllegalMoveError(f"bad roll {roll!r}: two numbers 1..6") from None
+    if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= 6 and 1 <= b <= 6):
+        raise IllegalMoveError(f"bad roll {roll!r}: numbers must be 1..6")
     return (a, b) if a >= b else (b, a)
 
 
@@ -343,9 +418,13 @@ _CACHE_MAX = 50_000
 def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE) -> PlaySet:
     """Every legal play of ``roll`` in ``pos`` after all obligations (RULES.md §3).
 
-    Cached on ``(pos, roll, profile)`` (bounded dict, cleared when full).
+    Cached on what movement depends on: both sides' counts, the roll and the
+    profile's movement switches (bounded dict, cleared when full).
     """
-    key = (pos, roll, profile)
+    e = _PROFILE_KEYS.get(id(profile))
+    if e is None or e[0] is not profile:
+        e = _profile_key(profile)
+    key = (pos.mover, pos.other, roll, e[1], pos.other_jans if e[2] else None)
     ps = _CACHE.get(key)
     if ps is None:
         ps = _legal_plays(pos, _norm_roll(roll), profile)
@@ -356,8 +435,10 @@ def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_P
 
 
 def clear_cache() -> None:
+    """Empty the caches (benchmarks; memory)."""
     _CACHE.clear()
-    _info.cache_clear()
+    _INFO.clear()
+    _LAST[:] = [None, None, None]
 
 
 def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
@@ -366,10 +447,10 @@ def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
         cands = _candidates_fast(info, roll)
     else:
         cands = _candidates_general(info, roll, profile)
-    return _finish(info, roll, cands)
+    return _finish(info, roll, cands, profile)
 
 
-def _finish(info: _Info, roll: Roll, cands: dict) -> PlaySet:
+def _finish(info: _Info, roll: Roll, cands: dict, profile: Profile) -> PlaySet:
     """Apply M6/M7, then M10, else M11 (RULES.md §3.6-§3.7), and build the plays."""
     m = info.m
     a, b = roll
@@ -379,9 +460,10 @@ def _finish(info: _Info, roll: Roll, cands: dict) -> PlaySet:
             best = c[2]
     if best == 2:
         pool = [c for c in cands.values() if c[2] == 2]
-        for c in cands.values():
-            if c[2] < 2:
-                c[5] = "both-numbers"
+        if len(pool) < len(cands):
+            for c in cands.values():
+                if c[2] < 2:
+                    c[5] = "both-numbers"
         unplayable: tuple[int, ...] = ()
     elif best == 1:
         pool = [c for c in cands.values() if c[1][0] == a]
@@ -411,17 +493,41 @@ def _finish(info: _Info, roll: Roll, cands: dict) -> PlaySet:
                     if not c[3]:
                         c[5] = "must-fill"
                 pool = f
+            # M11 on the plein just filled: a fill en passant (the other number breaks
+            # it) is legal only when no play fills and keeps (003 §60, §62, §82)
+            k = [c for c in pool if c[3] & c[4]]
+            if k and len(k) < len(pool):
+                for c in pool:
+                    if not c[3] & c[4]:
+                        c[5] = "must-conserve"
+                pool = k
     if not fills and info.made:
-        k = [c for c in pool if c[4]]
+        mb = _kept_all(info)
+        k = [c for c in pool if c[4] & mb]
         if k:
             conserves = True
             if len(k) < len(pool):
                 for c in pool:
-                    if not c[4]:
+                    if not c[4] & mb:
                         c[5] = "must-conserve"
                 pool = k
-    plays = tuple([_make_play(m, c) for c in pool])
-    return PlaySet(roll, plays, unplayable, fills, conserves, cands, m)
+    plays = []
+    new = tuple.__new__
+    for c in pool:
+        st = c[0]
+        r = list(m)
+        if len(st) == 2:
+            (p1, q1), (p2, q2) = st
+            r[p1] -= 1
+            r[q1] += 1
+            r[p2] -= 1
+            r[q2] += 1
+        elif st:
+            (p1, q1), = st
+            r[p1] -= 1
+            r[q1] += 1
+        plays.append(new(Play, (st, c[1], tuple(r), c[3])))
+    return PlaySet(roll, tuple(plays), unplayable, fills, conserves, cands, info, profile)
 
 
 def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
@@ -437,9 +543,11 @@ def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
         r[p] -= 1
         r[q] += 1
     filled = 0
+    kept = 0
     for t, bit in info.near:
         if plein_made(r, t):
             filled |= bit
+            kept |= bit
         elif both_orders:
             for p, q in steps:
                 r1 = list(m)
@@ -448,7 +556,6 @@ def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
                 if plein_made(r1, t):
                     filled |= bit
                     break
-    kept = 0
     for t, bit in info.made:
         if plein_made(r, t):
             kept |= bit
@@ -694,10 +801,11 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
         for p, q in c[0]:
             r[p] -= 1
             r[q] += 1
+        k = 0
         for t, bit in info.near:
             if plein_made(r, t):
                 c[3] |= bit
-        k = 0
+                k |= bit
         for t, bit in info.made:
             if plein_made(r, t):
                 k |= bit
@@ -712,6 +820,7 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
                 for t, bit in info.near:
                     if plein_made(s1, t):
                         f |= bit
+                        k |= bit
                 for t, bit in info.made:
                     if plein_made(s1, t):
                         k |= bit
@@ -744,7 +853,7 @@ class PlayJudgement(NamedTuple):
 
     ``play``: the matching legal play, or the play as physically executed when it is
     illegal but executable.  ``violation``: stable id (see :data:`VIOLATIONS`) and
-    ``rule`` its RULES.md section; ``alternatives``: the legal plays when illegal.
+    ``rule`` its RULES.md section; ``alternatives``: all the legal plays of the roll.
     """
 
     legal: bool
@@ -763,7 +872,7 @@ VIOLATIONS: dict[str, str] = {
     "closed-table": "§3.3 L4 (§3.8 P3)",
     "no-repos": "§3.4 R1-R5",
     "bear-off-too-early": "§3.10 S1 (L5)",
-    "defaillant-bear-off": "§3.10 S4-S5",
+    "bear-off-not-rearmost": "§3.10 S4-S5",
     "sortant-must-bear-off": "§3.10 S3",
     "defaillant-rearmost": "§3.10 S4",
     "wrong-distance": "§3.1 M1-M3",
@@ -820,18 +929,16 @@ def judge_play(
     for pl, why in ps.excluded():
         if pl.result == result:
             return bad(why, pl, True)
-    # 3. which numbers the written pairs use
-    found = _assign_numbers(pos, roll, pairs, profile)
+    # 3. which numbers the written pairs use (the declared unplayable ones set aside)
+    avail = [a, b]
+    for n in declared:
+        if n not in avail:
+            return bad("wrong-distance", None, False)
+        avail.remove(n)
+    found = _assign_numbers(pos, roll, pairs, profile, avail)
     if found is None:
         return bad("wrong-distance", None, False)
     steps, numbers = found
-    rest = [a, b]
-    for n in numbers:
-        rest.remove(n)
-    for n in declared:
-        if n not in rest:
-            return bad("wrong-distance", None, False)
-        rest.remove(n)
     filled = 0
     for _name, t, bit in _TABLE_LIST:
         if not plein_made(pos.mover, t) and plein_made(result, t):
@@ -850,13 +957,13 @@ def judge_play(
 
 
 def _assign_numbers(
-    pos: Position, roll: Roll, pairs: list, profile: Profile
+    pos: Position, roll: Roll, pairs: list, profile: Profile, avail: list[int]
 ) -> tuple[list, list] | None:
     """Die numbers of the written pairs: each pair plays one number (exact, or an
     excédant number bearing off), the sum (tout d'une, expanded into two chained
     steps through a repos) or, for two pairs onto 12, a coin par puissance (C3)."""
     a, b = roll
-    if len(pairs) == 2 and pairs[0][1] == COIN and pairs[1][1] == COIN:
+    if len(pairs) == 2 and len(avail) == 2 and pairs[0][1] == COIN and pairs[1][1] == COIN:
         d = sorted((COIN - pairs[0][0], COIN - pairs[1][0]))
         if d != sorted((a, b)) and [x + 1 for x in d] == sorted((a, b)):
             return list(pairs), [COIN - pairs[0][0] + 1, COIN - pairs[1][0] + 1]
@@ -895,7 +1002,7 @@ def _assign_numbers(
                 return st + sub[0], ns + sub[1]
         return None
 
-    return search(0, [a, b])
+    return search(0, list(avail))
 
 
 def _diagnose(pos: Position, roll: Roll, steps: list, numbers: list, profile: Profile) -> str | None:
@@ -925,8 +1032,10 @@ def _diagnose(pos: Position, roll: Roll, steps: list, numbers: list, profile: Pr
         else:
             if not _off_ok(s, profile):
                 return "bear-off-too-early"
+            if q - p != n and any(s[x] for x in range(19, p)):
+                return "bear-off-not-rearmost"  # S4-S5: overshooting numbers take the rearmost
             if not _step_ok(info, profile, s, p, n, info.stop):
-                return "sortant-must-bear-off" if q - p == n or s[25 - n] else "defaillant-bear-off"
+                return "sortant-must-bear-off"
         s[p] -= 1
         s[q] += 1
     if s[COIN] == 1:

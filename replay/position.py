@@ -23,7 +23,10 @@ lives in the ledger (``replay.ledger``); the one-line position notation carries 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:  # notation imports nothing of replay; replay may import notation
+    from trictrac.notation.position import PositionSpec
 
 __all__ = ["Position", "Side", "other_side", "EMPTY", "start_position"]
 
@@ -91,6 +94,71 @@ class Position:
         if other_off is not None:
             o[OFF] += other_off
         return cls(tuple(m), tuple(o), **facts)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_spec(cls, spec: "PositionSpec") -> "Position":
+        """The position of a one-line notation value, seen from ``spec.turn``.
+
+        Jans are converted from the notation's short names (``deux-tables``) to the
+        scoring-event kinds (``jan-de-deux-tables``, RULES.md §4.6); the score
+        (points, holes, bredouille, pavillon) is left to the ledger.
+        """
+        from trictrac.notation.position import JAN_NAMES
+
+        def kinds(js: frozenset[str]) -> frozenset[str]:
+            return frozenset(JAN_NAMES.get(j, j) for j in js)
+
+        if spec.turn not in ("A", "B"):
+            raise ValueError(f"turn must be 'A' or 'B', not {spec.turn!r}")
+        i, j = (0, 1) if spec.turn == "A" else (1, 0)
+        sides = (tuple(spec.a), tuple(spec.b))
+        return cls(
+            sides[i],
+            sides[j],
+            spec.turn,
+            spec.coups[i],
+            spec.coups[j],
+            bool(spec.coin_taken[i]),
+            bool(spec.coin_taken[j]),
+            kinds(spec.jans[i]),
+            kinds(spec.jans[j]),
+        )
+
+    def to_spec(self, score: Any = None) -> "PositionSpec":
+        """The notation value of this position; ``score``: an optional score state with
+        ``.a`` / ``.b`` each having ``points``, ``bredouille``, ``holes``, ``pavillon``
+        (``replay.ledger.ScoreState``); zero score when omitted."""
+        from trictrac.notation.position import JAN_NAMES, PositionSpec
+
+        short = {v: k for k, v in JAN_NAMES.items()}
+
+        def names(js: frozenset[str]) -> frozenset[str]:
+            return frozenset(short.get(j, j) for j in js)
+
+        a_first = self.turn == "A"
+
+        def pair(mine: Any, theirs: Any) -> tuple[Any, Any]:
+            return (mine, theirs) if a_first else (theirs, mine)
+
+        kw: dict[str, Any] = {}
+        if score is not None:
+            sa, sb = score.a, score.b
+            kw = {
+                "points": (sa.points, sb.points),
+                "bredouille": (bool(sa.bredouille), bool(sb.bredouille)),
+                "holes": (sa.holes, sb.holes),
+                "pavillon": (bool(sa.pavillon), bool(sb.pavillon)),
+            }
+        a, b = pair(self.mover, self.other)
+        return PositionSpec(
+            a,
+            b,
+            self.turn,
+            pair(self.mover_coups, self.other_coups),
+            pair(self.mover_coin_taken, self.other_coin_taken),
+            pair(names(self.mover_jans), names(self.other_jans)),
+            **kw,
+        )
 
     # -- views ----------------------------------------------------------------------
     def other_in_mover_frame(self) -> tuple[int, ...]:

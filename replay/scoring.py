@@ -30,7 +30,6 @@ from trictrac.replay.moves import (
     Play,
     PlaySet,
     legal_plays,
-    _W,
 )
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
@@ -259,6 +258,8 @@ def _mezeas_kind(pos: Position) -> str | None:
 
 
 def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
+    """Special jans (RULES.md §4.6), battre le coin (§4.4 K1-K3), hits (§4.3 B1-B7):
+    appended to ``out`` in that order, hits by ascending target."""
     doublet = a == b
     v = 6 if doublet else 4
     m = c.m
@@ -332,8 +333,13 @@ def position_events(
 # ---------------------------------------------------------------------------------
 
 
+#: weights of a play's net change: |change| <= 2 < 4 per point, so base 8 is exact
+_W: tuple[int, ...] = tuple(8**p for p in range(26))
+
+
 def _play_key(play: Play) -> int:
-    """Net change of a play, route-independent (same key as moves.py's dedup)."""
+    """Net change of a play as one int, whatever the route (tout d'une or tout à bas,
+    order of the steps)."""
     k = 0
     for p, q in play.steps:
         k += _W[q] - _W[p]
@@ -509,15 +515,20 @@ def _score(
                 events.append(ScoringEvent("mover", kind, 1, v, how="conserver"))
     m = c.m
     # -- sortie (§4.9): the throw bears off the last checker (first to finish)
-    if m[OFF] >= 13 and m[OFF] < 15 and any(p.result[OFF] == 15 for p in plays):
+    sortie = m[OFF] >= 13 and m[OFF] < 15 and any(p.result[OFF] == 15 for p in plays)
+    if sortie:
         events.append(ScoringEvent("mover", "sortie", 1, v))
     # -- pile de misère (profile innovations; §10 D20; 001 IV): 15 on the coin, made or kept
     if profile.pile_de_misere and (
         any(p.result[COIN] == 15 for p in plays) or (not plays and m[COIN] == 15)
     ):
         events.append(ScoringEvent("mover", "pile-de-misere", 1, v))
-    # -- impuissance (§4.8 M8): 2 a number not played
-    if play is None:
+    # -- impuissance (§4.8 M8): 2 a number not played.  [Derived] not at the sortie:
+    # a number left over once the last checker is off is no impuissance — the
+    # relevé is over and "je joue pour tout" plays the throw again (003 §118)
+    if sortie:
+        unplayed = 0
+    elif play is None:
         unplayed = len(ps.unplayable)
     else:
         unplayed = 2 - len(play.numbers)
@@ -563,14 +574,21 @@ def next_position(
     The mover's counts become ``play.result``; his coups count grows by one; his coin
     is recorded as taken once he holds it (RULES.md §3.5); the special jans the throw
     produced (jan or contre-jan, RULES.md §4.6) are added to ``mover_jans`` so that the
-    "once" limits of 003 §124, §126 hold.  A sortie (``play.result[25] == 15``) ends the
-    relevé (RULES.md §4.9): the caller starts the next one (``start_position``).
+    "once" limits of 003 §124, §126 hold; under ``opponent_table_closed="until-broken"``
+    a made grand jan is recorded too (read by moves.py).  A sortie
+    (``play.result[25] == 15``) ends the relevé (RULES.md §4.9): the caller starts the
+    next one (``start_position``).
     """
     a, b = _norm(roll)
     events: list[ScoringEvent] = []
     _position_events(_ctx(pos, profile), a, b, events)
     jans = {e.kind for e in events if e.kind in SPECIAL_JANS}
     r = play.result
+    if profile.opponent_table_closed == "until-broken" and (_made(pos.mover, GRAND_JAN) or _made(r, GRAND_JAN)):
+        # 000 ~l.508 (§10 D14): the opponent's second table opens once this grand jan,
+        # having been made (before or by this throw), is broken; moves.py reads that
+        # history from the jans
+        jans.add("grand-jan")
     moved = replace(
         pos,
         mover=r,

@@ -30,7 +30,15 @@ A little noise from the game's ``rng`` breaks ties, so that games differ.
 Records: every coup written with all marks (full records: the roller's
 :class:`Mark` with holes and bredouille, or *je ne marque pas*; his
 :class:`Decision` when he had the right to leave; the opponent's :class:`Mark` for
-points given), or rolls and moves only (compact).  Same seed → same records.
+points given; the written result of each marqué), or rolls and moves only (compact).
+Same seed → same records.  Parties à tourner, à la chouette and à quatre
+(:func:`play_partie_multi`) seat the players marqué by marqué as ``replay.partie``
+rotates them (RULES.md §8.3).
+
+Known limits of the bots: they never aim at the jan de trois coups (it happens only by
+chance), never say *je joue pour tout* unless asked (``pour_tout=True``), and judge
+a lone checker by the opponent's chance to hit it à vrai only (not by whether his
+hit would be à faux).
 """
 
 from __future__ import annotations
@@ -69,6 +77,8 @@ __all__ = [
     "bot_coup",
     "result_text",
     "STAY_MARGIN",
+    "MULTI",
+    "play_partie_multi",
 ]
 
 STAY_MARGIN = 6.0
@@ -279,12 +289,14 @@ class RecordBuilder:
 
 
 def bot_coup(
-    game: Game, rng: random.Random, *, pour_tout: bool = False
+    game: Game, rng: random.Random, *, pour_tout: bool = False, dice: random.Random | None = None
 ) -> tuple[tuple[int, int], PlaySet, Play | None, bool, bool]:
     """The bot's throw and choices: ``(roll, legal plays, play, leave, pour_tout)``.
 
+    ``dice`` throws the dice (default ``rng``, which also breaks the bot's ties); a
+    separate generator keeps the dice of a seed the same whatever the bots choose.
     ``play`` is None when it leaves (it does not play, RULES.md §6.2)."""
-    roll = game.pending_roll or _throw(rng)
+    roll = game.pending_roll or _throw(dice or rng)
     ps = game.legal(roll)
     play = choose_play(game.position, ps.plays, rng)
     leave = game.can_leave(roll, None) and decide_leave(game, roll, play)
@@ -312,12 +324,13 @@ def play_partie(
     """
     if first is None:
         first = "A" if rng.random() < 0.5 else "B"
+    dice, rng = _split(rng)
     game = Game(kind, profile, first=first, marques=marques)
     rb = RecordBuilder(game, headers or {}, compact=compact)
     while not game.finished:
         if game.coups > MAX_COUPS:
             raise RuntimeError("selfplay: partie did not end (bot bug)")
-        roll, ps, play, leave, say = bot_coup(game, rng, pour_tout=pour_tout and not compact)
+        roll, ps, play, leave, say = bot_coup(game, rng, pour_tout=pour_tout and not compact, dice=dice)
         out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
         rb.add(rb.coup(out, ps.unplayable), out)
     return rb.finish()
@@ -335,6 +348,11 @@ def result_text(game: Game) -> str:
     return f"{game.winner or '='} {won['A']}-{won['B']}"
 
 
+def _split(rng: random.Random) -> tuple[random.Random, random.Random]:
+    """Two generators from one: the dice, and the bots' tie-breaks."""
+    return random.Random(rng.getrandbits(64)), random.Random(rng.getrandbits(64))
+
+
 def _throw(rng: random.Random) -> tuple[int, int]:
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     return (a, b) if a >= b else (b, a)
@@ -347,12 +365,123 @@ def selfplay(
     compact: bool = False,
     profile: Profile = DEFAULT_PROFILE,
     *,
-    marques: int = 4,
+    marques: int | None = None,
 ) -> Iterator[Record]:
     """``n`` parties from one seed (game ``i`` uses its own generator seeded from
-    ``(seed, i)``, so a game does not depend on the ones before it)."""
+    ``(seed, i)``, so a game does not depend on the ones before it).  ``kind``:
+    ``douze-trous``, ``a-ecrire`` (``marques`` default 4), or a partie of three or four
+    players (:data:`MULTI`: ``a-tourner``, ``chouette``, ``a-quatre``)."""
+    if kind not in ("douze-trous", "a-ecrire") and kind not in MULTI:
+        raise ValueError(f"unknown kind of partie {kind!r}")
     for i in range(n):
         rng = random.Random(f"{seed}:{i}:{kind}")
-        rec = play_partie(rng, kind, profile, compact=compact, marques=marques)
+        if kind in MULTI:
+            rec = play_partie_multi(rng, kind, profile, compact=compact, marques=marques)
+        else:
+            rec = play_partie(rng, kind, profile, compact=compact, marques=marques or 4)
         rec.headers["Round"] = str(i + 1)
         yield rec
+
+
+# --- parties of three and four players (RULES.md §8.3) ---------------------------------------
+
+#: kind -> (replay.partie kind, players, default number of marqués)
+MULTI: dict[str, tuple[str, tuple[str, ...], int]] = {
+    "a-tourner": ("tourner", ("A", "B", "C"), 9),  # 003 §243: 9, 12 or 15
+    "chouette": ("chouette", ("A", "B", "C"), 6),  # A is the chouette (003 §242)
+    "a-quatre": ("quatre", ("A", "B", "C", "D"), 8),  # A+B against C+D (003 §239-241)
+}
+
+
+def _relabel(action: object, seats: dict[str, str]) -> object:
+    """An action with its seat letter(s) replaced by the player's letter."""
+    from dataclasses import fields, replace
+
+    names = {f.name for f in fields(action)}  # type: ignore[arg-type]
+    for name in ("who", "claimant"):
+        if name in names:
+            return replace(action, **{name: seats[getattr(action, name)]})  # type: ignore[type-var]
+    return action
+
+
+def play_partie_multi(
+    rng: random.Random,
+    kind: str,
+    profile: Profile = DEFAULT_PROFILE,
+    *,
+    compact: bool = False,
+    marques: int | None = None,
+    headers: dict[str, str] | None = None,
+) -> Record:
+    """A partie à tourner, à la chouette or à quatre between bots (RULES.md §8.3).
+
+    Who plays each marqué and who has its primauté come from ``replay.partie``
+    (:func:`~trictrac.replay.partie.settle_partie` on the results so far; 003 §239-246);
+    each marqué is played by the game flow between the two seated players, written
+    as ``marqué N X-Y`` with the players' own letters.
+    """
+    from trictrac.replay.partie import MarqueLine, PartieSpec, settle_partie
+
+    if kind not in MULTI:
+        raise ValueError(f"unknown kind {kind!r}; known: {', '.join(MULTI)}")
+    pk, players, default = MULTI[kind]
+    m = marques or default
+    first = None if pk == "chouette" else rng.choice(players[:1] + (players[2] if pk == "quatre" else players[1],))
+    spec = PartieSpec(kind=pk, players=players, marques=m, primaute=first)
+    dice, rng = _split(rng)
+    rec = Record(headers=dict(headers or {}))
+    h = rec.headers
+    h.setdefault("Event", "selfplay")
+    for p in players:
+        h.setdefault(p, f"Bot {p}")
+    h["Partie"] = f"{kind} {m}"
+    h["Profile"] = profile.name
+    h["Record"] = "compact" if compact else "full"
+    lines: list[MarqueLine] = []
+    won = {p: 0 for p in players}
+    number = decided = 0
+    while decided < m:
+        det = settle_partie(spec, lines + [MarqueLine()], profile).detail[-1]
+        x, y = det["players"]
+        prim = det["primaute"] or x
+        seats = {"A": x, "B": y}
+        game = Game("a-ecrire", profile, first="A" if prim == x else "B", marques=1)
+        rb = RecordBuilder(game, {}, compact=compact)
+        leaver = "A"
+        while not game.finished:
+            if game.coups > MAX_COUPS:
+                raise RuntimeError("selfplay: marqué did not end (bot bug)")
+            roll, ps, play, leave, say = bot_coup(game, rng, dice=dice)
+            out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
+            if out.left:
+                leaver = out.side
+            rb.add(rb.coup(out, ps.unplayable), out)
+        for el in rb.record.elements:
+            if isinstance(el, MarqueStart):
+                number += 1
+                rec.elements.append(MarqueStart(number, (x, y)))
+            elif isinstance(el, Coup):
+                rec.elements.append(Coup(
+                    el.number, seats[el.side], el.roll, el.moves,
+                    tuple(_relabel(a, seats) for a in el.before),  # type: ignore[misc]
+                    tuple(_relabel(a, seats) for a in el.after),  # type: ignore[misc]
+                ))
+            elif isinstance(el, MarqueResult):
+                rec.elements.append(MarqueResult(
+                    seats[el.winner] if el.winner else None, el.winner_holes, el.loser_holes,
+                    el.bredouille, el.refait, el.value,
+                ))
+            else:
+                rec.elements.append(el)
+        for mo in game.marque_results:
+            if mo.refait:
+                lines.append(MarqueLine(refait_holes=mo.winner_holes))
+                continue
+            w = seats[mo.winner or "A"]
+            lines.append(MarqueLine(winner=w, holes=(mo.winner_holes, mo.loser_holes),
+                                    pavillon=mo.bredouille != "none", loser=y if w == x else x,
+                                    leaver=seats[leaver]))
+            won[w] += 1
+        decided += 1
+    h["Result"] = " ".join(f"{p}:{won[p]}" for p in players)
+    return rec

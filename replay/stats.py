@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
+from trictrac.notation.reader import parse_partie
 from trictrac.notation.record import Record
 from trictrac.replay.game import GameFlowError, replay_record
 from trictrac.replay.profiles import Profile
@@ -77,6 +78,7 @@ class CorpusStats:
     def add(self, record: Record, index: int | None = None) -> bool:
         """Add one record; False (and an entry in ``skipped``) when it cannot be replayed."""
         coups = releves = 0
+        marques: list = []
         local: dict[str, Any] = {
             "events": Counter(), "points": Counter(), "leaves": 0, "sorties": 0, "could": 0, "stayed": 0,
             "holes": 0, "double": 0, "nmp": 0, "pour_tout": 0,
@@ -104,6 +106,8 @@ class CorpusStats:
                     local["sorties"] += 1
                 if out.releve_ended or out.game_over:
                     releves += 1
+                if out.marque_ended is not None:
+                    marques.append(out.marque_ended)
         except GameFlowError as e:
             self.skipped.append({"game": index if index is not None else self.games, "reason": str(e)})
             return False
@@ -112,7 +116,8 @@ class CorpusStats:
         if not game.finished:
             releves += 1  # the relevé in progress when the record stops
         self.games += 1
-        self.by_kind[game.kind] += 1
+        parsed = parse_partie(record.headers.get("Partie") or "")
+        self.by_kind[parsed[0] if parsed else game.kind] += 1
         self.coups += coups
         self.releves += releves
         self.leaves += local["leaves"]
@@ -133,7 +138,7 @@ class CorpusStats:
                 self.douze_trous["grande-bredouille"] += 1  # 12 holes uninterrupted (000 ~l.826)
             if l.holes == 0:
                 self.douze_trous["loser-without-hole"] += 1  # 002: quadruple
-        for m in game.marque_results:
+        for m in marques:
             if m.refait:
                 self.marques["refait"] += 1
             else:

@@ -175,7 +175,10 @@ class GameReport:
         if st is not None:
             score = f"A {st.a.holes} holes {st.a.points} pts, B {st.b.holes} holes {st.b.points} pts"
         n = len(self.findings)
+        errors = sum(1 for d in self.diagnostics if d.severity == "error")
         status = "clean" if n == 0 else f"{n} finding{'s' if n > 1 else ''}"
+        if errors:
+            status += f", {errors} text error{'s' if errors > 1 else ''}"
         stop = " (stopped)" if self.stopped else ""
         return f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score} [{self.profile_name}]"
 
@@ -241,11 +244,12 @@ def _eng() -> _Eng:
     return _ENG
 
 
-# Per-process cache of the pure part of a coup: (position, roll, moves, profile) ->
-# (judgement, score of the play, score of the roll when they differ, next position).
-_COUP_CACHE: dict[tuple, tuple] = {}
+# Per-process caches of the pure part of a coup, one dict per profile (hashing a
+# Profile costs ~2 µs): (position, roll, moves) -> (judgement, play, score of the play,
+# score of the roll, next position); (position, roll) -> score of the roll.
+_COUP_CACHE: dict[Profile, dict[tuple, tuple]] = {}
 _COUP_CACHE_MAX = 200_000
-_ROLL_CACHE: dict[tuple, "CoupScore"] = {}
+_ROLL_CACHE: dict[Profile, dict[tuple, "CoupScore"]] = {}
 
 
 def clear_cache() -> None:
@@ -325,6 +329,8 @@ class _Verifier:
 
     def __init__(self, record: Record, profile: Profile, game: int, file: str | None, keep_trace: bool) -> None:
         self.e = _eng()
+        self._coup_cache = _COUP_CACHE.setdefault(profile, {})
+        self._roll_cache = _ROLL_CACHE.setdefault(profile, {})
         self.rec = record
         self.profile = profile
         self.game = game
@@ -347,10 +353,12 @@ class _Verifier:
         self.stopped = False
         self.pos: Position | None = None
         self.primaute: str | None = None
+        self.marque_first: str | None = None  # who threw first in this marqué (003 §226)
         self.releve_over = True  # a relevé may start (start of game)
         self.leave_said: str | None = None
         self.ordering_noted = False
         self.refaits = 0
+        self._closed: list[_Pending] = []  # mistakes whose claim window has closed
         std_state = None
         if record.start:
             self.pos, std_state = self._start_from_header(record.start)
@@ -427,7 +435,8 @@ class _Verifier:
                     j += 1
                 nxt = els[j] if j < n else None
                 self._coup(el, nxt, last=i == last_coup and not isinstance(nxt, (ReleveStart, MarqueStart)))
-                self.index += 1
+                if not self.stopped:
+                    self.index += 1
             elif isinstance(el, ReleveStart):
                 self._releve_start(el)
             elif isinstance(el, MarqueStart):
@@ -473,11 +482,11 @@ class _Verifier:
             a, b = el.players
             self.seat_of = {a: "A", b: "B"}
             self.letter_of = {"A": a, "B": b}
-        if self.index > 0 or self.std.state != self.e.ScoreState():
+        if self.index > 0:  # a new marqué: fresh score and checkers (RULES.md §8.2)
             self.std = self.e.Ledger(self.profile)
             self.ent = self.e.Ledger(self.profile)
-        self.releve_over = True
-        self.pos = None
+            self.releve_over = True
+            self.pos = None
 
     def _marque_result(self, el: MarqueResult) -> None:
         st = self.std.state
@@ -509,6 +518,13 @@ class _Verifier:
                     val = None
                 if val is not None and val != el.value:
                     problems.append(f"the value is {val}, written {el.value}")
+        # primauté of the next marqué: the winner (003 §221) or the leaver (D21); after a
+        # refait whoever had it keeps it (003 §226)
+        if ha == hb:
+            self.primaute = self.marque_first
+        elif self.profile.primaute_after_marque_leave == "winner":
+            self.primaute = "A" if ha > hb else "B"
+        self.marque_first = None
         self.refaits = self.refaits + 1 if (ha == hb) else 0
         self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb]})
         if problems:
@@ -537,6 +553,8 @@ class _Verifier:
                     who=X, consequence="the primauté belongs to the leaver or the first out (RULES.md §9.3)",
                 )
             self.pos = e.start_position(X)
+            if self.marque_first is None:
+                self.marque_first = X
         elif self.pos.turn != X:
             self._finding(
                 "out-of-turn", where, f"{side} throws but it is {self._L(self.pos.turn)}'s turn",
@@ -582,6 +600,11 @@ class _Verifier:
                         leave = a.leave
                         leave_span = a.span
                 elif isinstance(a, Correction):
+                    if (part == 0 and a.points < 0 and not a.holes and self.seat_of.get(a.who, a.who) == X
+                            and self.profile.ecole_par_trop_when == "after-play"):
+                        # bonne compagnie: the jeton may go back until he plays (001 III on r.41)
+                        x_before.append(Mark(a.who, a.points, span=a.span))
+                        continue
                     corrections.append(a)
                 elif isinstance(a, JouePourTout):
                     pour_tout = True
@@ -590,11 +613,11 @@ class _Verifier:
 
         # compact records: a s'en aller is read from the record (a new relevé after a hole)
         inferred_leave = False
-        if leave is None and not pairs and isinstance(nxt, (ReleveStart, MarqueStart, MarqueResult)):
+        if leave is None and not moves and isinstance(nxt, (ReleveStart, MarqueStart, MarqueResult)):
             inferred_leave = True
 
         # 3. the play (not when he left, or when his gains ended the partie)
-        no_play = not pairs and (leave is True or inferred_leave or (last and not moves))
+        no_play = not moves and (leave is True or inferred_leave or last)
         std_before = self.std.state
         judgement = play = None
         if no_play:
@@ -608,15 +631,16 @@ class _Verifier:
             # he left, or his gains ended the partie: the opponent marks nothing (003 §157)
             R, O = cs_roll.mover, 0
         if not no_play:
-            key = (pos, roll, moves, profile)
-            cached = _COUP_CACHE.get(key)
+            key = (pos, roll, moves)
+            cache = self._coup_cache
+            cached = cache.get(key)
             if cached is None:
                 cached = self._judge(pos, roll, moves, where, side)
                 if cached is None:  # the record cannot go on
                     return
-                if len(_COUP_CACHE) >= _COUP_CACHE_MAX:
-                    _COUP_CACHE.clear()
-                _COUP_CACHE[key] = cached
+                if len(cache) >= _COUP_CACHE_MAX:
+                    cache.clear()
+                cache[key] = cached
             judgement, play, cs_play, cs_roll, pos_after = cached
             cs = cs_play
             R, O = cs_play.mover, cs_play.other
@@ -624,7 +648,8 @@ class _Verifier:
                 self._illegal(judgement, where, X, side)
             inferred_leave = False
         left = bool(leave) or inferred_leave
-        if leave is True and pairs:
+        sortie = play is not None and not no_play and play.result[25] == ALL_OFF
+        if leave is True and moves and not sortie:
             self._finding(
                 "stay-after-leave", self._where(coup, leave_span),
                 f"{side} said \"je m'en vais\" and then played {play.text() if play else 'his checkers'}",
@@ -692,7 +717,6 @@ class _Verifier:
         """(judgement, play, score of the play, score of the roll, position after) or None
         when a checker does not exist (the record cannot go on, RULES.md §9.6)."""
         e, profile = self.e, self.profile
-        cs_roll = self._score_roll(pos, roll)
         pairs = [m for m in moves if not isinstance(m, int)]
         j = e.judge_play(pos, roll, moves, profile)
         play = j.play
@@ -700,7 +724,17 @@ class _Verifier:
             # not executable: a checker that does not exist, or a dame mal posée (§9.5)
             counts = list(pos.mover)
             for p, q in pairs:
-                if not (1 <= p <= 24 and 1 <= q <= 25) or counts[p] <= 0:
+                if not (1 <= p < q <= 25):
+                    self._finding(
+                        "illegal-move", where,
+                        f"{side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off; "
+                        "the record cannot go on",
+                        who=self.seat_of.get(side, side), detail="wrong-distance",
+                        consequence="verification of this game stops here (RULES.md §3.1, §9.6)",
+                    )
+                    self.stopped = True
+                    return None
+                if counts[p] <= 0:
                     self._finding(
                         "missing-checker", where,
                         f"{side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}: "
@@ -716,15 +750,18 @@ class _Verifier:
             play = e.Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0)
             j = j._replace(play=play)
         cs_play = e.score_play(pos, roll, play, profile)
+        # what a legal play would give: needed only to measure a plein not made (§7.7)
+        cs_roll = cs_play if j.legal else self._score_roll(pos, roll)
         return (j, play, cs_play, cs_roll, e.next_position(pos, roll, play, profile))
 
     def _score_roll(self, pos: "Position", roll: tuple[int, int]) -> "CoupScore":
-        key = (pos, roll, self.profile)
-        cs = _ROLL_CACHE.get(key)
+        key = (pos, roll)
+        cache = self._roll_cache
+        cs = cache.get(key)
         if cs is None:
-            if len(_ROLL_CACHE) >= _COUP_CACHE_MAX:
-                _ROLL_CACHE.clear()
-            cs = _ROLL_CACHE[key] = self.e.score_roll(pos, roll, self.profile)
+            if len(cache) >= _COUP_CACHE_MAX:
+                cache.clear()
+            cs = cache[key] = self.e.score_roll(pos, roll, self.profile)
         return cs
 
     def _illegal(self, j: Any, where: _Where, X: str, side: str) -> None:
@@ -769,12 +806,17 @@ class _Verifier:
     ) -> None:
         profile = self.profile
         side = coup.side
-        std = self.std
-        st0 = std.state
-        moved = bool(pairs)
         mb = sum(m.points for m in x_before)
         ma = sum(m.points for m in x_after)
         M = mb + ma
+        MY = sum(m.points for m in y_marks)
+        if (M == R and MY == O and not ma and not left and not nmp and not plein_lost
+                and not claims_x and not claims_y and not corrections):
+            # fast path: everything marked as entitled (the usual coup of a clean record)
+            if self._fast_marks(X, Y, R, O, x_before, y_marks, side, where):
+                return
+        st0 = self.std.state
+        moved = bool(pairs)
         new: list[_Pending] = []
         violation = judgement.violation if judgement is not None and not judgement.legal else None
 
@@ -845,12 +887,19 @@ class _Verifier:
                         consequence=f"no école: he may still mark the {R - M} until he throws again (001 r.62)",
                     )
                     pend("impossible", R - M, "", entitled=R, marked=M)
+                elif M == 0 and R == HOLE and profile.unmarked_whole_hole != "ecole":
+                    # D10: a forgotten trou sans bouger is no école under lebrun-1828 (000 ~l.760)
+                    # nor bonne-compagnie (001 III on r.50); 003 §184 schools it
+                    self.notes.append(
+                        f"coup {coup.number}: {side} did not mark his hole (12 points); no école under "
+                        f"{profile.name} (RULES.md §7.5, §10 D10)"
+                    )
+                    pend("impossible", R, "", entitled=R, marked=M)
                 else:
                     pend("par-moins", R - M, f"{side} marked {M} for a throw worth {R} to him",
                          entitled=R, marked=M)
 
         # -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --
-        MY = sum(m.points for m in y_marks)
         credit: list[int] = []  # points of each claim of Y credited to his receipts
         if MY < O and claims_y:
             short = O - MY
@@ -904,35 +953,35 @@ class _Verifier:
         for c, n, p in y_old:
             if p is not None and p.kind in _ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, n))
-            std.mark(Y, _even(n))
+            self.std.mark(Y, _even(n))
         x_eff = max(0, M - x_erase_now)
         holes_written = [m.holes for m in x_before + x_after if m.holes is not None]
         bred_written = [m.bredouille for m in x_before + x_after if m.bredouille is not None]
         if nmp:
-            std.ne_marque_pas(X)
+            self.std.ne_marque_pas(X)
         elif x_eff:
-            res = std.mark(X, _even(x_eff), own=True)
+            res = self.std.mark(X, _even(x_eff), own=True)
             self._check_holes(res, M, x_eff, holes_written, bred_written, X, side, where, st0)
         # the decision (RULES.md §6)
         if left:
             self._check_leave(coup, X, R, M, st0, leave_span, where)
-            std.leave(X, force=True)
+            self.std.leave(X, force=True)
         else:
-            std.stay(X)
+            self.std.stay(X)
             if MY_eff:
-                res = std.mark(Y, _even(MY_eff))
+                res = self.std.mark(Y, _even(MY_eff))
                 yh = [m.holes for m in y_marks if m.holes is not None]
                 yb = [m.bredouille for m in y_marks if m.bredouille is not None]
                 self._check_holes(res, MY_eff, MY_eff, yh, yb, Y, self._L(Y), where, st0)
         for c, n, p in y_new:
             if p is not None and p.kind in _ERASING and p.erase and p.offender != X:
                 self._erase(p.offender, min(p.erase, n))
-            std.mark(Y, _even(n))
+            self.std.mark(Y, _even(n))
         for c in claims_x:
             p = self._match(c, c.points, X, Y, where)
             if p is not None and p.kind in _ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, c.points))
-            std.mark(X, _even(c.points))
+            self.std.mark(X, _even(c.points))
         for c in corrections:
             s = self.seat_of.get(c.who, c.who)
             self._correct(s, c.points, c.holes)
@@ -956,6 +1005,30 @@ class _Verifier:
             if due:
                 ent.mark(Y, _even(due))
 
+    def _fast_marks(self, X: str, Y: str, R: int, O: int, x_marks: list[Mark], y_marks: list[Mark],
+                    side: str, where: _Where) -> bool:
+        """Marks exactly as entitled: both ledgers move alike (False = take the long way)."""
+        std, ent = self.std, self.ent
+        if std.state != ent.state:
+            return False
+        st0 = std.state
+        if R:
+            res = std.mark(X, _even(R), own=True)
+            ent.mark(X, _even(R), own=True)
+            if any(m.holes is not None or m.bredouille is not None for m in x_marks):
+                self._check_holes(res, R, R, [m.holes for m in x_marks if m.holes is not None],
+                                  [m.bredouille for m in x_marks if m.bredouille is not None], X, side, where, st0)
+        std.stay(X)
+        ent.stay(X)
+        if O:
+            res = std.mark(Y, _even(O))
+            ent.mark(Y, _even(O))
+            if any(m.holes is not None or m.bredouille is not None for m in y_marks):
+                self._check_holes(res, O, O, [m.holes for m in y_marks if m.holes is not None],
+                                  [m.bredouille for m in y_marks if m.bredouille is not None], Y, self._L(Y),
+                                  where, st0)
+        return True
+
     def _match(self, c: Ecole, n: int, C: str, O: str, where: _Where) -> _Pending | None:
         """Which pending école a claim of ``n`` points by ``C`` takes (RULES.md §7.3-7.4)."""
         who = self._L(C)
@@ -971,20 +1044,23 @@ class _Verifier:
                              "no école under this profile: the adversary only removes one mark "
                              "(003 §195; 001 III on r.65)"),
             )
-            if not ok:
+            if ok:
+                self._erase(O, n)
+            else:
                 p = _Pending("fausse", C, O, n, cw, 0, n, f"{who} marked {n} for an école des deux jetons", n,
                              this_coup=True)
                 self.pending.append(p)
             return None
         open_ = [p for p in self.pending if p.status == "open" and p.claimant == C]
-        exact = [p for p in open_ if p.amount == n or (p.kind == "nmp" and n <= p.amount)]
+        real = [p for p in open_ if p.kind != "impossible"]
+        exact = [p for p in real if p.amount == n or (p.kind == "nmp" and n <= p.amount)]
         if exact:
             p = exact[0]
             return self._claim(p, n, cw)
-        if len(open_) > 1 and sum(p.amount for p in open_) == n:
-            for p in open_:
+        if len(real) > 1 and sum(p.amount for p in real) == n:
+            for p in real:
                 self._claim(p, p.amount, cw)
-            return open_[-1]
+            return real[-1]
         bigger = [p for p in open_ if p.amount > n and p.kind != "impossible"]
         if bigger:
             p = bigger[0]
@@ -995,7 +1071,6 @@ class _Verifier:
                             f"{p.amount} (003 §187; 001 r.46)",
             )
             return self._claim(p, n, cw)
-        real = [p for p in open_ if p.kind != "impossible"]
         if real:
             p = max(real, key=lambda q: q.amount)
             self._claim(p, p.amount, cw)
@@ -1015,15 +1090,12 @@ class _Verifier:
         elif late:
             self.pending.append(_Pending(
                 "too-late", C, O, n, cw, 0, n,
-                f"{who} claims {n} after throwing his dice (coup {late[-1].where.coup} of relevé "
-                f"{late[-1].where.releve})", n, this_coup=True))
+                f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})", n, this_coup=True))
         else:
             self.pending.append(_Pending(
                 "fausse", C, O, n, cw, 0, n, f"{who} claims an école of {n} that was not made", n,
                 this_coup=True))
         return None
-
-    _closed: list[_Pending]
 
     def _claim(self, p: _Pending, n: int, cw: _Where) -> _Pending:
         p.status = "claimed"
@@ -1033,8 +1105,6 @@ class _Verifier:
 
     def _close(self, p: _Pending, *, claimed: bool = False, erased: bool = False, end: bool = False) -> None:
         """Turn a pending mistake into its one finding (RULES.md §7.2-7.4)."""
-        if not hasattr(self, "_closed"):
-            self._closed = []
         if p.status == "open":
             p.status = "closed"
         self._closed.append(p)
@@ -1051,7 +1121,7 @@ class _Verifier:
                     cons += f" and {off}'s excess is erased"
             elif erased:
                 kind = "ecole-par-trop"
-                cons = f"{cl} erased the excess without schooling it (003 §187; 001 r.56)"
+                cons = "the excess was erased without école (003 §187; 001 r.56)"
             else:
                 kind = "unclaimed-ecole"
                 if p.kind == "par-trop":
@@ -1140,10 +1210,11 @@ class _Verifier:
                 )
 
     def _ecole_before(self, seat: str) -> bool:
-        closed = getattr(self, "_closed", [])
-        return any(p.claimant == seat and p.status == "claimed" and p.where.index == self.index - 1
-                   or (p.claimant == seat and p.status == "claimed" and p.where.index == self.index)
-                   for p in closed)
+        """Did ``seat`` claim an école on this or the previous coup (001 r.64; 003 §200)?"""
+        return any(
+            p.claimant == seat and p.status == "claimed" and self.index - 1 <= p.where.index <= self.index
+            for p in self._closed
+        )
 
     def _check_leave(self, coup: Coup, X: str, R: int, M: int, st0: "ScoreState", span: Span, where: _Where) -> None:
         """S'en aller: own gains must complete a hole (RULES.md §6.1, §6.4, §6.5)."""
@@ -1204,7 +1275,6 @@ def verify(
     v = _Verifier(record, prof, game, file, trace)
     v.notes[:0] = notes
     v.diagnostics[:0] = list(diagnostics)
-    v._closed = []
     return v.run()
 
 

@@ -101,3 +101,48 @@ def as_marques(rec: Record, results: list[MarqueResult]) -> Record:
     h["Partie"] = f"a-ecrire {n}"
     h.pop("Result", None)
     return Record(headers=h, elements=els)
+
+
+DUPONT, MARTIN, BERARD = "Jean Dupont", "Marie Martin", "Élise Bérard"
+
+
+def result_of(rec: Record) -> tuple[str, int, int]:
+    """(winner seat, winner's holes, loser's holes) from a bot game's ``Result`` header."""
+    w, score = rec.headers["Result"].split()
+    a, b = score.split("-")
+    return w, int(a), int(b)
+
+
+def _seats(rec: Record, winner: str, loser: str) -> dict[str, str]:
+    """Seat the players so that ``winner`` wins ``rec`` as the bots played it."""
+    w = result_of(rec)[0]
+    return {w: winner, ("B" if w == "A" else "A"): loser}
+
+
+def _seat_of(seats: dict[str, str], name: str) -> str:
+    return next(s for s, n in seats.items() if n == name)
+
+
+def club_games() -> list[Record]:
+    """The bot games the club is made of (douze trous, each with a winner)."""
+    return list(selfplay_records(6)[:4])
+
+
+def club_records() -> list[Record]:
+    """A small club, 2023-2024: Dupont beats Martin (g1, 2023) and again (g2), Bérard
+    beats Dupont (g3), with écoles and comments; and a partie à écrire Dupont-Martin of
+    three marqués (one petite, one grande bredouille) that Dupont loses by value."""
+    r = club_games()
+    s1, s2, s3 = _seats(r[0], DUPONT, MARTIN), _seats(r[1], DUPONT, MARTIN), _seats(r[2], BERARD, DUPONT)
+    g1 = with_table_talk(copy_record(r[0], **s1, Date="2023.11.05"),
+                         ecoles=[(3, _seat_of(s1, DUPONT), 4, "par trop")], comments=[(5, "Belle école de Jean")])
+    g2 = with_table_talk(copy_record(r[1], **s2, Date="2024.02.10"),
+                         ecoles=[(4, _seat_of(s2, DUPONT), 2, None)], comments=[(2, "grande bredouille manquée")])
+    g3 = with_table_talk(copy_record(r[2], **s3, Date="2024.03.01"),
+                         ecoles=[(6, _seat_of(s3, BERARD), 4, "par moins")])
+    g4 = as_marques(copy_record(r[3], A=DUPONT, B=MARTIN, Date="2024.05.01"), [
+        MarqueResult("A", 8, 2, "petite", value=12),
+        MarqueResult("B", 6, 0, "grande", value=24),
+        MarqueResult("A", 7, 5, "none", value=5),
+    ])
+    return [g1, g2, g3, g4]

@@ -6,7 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
-from trictrac.replay.moves import ROLLS, Play, apply_play, legal_plays
+from trictrac.replay.moves import GRAND_JAN, ROLLS, Play, apply_play, legal_plays, plein_made
 from trictrac.replay.position import Position, start_position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
 
@@ -26,13 +26,22 @@ def _plein_progress(play: Play) -> int:
     return sum(min(r[p], 2) for p in range(1, 13)) + sum(min(r[p], 2) for p in range(19, 25))
 
 
-def next_turn(pos: Position, play: Play) -> Position:
-    """Apply ``play`` and pass the turn (a new relevé after a sortie, RULES.md §3.10 S8)."""
+def next_turn(pos: Position, play: Play, profile: Profile = DEFAULT_PROFILE) -> Position:
+    """Apply ``play`` and pass the turn (a new relevé after a sortie, RULES.md §3.10 S8).
+
+    Under ``opponent_table_closed="until-broken"`` a made grand jan is remembered in
+    the side's jans (the history 000 ~l.508 needs)."""
     after = apply_play(pos, play)
     other = "B" if pos.turn == "A" else "A"
     if after.mover[25] == 15:
         return start_position(pos.turn)
-    return Position(after.other, after.mover, other, after.other_coups, after.mover_coups + 1)
+    jans = pos.mover_jans
+    if profile.opponent_table_closed == "until-broken" and plein_made(after.mover, GRAND_JAN):
+        jans = jans | {"grand-jan"}
+    return Position(
+        after.other, after.mover, other, after.other_coups, after.mover_coups + 1,
+        pos.other_coin_taken, pos.mover_coin_taken, pos.other_jans, jans,
+    )
 
 
 def random_game(
@@ -51,7 +60,7 @@ def random_game(
             play = max(ps.plays, key=_plein_progress)
         else:
             play = rng.choice(ps.plays)
-        pos = next_turn(pos, play)
+        pos = next_turn(pos, play, profile)
         out.append(pos)
     return out
 

@@ -228,6 +228,15 @@ class Reference:
         fills = any(c[1] for c in pool.values())
         if fills:
             pool = {k: c for k, c in pool.items() if c[1]}
+            # a plein just filled must be kept if the throw allows: fill and keep
+            # beats remplir en passant (M11, M13 "forces"; 003 §60, §62, §82)
+            keep = {
+                k: c
+                for k, c in pool.items()
+                if any(c[1] & bit and all(k[p] >= 2 for p in pts) for bit, pts in PLEINS.items())
+            }
+            if keep:
+                pool = keep
         conserves = False
         if not fills:
             made_before = [pts for pts in PLEINS.values() if _made(start, pts)]

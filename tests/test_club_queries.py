@@ -6,32 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from club_helpers import as_marques, copy_record, selfplay_records, with_table_talk, write_archive
+from club_helpers import BERARD, DUPONT, MARTIN, club_games, club_records, result_of, write_archive
 from trictrac.club import queries as q
 from trictrac.club.db import GameNotFound, import_records, open_db
-from trictrac.notation.record import MarqueResult
 
 pytest.importorskip("trictrac.notation.writer")
-
-DUPONT, MARTIN, BERARD = "Jean Dupont", "Marie Martin", "Élise Bérard"
-
-
-def club_records():
-    r = selfplay_records(6)
-    g1 = with_table_talk(copy_record(r[0], A=DUPONT, B=MARTIN, Date="2023.11.05", Result="A 12-7"),
-                         ecoles=[(3, "A", 4, "par trop")], comments=[(5, "Belle école de Jean")])
-    g2 = with_table_talk(copy_record(r[1], A=MARTIN, B=DUPONT, Date="2024.02.10", Result="A 12-3"),
-                         ecoles=[(4, "B", 2, None)], comments=[(2, "grande bredouille manquée")])
-    g3 = with_table_talk(copy_record(r[2], A=DUPONT, B=BERARD, Date="2024.03.01", Result="B 12-10"),
-                         ecoles=[(6, "B", 4, "par moins")])
-    g4 = as_marques(copy_record(r[3], A=DUPONT, B=MARTIN, Date="2024.05.01"), [
-        MarqueResult("A", 8, 2, "petite", value=12),
-        MarqueResult("B", 6, 0, "grande", value=24),
-        MarqueResult("A", 7, 5, "none", value=5),
-    ])
-    return [g1, g2, g3, g4]
-
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory):
@@ -51,7 +33,9 @@ def test_list_games_filters(club) -> None:
     assert [g["id"] for g in q.list_games(db, season="2023")] == [ids[0]]
     assert [g["id"] for g in q.list_games(db, player="martin", season="2024")] == [ids[1], ids[3]]
     g1 = q.list_games(db)[0]
-    assert (g1["player_a"], g1["player_b"], g1["winner"], g1["holes_a"], g1["holes_b"]) == (DUPONT, MARTIN, DUPONT, 12, 7)
+    w, wh, lh = result_of(club_games()[0])
+    assert g1["winner"] == DUPONT and {g1["player_a"], g1["player_b"]} == {DUPONT, MARTIN}
+    assert (g1["holes_a"], g1["holes_b"]) == ((wh, lh) if w == "A" else (lh, wh))
 
 
 def test_player_results_by_season(club) -> None:
@@ -59,12 +43,13 @@ def test_player_results_by_season(club) -> None:
     res = q.player_results(db, "Jean")
     assert res["player"] == DUPONT
     s = {row["season"]: row for row in res["seasons"]}
+    (_, w1, l1), (_, w2, l2), (_, w3, l3) = (result_of(g) for g in club_games()[:3])
     y23 = s["2023"]
-    assert (y23["games"], y23["wins"], y23["losses"], y23["holes_for"], y23["holes_against"]) == (1, 1, 0, 12, 7)
-    # 2024: lost to Martin 3-12, lost to Bérard 10-12, and the partie à écrire by value
-    # (won 2 marqués of 3 but lost 24 against 12 + 5).
-    assert (s["2024"]["games"], s["2024"]["wins"], s["2024"]["losses"]) == (3, 0, 3)
-    assert (s["2024"]["holes_for"], s["2024"]["holes_against"]) == (13, 24)
+    assert (y23["games"], y23["wins"], y23["losses"], y23["holes_for"], y23["holes_against"]) == (1, 1, 0, w1, l1)
+    # 2024: beat Martin, lost to Bérard, and lost the partie à écrire by value (won 2
+    # marqués of 3 but lost 24 against 12 + 5); its holes are counted by marqué.
+    assert (s["2024"]["games"], s["2024"]["wins"], s["2024"]["losses"]) == (3, 1, 2)
+    assert (s["2024"]["holes_for"], s["2024"]["holes_against"]) == (w2 + l3, l2 + w3)
     assert (s["2024"]["marques_won"], s["2024"]["marques_lost"], s["2024"]["marque_value"]) == (2, 1, -7)
     assert len(q.player_results(db, DUPONT, season="2024")["games"]) == 3
 
@@ -74,11 +59,11 @@ def test_head_to_head(club) -> None:
     rows = {r["opponent"]: r for r in q.head_to_head(db, DUPONT)}
     assert set(rows) == {MARTIN, BERARD}
     m = rows[MARTIN]
-    assert (m["games"], m["wins"], m["losses"]) == (3, 1, 2)
+    assert (m["games"], m["wins"], m["losses"]) == (3, 2, 1)
     assert (m["marques_won"], m["marques_lost"], m["won_in_bredouille"], m["lost_in_bredouille"]) == (2, 1, 1, 1)
     assert (rows[BERARD]["games"], rows[BERARD]["losses"]) == (1, 1)
     other_side = q.head_to_head(db, MARTIN, DUPONT)
-    assert len(other_side) == 1 and (other_side[0]["wins"], other_side[0]["losses"]) == (2, 1)
+    assert len(other_side) == 1 and (other_side[0]["wins"], other_side[0]["losses"]) == (1, 2)
     none = q.head_to_head(db, MARTIN, BERARD)
     assert none[0]["games"] == 0
 
@@ -121,7 +106,7 @@ def test_search_names_and_comments_accents_folded(club) -> None:
 def test_players_and_lookup(club) -> None:
     db, _, _ = club
     ps = {p["name"]: p for p in q.list_players(db)}
-    assert (ps[DUPONT]["games"], ps[DUPONT]["wins"], ps[DUPONT]["losses"]) == (4, 1, 3)
+    assert (ps[DUPONT]["games"], ps[DUPONT]["wins"], ps[DUPONT]["losses"]) == (4, 2, 2)
     assert (ps[DUPONT]["ecoles_claimed"], ps[DUPONT]["ecoles_made"]) == (2, 1)
     assert q.find_player(db, "jean dupont")["name"] == DUPONT
     with pytest.raises(q.PlayerNotFound):
@@ -133,7 +118,8 @@ def test_players_and_lookup(club) -> None:
 def test_game_detail_by_prefix(club) -> None:
     db, ids, _ = club
     g = q.game_detail(db, ids[0][:8])
-    assert g["id"] == ids[0] and g["players"] == {"A": DUPONT, "B": MARTIN}
+    assert g["id"] == ids[0] and sorted(g["players"].items()) == [("A", g["headers"]["A"]), ("B", g["headers"]["B"])]
+    assert set(g["players"].values()) == {DUPONT, MARTIN}
     assert g["headers"]["Date"] == "2023.11.05"
     assert [a["kind"] for c in g["coups"] for a in c["actions"]].count("ecole") == 1
     assert g["comments"][0]["text"] == "Belle école de Jean"
@@ -164,3 +150,49 @@ def test_club_season_rule(tmp_path: Path) -> None:
         assert db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone() == ("9",)
     finally:
         db.close()
+
+
+def test_four_players_marques_by_pairs(tmp_path: Path) -> None:
+    """A partie à tourner shape: each marqué names the two seats who play it; results,
+    écoles and the marqué views follow the seats to the right players."""
+    from club_helpers import selfplay_records, with_table_talk
+    from trictrac.notation.record import MarqueResult, MarqueStart, Record, ReleveStart
+
+    base = selfplay_records(6)[4]
+    first_releve = next(i for i, e in enumerate(base.elements) if isinstance(e, ReleveStart))
+    second = next(i for i, e in enumerate(base.elements) if isinstance(e, ReleveStart) and i > first_releve)
+    body = with_table_talk(base, ecoles=[(0, "A", 2, None)]).elements
+    els = [MarqueStart(1, ("A", "B")), *body[first_releve:second], MarqueResult("A", 6, 1, "petite", value=14),
+           MarqueStart(2, ("C", "A")), ReleveStart(1), MarqueResult("C", 6, 0, "grande", value=26)]
+    rec = Record(headers={"Event": "tourner", "Date": "2024.06.01", "A": DUPONT, "B": MARTIN, "C": BERARD,
+                          "Partie": "a-tourner 2"}, elements=els)
+    path = write_archive(tmp_path / "t.trn", [rec])
+    rep = import_records(tmp_path / "t.db", [path], verify=False)
+    assert rep.imported == 1, rep.failures
+    db = open_db(tmp_path / "t.db", create=False)
+    try:
+        br = q.bredouille_marques(db)
+        assert [(r["winner"], r["loser"], r["bredouille"]) for r in br] == [
+            (DUPONT, MARTIN, "petite"), (BERARD, DUPONT, "grande")]
+        res = {r["seat"]: r for r in q.game_detail(db, rep.game_ids[0])["results"]}
+        assert (res["A"]["marques_won"], res["A"]["marques_lost"], res["A"]["marque_value"]) == (1, 1, -12)
+        assert (res["C"]["outcome"], res["B"]["outcome"], res["A"]["outcome"]) == ("win", "loss", "loss")
+        # three players: no single opponent, so no two-player head-to-head games, only marqués
+        h = {r["opponent"]: r for r in q.head_to_head(db, DUPONT)}
+        assert (h[MARTIN]["games"], h[MARTIN]["marques_won"], h[BERARD]["marques_lost"]) == (0, 1, 1)
+        assert q.ecoles(db)["claimed"][0]["made_by"] == MARTIN
+    finally:
+        db.close()
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.text(max_size=40))
+def test_search_and_lookup_never_raise_on_any_text(club, text: str) -> None:
+    """Any user text is safe in search (FTS syntax is quoted) and in the player lookup."""
+    db, _, _ = club
+    hits = q.search(db, text)
+    assert isinstance(hits, list) and all(h["kind"] in ("player", "comment") for h in hits)
+    try:
+        q.find_player(db, text)
+    except q.PlayerNotFound:
+        pass

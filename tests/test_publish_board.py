@@ -231,3 +231,14 @@ def test_every_position_draws_each_checker_once(s: PositionSpec) -> None:
     assert len(uses(svg, "off")) == s.a[25] + s.b[25]
     assert len(uses(svg, "jeton")) == 3  # the three jetons, on the board or at their talon
     assert len(uses(svg, "fichet")) == 2 and len(uses(svg, "pavillon")) == 1
+
+
+def test_without_labels_the_board_is_smaller_and_still_complete() -> None:
+    s = spec("A{1:13,12:2} B{1:15} points=2/0 holes=1/0")
+    plain, labelled = board_svg(s, labels=False), board_svg(s)
+    assert float(plain.get("viewBox").split()[3]) < float(labelled.get("viewBox").split()[3])
+    assert plain.xpath(".//s:g[@class='labels']", namespaces=NS) == []
+    assert checker_count(plain) == 30 and len(uses(plain, "jeton")) == 3
+    root = etree.fromstring(svg_text(plain).encode())
+    ids = {e.get("id") for e in root.iter() if e.get("id")}
+    assert {e.get("href")[1:] for e in root.iter() if e.get("href")} <= ids

@@ -20,9 +20,6 @@ from trictrac.publish.html import GameSummary, render_game, render_index
 from trictrac.publish.site import page_name, publish_files
 from trictrac.replay.verify import verify
 
-SVG = "{http://www.w3.org/2000/svg}"
-
-
 def mutate_first_mark(record, delta: int = 2) -> tuple[int, int]:
     """Over-mark the first roller's mark by ``delta`` (an école par trop, left unclaimed).
     Returns (index of the coup, points it had)."""
@@ -75,7 +72,7 @@ def test_a_board_after_every_coup_only_the_last_visible(xss_game) -> None:
     assert visible == [figs[-1]]  # without JavaScript the final board reads
     # each board draws the 30 checkers (shared defs, one <use> per checker)
     for f in (figs[0], figs[len(figs) // 2], figs[-1]):
-        svg = f.find(f"{SVG}svg") if f.find(f"{SVG}svg") is not None else f.find("svg")
+        svg = f.find("svg")  # lxml.html: SVG elements without a namespace
         checkers = [e for e in svg.iter() if "checker" in (e.get("class") or "").split()]
         assert len(checkers) == 30
     # the data says which step each coup row shows
@@ -96,6 +93,11 @@ def test_findings_are_highlighted_with_explanation_and_rule(xss_game) -> None:
     assert "unclaimed-ecole" in text and "RULES.md §7.3" in text and f"entitled {marked}, marked {marked + 2}" in text
     summary = doc.xpath("//section[@class='findings-summary']//a/@href")
     assert summary == [f"#coup-{index}"]
+    # the board after that coup says the two ledgers part there (RULES.md §7.3)
+    step = int(row.get("data-step"))
+    caption = doc.get_element_by_id(f"step-{step}").findtext("figcaption")
+    assert "as it stood at the table; the rules entitle" in caption
+    assert sum("the rules entitle" in (c.text or "") for c in doc.xpath("//figcaption")) == 1
 
 
 def test_chart_has_both_players_points_and_holes(xss_game) -> None:
@@ -193,3 +195,38 @@ def test_cli_publish_and_board(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["board", "A{1:13,12:1,3:1} B{1:15}", "-o", str(svg)])
     assert r.exit_code == 2
     assert "column 8" in r.output and "position-lone-coin" in r.output and "Traceback" not in r.output
+
+
+def test_compact_record_page_shows_the_scoring_the_verifier_marked() -> None:
+    """Compact records (no marks): the verifier marks as perfect players would; the
+    page shows its scoring events per coup and the boards with that score."""
+    from trictrac.replay.selfplay import play_partie
+    import random
+
+    rec = play_partie(random.Random(5), compact=True, headers={"A": "Ann", "B": "Bob"})
+    rep = verify(rec)
+    page = render_game(rec, rep, profile=None)
+    assert html5_problems(page) == []
+    doc = lxml.html.fromstring(page)
+    assert len(doc.xpath("//figure")) == len(rep.trace) + 1
+    scored = [t for t in rep.trace if t.events]
+    spans = doc.xpath("//span[@class='entitled']")
+    assert scored and len(spans) == len(scored)
+    assert scored[0].events[0].kind in spans[0].text
+
+
+def test_a_record_starting_from_a_position_draws_it_first() -> None:
+    """A ``Position`` header (a book problem) is the first board, with its score."""
+    from trictrac.notation.reader import parse_text
+
+    text = ('[A "Ann"]\n[B "Bob"]\n[Position "A{1:13,12:2} B{1:15} turn=B coups=1/1 points=4/0"]\n\n'
+            "1. B 6-5 1/7 1/6\n")
+    (rec,), diags = parse_text(text)
+    page = render_game(rec, verify(rec), profile=None)
+    doc = lxml.html.fromstring(page)
+    first = doc.get_element_by_id("step-0")
+    svg = first[0]
+    desc = svg.findtext("desc")  # lxml.html: SVG elements without a namespace
+    assert "2 on coin" in desc and "4 points" in desc
+    jetons = [e for e in svg.iter() if (e.get("class") or "").startswith("jeton a")]
+    assert len(jetons) == 1

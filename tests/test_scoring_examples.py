@@ -386,3 +386,57 @@ def test_E45_001_62_unplayable_sonnez_conserves_and_hits() -> None:
         ("other", "impuissance", 2, 4, None, None),
     ]
     assert sc.mover == 14
+
+
+# --- the throws behind the ledger examples (their positions are not given: any
+# position producing the stated events will do; these are constructed) ------------
+
+
+def test_E31_000_534_one_vrai_two_faux() -> None:
+    # B's sonnez: à vrai on A's 5th flèche (6), à faux on two checkers (2 x 6).
+    # Roller: talon 9, cases on 7, 11, 14; opponent holds his coin, a case on his 8,
+    # lone checkers on his 2, 5, 6 (roller's 23, 20, 19), the rest on his talon.
+    pos = make({1: 9, 7: 2, 11: 2, 14: 2}, {1: 8, 2: 1, 5: 1, 6: 1, 8: 2, 12: 2})
+    sc = score_roll(pos, (6, 6))
+    assert hits(sc.events) == {("mover", 20): 6, ("other", 19): 6, ("other", 23): 6}
+    assert (sc.mover, sc.other) == (6, 12)
+
+
+def test_E33_003_207_vrai_2_faux_2_and_impuissance() -> None:
+    # (a) a 6-1 hits one checker à vrai (2) and another à faux (2), both second table:
+    # 17 by the 6 from 11; 15 only by the 7 from 8, repos 9 and 14 on opposing cases.
+    pos = make({1: 11, 8: 2, 11: 2}, {1: 9, 8: 1, 10: 1, 11: 2, 16: 2})
+    sc = score_roll(pos, (6, 1))
+    assert hits(sc.events) == {("mover", 17): 2, ("other", 15): 2}
+    assert (sc.mover, sc.other) == (2, 2)
+    # (b) conserving by impuissance gives 4 and the opponent 2 (the position of E17)
+    e17 = make({12: 2, 24: 2, 23: 2, 22: 2, 21: 2, 20: 2, 19: 3}, B_AWAY)
+    sc = score_roll(e17, (6, 1))
+    assert (sc.mover, sc.other) == (4, 2)
+
+
+def test_E34_003_176_two_hits_a_vrai_first_table() -> None:
+    # 6-5 from the roller's 14 onto lone checkers on the opponent's 5 and 6 (roller's 20, 19)
+    pos = make({1: 13, 14: 2}, {1: 13, 5: 1, 6: 1})
+    sc = score_roll(pos, (6, 5))
+    assert hits(sc.events) == {("mover", 19): 4, ("mover", 20): 4} and sc.mover == 8
+
+
+def test_F12_003_85_taking_the_coin_fills_the_grand_jan() -> None:
+    # the coin is the last missing case of the grand jan (RULES.md §4.5 F12): one way
+    direct = make({1: 3, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2, 11: 2}, {1: 15})
+    assert events(score_roll(direct, (6, 6))) == [("mover", "grand-jan", 1, 6, None, "remplir")]
+    # by puissance (C3): two checkers from 7 would reach B's empty coin; none on 6
+    puissance = make({1: 3, 7: 4, 8: 2, 9: 2, 10: 2, 11: 2}, {1: 15})
+    plays = legal_plays(puissance, (6, 6)).plays
+    assert [p.result[12] for p in plays] == [2]
+    assert events(score_roll(puissance, (6, 6))) == [("mover", "grand-jan", 1, 6, None, "remplir")]
+
+
+def test_sortie_003_118_no_impuissance_for_the_number_left_over() -> None:
+    # the last checker borne off by the 6; the 5 has nothing left to move
+    pos = make({24: 1}, {19: 3, 20: 3, 21: 3, 22: 3, 23: 3}, mover_off=14)
+    ps = legal_plays(pos, (6, 5))
+    assert ps.unplayable == (5,)
+    sc = score_roll(pos, (6, 5))
+    assert events(sc) == [("mover", "sortie", 1, 4, None, None)] and sc.other == 0

@@ -1,0 +1,50 @@
+"""``trictrac stats``: how often each scoring event happens in a corpus of records
+(wiring only; the work is :func:`trictrac.replay.stats.corpus_stats`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.notation.reader import iter_records
+from trictrac.replay.profiles import Profile
+from trictrac.replay.stats import CorpusStats, format_stats
+
+
+@click.command("stats")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@profile_option
+@json_option
+def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> None:
+    """Statistics of the games in FILE…: each scoring event's frequency, coups per
+    relevé, relevés per game, sorties, bredouilles, grandes bredouilles, refaits.
+
+    Games are replayed as perfect players would mark them; a game with table
+    mistakes is skipped (and counted): check it with `trictrac check`.
+
+    \b
+    Example:
+      trictrac selfplay -n 1000 --seed 1 -o corpus.trn
+      trictrac stats corpus.trn --json
+    """
+    acc = CorpusStats(profile)
+    index = 0
+    for path in files:
+        if not path.is_file():
+            raise BadInput(f"no such file: {path}")
+        try:
+            for parsed in iter_records(path, file=str(path)):
+                if any(d.severity == "error" for d in parsed.diagnostics):
+                    acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})
+                else:
+                    acc.add(parsed.record, index)
+                index += 1
+        except OSError as e:
+            raise BadInput(f"cannot read {path}: {e.strerror}") from None
+    data = acc.as_dict()
+    if as_json:
+        echo_json(data)
+    else:
+        click.echo(format_stats(data))

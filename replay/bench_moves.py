@@ -1,0 +1,80 @@
+"""Speed of the legal-play generator alone (``python -m trictrac.replay.bench_moves``).
+
+Corpus: reachable positions from random legal play (fixed seed), deep games
+included.  Two figures, caches emptied so that no (position, roll) is ever a hit:
+all 21 rolls of each position in a row (per-position facts shared, as ``analyse``
+does) and one random roll per fresh position.  The whole-engine benchmark is
+``python -m trictrac.replay.bench``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from trictrac.replay import moves
+from trictrac.replay.moves import ROLLS, legal_plays
+from trictrac.replay.position import Position, start_position
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+
+
+def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list[Position]:
+    """``n`` reachable positions (both sides play random legal plays; new relevé at a sortie)."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    pos = start_position("A")
+    while len(out) < n:
+        out.append(pos)
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        ps = legal_plays(pos, (max(a, b), min(a, b)), profile)
+        play = rng.choice(ps.plays)
+        after = moves.apply_play(pos, play)
+        if play.result[25] == 15:
+            pos = start_position("A")
+        else:
+            pos = Position(after.other, after.mover, "B" if pos.turn == "A" else "A")
+    return out
+
+
+def run(n: int = 3000, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> dict[str, float]:
+    positions = corpus(n, seed, profile)
+    rng = random.Random(seed)
+    rolls = [rng.choice(ROLLS) for _ in positions]
+    moves.clear_cache()
+    t = time.process_time()
+    plays = 0
+    for pos in positions:
+        for r in ROLLS:
+            plays += len(legal_plays(pos, r, profile).plays)
+        moves.clear_cache()
+    all21 = time.process_time() - t
+    t = time.process_time()
+    for pos, r in zip(positions, rolls):
+        legal_plays(pos, r, profile)
+        moves.clear_cache()
+    one = time.process_time() - t
+    return {
+        "positions": len(positions),
+        "us_per_call_21_rolls": all21 / (21 * len(positions)) * 1e6,
+        "us_per_call_one_roll": one / len(positions) * 1e6,
+        "plays_per_call": plays / (21 * len(positions)),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m trictrac.replay.bench_moves", description=__doc__)
+    ap.add_argument("--positions", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=1852)
+    ap.add_argument("--profile", default=None)
+    args = ap.parse_args(argv)
+    r = run(args.positions, args.seed, find_profile(args.profile))
+    print(f"{r['positions']} reachable positions, {r['plays_per_call']:.1f} legal plays per roll on average")
+    print(f"legal_plays, 21 rolls per fresh position: {r['us_per_call_21_rolls']:.1f} us/call "
+          f"({1e6 / r['us_per_call_21_rolls']:,.0f}/s)")
+    print(f"legal_plays, one roll per fresh position: {r['us_per_call_one_roll']:.1f} us/call "
+          f"({1e6 / r['us_per_call_one_roll']:,.0f}/s)")
+
+
+if __name__ == "__main__":
+    main()
