@@ -32,6 +32,11 @@ def fmt(files: tuple[str, ...], check: bool, strict: bool) -> None:
     Diagnostics go to stderr as file:line:col: severity: code: message.
     Exit codes: 0 ok; 1 (--check) a file is not canonical; 2 unreadable file or
     errors in the text (with --strict, warnings count as errors).
+
+    \b
+    Examples:
+      trictrac fmt fixtures/records/douze_trous_sloppy.trn
+      trictrac fmt --check fixtures/records/*.trn
     """
     errors = False
     not_canonical: list[str] = []

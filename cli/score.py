@@ -75,6 +75,11 @@ def events(events: str, holes_text: str | None, pavillon: str | None, profile: P
     Each event is one throw's gains, one throw's receipts or one école (RULES.md
     §5.2): "A+4 B+4 A+16".  Also A:nmp (A says "je ne marque pas") and A:leave (A
     leaves: all points erased).
+
+    \b
+    Examples:
+      trictrac score events "A+4 B+4 A+16" --json        (003 §146)
+      trictrac score events "B+6 A+18" --holes A=3,B=5 --pavillon B
     """
     evs = _parse_events(events)
     ha, hb = _parse_holes(holes_text)
@@ -134,7 +139,14 @@ def _long(p: dict) -> str:
 @profile_option
 @json_option
 def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool) -> None:
-    """Value of a marqué won with WINNER holes against LOSER holes (RULES.md §8.2)."""
+    """Value of a marqué won with WINNER holes against LOSER holes (RULES.md §8.2).
+
+    \b
+    Examples:
+      trictrac score marque 9 8                          (003 §222: 3)
+      trictrac score marque 18 6 --bredouille grande     (003 §224: 74)
+      trictrac score marque 7 4 --refaits 1 --json
+    """
     p = profile or DEFAULT_PROFILE
     bred = bredouille.lower()
     if bred == "petite" and winner >= 12:
@@ -161,7 +173,13 @@ def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Prof
 @profile_option
 @json_option
 def partie(file: str, method: str | None, profile: Profile | None, as_json: bool) -> None:
-    """Settle a whole partie from FILE, a list of marqué results (docs/score.md)."""
+    """Settle a whole partie from FILE, a list of marqué results (docs/score.md).
+
+    \b
+    Examples:
+      trictrac score partie fixtures/parties/ecrire_003_234.txt
+      trictrac score partie fixtures/parties/tourner_12.txt --json
+    """
     try:
         if file == "-":
             with click.open_file("-", encoding="utf-8") as fh:

@@ -35,6 +35,9 @@ JAN_NAMES: dict[str, str] = {
     "contre-deux-tables": "contre-jan-de-deux-tables",
     "mezeas": "jan-de-mezeas",
     "contre-mezeas": "contre-jan-de-mezeas",
+    # not a special jan: the grand jan was made this relevé (opens the table under the
+    # lebrun-1828 reading "until his grand jan is broken", RULES.md §10 D14)
+    "grand-jan": "grand-jan",
 }
 _JAN_ALIASES: dict[str, str] = {**{k: k for k in JAN_NAMES}, **{v: k for k, v in JAN_NAMES.items()}}
 _JAN_ALIASES.update({"mézéas": "mezeas", "contre-mézéas": "contre-mezeas"})

@@ -158,6 +158,7 @@ _ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for
 _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
 _FAST_OFF = False
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z").match
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
@@ -299,13 +300,14 @@ class _Game:
 
         fast = _FAST_TOK
         fast_line = self._fast_line
+        fast_tag = self._fast_tag
         find = text.find
         ntext = len(text)
         while True:
             if pos == ls and not fast_off:
-                # at a line start: read canonical coup lines by the fast path
-                c = None
-                got = False
+                # at a line start: read canonical lines (coups, tags, relevés) by the
+                # fast path, without the regex; any other line goes to the token path
+                ended = False
                 while True:
                     eol = find("\n", pos)
                     if eol < 0:
@@ -314,23 +316,31 @@ class _Game:
                     if ln[-1:] == "\r":
                         ln = ln[:-1]
                     c = fast_line(ln, line, off0 + pos, fast)
-                    if c is None:
-                        break
-                    if not got:
-                        got = True
+                    if c is not None:
                         if coup is not None:
                             close()
-                    append(c)
-                    line += 1
-                    pos = eol + 1
-                    if pos > ntext:
+                        append(c)
+                        fast_open = True
+                        seen_movetext = True
+                        skipping = False
+                    elif ln[:1] == "[":
+                        if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
+                            break
+                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 17:
+                        if coup is not None:
+                            close()
+                        append(ReleveStart(int(ln[7:]), mkspan(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
+                        fast_open = False
+                        seen_movetext = True
+                        skipping = False
+                    else:
                         break
-                if got:
-                    ls = pos
-                    fast_open = True
-                    seen_movetext = True
-                    skipping = False
-                if c is not None:  # the text ended on a fast line
+                    line += 1
+                    pos = ls = eol + 1
+                    if pos > ntext:
+                        ended = True
+                        break
+                if ended:
                     break
             m = match(text, pos)
             if m is None:  # unreachable: the last alternatives always match
@@ -682,6 +692,21 @@ class _Game:
         s5(o, () if after is None else tuple(after))
         s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
         return o
+
+    def _fast_tag(self, ln: str, line: int, base: int) -> bool:
+        """A tag line in canonical form (``[Name "value"]``, no escapes), read without
+        the regex; False sends it to the token path."""
+        if ln[-2:] != '"]':
+            return False
+        k = ln.find(' "')
+        if k < 2:
+            return False
+        name = ln[1:k]
+        value = ln[k + 2 : -2]
+        if '"' in value or "\\" in value or not _TAG_NAME(name):
+            return False
+        self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
+        return True
 
     def _action(self, m: re.Match, line: int, col: int, end_col: int, off: int) -> Action | None:
         who = m.group("ac_who")

@@ -306,6 +306,11 @@ class Game:
         """
         if self.finished:
             return False
+        roll = _norm(roll)
+        pos = self.position
+        cs = score_play(pos, roll, play, self.profile) if play is not None else score_roll(pos, roll, self.profile)
+        if self.ledger.points(pos.turn) + cs.mover < 12:
+            return False  # no hole: the cheap common case
         state, holes = self.after_gains(roll, play)
         if holes == 0:
             return False

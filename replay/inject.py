@@ -237,8 +237,8 @@ class _Injector:
             if not game.can_leave(roll, None):
                 return None
             p = play if play is not None else choose_play(pos, ps.plays, rng)
-            if not game.can_leave(roll, p):
-                return None
+            if not game.can_leave(roll, p) or p.result[25] == 15:
+                return None  # at the sortie he may bear off and leave (RULES.md §6.5; 003 §163)
             return _Plan(kind, "played", roller, p, state_change=leave, edit="decision-leave",
                          detail="said je m'en vais, then played")
         if kind == "hole-mismatch":

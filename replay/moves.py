@@ -22,8 +22,12 @@ laws it enforces (RULES.md §3.12):
   off the rearmost checker, a défaillant one is played inside; switches
   ``sortant_must_bear_off``, ``defaillant_rearmost``, ``bear_off_while_plein_possible``.
 * M6, M7 (both numbers, else the larger), then M10 (fill), else M11 (conserve),
-  with M12 precedence; a fill *en passant* (the other number then breaks the plein)
-  and a fill with one number still count (M13).
+  with M12 precedence; a fill with one number still counts (M13).  A fill *en
+  passant* (one number fills, the other then breaks the plein) is legal only when
+  the throw cannot fill and keep the plein: "rompre, c'est ... être obligé de jouer
+  une des douze dames" (003 §62), "il faut donc conserver aussi longtemps qu'il est
+  possible" (003 §60), "l'autre fait rompre" (003 §82); so M11 applies to the plein
+  just filled (excluded plays are labelled ``"must-conserve"``).
 
 Coin rule reading: the coin law is checked on the counts at the end of the throw
 (never exactly one checker on point 12).  So a coin holding two may lose one checker

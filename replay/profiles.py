@@ -52,8 +52,9 @@ class Profile:
     two_demi_cases_two_ways: bool = False
     #: D20: pile de misère scores 4/6 when made and each throw kept (001 IV; 000 ~l.1067).
     pile_de_misere: bool = False
-    #: D30: the jan de trois coups at the start of every relevé (003 §123) or only of the partie (000 ~l.458).
-    jan_de_trois_coups_every_releve: bool = True
+    # D30 (jan de trois coups only at the start of the partie) is no switch: 000 calls a
+    # relevé a "partie" ("lever vos dames, et recommencer la partie", 000 ~l.710), so all
+    # the books score it at the start of every relevé (003 §123, §168).
 
     # --- games and payment (RULES.md §8) ---------------------------------------
     #: D1: stake multiplier of the partie en douze trous: none, "lebrun" (×2 grande bredouille,
@@ -185,7 +186,6 @@ LEBRUN_1828 = replace(
     opponent_table_closed="until-broken",  # D14, 000 ~l.508
     chouette_primaute="lebrun",  # D22, 000 ~l.1021
     tourner_rotation="two-each",  # 000 ~l.1031
-    jan_de_trois_coups_every_releve=False,  # D30, 000 ~l.458
     late_bredouille_correction="until-hole",  # D24, 000 ~l.540
     must_explain_ecole=True,  # 000 ~l.778
     dice_missed_rail="thrower-rethrows",  # 000 ~l.1041

@@ -204,9 +204,8 @@ def _trois_coups_roll(pos: Position, profile: Profile) -> Roll | None:
 
     Third throw of the relevé; the first two put four single checkers from the talon on
     four of flèches 1-6 (points 2..7), talon 11; the throw's numbers are the two flèches
-    still empty (never a doublet).  Profile switch ``jan_de_trois_coups_every_releve``
-    (§10 D30) cannot be judged from a position (which relevé of the partie it is is not
-    recorded), so it is scored at every relevé.
+    still empty (never a doublet).  Scored at the start of every relevé: RULES.md §10 D30
+    is no real disagreement, since 000 calls a relevé a "partie" (000 ~l.710, ~l.824).
     """
     m = pos.mover
     if pos.mover_coups != 2 or m[1] != 11 or "jan-de-trois-coups" in pos.mover_jans:

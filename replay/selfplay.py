@@ -7,17 +7,22 @@ cheap one-ply evaluation of the position each legal play leaves (:func:`evaluate
 * cases (points with two or more checkers) in each of the three pleins (petit jan,
   grand jan, jan de retour), a large bonus for a made plein, a smaller one for five
   cases — they prefer to fill and to conserve (RULES.md §4.5; 003 §56-60);
-* the coin held (003 §39-41: "prendre son coin" early is the first aim);
+* the coin held (003 §66: the coin is "la plus difficile et la plus importante" case,
+  to be made "le plus tôt possible");
 * lone checkers the opponent may hit à vrai next throw cost what he would score
   (4 in a first table, 2 in a second, RULES.md §4.3 B5), weighted by the chance that
-  a die or the sum reaches them; lone checkers of the opponent the bot may hit
-  count for it the same way (hit à vrai, avoid giving à faux points);
+  a die or the sum reaches them; hits by the sum through the bot's own cases are à
+  faux and count for it (B4); lone checkers of the opponent the bot may hit count
+  for it when à vrai and against it when only à faux (it avoids hitting à faux);
 * checkers borne off, so that a relevé nearing its end is finished (the sortie).
 
 A little noise from the game's ``rng`` breaks ties, so that games differ.
 
 **S'en aller or rester** (RULES.md §6; 003 §155, §158-163, §221) — the stated heuristic
-(:func:`decide_leave`), using ``tenue`` = the evaluation of each side's own game:
+(:func:`decide_leave`), after 003 §159 ("un grand avantage à s'en aller, si l'on a un
+jeu moins bien disposé que celui de l'adversaire"; stay "si le jeu est mieux disposé
+... pour remplir, conserver ou battre"), using ``tenue`` = the evaluation of each
+side's own game:
 
 * douze trous, or à écrire when leaving would not end the marqué: stay when the
   roller's game is better than the opponent's by ``STAY_MARGIN`` (he keeps his
@@ -37,8 +42,7 @@ rotates them (RULES.md §8.3).
 
 Known limits of the bots: they never aim at the jan de trois coups (it happens only by
 chance), never say *je joue pour tout* unless asked (``pour_tout=True``), and judge
-a lone checker by the opponent's chance to hit it à vrai only (not by whether his
-hit would be à faux).
+hits one throw ahead only, throw by throw rather than by the exact ways of B3.
 """
 
 from __future__ import annotations
@@ -113,20 +117,40 @@ def tenue(me: tuple[int, ...]) -> float:
 
 
 def _danger(opp_mf: tuple[int, ...]) -> list[float]:
-    """What a lone checker of the mover on each point may cost next throw: the points of
-    a hit there (RULES.md §4.3 B5) times the chance one of the opponent's checkers
-    reaches it (his checkers move from 24 down to 1 in the mover's frame)."""
+    """What a lone checker of the mover on each point may cost next throw by a direct
+    hit (one die: always à vrai, RULES.md §4.3 B4): the points of a hit there (B5)
+    times the chance one of the opponent's checkers reaches it (his checkers move from
+    24 down to 1 in the mover's frame).  Hits by the sum are judged per play
+    (:func:`_by_sum`), since the mover's own cases decide whether they are à faux."""
     out = [0.0] * 26
     occupied = [r for r in range(2, 25) if opp_mf[r]]
     for p in range(2, 25):
         risk = 0.0
         for r in occupied:
             d = r - p
-            if 0 < d <= 12:
+            if 0 < d <= 6:
                 risk += _REACH[d]
         if risk:
             out[p] = _value(p) * (risk if risk < 1.0 else 1.0)
     return out
+
+
+#: (a, b, chance) of the throws whose sum is d, for d = 7..12 (doublets count once)
+_SPLITS = {d: tuple((a, d - a, (1 if a == d - a else 2) / 36) for a in range(max(1, d - 6), d // 2 + 1))
+           for d in range(2, 13)}
+
+
+def _by_sum(src: int, d: int, step: int, blocker: tuple[int, ...]) -> tuple[float, float]:
+    """Chances (à vrai, à faux) of a hit by the sum over distance ``d`` from ``src``
+    moving by ``step`` (+1 or -1); a repos holding two or more of ``blocker``'s
+    checkers is closed (RULES.md §4.3 B4)."""
+    vrai = faux = 0.0
+    for a, b, ch in _SPLITS[d]:
+        if blocker[src + step * a] < 2 or (a != b and blocker[src + step * b] < 2):
+            vrai += ch
+        else:
+            faux += ch
+    return vrai, faux
 
 
 def evaluate(
@@ -137,7 +161,10 @@ def evaluate(
 ) -> float:
     """One-ply value of the mover's counts ``me`` against ``opp_mf`` (the opponent's
     counts re-indexed in the mover's frame).  ``danger`` / ``opp_blots`` may be passed
-    precomputed (they depend on the opponent only)."""
+    precomputed (they depend on the opponent only).
+
+    His hits on my lone checkers cost me when à vrai and pay me when à faux; my hits
+    on his pay me à vrai and cost me à faux (RULES.md §4.3 B4-B5)."""
     if danger is None:
         danger = _danger(opp_mf)
     if opp_blots is None:
@@ -146,13 +173,28 @@ def evaluate(
     for p in range(2, 25):
         if me[p] == 1:
             v -= danger[p]
-    for q in opp_blots:  # his lone checkers I may hit next time (à vrai for me)
-        reach = 0.0
-        for s in range(q - 1, max(0, q - 13), -1):
-            if me[s]:
-                reach += _REACH[q - s]
-        if reach:
-            v += 0.5 * _value(q) * (reach if reach < 1.0 else 1.0)
+            lo, hi = p + 7, min(p + 12, 24)
+            vrai = faux = 0.0
+            for r in range(lo, hi + 1):
+                if opp_mf[r]:
+                    x, y = _by_sum(r, r - p, -1, me)
+                    vrai += x
+                    faux += y
+            if vrai or faux:
+                v += _value(p) * ((faux if faux < 1.0 else 1.0) - (vrai if vrai < 1.0 else 1.0))
+    for q in opp_blots:  # his lone checkers I may hit next time
+        reach = faux = 0.0
+        for s_ in range(q - 1, max(0, q - 13), -1):
+            if me[s_]:
+                d = q - s_
+                if d <= 6:
+                    reach += _REACH[d]
+                else:
+                    x, y = _by_sum(s_, d, 1, opp_mf)
+                    reach += x
+                    faux += y
+        if reach or faux:
+            v += 0.5 * _value(q) * ((reach if reach < 1.0 else 1.0) - (faux if faux < 1.0 else 1.0))
     return v
 
 

@@ -343,8 +343,6 @@ class _Verifier:
         self.trace: list[CoupTrace] = []
         self.pending: list[_Pending] = []
         self.marques: list[dict[str, Any]] = []
-        partie = record.headers.get("Partie", "douze-trous").lower()
-        self.a_ecrire = partie.startswith("a-ecrire") or partie.startswith("à-écrire") or "ecrire" in partie
         self.seat_of: dict[str, str] = {"A": "A", "B": "B"}
         self.letter_of: dict[str, str] = {"A": "A", "B": "B"}
         self.marque = 0
@@ -365,6 +363,7 @@ class _Verifier:
             self.releve_over = False
         self.std: Ledger = self.e.Ledger(profile, std_state)
         self.ent: Ledger = self.e.Ledger(profile, std_state)
+        self.in_sync = True  # standing == entitled (the fast path keeps them so)
 
     # -- helpers --------------------------------------------------------------------
     def _start_from_header(self, text: str) -> tuple["Position | None", "ScoreState | None"]:
@@ -485,6 +484,7 @@ class _Verifier:
         if self.index > 0:  # a new marqué: fresh score and checkers (RULES.md §8.2)
             self.std = self.e.Ledger(self.profile)
             self.ent = self.e.Ledger(self.profile)
+            self.in_sync = True
             self.releve_over = True
             self.pos = None
 
@@ -1004,14 +1004,15 @@ class _Verifier:
             due = O + sum(p.amount for p in new if p.kind in ("must-fill", "must-conserve"))
             if due:
                 ent.mark(Y, _even(due))
+        self.in_sync = self.std.state == ent.state
 
     def _fast_marks(self, X: str, Y: str, R: int, O: int, x_marks: list[Mark], y_marks: list[Mark],
                     side: str, where: _Where) -> bool:
         """Marks exactly as entitled: both ledgers move alike (False = take the long way)."""
-        std, ent = self.std, self.ent
-        if std.state != ent.state:
+        if not self.in_sync:
             return False
-        st0 = std.state
+        std, ent = self.std, self.ent
+        st0 = None  # not needed: the written marks are the entitled ones
         if R:
             res = std.mark(X, _even(R), own=True)
             ent.mark(X, _even(R), own=True)

@@ -37,7 +37,7 @@ from trictrac.notation.record import (
     ReleveStart,
 )
 from trictrac.notation.writer import write_coup, write_records
-from notation_strategies import coups
+from notation_strategies import coups, records
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures"
 RECORDS = sorted((FIX / "records").glob("*.trn"))
@@ -326,3 +326,36 @@ def test_fast_path_reads_like_the_token_path(cs: list[Coup], tail: str) -> None:
         else:
             assert a.span == b.span
     assert [(x.code, x.span) for x in d1] == [(x.code, x.span) for x in d2]
+
+
+def _parse_both(text: str):
+    fast = parse_text(text)
+    reader._FAST_OFF = True
+    try:
+        slow = parse_text(text)
+    finally:
+        reader._FAST_OFF = False
+    return fast, slow
+
+
+def _same(fast, slow) -> None:
+    (rf, df), (rs, ds) = fast, slow
+    assert rf == rs
+    for a, b in zip(rf, rs):
+        assert a.span == b.span
+        for x, y in zip(a.elements, b.elements):
+            assert x.span == y.span
+            if isinstance(x, Coup):
+                assert _spans(x) == _spans(y)
+    assert [(x.code, x.severity, x.span, x.text) for x in df] == [(x.code, x.severity, x.span, x.text) for x in ds]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(records, min_size=1, max_size=3))
+def test_fast_path_reads_whole_records_like_the_token_path(rs) -> None:
+    _same(*_parse_both(write_records(rs)))
+
+
+@pytest.mark.parametrize("path", RECORDS + BROKEN, ids=lambda p: p.name)
+def test_fast_path_reads_fixtures_like_the_token_path(path: Path) -> None:
+    _same(*_parse_both(path.read_bytes().decode("utf-8", "replace")))

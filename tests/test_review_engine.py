@@ -1,9 +1,11 @@
 """Rules review of replay/moves.py and replay/scoring.py: one test per bug found.
 
 Every test here states the rule (RULES.md section and the French source) and a
-minimal position; it fails on the engine as reviewed and passes once the bug is
-fixed.  Positions are in each side's own frame (RULES.md §2.2); checkers a rule does
-not need are put on a talon or borne off, as each docstring says.
+minimal position; it failed on the engine as first reviewed (09:50 UTC) and passes
+once the bug is fixed (both were fixed in the working tree at 10:07 UTC: scoring.py
+next_position, moves.py _finish).  Positions are in each side's own frame (RULES.md
+§2.2); checkers a rule does not need are put on a talon or borne off, as each
+docstring says.
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ def test_D14_lebrun_until_broken_second_table_opens_once_the_grand_jan_is_broken
     breaks it (7→9, 7→8) while keeping 12 checkers on his 1..12.  His grand jan was made and is now broken: A may
     stop in B's second table, e.g. 12→18 (B's empty 7) with the 6 of 6-1.
 
-    Bug: ``opponent_table_closed`` reads the history from ``"grand-jan" in
-    pos.other_jans``; ``scoring.next_position`` records it only when the throw's
+    Bug (fixed 10:07): ``opponent_table_closed`` reads the history from ``"grand-jan"
+    in pos.other_jans``; ``scoring.next_position`` recorded it only when the throw's
     *result* has the grand jan made, so a grand jan made before the throw (here: a
     position given directly, as the one-line notation gives it — it has no token
-    for this history) and broken by it is never recorded, and B's second table stays
+    for this history) and broken by it was never recorded, and B's second table stayed
     closed to A for the rest of the relevé."""
     pos = make({7: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 2, 19: 3}, {1: 12, 12: 3}, turn="B")
     ps = legal_plays(pos, (2, 1), LEBRUN)
@@ -60,8 +62,8 @@ def test_M13_003_82_remplir_en_passant_only_when_the_other_number_forces_the_bre
 
     Lelasseux fig. 8 (P12), 4-1: 2→6 with the 4 fills and the ace can then be played
     2→3 or 4→5 keeping the petit jan (and talon→6 tout d'une fills too).  The engine
-    also offers 2/7 (= 2→6, 6→7), 2→6 3→4 and 2→6 5→6, which break a point of the
-    plein they have just made.  Black on his talon."""
+    also offered 2/7 (= 2→6, 6→7), 2→6 3→4 and 2→6 5→6, which break a point of the
+    plein they have just made (fixed 10:07).  Black on his talon."""
     pos = make({1: 3, 2: 4, 3: 2, 4: 3, 5: 2, 6: 1}, {1: 15})
     ps = legal_plays(pos, (4, 1))
     assert ps.fills
