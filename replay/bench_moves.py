@@ -3,7 +3,9 @@
 Corpus: reachable positions from random legal play (fixed seed), deep games
 included.  Two figures, caches emptied so that no (position, roll) is ever a hit:
 all 21 rolls of each position in a row (per-position facts shared, as ``analyse``
-does) and one random roll per fresh position.  The whole-engine benchmark is
+does) and one random roll per fresh position.  A third figure is the one the
+verifier sees: the (position, roll) of every coup of self-played games, in game
+order, caches emptied once (``--games N``).  The whole-engine benchmark is
 ``python -m trictrac.replay.bench``.
 """
 
@@ -37,6 +39,33 @@ def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list
     return out
 
 
+def game_corpus(n_games: int, seed: int = 7, profile: Profile = DEFAULT_PROFILE) -> list[tuple[Position, tuple[int, int]]]:
+    """(position before the coup, roll) of every coup of ``n_games`` self-played games."""
+    from trictrac.replay.selfplay import selfplay
+    from trictrac.replay.verify import verify
+
+    out: list[tuple[Position, tuple[int, int]]] = []
+    for rec in selfplay(n_games, seed, profile=profile):
+        trace = verify(rec, profile, trace=True).trace
+        for x, y in zip(trace, trace[1:]):
+            if not x.releve_ended:
+                out.append((x.position_after, y.roll))
+    return out
+
+
+def run_games(n_games: int = 20, seed: int = 7, profile: Profile = DEFAULT_PROFILE) -> dict[str, float]:
+    """legal_plays on the coups of self-played games, in game order, cold caches."""
+    pairs = game_corpus(n_games, seed, profile)
+    best = float("inf")
+    for _ in range(3):
+        moves.clear_cache()
+        t = time.process_time()
+        for pos, roll in pairs:
+            legal_plays(pos, roll, profile)
+        best = min(best, time.process_time() - t)
+    return {"pairs": len(pairs), "us_per_call_games": best / len(pairs) * 1e6}
+
+
 def run(n: int = 3000, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> dict[str, float]:
     positions = corpus(n, seed, profile)
     rng = random.Random(seed)
@@ -67,7 +96,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--positions", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1852)
     ap.add_argument("--profile", default=None)
+    ap.add_argument("--games", type=int, default=20, help="self-played games for the game figure (0: skip)")
     args = ap.parse_args(argv)
+    if args.games:
+        g = run_games(args.games, 7, find_profile(args.profile))
+        print(f"legal_plays on the {g['pairs']} coups of {args.games} self-played games (game order, cold): "
+              f"{g['us_per_call_games']:.1f} us/call ({1e6 / g['us_per_call_games']:,.0f}/s)")
     r = run(args.positions, args.seed, find_profile(args.profile))
     print(f"{r['positions']} reachable positions, {r['plays_per_call']:.1f} legal plays per roll on average")
     print(f"legal_plays, 21 rolls per fresh position: {r['us_per_call_21_rolls']:.1f} us/call "

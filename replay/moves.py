@@ -34,14 +34,20 @@ Coin rule reading: the coin law is checked on the counts at the end of the throw
 and gain another in the same throw; taking it needs two arrivals, leaving it two
 departures, extra checkers come and go singly (RULES.md §3.5 C1-C2, C8).
 
-Speed: per-position facts (masks of open points, occupied points) are computed once
-and cached; resulting positions are deduplicated by an integer key (the net change,
-base 8) before any tuple is built.
+Speed: per-side facts (occupied points, pleins near or made, pleins still possible)
+are cached by counts, since the opponent of one throw is the mover of the next; the
+per-position masks (open points, repos) are built from them.  Resulting positions are
+deduplicated by an integer key (the net change, base 8) before any tuple is built;
+steps and pairs of steps are interned.  The candidates are not kept in the
+:class:`PlaySet` (``excluded()`` generates them again), so that a play set holds few
+container objects: the garbage collector, not the generator, dominated the cost of a
+verifier keeping many of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import NamedTuple
 
 from trictrac.replay.position import Position
@@ -96,6 +102,17 @@ _W = tuple(8**p for p in range(26))
 _MASK_1_24 = sum(1 << p for p in range(1, 25))
 _MASK_13_18 = sum(1 << p for p in range(13, 19))
 _MASK_19_24 = sum(1 << p for p in range(19, 25))
+_POINTS = range(1, 25)
+#: points of each plein by its bit (1 petit jan, 2 grand jan, 4 jan de retour)
+_TABLE_MASK = (0, sum(1 << p for p in PETIT_JAN), sum(1 << p for p in GRAND_JAN), 0,
+               sum(1 << p for p in JAN_DE_RETOUR))
+#: interned steps ``_STEP[p][q] == (p, q)``: no tuple built per candidate
+_STEP = tuple(tuple((p, q) for q in range(26)) for p in range(26))
+#: interned pairs of steps (tout à bas), filled on demand; bounded by the board
+#: (at most 24 x 6 steps squared), so never cleared
+_PAIRS: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
+#: bit of an opposing checker's point ``q`` in the mover's frame (``25 - q``)
+_RBIT = tuple(1 << (25 - q) if 1 <= q <= 24 else 0 for q in range(26))
 
 
 class IllegalMoveError(ValueError):
@@ -158,10 +175,6 @@ def plein_made(counts: Sequence[int], table: Sequence[int]) -> bool:
         if counts[p] < 2:
             return False
     return True
-
-
-def _deficiency(counts: Sequence[int], table: Sequence[int]) -> int:
-    return sum(2 - counts[p] for p in table if counts[p] < 2)
 
 
 def can_still_make_plein(counts: Sequence[int], table: Sequence[int] | str) -> bool:
@@ -233,7 +246,6 @@ class _Info(NamedTuple):
     opp_coin_empty: bool
 
 
-_INFO: dict = {}
 _PROFILE_KEYS: dict[int, tuple] = {}
 
 
@@ -260,44 +272,95 @@ _LAST: list = [None, None, None]  # (pos, profile, info): the 21 rolls of one po
 
 
 def _info(pos: Position, profile: Profile) -> _Info:
+    """Per-position facts: the last position is kept (the 21 rolls of one position);
+    otherwise rebuilt from the per-side facts, which are cached by counts."""
     last = _LAST
     if last[0] is pos and last[1] is profile:
         return last[2]
-    e = _profile_key(profile)
-    key = (pos.mover, pos.other, e[1], pos.other_jans if e[2] else None)
-    info = _INFO.get(key)
-    if info is None:
-        if len(_INFO) >= _CACHE_MAX:
-            _INFO.clear()
-        info = _INFO[key] = _make_info(pos, profile)
+    info = _make_info(pos, profile)
     last[0], last[1], last[2] = pos, profile, info
     return info
+
+
+# Facts of one side's counts, in its own frame, for either role (a plain tuple, indexed):
+# 0 occ: occupied points 1..24 ascending; 1 rmask: those points in the other side's
+# frame (bit 25 - q: where it may not stop); 2 out: checkers on 1..18; 3 near: pleins
+# lacking one or two checkers; 4 made: pleins made; 5, 6: can_still_make_plein for the
+# petit jan and the grand jan; 7: grand jan made.
+_SIDES: dict = {}
+_SIDES_MAX = 4096
+
+
+def _table_state(t: tuple[int, ...]) -> int:
+    """0 made, 1 lacking one or two checkers (near), 2 otherwise (RULES.md §4.5 F1)."""
+    lo = min(t)
+    if lo >= 2:
+        return 0
+    if lo < 0:
+        return 2
+    return 1 if 2 * t.count(0) + t.count(1) <= 2 else 2
+
+
+def _side(c: tuple[int, ...]) -> tuple:
+    """Cached by counts: in a game the opponent of one throw is the mover of the next."""
+    s = _SIDES.get(c)
+    if s is not None:
+        return s
+    occ = tuple(compress(_POINTS, c[1:25]))
+    s1 = sum(c[1:7])
+    s2 = sum(c[7:13])
+    s3 = sum(c[19:25])
+    near: tuple = ()
+    made: tuple = ()
+    grand_made = False
+    # a table holding s < 10 checkers lacks >= 12 - s > 2 (negative counts included)
+    if s1 >= 10 or s2 >= 10 or s3 >= 10:
+        nl = []
+        ml = []
+        for t, bit, lo in ((PETIT_JAN, 1, 1), (GRAND_JAN, 2, 7), (JAN_DE_RETOUR, 4, 19)):
+            st = _table_state(c[lo:lo + 6])
+            if st == 0:
+                ml.append((t, bit))
+                if bit == 2:
+                    grand_made = True
+            elif st == 1:
+                nl.append((t, bit))
+        near = tuple(nl)
+        made = tuple(ml)
+    s = (
+        occ,
+        sum(map(_RBIT.__getitem__, occ)),
+        s1 + s2 + sum(c[13:19]),
+        near,
+        made,
+        c[1] >= 2 and s1 >= 12,
+        s1 + s2 >= 12,
+        grand_made,
+    )
+    if len(_SIDES) >= _SIDES_MAX:
+        _SIDES.clear()
+    _SIDES[c] = s
+    return s
 
 
 def _make_info(pos: Position, profile: Profile) -> _Info:
     m = pos.mover
     o = pos.other
-    blocked = 0
-    for q in range(1, 25):
-        if o[25 - q]:
-            blocked |= 1 << q
-    closed = opponent_table_closed(pos, profile)
+    sm = _side(m)
+    so = _side(o)
+    blocked = so[1]
+    # opponent_table_closed (RULES.md §3.3 L4, §3.8 P3; §10 D14), from the cached facts
+    closed = _MASK_19_24 if so[5] else 0
+    if profile.opponent_table_closed == "until-broken":
+        if so[7] or ("grand-jan" not in pos.other_jans and so[6]):
+            closed |= _MASK_13_18
+    elif so[6]:
+        closed |= _MASK_13_18
     stop = _MASK_1_24 & ~blocked & ~closed & ~(1 << OPP_COIN)
     rest = _MASK_1_24 & ~blocked
     if m[COIN] == 0 and not profile.rest_on_own_empty_coin:
         rest &= ~(1 << COIN)  # R5 default
-    occ = tuple(p for p in range(1, 25) if m[p])
-    near = []
-    made = []
-    for _name, t, bit in _TABLE_LIST:
-        d = _deficiency(m, t)
-        if d == 0:
-            made.append((t, bit))
-        elif d <= 2:
-            near.append((t, bit))
-    return _Info(
-        m, stop, rest, blocked, closed, occ, sum(m[1:19]), tuple(near), tuple(made), o[12] == 0
-    )
+    return tuple.__new__(_Info, (m, stop, rest, blocked, closed, sm[0], sm[2], sm[3], sm[4], o[12] == 0))
 
 
 # ---------------------------------------------------------------------------------
@@ -319,7 +382,7 @@ class PlaySet:
     movement-legal plays an obligation removed, with the obligation's id.
     """
 
-    __slots__ = ("roll", "plays", "unplayable", "fills", "conserves", "_all", "_info", "_profile")
+    __slots__ = ("roll", "plays", "unplayable", "fills", "conserves", "_info", "_profile")
 
     def __init__(
         self,
@@ -328,7 +391,6 @@ class PlaySet:
         unplayable: tuple[int, ...],
         fills: bool,
         conserves: bool,
-        all_cands: dict,
         info: "_Info",
         profile: Profile,
     ) -> None:
@@ -337,7 +399,6 @@ class PlaySet:
         self.unplayable = unplayable
         self.fills = fills
         self.conserves = conserves
-        self._all = all_cands
         self._info = info
         self._profile = profile
 
@@ -345,10 +406,14 @@ class PlaySet:
         """Movement-legal plays removed by an obligation, one per resulting position:
         ``"both-numbers"`` (M6: a play of one number, or none, when both could be
         played), ``"larger-number"`` (M7), ``"must-fill"`` (M10), ``"must-conserve"`` (M11)."""
-        m = self._info.m
+        # the candidates are not kept (memory, GC): generated again, in the same order
+        info = self._info
+        cands = _candidates(info, self.roll, self._profile)
+        _select(info, self.roll, cands)
+        m = info.m
         seen = {p.result for p in self.plays}
         out = []
-        for c in self._all.values():
+        for c in cands.values():
             play = _make_play(m, c)
             if play.result in seen:
                 continue
@@ -416,15 +481,19 @@ def _norm_roll(roll: Sequence[int]) -> Roll:
 
 
 _CACHE: dict = {}
-_CACHE_MAX = 50_000
+_CACHE_MAX = 4096  # small: a big cache of container objects costs more in GC than it saves
 
 
 def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE) -> PlaySet:
     """Every legal play of ``roll`` in ``pos`` after all obligations (RULES.md §3).
 
     Cached on what movement depends on: both sides' counts, the roll and the
-    profile's movement switches (bounded dict, cleared when full).
+    profile's movement switches (bounded dict, cleared when full).  The last call is
+    also remembered by identity (a verifier judges, then scores, the same throw).
     """
+    last = _LAST_PS
+    if last[0] is pos and last[2] is profile and last[1] == roll:
+        return last[3]
     e = _PROFILE_KEYS.get(id(profile))
     if e is None or e[0] is not profile:
         e = _profile_key(profile)
@@ -435,57 +504,98 @@ def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_P
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()
         _CACHE[key] = ps
+    last[0], last[1], last[2], last[3] = pos, roll, profile, ps
     return ps
+
+
+_LAST_PS: list = [None, None, None, None]  # (pos, roll, profile, play set) of the last call
 
 
 def clear_cache() -> None:
     """Empty the caches (benchmarks; memory)."""
     _CACHE.clear()
-    _INFO.clear()
+    _LAST_PS[:] = [None, None, None, None]
+    _SIDES.clear()
     _LAST[:] = [None, None, None]
 
 
 def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
     info = _info(pos, profile)
-    if info.out >= 2:
-        cands = _candidates_fast(info, roll)
-    else:
-        cands = _candidates_general(info, roll, profile)
-    return _finish(info, roll, cands, profile)
-
-
-def _finish(info: _Info, roll: Roll, cands: dict, profile: Profile) -> PlaySet:
-    """Apply M6/M7, then M10, else M11 (RULES.md §3.6-§3.7), and build the plays."""
+    cands = _candidates(info, roll, profile)
+    pool, unplayable, fills, conserves = _select(info, roll, cands)
     m = info.m
+    plays = []
+    new = tuple.__new__
+    for c in pool:
+        st = c[0]
+        r = list(m)
+        if len(st) == 2:
+            (p1, q1), (p2, q2) = st
+            r[p1] -= 1
+            r[q1] += 1
+            r[p2] -= 1
+            r[q2] += 1
+        elif st:
+            ((p1, q1),) = st
+            r[p1] -= 1
+            r[q1] += 1
+        plays.append(new(Play, (st, c[1], tuple(r), c[3])))
+    ps = _new_playset(PlaySet)
+    ps.roll = roll
+    ps.plays = tuple(plays)
+    ps.unplayable = unplayable
+    ps.fills = fills
+    ps.conserves = conserves
+    ps._info = info
+    ps._profile = profile
+    return ps
+
+
+_new_playset = object.__new__
+
+
+def _candidates(info: _Info, roll: Roll, profile: Profile) -> dict:
+    if info.out >= 2:
+        return _candidates_fast(info, roll)
+    return _candidates_general(info, roll, profile)
+
+
+def _select(info: _Info, roll: Roll, cands: dict) -> tuple[list, tuple[int, ...], bool, bool]:
+    """Apply M6/M7, then M10, else M11 (RULES.md §3.6-§3.7): the candidates kept
+    (``pool``), the numbers left unplayed, fills, conserves; every candidate removed
+    gets its reason in ``c[5]``.
+
+    Either every candidate plays both numbers or none does (the generators add
+    one-number plays only when no two-number play exists)."""
+    vals = list(cands.values())
     a, b = roll
-    best = 0
-    for c in cands.values():
-        if c[2] > best:
-            best = c[2]
-    if best == 2:
-        pool = [c for c in cands.values() if c[2] == 2]
-        if len(pool) < len(cands):
-            for c in cands.values():
-                if c[2] < 2:
-                    c[5] = "both-numbers"
+    if vals[0][2] == 2:
+        pool = vals
         unplayable: tuple[int, ...] = ()
-    elif best == 1:
-        pool = [c for c in cands.values() if c[1][0] == a]
-        if pool:
-            for c in cands.values():
-                if c[1][0] != a:
-                    c[5] = "larger-number" if c[2] == 1 else "both-numbers"
-            unplayable = (b,)
-        else:
-            pool = list(cands.values())
-            for c in cands.values():
-                if c[2] == 0:
-                    c[5] = "both-numbers"
-            pool = [c for c in pool if c[2] == 1]
-            unplayable = (a,)
-    else:
-        pool = list(cands.values())
+    elif vals[0][2] == 0 and len(vals) == 1:
+        pool = vals
         unplayable = (a, b)
+    else:
+        best = 0
+        for c in vals:
+            if c[2] > best:
+                best = c[2]
+        if best == 1:
+            pool = [c for c in vals if c[1][0] == a]
+            if pool:
+                for c in vals:
+                    if c[1][0] != a:
+                        c[5] = "larger-number" if c[2] == 1 else "both-numbers"
+                unplayable = (b,)
+            else:
+                for c in vals:
+                    if c[2] == 0:
+                        c[5] = "both-numbers"
+                pool = [c for c in vals if c[2] == 1]
+                unplayable = (a,)
+        else:
+            pool = vals
+            unplayable = (a, b)
     fills = False
     conserves = False
     if info.near:
@@ -515,23 +625,7 @@ def _finish(info: _Info, roll: Roll, cands: dict, profile: Profile) -> PlaySet:
                     if not c[4] & mb:
                         c[5] = "must-conserve"
                 pool = k
-    plays = []
-    new = tuple.__new__
-    for c in pool:
-        st = c[0]
-        r = list(m)
-        if len(st) == 2:
-            (p1, q1), (p2, q2) = st
-            r[p1] -= 1
-            r[q1] += 1
-            r[p2] -= 1
-            r[q2] += 1
-        elif st:
-            (p1, q1), = st
-            r[p1] -= 1
-            r[q1] += 1
-        plays.append(new(Play, (st, c[1], tuple(r), c[3])))
-    return PlaySet(roll, tuple(plays), unplayable, fills, conserves, cands, info, profile)
+    return pool, unplayable, fills, conserves
 
 
 def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
@@ -540,29 +634,51 @@ def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
     ``both_orders``: a tout-à-bas play whose steps may be played in either order
     fills if the plein is made after either single step (*en passant*) or at the end;
     a tout d'une or a puissance only at the end (a resting checker does not stop).
+
+    Shortcut: a plein not made can only be made by a step arriving in its table,
+    and a made one only broken by a step leaving it; the counts are built only when
+    some step does so.
     """
-    m = info.m
-    r = list(m)
+    src_mask = 0
+    dst_mask = 0
     for p, q in steps:
-        r[p] -= 1
-        r[q] += 1
+        src_mask |= 1 << p
+        dst_mask |= 1 << q
+    m = info.m
+    r = None
     filled = 0
     kept = 0
     for t, bit in info.near:
+        if not dst_mask & _TABLE_MASK[bit]:
+            continue
+        if r is None:
+            r = list(m)
+            for p, q in steps:
+                r[p] -= 1
+                r[q] += 1
         if plein_made(r, t):
             filled |= bit
             kept |= bit
         elif both_orders:
+            tm = _TABLE_MASK[bit]
             for p, q in steps:
-                r1 = list(m)
-                r1[p] -= 1
-                r1[q] += 1
-                if plein_made(r1, t):
-                    filled |= bit
-                    break
+                if tm >> q & 1:
+                    r1 = list(m)
+                    r1[p] -= 1
+                    r1[q] += 1
+                    if plein_made(r1, t):
+                        filled |= bit
+                        break
     for t, bit in info.made:
-        if plein_made(r, t):
-            kept |= bit
+        if src_mask & _TABLE_MASK[bit]:
+            if r is None:
+                r = list(m)
+                for p, q in steps:
+                    r[p] -= 1
+                    r[q] += 1
+            if not plein_made(r, t):
+                continue
+        kept |= bit
     return filled, kept
 
 
@@ -570,7 +686,9 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
     """Candidates when no checker can bear off during this throw (>= 2 outside 19..24).
 
     All step laws are then static (L1, L2, L4, L5), so the order of the two steps of
-    a tout-à-bas play does not matter; only the coin law looks at the end state.
+    a tout-à-bas play does not matter; only the coin law looks at the end state
+    (C1-C2: never exactly one checker on 12; a step's coin delta is nonzero exactly
+    when it leaves or reaches the coin).
     """
     a, b = roll
     m = info.m
@@ -579,10 +697,13 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
     occ = info.occ
     m12 = m[COIN]
     W = _W
+    ST = _STEP
+    pairs = _PAIRS
     cands: dict = {}
     near = info.near
     pleins = bool(near or info.made)
     doublet = a == b
+    ba = roll if doublet else (b, a)
     s = a + b
     # tout d'une (M2, M3; repos R1-R5)
     for p in occ:
@@ -592,56 +713,79 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
         if not (stop >> q) & 1:
             continue
         if (rest >> (p + a)) & 1:
-            r, nums = p + a, (a, b)
+            r, nums = p + a, roll
         elif (rest >> (p + b)) & 1:
-            r, nums = p + b, (b, a)
+            r, nums = p + b, ba
         else:
             continue
         if (p == COIN or q == COIN) and m12 - (p == COIN) + (q == COIN) == 1:
             continue  # C1-C2: never a lone checker on the coin
-        steps = ((p, r), (r, q))
+        steps = (ST[p][r], ST[r][q])
         f, k = _eval_pleins(info, steps, False) if pleins else (0, 0)
         cands[W[q] - W[p]] = [steps, nums, 2, f, k, None]
-    # tout à bas (M2)
-    ma = [p for p in occ if p + a <= 24 and (stop >> (p + a)) & 1]
-    mb = ma if doublet else [p for p in occ if p + b <= 24 and (stop >> (p + b)) & 1]
-    for p1 in ma:
-        q1 = p1 + a
-        k1 = W[q1] - W[p1]
-        for p2 in mb:
-            if p2 == p1:
-                if m[p1] < 2:
+    # tout à bas (M2): (from, step, key, coin delta) of each number
+    A = []
+    for p in occ:
+        q = p + a
+        if q > 24:
+            break
+        if (stop >> q) & 1:
+            A.append((p, ST[p][q], W[q] - W[p], (q == COIN) - (p == COIN), p << 5 | q))
+    if doublet:
+        for i, (p1, s1, k1, d1, c1) in enumerate(A):
+            for p2, s2, k2, d2, c2 in A[i:]:
+                if p2 == p1 and m[p1] < 2:
                     continue
-            elif doublet and p2 < p1:
-                continue
-            q2 = p2 + b
-            if (
-                p1 == COIN or q1 == COIN or p2 == COIN or q2 == COIN
-            ) and m12 - (p1 == COIN) - (p2 == COIN) + (q1 == COIN) + (q2 == COIN) == 1:
-                continue
-            key = k1 + W[q2] - W[p2]
-            c = cands.get(key)
-            if c is None:
-                steps = ((p1, q1), (p2, q2))
-                f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
-                cands[key] = [steps, (a, b), 2, f, k, None]
-            elif near:
-                c[3] |= _eval_pleins(info, ((p1, q1), (p2, q2)), True)[0]
+                if (d1 or d2) and m12 + d1 + d2 == 1:
+                    continue
+                key = k1 + k2
+                c = cands.get(key)
+                if c is None:
+                    steps = pairs.get(c1 << 10 | c2)
+                    if steps is None:
+                        steps = pairs[c1 << 10 | c2] = (s1, s2)
+                    f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
+                    cands[key] = [steps, roll, 2, f, k, None]
+                elif near:
+                    c[3] |= _eval_pleins(info, (s1, s2), True)[0]
+        B = A
+    else:
+        B = []
+        for p in occ:
+            q = p + b
+            if q > 24:
+                break
+            if (stop >> q) & 1:
+                B.append((p, ST[p][q], W[q] - W[p], (q == COIN) - (p == COIN), p << 5 | q))
+        for p1, s1, k1, d1, c1 in A:
+            for p2, s2, k2, d2, c2 in B:
+                if p2 == p1 and m[p1] < 2:
+                    continue
+                if (d1 or d2) and m12 + d1 + d2 == 1:
+                    continue
+                key = k1 + k2
+                c = cands.get(key)
+                if c is None:
+                    steps = pairs.get(c1 << 10 | c2)
+                    if steps is None:
+                        steps = pairs[c1 << 10 | c2] = (s1, s2)
+                    f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
+                    cands[key] = [steps, roll, 2, f, k, None]
+                elif near:
+                    c[3] |= _eval_pleins(info, (s1, s2), True)[0]
     # coin par puissance (C3-C5)
     if m12 == 0 and info.opp_coin_empty and not (info.blocked >> OPP_COIN) & 1:
         _puissance(info, a, b, cands)
-    if not any(c[2] == 2 for c in cands.values()):
+    if not cands:
         # single numbers (M6/M7 only matter when no two-number play exists)
-        for n, lst in ((a, ma),) if doublet else ((a, ma), (b, mb)):
-            for p in lst:
-                q = p + n
-                if (p == COIN or q == COIN) and m12 - (p == COIN) + (q == COIN) == 1:
+        for n, lst in ((a, A),) if doublet else ((a, A), (b, B)):
+            for p, st, kk, d, _c in lst:
+                if d and m12 + d == 1:
                     continue
-                key = W[q] - W[p]
-                if key not in cands:
-                    steps = ((p, q),)
+                if kk not in cands:
+                    steps = (st,)
                     f, k = _eval_pleins(info, steps, False) if pleins else (0, 0)
-                    cands[key] = [steps, (n,), 1, f, k, None]
+                    cands[kk] = [steps, (n,), 1, f, k, None]
         if not cands:
             cands[0] = [(), (), 0, 0, _kept_all(info), None]
     return cands
