@@ -24,7 +24,10 @@ import resource
 import time
 from typing import Any, Callable, Iterable
 
-__all__ = ["clear_caches", "generate_corpus", "bench_parse", "bench_verify", "timed", "run_bench", "format_table", "peak_memory"]
+__all__ = [
+    "clear_caches", "generate_corpus", "bench_parse", "bench_verify", "timed", "run_bench", "format_table",
+    "peak_memory",
+]
 
 
 def generate_corpus(path: str, n: int, seed: int = 1, *, kinds: Iterable[str] = ("douze-trous", "a-ecrire"),

@@ -519,7 +519,11 @@ def partie_kind(header: str | None) -> tuple[str, int]:
 
 def moves_text(moves: tuple[object, ...]) -> str:
     """The canonical text of written moves (``Play.text()`` form; ``-`` for none)."""
-    out = [f"{m.from_}/{'off' if m.to == 25 else m.to}" for m in moves if hasattr(m, "from_")]  # type: ignore[attr-defined]
+    out = [
+        f"{m.from_}/{'off' if m.to == 25 else m.to}"  # type: ignore[attr-defined]
+        for m in moves
+        if hasattr(m, "from_")
+    ]
     return " ".join(out) if out else "-"
 
 
@@ -598,7 +602,9 @@ def replay_record(record: object, profile: Profile | None = None) -> "Iterator[t
             elif record.start:
                 start, score = start_of(record.start)
                 if start.turn != coup.side:
-                    raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the Position has turn={start.turn}")
+                    raise GameFlowError(
+                        f"coup {coup.number}: {coup.side} throws but the Position has turn={start.turn}"
+                    )
                 game = Game(kind, profile, start=start, score=score, marques=marques)
             else:
                 game = Game(kind, profile, first=coup.side, marques=marques)

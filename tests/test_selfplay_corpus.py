@@ -187,7 +187,8 @@ def test_cli_bench_runs(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     stages = [r["stage"] for r in data["rows"]]
     assert stages[:3] == ["parse", "parse", "verify (1 core)"]
-    assert data["rows"][2]["items"] == sum(len(pr.record.coups) for pr in iter_records(CORPUS / "douze-trous-compact.trn"))
+    coups = sum(len(pr.record.coups) for pr in iter_records(CORPUS / "douze-trous-compact.trn"))
+    assert data["rows"][2]["items"] == coups
     assert data["peak_memory"]["self_mb"] > 0
 
 
