@@ -18,7 +18,7 @@ on a second table (2 / 4) and impuissance (2 a number).  All events of a throw a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 from trictrac.replay.moves import (
@@ -42,6 +42,7 @@ __all__ = [
     "score_roll",
     "score_play",
     "next_position",
+    "play_outcome",
     "position_events",
     "fill_ways",
     "clear_cache",
@@ -175,23 +176,36 @@ class _Ctx:
         return self.oth[25 - r] == 0
 
 
-_CTX: dict[tuple[Position, Profile], _Ctx] = {}
+# keyed by (position, id(profile)): hashing a Profile costs ~2 µs; the entry keeps its
+# profile so that a recycled id never matches (checked by identity)
+_CTX: dict[tuple[Position, int], tuple[Profile, _Ctx]] = {}
 _CTX_MAX = 20_000
+#: the last (position, profile, facts), by identity: scoring then moving one throw
+#: asks for the same position twice in a row, and hashing a Position costs ~1 µs
+_LAST_CTX: list = [None, None, None]
 
 
 def _ctx(pos: Position, profile: Profile) -> _Ctx:
-    key = (pos, profile)
-    c = _CTX.get(key)
-    if c is None:
+    last = _LAST_CTX
+    if last[0] is pos and last[1] is profile:
+        return last[2]
+    key = (pos, id(profile))
+    hit = _CTX.get(key)
+    if hit is not None and hit[0] is profile:
+        c = hit[1]
+    else:
         if len(_CTX) >= _CTX_MAX:
             _CTX.clear()
-        c = _CTX[key] = _Ctx(pos, profile)
+        c = _Ctx(pos, profile)
+        _CTX[key] = (profile, c)
+    last[0], last[1], last[2] = pos, profile, c
     return c
 
 
 def clear_cache() -> None:
     """Forget the per-position facts (benchmarks with a cold cache)."""
     _CTX.clear()
+    _LAST_CTX[:] = [None, None, None]
 
 
 # ---------------------------------------------------------------------------------
@@ -487,9 +501,10 @@ def _total(events: list[ScoringEvent]) -> CoupScore:
 
 
 def _score(
-    pos: Position, a: int, b: int, profile: Profile, ps: PlaySet, play: Play | None
+    pos: Position, a: int, b: int, profile: Profile, ps: PlaySet, play: Play | None, c: _Ctx | None = None
 ) -> CoupScore:
-    c = _ctx(pos, profile)
+    if c is None:
+        c = _ctx(pos, profile)
     v = 6 if a == b else 4
     events: list[ScoringEvent] = []
     _position_events(c, a, b, events)
@@ -581,6 +596,11 @@ def next_position(
     a, b = _norm(roll)
     events: list[ScoringEvent] = []
     _position_events(_ctx(pos, profile), a, b, events)
+    return _next(pos, play, profile, events)
+
+
+def _next(pos: Position, play: Play, profile: Profile, events: Sequence[ScoringEvent]) -> Position:
+    """:func:`next_position` given the throw's events (only its special jans are read)."""
     jans = {e.kind for e in events if e.kind in SPECIAL_JANS}
     r = play.result
     if profile.opponent_table_closed == "until-broken" and (_made(pos.mover, GRAND_JAN) or _made(r, GRAND_JAN)):
@@ -588,11 +608,34 @@ def next_position(
         # having been made (before or by this throw), is broken; moves.py reads that
         # history from the jans
         jans.add("grand-jan")
-    moved = replace(
-        pos,
-        mover=r,
-        mover_coups=pos.mover_coups + 1,
-        mover_coin_taken=pos.mover_coin_taken or r[COIN] >= 2,
-        mover_jans=pos.mover_jans | jans if jans else pos.mover_jans,
+    # built directly, already swapped (the other side to move): dataclasses.replace
+    # and swapped() cost ~7 µs on this hot path
+    return Position(
+        pos.other,
+        r,
+        "B" if pos.turn == "A" else "A",
+        pos.other_coups,
+        pos.mover_coups + 1,
+        pos.other_coin_taken,
+        pos.mover_coin_taken or r[COIN] >= 2,
+        pos.other_jans,
+        pos.mover_jans | jans if jans else pos.mover_jans,
     )
-    return moved.swapped()
+
+
+def play_outcome(
+    pos: Position, roll: Sequence[int], play: Play, profile: Profile = DEFAULT_PROFILE
+) -> tuple[CoupScore, Position]:
+    """``(score_play(...), next_position(...))`` of one play, sharing the work (the
+    verifier's hot path)."""
+    a, b = _norm(roll)
+    last = _LAST_CTX
+    if last[0] is pos and last[1] is profile:
+        c = last[2]
+    else:
+        # a game seldom comes back to a position: the facts are built without the
+        # shared cache (no hashing of the position, no garbage kept alive)
+        c = _Ctx(pos, profile)
+        last[0], last[1], last[2] = pos, profile, c
+    cs = _score(pos, a, b, profile, legal_plays(pos, (a, b), profile), play, c)
+    return cs, _next(pos, play, profile, cs.events)
