@@ -242,6 +242,15 @@ class MarqueLine:
         return self.winner is None
 
 
+#: ``Partie`` header kinds of several players -> (kind of :class:`PartieSpec`, the players'
+#: letters in the order :class:`PartieSpec` wants them) (RULES.md §8.3).
+RECORD_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "a-tourner": ("tourner", ("A", "B", "C")),
+    "chouette": ("chouette", ("A", "B", "C")),  # A is the chouette (003 §242)
+    "a-quatre": ("quatre", ("A", "B", "C", "D")),  # A+B against C+D (003 §239-241)
+}
+
+
 @dataclass(frozen=True, slots=True)
 class PartieSpec:
     """What the players agreed before starting (003 §220, §229, §243).

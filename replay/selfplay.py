@@ -63,6 +63,7 @@ from trictrac.notation.record import (
     Record,
     ReleveStart,
 )
+from trictrac.replay.partie import RECORD_KINDS
 from trictrac.replay.game import CoupOutcome, Game
 from trictrac.replay.moves import Play, PlaySet
 from trictrac.replay.position import Position
@@ -428,10 +429,9 @@ def selfplay(
 # --- parties of three and four players (RULES.md §8.3) ---------------------------------------
 
 #: kind -> (replay.partie kind, players, default number of marqués)
+_DEFAULT_MARQUES = {"a-tourner": 9, "chouette": 6, "a-quatre": 8}  # 003 §243: 9, 12 or 15
 MULTI: dict[str, tuple[str, tuple[str, ...], int]] = {
-    "a-tourner": ("tourner", ("A", "B", "C"), 9),  # 003 §243: 9, 12 or 15
-    "chouette": ("chouette", ("A", "B", "C"), 6),  # A is the chouette (003 §242)
-    "a-quatre": ("quatre", ("A", "B", "C", "D"), 8),  # A+B against C+D (003 §239-241)
+    k: (pk, players, _DEFAULT_MARQUES[k]) for k, (pk, players) in RECORD_KINDS.items()
 }
 
 

@@ -357,6 +357,17 @@ class _Verifier:
         self.pos: Position | None = None
         self.primaute: str | None = None
         self.marque_first: str | None = None  # who threw first in this marqué (003 §226)
+        # parties of several players: who has the primauté of each marqué follows the
+        # rotation of replay.partie (RULES.md §8.3; 003 §241-244), in player letters
+        from trictrac.notation.reader import parse_partie
+        from trictrac.replay.partie import RECORD_KINDS
+
+        kind = parse_partie(record.headers.get("Partie", "")) if record.headers.get("Partie") else None
+        self.multi = RECORD_KINDS.get(kind[0]) if kind else None
+        self.multi_lines: list[Any] = []
+        self.multi_first: str | None = None  # the drawn primauté of the first marqué
+        self.multi_expected: str | None = None  # player letter expected to throw first
+        self.marque_fresh = False
         self.releve_over = True  # a relevé may start (start of game)
         self.leave_said: str | None = None
         self.ordering_noted = False
@@ -482,6 +493,7 @@ class _Verifier:
 
     def _marque_start(self, el: MarqueStart) -> None:
         self.marque = el.number
+        self.marque_fresh = True
         if el.players:
             a, b = el.players
             self.seat_of = {a: "A", b: "B"}
@@ -492,6 +504,32 @@ class _Verifier:
             self.in_sync = True
             self.releve_over = True
             self.pos = None
+
+    def _multi_after(self, winner: str | None, ha: int, hb: int, st: "ScoreState") -> None:
+        """The next marqué's primauté in a partie of several players, from the rotation of
+        ``replay.partie`` (RULES.md §8.3): 003 §241, §244 (the one who stays), 003 §242 (the
+        chouette, then alternately), 003 §226 (after a refait, whoever had it)."""
+        from trictrac.replay.partie import MarqueLine, PartieSpec, settle_partie
+
+        kind, players = self.multi  # type: ignore[misc]
+        if winner is None:
+            self.multi_lines.append(MarqueLine(refait_holes=ha))
+        else:
+            seat = "A" if ha > hb else "B"
+            loser = self._L("B" if seat == "A" else "A")
+            leaver = self._L(self.primaute) if self.primaute is not None else None
+            self.multi_lines.append(MarqueLine(
+                winner=winner, holes=(max(ha, hb), min(ha, hb)), pavillon=st[seat].pavillon,
+                loser=loser, leaver=leaver,
+            ))
+        spec = PartieSpec(kind=kind, players=players, marques=len(self.multi_lines) + 1,
+                          primaute=self.multi_first)
+        try:
+            det = settle_partie(spec, self.multi_lines + [MarqueLine()], self.profile).detail[-1]
+        except ValueError:  # results that do not fit the rotation: no expectation
+            self.multi_expected = None
+            return
+        self.multi_expected = det.get("primaute")
 
     def _marque_result(self, el: MarqueResult) -> None:
         st = self.std.state
@@ -529,6 +567,8 @@ class _Verifier:
             self.primaute = self.marque_first
         elif self.profile.primaute_after_marque_leave == "winner":
             self.primaute = "A" if ha > hb else "B"
+        if self.multi is not None:
+            self._multi_after(exp_winner, ha, hb, st)
         self.marque_first = None
         self.refaits = self.refaits + 1 if (ha == hb) else 0
         self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb]})
@@ -552,10 +592,18 @@ class _Verifier:
         where = _Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)
         # new relevé: the first coup's side has the primauté
         if self.pos is None:
-            if self.primaute is not None and X != self.primaute and self.releve_over is False and self.index > 0:
+            if self.multi is not None and self.marque_fresh:
+                expected = self.multi_expected
+                if self.multi_first is None:
+                    self.multi_first = side
+            else:
+                expected = self._L(self.primaute) if self.primaute is not None else None
+            self.marque_fresh = False
+            if expected is not None and side != expected and self.releve_over is False and self.index > 0:
                 self._finding(
-                    "out-of-turn", where, f"{side} throws first but {self._L(self.primaute)} has the primauté",
-                    who=X, consequence="the primauté belongs to the leaver or the first out (RULES.md §9.3)",
+                    "out-of-turn", where, f"{side} throws first but {expected} has the primauté",
+                    who=X, consequence="the primauté belongs to the leaver, the first out, or the marqué's "
+                    "rotation (RULES.md §9.3, §8.3)",
                 )
             self.pos = e.start_position(X)
             if self.marque_first is None:

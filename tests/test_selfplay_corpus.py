@@ -243,9 +243,6 @@ def test_a_tourner_rotation_loser_gives_way() -> None:
     assert st["skipped"] == [] and st["kinds"] == {"a-tourner": 1}
 
 
-@pytest.mark.xfail(reason="replay.verify keeps the primauté as a seat letter across marqués that seat other "
-                          "players (à tourner, à quatre); 003 §241, §244 give it to the player who stays",
-                   strict=False)
 def test_multi_player_corpus_verifies_clean() -> None:
     verify_file = pytest.importorskip("trictrac.replay.verify").verify_file
     reports = list(verify_file(str(CORPUS / "multi.trn")))
