@@ -732,23 +732,7 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
         if (stop >> q) & 1:
             A.append((p, ST[p][q], W[q] - W[p], (q == COIN) - (p == COIN), p << 5 | q))
     if doublet:
-        for i, (p1, s1, k1, d1, c1) in enumerate(A):
-            for p2, s2, k2, d2, c2 in A[i:]:
-                if p2 == p1 and m[p1] < 2:
-                    continue
-                if (d1 or d2) and m12 + d1 + d2 == 1:
-                    continue
-                key = k1 + k2
-                c = cands.get(key)
-                if c is None:
-                    steps = pairs.get(c1 << 10 | c2)
-                    if steps is None:
-                        steps = pairs[c1 << 10 | c2] = (s1, s2)
-                    f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
-                    cands[key] = [steps, roll, 2, f, k, None]
-                elif near:
-                    c[3] |= _eval_pleins(info, (s1, s2), True)[0]
-        B = A
+        B = A  # a doublet's two checkers: unordered pairs, the same point twice allowed
     else:
         B = []
         for p in occ:
@@ -757,22 +741,22 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
                 break
             if (stop >> q) & 1:
                 B.append((p, ST[p][q], W[q] - W[p], (q == COIN) - (p == COIN), p << 5 | q))
-        for p1, s1, k1, d1, c1 in A:
-            for p2, s2, k2, d2, c2 in B:
-                if p2 == p1 and m[p1] < 2:
-                    continue
-                if (d1 or d2) and m12 + d1 + d2 == 1:
-                    continue
-                key = k1 + k2
-                c = cands.get(key)
-                if c is None:
-                    steps = pairs.get(c1 << 10 | c2)
-                    if steps is None:
-                        steps = pairs[c1 << 10 | c2] = (s1, s2)
-                    f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
-                    cands[key] = [steps, roll, 2, f, k, None]
-                elif near:
-                    c[3] |= _eval_pleins(info, (s1, s2), True)[0]
+    for i, (p1, s1, k1, d1, c1) in enumerate(A):
+        for p2, s2, k2, d2, c2 in (A[i:] if doublet else B):
+            if p2 == p1 and m[p1] < 2:
+                continue
+            if (d1 or d2) and m12 + d1 + d2 == 1:
+                continue
+            key = k1 + k2
+            c = cands.get(key)
+            if c is None:
+                steps = pairs.get(c1 << 10 | c2)
+                if steps is None:
+                    steps = pairs[c1 << 10 | c2] = (s1, s2)
+                f, k = _eval_pleins(info, steps, True) if pleins else (0, 0)
+                cands[key] = [steps, roll, 2, f, k, None]
+            elif near:
+                c[3] |= _eval_pleins(info, (s1, s2), True)[0]
     # coin par puissance (C3-C5)
     if m12 == 0 and info.opp_coin_empty and not (info.blocked >> OPP_COIN) & 1:
         _puissance(info, a, b, cands)
