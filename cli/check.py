@@ -12,7 +12,12 @@ from typing import Any
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, jobs_option, json_option, profile_option
+from trictrac.cli.common import BadInput, echo_json, jobs_option, json_option, profile_option, use_colour
+
+
+def _paint(text: str, fg: str, colour: bool) -> str:
+    """Colour only on a terminal (never in pipes, files or tests)."""
+    return click.style(text, fg=fg) if colour else text
 from trictrac.notation.record import Comment, Coup, Glyph, Record
 from trictrac.replay.profiles import Profile
 from trictrac.replay.verify import GameReport, verify, verify_file
@@ -57,6 +62,7 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
     """
     dirty = False
     out: list[dict[str, Any]] = []
+    colour = use_colour()
     for path in files:
         for rep in _reports(path, profile, jobs):
             errors = [d for d in rep.diagnostics if d.severity == "error"]
@@ -66,10 +72,10 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
                 out.append(rep.as_dict())
                 continue
             for d in rep.diagnostics:
-                click.echo(d.render(path))
+                click.echo(_paint(d.render(path), "red" if d.severity == "error" else "yellow", colour))
             for f in rep.findings:
-                click.echo(f.render(path))
-            click.echo(f"{path}: {rep.summary()}")
+                click.echo(_paint(f.render(path), "red", colour))
+            click.echo(_paint(f"{path}: {rep.summary()}", "yellow" if rep.findings else "green", colour))
             for note in rep.notes:
                 click.echo(f"{path}: note: {note}")
     if as_json:
