@@ -168,13 +168,29 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
     conn.execute("PRAGMA foreign_keys = ON")
     if create:
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
+            _retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: durable up to the last checkpoint
         create_schema(conn, season_start_month=season_start_month)
     elif not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
         conn.close()
         raise DatabaseMissing(f"{path} is not a club database (no games table)")
     return Database(conn, execute_plugins=False)
+
+
+def _retry_locked(step: Callable[[], object], seconds: float = BUSY_TIMEOUT_MS / 1000) -> object:
+    """Run ``step``, retrying while another process holds the file: switching the journal
+    to WAL needs an exclusive lock, and SQLite answers "database is locked" at once instead
+    of waiting in the busy handler when two processes create the same file together."""
+    deadline = time.monotonic() + seconds
+    delay = 0.01
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
 
 
 class DatabaseMissing(ValueError):
