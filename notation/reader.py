@@ -18,7 +18,7 @@ import gc
 import io
 import os
 import re
-from typing import IO, Iterable, Iterator, NamedTuple
+from typing import IO, Callable, Iterable, Iterator, NamedTuple
 
 from trictrac.notation.position import parse_position
 from trictrac.notation.record import (
@@ -222,6 +222,18 @@ def _canonical_partie(value: str) -> str | None:
     return p[0] if p[1] is None else f"{p[0]} {p[1]}"
 
 
+def _enter_moves(coup: list, diag: Callable[..., None], line: int, col: int, ecol: int,
+                 offset: int, text: str) -> None:
+    """A coup's phases run marks-before → moves → marks-after (coup[6] = 0, 1, 2); a move
+    after the marks that follow the moves is out of order."""
+    ph = coup[6]
+    if ph == 0:
+        coup[6] = 1
+    elif ph == 2:
+        diag("move-after-marks", "error", line, col, ecol, offset,
+             "checker moves must come before the marks that follow them", text)
+
+
 # --- the game parser ----------------------------------------------------------------
 
 
@@ -374,12 +386,7 @@ class _Game:
                     diag("bad-move", "error", line, col, ecol, off0 + s,
                          "a move goes from a point 1..24 to a point 1..24 or 'off'", text[s:pos])
                     continue
-                ph = coup[6]
-                if ph == 0:
-                    coup[6] = 1
-                elif ph == 2:
-                    diag("move-after-marks", "error", line, col, ecol, off0 + s,
-                         "checker moves must come before the marks that follow them", text[s:pos])
+                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
                 coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
                 coup[8] = (line, ecol)
             elif kind == "head":
@@ -478,12 +485,7 @@ class _Game:
                 if not 1 <= num <= 6:
                     diag("bad-move", "error", line, col, ecol, off0 + s, "'cannot play' names a die number 1..6", text[s:pos])
                     continue
-                ph = coup[6]
-                if ph == 0:
-                    coup[6] = 1
-                elif ph == 2:
-                    diag("move-after-marks", "error", line, col, ecol, off0 + s,
-                         "checker moves must come before the marks that follow them", text[s:pos])
+                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
                 coup[3].append(CannotPlay(num, mkspan(Span, (line, col, line, ecol, off0 + s))))
                 coup[8] = (line, ecol)
             elif kind == "none":

@@ -233,10 +233,8 @@ class _Eng:
         self.PlayerScore = ledger.PlayerScore
         self.start_position = position.start_position
         self.Position = position.Position
-        try:
-            from trictrac.replay.partie import marque_value
-        except ImportError:  # pragma: no cover
-            marque_value = None
+        from trictrac.replay.partie import marque_value
+
         self.marque_value = marque_value
 
 
@@ -553,7 +551,7 @@ class _Verifier:
             bred = marque_bredouille(w, st[seat].pavillon, self.profile)
             if el.bredouille != bred:
                 problems.append(f"bredouille is {bred}, written {el.bredouille}")
-            if el.value is not None and self.e.marque_value is not None:
+            if el.value is not None:
                 try:
                     val = self.e.marque_value(w, lo, pavillon=st[seat].pavillon,
                                               refaits=self.refaits, profile=self.profile).value
