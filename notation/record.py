@@ -31,6 +31,7 @@ __all__ = [
     "Ecole",
     "Correction",
     "JouePourTout",
+    "Replay",
     "Comment",
     "Glyph",
     "Action",
@@ -191,6 +192,24 @@ class JouePourTout:
 
 
 @dataclass(frozen=True, slots=True)
+class Replay:
+    """The throw played again as ``moves``: a table remedy (RULES.md §9.5).
+
+    Written ``B:fait-jouer(1/12)`` when the opponent imposes it (the choice the laws give
+    him after a fausse case, a dame mal posée, a forgotten fill or conservation, an
+    unplayed number: 003 §192, §211, §216) and ``A:rejoue(1/7 1/6)`` when the roller
+    corrects his own play (before releasing his checkers, 003 §216; bonne compagnie,
+    001 III on r.34).  It stands in the coup's ``after`` list; the play it gives is the
+    one the game goes on from.  ``moves`` holds ``Move`` and ``CannotPlay`` like
+    :attr:`Coup.moves`.
+    """
+
+    who: str
+    moves: tuple["Move | CannotPlay", ...]
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Comment:
     """A ``{…}`` comment, kept as written (without the braces)."""
 
@@ -206,7 +225,7 @@ class Glyph:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Comment, Glyph]
+Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Replay, Comment, Glyph]
 
 
 @dataclass(frozen=True, slots=True)
