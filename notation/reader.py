@@ -42,6 +42,7 @@ from trictrac.notation.record import (
     NeMarquePas,
     Record,
     ReleveStart,
+    Replay,
     Span,
 )
 
@@ -82,6 +83,8 @@ for _kind, _words in {
     "tout": ("joue-pour-tout", "je-joue-pour-tout", "pour-tout", "jpt", "play-for-all"),
     "ecole": ("école", "ecole", "school"),
     "corr": ("correction", "corr", "fix"),
+    # both build a Replay; the canonical word says who decided (docs/notation.md)
+    "replay": ("fait-jouer", "fait-rejouer", "impose", "remedy", "rejoue", "rejoué", "replay"),
 }.items():
     for _w in _words:
         _ACTION_WORDS[_w] = _kind
@@ -117,6 +120,12 @@ _TOKEN = re.compile(
     r"|(?P<end>\Z)"
     r")"
 )
+
+# one token inside the parentheses of a replay: a move, a cannot-play or "--"
+_REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
+_REPLAY_SPLIT = re.compile(r"\S+").finditer
+_PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
+_KEYWORDS_HINT = "reste, s'en-va, ne-marque-pas, joue-pour-tout, école+N, correction±N, fait-jouer(…), rejoue(…)"
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
 _UNESC_REASON = re.compile(r"\\([\\)])")
@@ -577,8 +586,28 @@ class _Game:
                     diag("stray-brace", "error", line, col, ecol, off0 + s, "'}' without '{'", raw)
                     continue
                 if raw[1:2] == ":" and raw[0] in "ABCD":
-                    msg = ("unknown keyword after '" + raw[:2]
-                           + "' (reste, s'en-va, ne-marque-pas, joue-pour-tout, école+N, correction±N)")
+                    kw = _PAREN_KEYWORD(raw)
+                    if kw is not None and kw.group(1).lower() in _ACTION_WORDS:
+                        # a known keyword whose '(' does not close on this line: what
+                        # follows up to ')' (or the line's end) is its content, not moves
+                        if ")" not in raw:
+                            e = find("\n", pos)
+                            e = ntext if e < 0 else e
+                            k = text.find(")", pos, e)
+                            b = text.find("{", pos, e)
+                            if k >= 0 and (b < 0 or k < b):
+                                stop = k + 1
+                                while stop < e and not text[stop].isspace() and text[stop] not in "{}":
+                                    stop += 1  # text glued after ')' belongs to the bad token
+                            else:
+                                stop = b if b >= 0 else e
+                            pos = max(pos, stop)
+                            ecol = pos - ls + 1
+                        diag("bad-action", "error", line, col, ecol, off0 + s,
+                             "the parentheses must close on the same line, followed by a space: "
+                             "'B:fait-jouer(1/6 1/5)'", text[s:pos])
+                        continue
+                    msg = "unknown keyword after '" + raw[:2] + "' (" + _KEYWORDS_HINT + ")"
                     code = "unknown-keyword"
                 elif raw.lower() in DOUBLET_NAMES or _ROLL_LIKE.match(raw):
                     msg, code = "a roll must follow a coup number and side: 'N. A 6-5'", "misplaced-roll"
@@ -721,8 +750,10 @@ class _Game:
             reason = _UNESC_REASON.sub(r"\1", reason)
         if kind is None:
             self.diag("unknown-keyword", "error", line, col + 2, end_col, off + 2,
-                      "unknown keyword (reste, s'en-va, ne-marque-pas, joue-pour-tout, école+N, correction±N)", word)
+                      "unknown keyword (" + _KEYWORDS_HINT + ")", word)
             return None
+        if kind == "replay":
+            return self._replay(m, who, raw, num is not None or holes is not None, line, col, end_col, off, span)
         if kind == "ecole":
             if num is None:
                 self.diag("bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw)
@@ -745,6 +776,62 @@ class _Game:
         if kind == "nmp":
             return NeMarquePas(who, span)
         return JouePourTout(who, span)
+
+    def _replay(self, m: re.Match, who: str, raw: str, numbered: bool, line: int, col: int,
+                end_col: int, off: int, span: Span) -> Replay | None:
+        """``B:fait-jouer(1/6 1/5)`` / ``A:rejoue(…)``: the throw played again, a table
+        remedy (RULES.md §9.5; 003 §211, §216).  The contents are read like a coup's
+        moves, each with its own span; any bad token drops the whole action."""
+        body = m.group("ac_reason")  # raw (escapes kept): a backslash is a bad move
+        if body is None or not body.strip():
+            self.diag("bad-action", "error", line, col, end_col, off,
+                      "a replay states the play in parentheses: 'B:fait-jouer(1/12)', "
+                      "'A:rejoue(1/7 1/6)', '(--)' if no checker moves", raw)
+            return None
+        if numbered:
+            self.diag("bad-action", "warning", line, col, end_col, off, "a replay takes no number; ignored", raw)
+        base = col + m.start("ac_reason") - m.start("act")  # column of the body's first character
+        moves: list[Move | CannotPlay] = []
+        none_at = 0  # column of a "--"
+        ok = True
+        for t in _REPLAY_SPLIT(body):
+            tok = t.group()
+            c = base + t.start()
+            e = c + len(tok)
+            o = off + c - col
+            x = _REPLAY_TOKEN(tok)
+            sp = Span(line, c, line, e, o)
+            if x is None:
+                self.diag("bad-move", "error", line, c, e, o,
+                          "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)", tok)
+                ok = False
+            elif x.group(4) is not None:
+                if none_at:
+                    self.diag("bad-move", "error", line, c, e, o, "'--' written twice", tok)
+                    ok = False
+                none_at = c
+            elif x.group(3) is not None:
+                n = int(x.group(3))
+                if 1 <= n <= 6:
+                    moves.append(CannotPlay(n, sp))
+                else:
+                    self.diag("bad-move", "error", line, c, e, o, "'cannot play' names a die number 1..6", tok)
+                    ok = False
+            else:
+                a = int(x.group(1))
+                b = x.group(2)
+                to = int(b) if b.isdigit() else OFF
+                if 0 < a < 25 and 0 < to <= OFF:
+                    moves.append(Move(a, to, sp))
+                else:
+                    self.diag("bad-move", "error", line, c, e, o,
+                              "a move goes from a point 1..24 to a point 1..24 or 'off'", tok)
+                    ok = False
+        if none_at and moves:
+            self.diag("bad-move", "error", line, none_at, none_at + 2, off + none_at - col,
+                      "'--' says no checker moved, but moves are written", "--")
+            ok = False
+        return Replay(who, tuple(moves), span) if ok else None
 
     def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
         if name in self.headers:

@@ -32,6 +32,7 @@ from trictrac.notation.record import (
     NeMarquePas,
     Record,
     ReleveStart,
+    Replay,
 )
 
 __all__ = ["write_record", "write_records", "write_action", "write_coup", "write_element"]
@@ -60,8 +61,13 @@ def _tag_value(v: str) -> str:
     return v.replace("\r", " ").replace("\n", " ").replace("\\", "\\\\").replace('"', '\\"')
 
 
-def write_action(a: object) -> str:
-    """The canonical token of one action or move."""
+def write_action(a: object, side: str | None = None) -> str:
+    """The canonical token of one action or move.
+
+    ``side`` is the roller of the coup the action stands in: a :class:`Replay` by the
+    roller is written ``A:rejoue(…)``, one by anybody else (or with ``side`` unknown)
+    ``B:fait-jouer(…)``, so that the written form says who decided (RULES.md §9.5).
+    """
     t = type(a)
     if t is Move:
         return f"{a.from_}/{'off' if a.to == OFF else a.to}"  # type: ignore[attr-defined]
@@ -91,17 +97,22 @@ def write_action(a: object) -> str:
         if a.holes:  # type: ignore[attr-defined]
             s += f"t{a.holes:+d}"  # type: ignore[attr-defined]
         return s + _reason(a.reason)  # type: ignore[attr-defined]
+    if t is Replay:
+        word = "rejoue" if a.who == side else "fait-jouer"  # type: ignore[attr-defined]
+        body = " ".join(map(write_action, a.moves)) or "--"  # type: ignore[attr-defined]
+        return f"{a.who}:{word}({body})"  # type: ignore[attr-defined]
     raise TypeError(f"not a record action: {a!r}")
 
 
 def write_coup(c: Coup) -> str:
     parts = [f"{c.number}. {c.side} {c.roll[0]}-{c.roll[1]}"]
-    parts.extend(map(write_action, c.before))
+    side = c.side
+    parts.extend(write_action(a, side) for a in c.before)
     if c.moves:
         parts.extend(map(write_action, c.moves))
     elif c.after:
         parts.append("--")  # no checker moved: what follows is after the (absent) play
-    parts.extend(map(write_action, c.after))
+    parts.extend(write_action(a, side) for a in c.after)
     return " ".join(parts)
 
 

@@ -83,6 +83,11 @@ FINDING_KINDS: dict[str, tuple[str, str]] = {
         "§3.6 M6-M7 (003 §36-37)",
         "a number left unplayed (or the smaller played) when the whole throw could be played",
     ),
+    "remedy-not-allowed": (
+        "§9.4, §9.5, §7.7 (003 §46, §192, §201, §211, §212, §216; 001 r.22-27)",
+        "a throw played again in a way the table's law does not give (wrong checkers, tout d'une "
+        "without ground, an illegal play, a legal play replayed)",
+    ),
     "missing-checker": (
         "§9.6 (001 r.32; 003 §214)",
         "a move from a point holding no checker of his: the record cannot go on",
@@ -111,6 +116,14 @@ FINDING_KINDS: dict[str, tuple[str, str]] = {
     "marque-result-mismatch": (
         "§8.2 (003 §221-226)",
         "the written result of a marqué does not match the holes of the record",
+    ),
+    "play-after-end": (
+        "§8.1, §8.2 (003 §218, §221)",
+        "coups recorded after the partie (twelve holes) or the marqué (a leave with six holes) ended",
+    ),
+    "result-mismatch": (
+        "§8.1, §8.2 (003 §218, §221-226)",
+        "the Result header does not match the holes or marqués of the record",
     ),
 }
 

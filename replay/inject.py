@@ -39,10 +39,39 @@ Kinds (``variant`` in brackets):
   no école; 003 §184);
 * ``bredouille-lost`` — points marked in bredouille (two jetons) when his points
   were interrupted (RULES.md §5.2, §5.5; 003 §144: the extra jeton is removed);
-* ``marque-result-mismatch`` — the written value of a marqué is wrong (RULES.md §8.2).
+* ``marque-result-mismatch`` — the written value of a marqué is wrong (RULES.md §8.2);
+* ``ecole-claimed-wrongly`` — a fausse école: the opponent claims an école after a
+  coup marked right; it stands [``stands``], or the roller takes it back for himself
+  [``claimed-back``] (RULES.md §7.4; 003 §183; 001 r.60);
+* ``ecole-partial`` — a wrong mark claimed for part of its value (RULES.md §7.3;
+  003 §187; 001 r.46); the wrong mark is also found, claimed (``also``);
+* ``ecole-too-late`` — a wrong mark left unclaimed, then claimed by the opponent on
+  his own next coup, after he threw (RULES.md §7.2; 003 §167, §186; 001 r.34); the
+  wrong mark is also found, unclaimed (``also``);
+* ``ecole-impossible`` — less marked than due on a throw that could not be played at
+  all; the points are lost, no école (RULES.md §7.8; 001 r.62; 003 §197); needs such
+  a throw with points, which generated games seldom have: often no injection;
+* ``ecole-deux-jetons`` — the roller marks his gains with a second jeton, abandoning
+  his old points, and the opponent claims them as an école des deux jetons: an école
+  under ``rigueur`` / ``lebrun-1828`` (the old points erased and marked by him, 001
+  r.65; 000 ~l.758), a fausse école elsewhere (003 §195; also found:
+  ``ecole-claimed-wrongly``) (RULES.md §7.6, §10 D7);
+* ``leave-at-sortie`` — *je m'en vais* at a sortie whose throw makes no hole of his
+  own; both take up their checkers, so it stands (RULES.md §6.5; 003 §163, §180);
+* ``missing-checker`` — the scribe writes a move from a point one away, where the
+  player has no checker (RULES.md §9.6): the verifier stops there, so it is only ever
+  the last mistake of a record;
+* ``out-of-turn`` — the player who has just thrown throws again [``alternation``], or
+  the wrong player opens a relevé [``primaute``]; the coup stands (RULES.md §9.3; 003
+  §28);
+* ``releve-without-leave`` — the checkers are taken up and a new relevé begun though
+  nobody left and nobody bore off; points and holes stand (RULES.md §1.7, §6.1; 003
+  §155, §162); index -1 (a section, as the verifier reports it), side None.
 
-Full records get every kind; compact records (no marks) only ``illegal-move`` and
-``unplayed-number``.
+``Injected.also`` lists the other findings (kind, index, side) one mistake brings with
+it (:func:`expected_findings`).  Full records get every kind; compact records (no
+marks) only ``illegal-move``, ``unplayed-number``, ``missing-checker``,
+``out-of-turn`` and ``releve-without-leave``.
 """
 
 from __future__ import annotations
@@ -51,16 +80,17 @@ import random
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Sequence
 
-from trictrac.notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Record
+from trictrac.notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
 from trictrac.replay.findings import FINDING_KINDS
 from trictrac.replay.game import Game, GameFlowError, partie_kind, replay_record
 from trictrac.replay.moves import Play, PlaySet, judge_play
-from trictrac.replay.position import Position
+from trictrac.replay.ledger import Ledger
+from trictrac.replay.position import Position, start_position
 from trictrac.replay.profiles import Profile, find_profile
 from trictrac.replay.scoring import score_play
-from trictrac.replay.selfplay import RecordBuilder, bot_coup, choose_play
+from trictrac.replay.selfplay import RecordBuilder, bot_coup, choose_play, play_moves
 
-__all__ = ["Injected", "inject", "INJECT_KINDS", "COMPACT_KINDS", "InjectError"]
+__all__ = ["Injected", "inject", "expected_findings", "INJECT_KINDS", "COMPACT_KINDS", "InjectError"]
 
 #: kinds of mistake the injector makes, each a verifier finding kind
 INJECT_KINDS: tuple[str, ...] = (
@@ -77,8 +107,21 @@ INJECT_KINDS: tuple[str, ...] = (
     "hole-mismatch",
     "bredouille-lost",
     "marque-result-mismatch",
+    "ecole-claimed-wrongly",
+    "ecole-partial",
+    "ecole-too-late",
+    "ecole-impossible",
+    "ecole-deux-jetons",
+    "leave-at-sortie",
+    "missing-checker",
+    "out-of-turn",
+    "releve-without-leave",
 )
-COMPACT_KINDS: tuple[str, ...] = ("illegal-move", "unplayed-number")
+COMPACT_KINDS: tuple[str, ...] = (
+    "illegal-move", "unplayed-number", "missing-checker", "out-of-turn", "releve-without-leave",
+)
+#: kinds made before the coup is thrown (they change who throws, or the checkers)
+_BEFORE_THROW = ("out-of-turn", "releve-without-leave")
 assert all(k in FINDING_KINDS for k in INJECT_KINDS)
 
 #: coups kept between two mistakes so that claim windows never overlap (RULES.md §7.2)
@@ -95,10 +138,12 @@ class Injected:
     """One mistake put into a record: what the verifier must find, and where.
 
     ``index``: 0-based index of the coup in ``record.coups`` (-1 for a marqué's written
-    result); ``coup`` / ``marque`` / ``releve``: the numbers as written (0 = none).
-    ``side``: who made the mistake (None for a written marqué result).
-    ``entitled`` / ``marked``: points due and points marked (None when not a marking
-    matter).  ``claimed``: the opponent claimed it with an école.
+    result or a relevé header); ``coup`` / ``marque`` / ``releve``: the numbers as
+    written (0 = none).  ``side``: who made the mistake (None for a written marqué
+    result or a relevé begun by both).  ``entitled`` / ``marked``: points due and
+    points marked (None when not a marking matter).  ``claimed``: the opponent claimed
+    it with an école.  ``also``: the other findings (kind, index, side) the same
+    mistake brings (an école claimed in part or too late is also a wrong mark).
     """
 
     kind: str
@@ -112,9 +157,23 @@ class Injected:
     marked: int | None = None
     claimed: bool = False
     detail: str = ""
+    also: tuple[tuple[str, int, str | None], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        d["also"] = [list(x) for x in self.also]
+        return d
+
+
+def expected_findings(injected: Sequence[Injected | dict[str, Any]]) -> list[tuple[str, int, str | None]]:
+    """Every finding (kind, index, side) the verifier must report for these mistakes,
+    sorted; takes :class:`Injected` or their ``as_dict()`` (a ``.injected.json`` row)."""
+    out: list[tuple[str, int, str | None]] = []
+    for x in injected:
+        d = x.as_dict() if isinstance(x, Injected) else x
+        out.append((d["kind"], d["index"], d["side"]))
+        out.extend((k, i, w) for k, i, w in d.get("also", ()))
+    return sorted(out, key=lambda t: (t[0], t[1], t[2] or ""))
 
 
 @dataclass(slots=True)
@@ -137,7 +196,16 @@ class _Plan:
     claimed: bool = False
     detail: str = ""
     state_change: bool = True
-    edit: str = ""  # "decision-leave", "holes+1", "bredouille", "ecole"
+    edit: str = ""  # "decision-leave", "holes+1", "bredouille", "ecole", "claims", "sortie-leave", "moves"
+    shown: int | None = None  # the points marked as the finding reports them, when not the roller's mark
+    claims: tuple[tuple[str, int, str | None], ...] = ()  # écoles written after the coup (edit "claims")
+    moves: tuple[Move | CannotPlay, ...] = ()  # the moves as written (edits "sortie-leave", "moves")
+    erase: int = 0  # deux jetons under rigueur: the roller's old points erased before the coup
+    pre_mark: tuple[str, int] | None = None  # an école marked before the roller's gains (deux jetons)
+    take_back: tuple[str, int, str] | None = None  # after the coup: (side, n, taker) — n erased from side, marked by taker
+    also: tuple[tuple[str, str | None], ...] = ()  # (kind, side) also found at this coup
+    late: int = 0  # école too late: points the opponent claims on his next coup
+    stop: bool = False  # the verifier stops at this mistake: no later one
 
 
 def _other(side: str) -> str:
@@ -220,8 +288,13 @@ class _Injector:
             return self._unplayed(game, roll)
         if kind in ("must-fill", "must-conserve", "ecole-plein-not-made"):
             return self._excluded(kind, game, roll, ps)
+        if kind == "missing-checker":
+            return self._missing_checker(game, roll, ps, play, leave)
         if self.compact:
             return None
+        if kind in ("ecole-claimed-wrongly", "ecole-partial", "ecole-too-late", "ecole-impossible",
+                    "ecole-deux-jetons", "leave-at-sortie"):
+            return getattr(self, "_" + kind.replace("-", "_"))(game, roll, ps, play, leave)
         if kind == "leave-without-right":
             if game.can_leave(roll, None) or leave:
                 return None
@@ -261,6 +334,165 @@ class _Injector:
             return _Plan(kind, "extra-jeton", roller, play, state_change=False, edit="bredouille",
                          detail="marked in bredouille, points interrupted")
         return None
+
+    # -- the écoles about écoles, and the other table and scribe slips ---------------------
+    def _ecole_claimed_wrongly(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                               leave: bool) -> _Plan | None:
+        """A fausse école: the opponent claims ``n`` after a coup marked right; it stands,
+        or the roller claims it back (RULES.md §7.4; 003 §183 2°; 001 r.60)."""
+        m = None if leave else self._marks(game, roll, play)
+        if m is None:
+            return None
+        gains, receipts, pr, po = m
+        roller = game.position.turn
+        opp = _other(roller)
+        ns = [n for n in (2, 4) if po + receipts + n < _HOLE]
+        if not ns:
+            return None
+        n = self.rng.choice(ns)
+        claims: tuple[tuple[str, int, str | None], ...] = ((opp, n, None),)
+        variant = "stands"
+        back = None
+        if pr + gains + n < _HOLE and self.rng.random() < 0.5:
+            # the fausse école is itself an école: his points erased, the roller marks them (E41)
+            claims += ((roller, n, None),)
+            variant = "claimed-back"
+            back = (opp, n, roller)
+        return _Plan("ecole-claimed-wrongly", variant, opp, play, ecoles=((opp, n),), take_back=back,
+                     entitled=0, shown=n, claimed=back is not None, edit="claims", claims=claims,
+                     detail=f"{opp} claims {n} after a coup marked right")
+
+    def _wrong_mark(self, game: Game, roll: tuple[int, int], play: Play | None, leave: bool,
+                    d_min: int) -> tuple[str, int, int, int, int, int] | None:
+        """A wrong mark of the roller's own gains, by ``d >= d_min`` points (no hole either
+        way, a play with moves so that the omission is consummated, RULES.md §7.2):
+        (variant, d, written, gains, receipts, roller's points), or None."""
+        m = None if leave or play is None or not play.steps else self._marks(game, roll, play)
+        if m is None:
+            return None
+        gains, receipts, pr, po = m
+        choices = [("par-trop", d) for d in (2, 4) if d >= d_min and pr + gains + d < _HOLE]
+        if gains >= d_min:
+            choices.append(("dropped", gains))
+        if gains > d_min:
+            choices.append(("par-moins", d_min))
+        if not choices:
+            return None
+        variant, d = self.rng.choice(choices)
+        wrote = gains + d if variant == "par-trop" else gains - d
+        return variant, d, wrote, gains, receipts, pr
+
+    def _ecole_partial(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                       leave: bool) -> _Plan | None:
+        """A wrong mark of ``d`` claimed for ``d - 2`` only (RULES.md §7.3; 003 §187; 001
+        r.46): the claim is marked as made, the excess (par trop) erased (§7.3)."""
+        w = self._wrong_mark(game, roll, play, leave, 4)
+        if w is None:
+            return None
+        variant, d, wrote, gains, receipts, pr = w
+        if receipts:
+            return None  # keep the order of the claim and the receipts plain
+        roller = game.position.turn
+        opp = _other(roller)
+        n = d - 2
+        if game.score[opp].points + n >= _HOLE:
+            return None
+        bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
+        par = "ecole-par-trop" if variant == "par-trop" else "ecole-par-moins"
+        return _Plan("ecole-partial", variant, opp, play, marked=gains if variant == "par-trop" else wrote,
+                     ecoles=((opp, n),), entitled=d, marked_written=wrote, written_bred=bred, claimed=True, shown=n,
+                     edit="ecole", also=((par, roller),), detail=f"{opp} claims {n} of an école of {d}")
+
+    def _ecole_too_late(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                        leave: bool) -> _Plan | None:
+        """A wrong mark left unclaimed; the opponent claims it on his next coup, after
+        throwing (RULES.md §7.2; 003 §167, §186; 001 r.34) — see :meth:`_late_claim`."""
+        w = self._wrong_mark(game, roll, play, leave, 2)
+        if w is None:
+            return None
+        variant, d, wrote, gains, receipts, pr = w
+        if play is None or play.result[25] == 15:
+            return None  # after a sortie he throws again: the claimant's next coup is not next
+        return _Plan("unclaimed-ecole", variant, game.position.turn, play, marked=wrote, entitled=gains,
+                     late=d, detail=variant)
+
+    def _ecole_impossible(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                          leave: bool) -> _Plan | None:
+        """Less marked than due on a throw that cannot be played at all: no école, the
+        points are lost once he throws again (RULES.md §7.8; 001 r.62; 003 §197)."""
+        if leave or play is None or play.steps or len(ps.plays) != 1:
+            return None
+        m = self._marks(game, roll, play)
+        if m is None or not m[0]:
+            return None
+        gains = m[0]
+        wrote = self.rng.choice((0, gains - 2)) if gains > 2 else 0
+        return _Plan("ecole-impossible", "dropped" if not wrote else "par-moins", game.position.turn, play,
+                     marked=wrote, entitled=gains, detail=f"marked {wrote} of {gains}, the throw cannot be played")
+
+    def _ecole_deux_jetons(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                           leave: bool) -> _Plan | None:
+        """He marks his gains with a second jeton, his old ``p`` points abandoned; the
+        opponent claims ``p`` as an école des deux jetons (RULES.md §7.6, §10 D7): under
+        ``ecole_deux_jetons == "ecole"`` the old points are erased and the claimant marks
+        them (001 r.65; 000 ~l.758), else the claim is a fausse école that stands (003
+        §195; 001 III on r.65; RULES.md §7.4).  The verifier marks the claim before the
+        roller's gains, as an école of an earlier coup (docs/findings.md)."""
+        m = None if leave else self._marks(game, roll, play)
+        if m is None or not m[0] or not m[2]:
+            return None
+        gains, receipts, pr, po = m
+        roller = game.position.turn
+        opp = _other(roller)
+        if po + pr + receipts >= _HOLE:
+            return None
+        ok = self.profile.ecole_deux_jetons == "ecole"
+        return _Plan("ecole-deux-jetons", self.profile.ecole_deux_jetons, roller, play, entitled=pr if ok else 0,
+                     shown=pr, claimed=True, edit="claims", claims=((opp, pr, "deux jetons"),),
+                     erase=pr if ok else 0, pre_mark=(opp, pr),
+                     also=() if ok else (("ecole-claimed-wrongly", opp),),
+                     detail=f"{pr} old points left with a second jeton")
+
+    def _leave_at_sortie(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                         leave: bool) -> _Plan | None:
+        """*Je m'en vais* at a sortie whose throw completes no hole of his: both take up
+        their checkers, all points erased, so it stands (RULES.md §6.5; 003 §163, §180)."""
+        if leave or game.pending_roll is not None:
+            return None
+        outs = [p for p in ps.plays if p.result[25] == 15]
+        if not outs:
+            return None
+        p = play if play is not None and play in outs else self.rng.choice(outs)
+        if game.can_leave(roll, p):
+            return None
+        if game.kind == "a-ecrire" and max(game.holes("A"), game.holes("B")) >= self.profile.marque_end_holes:
+            return None  # the leave would end the marqué
+        pos = game.position
+        gains = score_play(pos, roll, p, self.profile).mover
+        if game.score[pos.turn].points + gains >= _HOLE:
+            return None
+        return _Plan("leave-at-sortie", "no-hole", pos.turn, None, leave=True, force_leave=True, marked=gains,
+                     entitled=gains, edit="sortie-leave", moves=play_moves(p, ps.unplayable),
+                     detail=f"bore off with {p.text()} and left without a hole")
+
+    def _missing_checker(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
+                         leave: bool) -> _Plan | None:
+        """The scribe writes the first move from a point one away, where the player has no
+        checker (RULES.md §9.6): the table played right, the record cannot go on."""
+        if leave or play is None or not play.steps or game.pending_roll is not None:
+            return None
+        moves = play_moves(play, ps.unplayable)
+        first = moves[0]
+        assert isinstance(first, Move)
+        me = game.position.mover
+        d = first.to - first.from_
+        slips = [p for p in (first.from_ - 1, first.from_ + 1) if 1 <= p and p + d <= 25 and not me[p]]
+        if not slips:
+            return None
+        p = self.rng.choice(slips)
+        wrong = (Move(p, p + d),) + moves[1:]
+        return _Plan("missing-checker", "one-point-off", game.position.turn, play, state_change=False,
+                     edit="moves", moves=wrong, stop=True, detail=f"{first.from_}/{first.to} written {p}/{p + d}")
 
     def _illegal(self, game: Game, roll: tuple[int, int], ps: PlaySet) -> _Plan | None:
         pos = game.position
@@ -373,6 +605,9 @@ class _Injector:
         last = -SPACING
         i = 0
         marque_edit_pending = "marque-result-mismatch" in kinds and not self.compact
+        late: tuple[str, int, Injected] | None = None  # an école to claim too late on the next coup
+        prev: Any = None  # the last coup's outcome
+        stopped = False  # after a missing checker the verifier stops: no later mistake
         while not game.finished:
             if i > 20000:
                 raise InjectError("the partie did not end")
@@ -402,47 +637,161 @@ class _Injector:
                 roll, ps, play, leave, say = bot_coup(game, rng)
                 if not leave and play is None:
                     play = choose_play(game.position, ps.plays, rng)
+            marque = game.marque if game.kind == "a-ecrire" else 0
+            if late is not None:
+                claimant, d, base = late
+                late = None
+                got = self._late_throw(game, claimant, d)
+                if got is not None:  # else the wrong mark stays a plain unclaimed-ecole
+                    roll, ps, play = got
+                    out = game.apply_coup(roll, play, ecoles=((claimant, d),))
+                    c = rb.coup(out, ps.unplayable)
+                    rb.add(replace(c, after=c.after + (Ecole(claimant, d, None),)), out)
+                    out_list[-1] = Injected(
+                        "ecole-too-late", base.variant, i, c.number, marque, game.releve, claimant, 0, d, False,
+                        f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
+                        also=(("unclaimed-ecole", base.index, base.side),),
+                    )
+                    last, prev = i, out
+                    i += 1
+                    continue
             plan = None
-            if len(out_list) < self.k and targets and i >= targets[0] and i - last >= SPACING:
+            before_throw = None
+            if not stopped and len(out_list) < self.k and targets and i >= targets[0] and i - last >= SPACING:
                 order = kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]
                 for kd in order:
-                    if kd == "marque-result-mismatch":
+                    if kd == "marque-result-mismatch" or (kd == "missing-checker" and len(out_list) < self.k - 1):
+                        continue
+                    if kd in _BEFORE_THROW:
+                        if self._before_throw_ok(kd, game, rb, prev):
+                            before_throw = kd
+                            turn += 1
+                            break
                         continue
                     plan = self.plan(kd, game, roll, ps, play, leave)
                     if plan is not None:
                         turn += 1
                         break
-            if plan is not None:
-                marque, releve = game.marque if game.kind == "a-ecrire" else 0, game.releve
+            if before_throw is not None:
+                out_list.append(self._before_throw(before_throw, game, rb, i, marque))
+                synced = False
+                roll, ps, play, leave, say = bot_coup(game, rng)
+                if not leave and play is None:
+                    play = choose_play(game.position, ps.plays, rng)
+                out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
+                c = rb.coup(out, ps.unplayable)
+                rb.add(c, out)
+                if out_list[-1].kind == "out-of-turn":
+                    out_list[-1] = replace(out_list[-1], coup=c.number)
+                targets.pop(0)
+                last = i
+            elif plan is not None:
+                releve = game.releve
+                if plan.pre_mark is not None:
+                    self._pre_ledger(game, plan)
                 out = game.apply_coup(
                     roll, plan.play, leave=plan.leave, marked=plan.marked, received=plan.received,
                     ecoles=plan.ecoles, force_leave=plan.force_leave,
                 )
+                if plan.take_back is not None and not game.finished:
+                    side, n, taker = plan.take_back
+                    self._erase(game, side, n)
+                    game.ledger.mark(taker, n)
                 c = rb.coup(out, plan.unplayable if plan.unplayable is not None else ps.unplayable)
                 c, marked = self._edit(c, plan, out)
                 rb.add(c, out)
                 out_list.append(Injected(
                     plan.kind, plan.variant, i, c.number, marque, releve, plan.side,
-                    plan.entitled, marked, plan.claimed, plan.detail,
+                    plan.entitled, marked, plan.claimed, plan.detail, tuple((k, i, w) for k, w in plan.also),
                 ))
                 targets.pop(0)
                 last = i
                 if plan.state_change:
                     synced = False
+                if plan.late:
+                    late = (_other(plan.side), plan.late, out_list[-1])
+                stopped = plan.stop
             else:
                 out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
                 c = rb.coup(out, ps.unplayable)
                 if (marque_edit_pending and out.marque_ended is not None and not out.marque_ended.refait
-                        and len(out_list) < self.k and targets and i >= targets[0]):
+                        and not stopped and len(out_list) < self.k and targets and i >= targets[0]):
                     rb.add(c, out)
                     self._edit_marque(rb, out, i, c, out_list)
                     targets.pop(0)
                     marque_edit_pending = False
                 else:
                     rb.add(c, out)
+            prev = out
             i += 1
         rec = rb.finish()
         return rec, out_list
+
+    def _late_throw(self, game: Game, claimant: str, d: int) -> tuple[tuple[int, int], PlaySet, Play] | None:
+        """A throw for ``claimant``'s next coup on which he marks plainly (no hole, no
+        leave) and his late claim of ``d`` makes no hole either; None if none."""
+        if game.finished or game.turn != claimant or game.pending_roll is not None:
+            return None
+        rolls = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+        self.rng.shuffle(rolls)
+        for roll in rolls:
+            if game.can_leave(roll, None) or game._ends_on_gains(roll, None):
+                continue
+            ps = game.legal(roll)
+            play = choose_play(game.position, ps.plays, self.rng)
+            m = self._marks(game, roll, play)
+            if m is not None and m[2] + m[0] + d < _HOLE and play.result[25] != 15:
+                return roll, ps, play
+        return None
+
+    def _before_throw_ok(self, kind: str, game: Game, rb: RecordBuilder, prev: Any) -> bool:
+        """Can ``kind`` be made before this throw?  Out of turn: inside a relevé, or at
+        the start of one after a leave or a sortie (the primauté is known, RULES.md §9.3;
+        not at a new marqué).  Relevé without leave: after a coup with moves (so that a
+        compact record cannot read it as a leave) inside a relevé."""
+        if prev is None or game.pending_roll is not None or game.finished:
+            return False
+        if kind == "out-of-turn":
+            return rb.number >= 1 or (prev.releve_ended and prev.marque_ended is None)
+        return rb.number >= 1 and prev.play is not None and bool(prev.play.steps)
+
+    def _before_throw(self, kind: str, game: Game, rb: RecordBuilder, i: int, marque: int) -> Injected:
+        """Make ``kind`` at the table before coup ``i`` is thrown."""
+        if kind == "out-of-turn":
+            # the one who has just thrown (or who has not the primauté) throws: it stands (003 §28)
+            variant = "alternation" if rb.number else "primaute"
+            game.position = game.position.swapped()
+            return Injected(kind, variant, i, 0, marque, game.releve, game.position.turn,
+                            detail=f"{game.position.turn} throws out of turn ({variant})")
+        # the checkers taken up though nobody left or bore off; the score stands (003 §155, §162)
+        game.position = start_position(game.position.turn)
+        game.releve += 1
+        rb.record.elements.append(ReleveStart(game.releve))
+        rb.number = 0
+        return Injected(kind, "taken-up", -1, 0, marque, game.releve, None,
+                        detail=f"relevé {game.releve} begun before coup index {i}: nobody left, nobody bore off")
+
+    def _pre_ledger(self, game: Game, plan: _Plan) -> None:
+        """École des deux jetons: the roller's old points erased (when it is an école),
+        then the claimant's points marked, before the roller's gains — the verifier's
+        order for an école matched to no mistake of this coup (RULES.md §7.6)."""
+        if plan.erase:
+            self._erase(game, game.position.turn, plan.erase)
+        assert plan.pre_mark is not None
+        game.ledger.mark(plan.pre_mark[0], plan.pre_mark[1])
+
+    def _erase(self, game: Game, side: str, n: int) -> None:
+        """Erase ``n`` of ``side``'s points (never below 0), as an école erases them
+        (RULES.md §7.3): his bredouille goes with all his points."""
+        led = game.ledger
+        st = led.state
+        ps = st[side]
+        pts = max(0, ps.points - n)
+        new = replace(ps, points=pts, bredouille=ps.bredouille and pts > 0)
+        state = replace(st, a=new) if side == "A" else replace(st, b=new)
+        fresh = Ledger(self.profile, state, primaute=led.primaute)
+        fresh.releve = led.releve
+        game.ledger = fresh
 
     def _edit(self, c: Coup, plan: _Plan, out: Any) -> tuple[Coup, int | None]:
         """Write the mistake into the coup; returns (coup, points marked)."""
@@ -450,12 +799,18 @@ class _Injector:
         marked = plan.marked if plan.marked_written is None else plan.marked_written
         if plan.received is not None:
             marked = plan.received
+        if plan.shown is not None:
+            marked = plan.shown
         before, after = list(c.before), list(c.after)
         if plan.edit == "ecole":
-            before = [a for a in before if not (isinstance(a, Mark) and a.who == side)]
+            before = [a for a in before if not (isinstance(a, Mark) and a.who == c.side)]
             if plan.marked_written:
-                before.insert(0, Mark(side, plan.marked_written, None, plan.written_bred))
+                before.insert(0, Mark(c.side, plan.marked_written, None, plan.written_bred))
             after.append(Ecole(plan.ecoles[0][0], plan.ecoles[0][1], None))
+        elif plan.edit == "claims":
+            after.extend(Ecole(who, n, why) for who, n, why in plan.claims)
+        elif plan.edit == "sortie-leave":
+            before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
         elif plan.edit == "decision-leave":
             before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
         elif plan.edit == "holes+1":
@@ -471,7 +826,9 @@ class _Injector:
                     marked = a.points
                     break
         moves = c.moves
-        if plan.kind in ("illegal-move", "unplayed-number") and plan.play is not None:
+        if plan.edit in ("sortie-leave", "moves"):
+            moves = plan.moves
+        elif plan.kind in ("illegal-move", "unplayed-number") and plan.play is not None:
             moves = tuple(m for m in moves if not isinstance(m, CannotPlay))
         return replace(c, before=tuple(before), after=tuple(after), moves=moves), marked
 

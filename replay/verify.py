@@ -54,6 +54,7 @@ from trictrac.notation.record import (
     NeMarquePas,
     Record,
     ReleveStart,
+    Replay,
     Span,
 )
 from trictrac.replay.findings import FINDING_KINDS, Finding
@@ -362,6 +363,11 @@ class _Verifier:
 
         kind = parse_partie(record.headers.get("Partie", "")) if record.headers.get("Partie") else None
         self.multi = RECORD_KINDS.get(kind[0]) if kind else None
+        self.partie_kind = kind[0] if kind else None
+        self.over: str | None = None  # why the partie or the marqué is over (RULES.md §8.1-8.2)
+        self.over_reported = False
+        self.winners: list[str | None] = []  # winner of every marqué, written or not (Result check)
+        self.marque_open = False  # a marqué whose result is not written yet
         self.multi_lines: list[Any] = []
         self.multi_first: str | None = None  # the drawn primauté of the first marqué
         self.multi_expected: str | None = None  # player letter expected to throw first
@@ -460,6 +466,8 @@ class _Verifier:
         for p in self.pending:
             if p.status == "open":
                 self._close(p, end=True)
+        if not self.stopped and self.rec.headers.get("Result"):
+            self._check_result(self.rec.headers["Result"])
         self.findings.sort(key=lambda f: (f.index if f.index >= 0 else 1 << 30, f.line, f.col))
         return GameReport(
             findings=self.findings,
@@ -477,8 +485,88 @@ class _Verifier:
             marques=self.marques,
         )
 
+    def _check_result(self, text: str) -> None:
+        """The ``Result`` header against the record (RULES.md §8.1-8.2).
+
+        Understood forms (those ``trictrac selfplay`` writes): ``*`` (unfinished);
+        douze trous ``A`` or ``A 12-7`` (winner, his holes - the loser's); a partie à
+        écrire ``A 3-1`` (marqués won by A - by B; ``=`` for no winner); several players
+        ``A:2 B:1 C:0``.  Anything else is free text, noted and not checked.
+        """
+        import re
+
+        v = text.strip()
+        st = self.std.state
+        where = _Where(self.game, self.marque, self.releve, 0, -1, self.rec.span)
+        problems: list[str] = []
+        if self.marque_open and self.index > 0:
+            self._unwritten_result()
+            self.marque_open = False
+        won: dict[str, int] = {}
+        for w in self.winners:
+            if w:
+                won[w] = won.get(w, 0) + 1
+        kind = self.partie_kind
+        if kind == "douze-trous":
+            winner = "A" if st.a.holes >= 12 else "B" if st.b.holes >= 12 else None
+            wl = self._L(winner) if winner else None
+            m = re.fullmatch(r"([A-D])(?:\s+(\d+)-(\d+))?", v)
+            if v == "*":
+                if winner:
+                    problems.append(f"written unfinished, but {wl} has {st[winner].holes} holes")
+            elif m:
+                if winner is None:
+                    problems.append(f"{m.group(1)} is written the winner, but nobody has twelve holes "
+                                    f"({st.a.holes}-{st.b.holes})")
+                elif m.group(1) != wl:
+                    problems.append(f"{m.group(1)} is written the winner, but {wl} has twelve holes")
+                elif m.group(2) is not None:
+                    lo = st.b.holes if winner == "A" else st.a.holes
+                    if (int(m.group(2)), int(m.group(3))) != (st[winner].holes, lo):
+                        problems.append(f"the holes are {st[winner].holes}-{lo}, written {m.group(2)}-{m.group(3)}")
+            else:
+                self.notes.append(f"Result {v!r}: free text, not checked")
+        elif kind == "a-ecrire" and not self.rec.start:
+            m = re.fullmatch(r"([A-D]|=)\s+(\d+)-(\d+)", v)
+            if m:
+                got = (int(m.group(2)), int(m.group(3)))
+                real = (won.get("A", 0), won.get("B", 0))
+                if got != real:
+                    problems.append(f"the marqués won are {real[0]}-{real[1]}, written {got[0]}-{got[1]}")
+            elif v != "*":
+                self.notes.append(f"Result {v!r}: free text, not checked")
+        elif self.multi is not None and not self.rec.start:
+            pairs = re.findall(r"([A-D]):(\d+)", v)
+            if pairs and " ".join(f"{p}:{n}" for p, n in pairs) == " ".join(v.split()):
+                for p, n in pairs:
+                    if int(n) != won.get(p, 0):
+                        problems.append(f"{p} won {won.get(p, 0)} marqués, written {n}")
+            elif v != "*":
+                self.notes.append(f"Result {v!r}: free text, not checked")
+        if problems:
+            self._finding(
+                "result-mismatch", where, f"Result \"{v}\": " + "; ".join(problems),
+                consequence="the Result header must follow the record (RULES.md §8.1-8.2)",
+            )
+
     # -- sections -------------------------------------------------------------------
+    def _after_end(self, where: _Where) -> None:
+        """Coups or relevés after the end (RULES.md §8.1-8.2): reported once."""
+        if self.over_reported or self.over is None:
+            return
+        self.over_reported = True
+        marque = "marqué" in self.over
+        self._finding(
+            "play-after-end", where, f"play goes on although {self.over}",
+            detail="marque" if marque else "partie",
+            consequence=("a marqué ends when someone leaves while someone has six holes: its result "
+                         "should be written here (RULES.md §8.2)" if marque else
+                         "the first to twelve holes wins; later coups do not count (RULES.md §8.1)"),
+        )
+
     def _releve_start(self, el: ReleveStart) -> None:
+        if self.over is not None:
+            self._after_end(self._where(None, el.span))
         if not self.releve_over and self.index > 0:
             self._finding(
                 "releve-without-leave", self._where(None, el.span),
@@ -490,6 +578,13 @@ class _Verifier:
         self.pos = None  # set by the first coup (its side has the primauté)
 
     def _marque_start(self, el: MarqueStart) -> None:
+        if self.over is not None and self.partie_kind == "douze-trous":
+            self._after_end(self._where(None, el.span))
+        elif self.over is not None and "marqué" in self.over:
+            self.over, self.over_reported = None, False
+        if self.marque_open and self.index > 0:
+            self._unwritten_result()
+        self.marque_open = True
         self.marque = el.number
         self.marque_fresh = True
         if el.players:
@@ -529,7 +624,15 @@ class _Verifier:
             return
         self.multi_expected = det.get("primaute")
 
+    def _unwritten_result(self) -> None:
+        """A marqué that ends without a written result (compact records)."""
+        st = self.std.state
+        self.winners.append(None if st.a.holes == st.b.holes else self._L("A" if st.a.holes > st.b.holes else "B"))
+
     def _marque_result(self, el: MarqueResult) -> None:
+        if self.over is not None and "marqué" in self.over:
+            self.over, self.over_reported = None, False
+        self.marque_open = False
         st = self.std.state
         ha, hb = st.a.holes, st.b.holes
         where = self._where(None, el.span)
@@ -570,6 +673,7 @@ class _Verifier:
         self.marque_first = None
         self.refaits = self.refaits + 1 if (ha == hb) else 0
         self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb]})
+        self.winners.append(exp_winner)
         if problems:
             self._finding(
                 "marque-result-mismatch", where, "; ".join(problems),
@@ -588,6 +692,8 @@ class _Verifier:
         Y = "B" if X == "A" else "A"
         roll = coup.roll
         where = _Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)
+        if self.over is not None:
+            self._after_end(where)
         # new relevé: the first coup's side has the primauté
         if self.pos is None:
             if self.multi is not None and self.marque_fresh:
@@ -619,7 +725,8 @@ class _Verifier:
         # 1. the throw closes the roller's claim windows (003 §167, §186; 001 r.34)
         if self.pending:
             for p in self.pending:
-                if p.status == "open" and p.claimant == X:
+                # an école impossible stays open until its offender throws again (001 r.62)
+                if p.status == "open" and (p.offender == X if p.kind == "impossible" else p.claimant == X):
                     self._close(p)
             self.pending = [p for p in self.pending if p.status == "open"]
 
@@ -634,6 +741,7 @@ class _Verifier:
         leave: bool | None = None
         leave_span = coup.span
         pour_tout = False
+        replay: Replay | None = None
         for part, acts in ((0, coup.before), (1, coup.after)):
             if not acts:
                 continue
@@ -662,6 +770,8 @@ class _Verifier:
                     corrections.append(a)
                 elif isinstance(a, JouePourTout):
                     pour_tout = True
+                elif isinstance(a, Replay):
+                    replay = a
         moves = _moves_of(coup)
         pairs = [m for m in moves if not isinstance(m, int)]
 
@@ -690,8 +800,12 @@ class _Verifier:
             judgement, play, cs_play, cs_roll, pos_after = cached
             cs = cs_play
             R, O = cs_play.mover, cs_play.other
+            remedy = None
+            if replay is not None:
+                remedy = self._remedy(pos, roll, pairs, judgement, replay, X, side, where)
             if not judgement.legal:
-                self._illegal(judgement, where, X, side)
+                self._illegal(judgement, where, X, side,
+                              remedy_by=None if remedy is None else (self._L(remedy[3]), remedy[0].text()))
             inferred_leave = False
         left = bool(leave) or inferred_leave
         sortie = play is not None and not no_play and play.result[25] == ALL_OFF
@@ -707,6 +821,13 @@ class _Verifier:
             plein_lost = _plein_points(cs_roll) - _plein_points(cs_play)
             if plein_lost < 0:
                 plein_lost = 0
+        if not no_play and remedy is not None:
+            # the throw is judged as first played (the école does not change, 003 §192); the
+            # points for a number left unplayed go to the opponent only if he lets the play
+            # stand (003 §216); the game goes on from the play the remedy gave
+            play, cs_r, pos_after = remedy[0], remedy[1], remedy[2]
+            O = cs_r.other
+            sortie = play.result[25] == ALL_OFF
 
         if self.compact and not (x_before or x_after or y_marks or claims_x or claims_y or nmp):
             self._compact_marks(X, Y, R, O, cs, left, no_play, where, side, coup)
@@ -737,6 +858,14 @@ class _Verifier:
                         f"coup {coup.number} of relevé {self.releve}: je joue pour tout — the same throw "
                         "opens the next relevé (RULES.md §6.5)"
                     )
+        if self.over is None and self.partie_kind is not None:
+            st = self.std.state
+            if self.partie_kind == "douze-trous":
+                if st.a.holes >= 12 or st.b.holes >= 12:
+                    self.over = f"the partie ended at coup {coup.number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
+            elif left and max(st.a.holes, st.b.holes) >= self.profile.marque_end_holes:
+                self.over = (f"the marqué ended when {side} left at coup {coup.number} with "
+                             f"{st.a.holes}-{st.b.holes} holes (003 §221)")
         if releve_ended:
             self.releve_over = True
         elif isinstance(nxt, (ReleveStart, MarqueStart)):
@@ -810,11 +939,16 @@ class _Verifier:
             cs = cache[key] = self.e.score_roll(pos, roll, self.profile)
         return cs
 
-    def _illegal(self, j: Any, where: _Where, X: str, side: str) -> None:
+    def _illegal(self, j: Any, where: _Where, X: str, side: str,
+                 remedy_by: tuple[str, str] | None = None) -> None:
         v = j.violation or "illegal"
         kind = _VIOLATION_KIND.get(v, "illegal-move")
         if kind in ("must-fill", "must-conserve"):
             return  # reported with its école (RULES.md §7.7)
+        if remedy_by is None:
+            consequence = "the play stands unless the opponent had it corrected (RULES.md §9.5; 003 §211-216)"
+        else:
+            consequence = f"played again as {remedy_by[1]} at {remedy_by[0]}'s demand (RULES.md §9.5; 003 §211-216)"
         alts = tuple(p.text() for p in j.alternatives[:8])
         more = f" (+{len(j.alternatives) - 8} more)" if len(j.alternatives) > 8 else ""
         played = j.play.text() if j.play is not None else "?"
@@ -822,9 +956,106 @@ class _Verifier:
             kind, where,
             f"{side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
             f"legal: {', '.join(alts) or 'none'}{more}",
-            who=X, detail=v, alternatives=alts,
-            consequence="the play stands unless the opponent had it corrected (RULES.md §9.5; 003 §211-216)",
+            who=X, detail=v, alternatives=alts, consequence=consequence,
         )
+
+    # -- table remedies (RULES.md §9.4-9.5, §7.7) ------------------------------------------
+    def _remedy(self, pos: "Position", roll: tuple[int, int], pairs: list, j: Any, rep: Replay,
+                X: str, side: str, where: _Where) -> tuple | None:
+        """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judge the replay
+        against what the table's law gives, and return ``(play, score, position after,
+        seat of who decided)`` — or None when the replay cannot be played at all.
+
+        * Dame mal posée (003 §211; 001 r.22): the opponent leaves the checker, puts it
+          right, or has the whole throw played tout d'une with it — only if it went beyond
+          the larger number's point and no number had first been played correctly
+          (003 §201); bonne compagnie drops the tout d'une (001 III on r.22).
+        * Fausse case (003 §216; 001 r.23, r.27): both checkers are at the opponent's
+          disposal: played as he likes with the same checkers, tout d'une with one of them
+          only if one went beyond the larger number.  The roller noticing it before
+          releasing must still play the same checkers (003 §216).
+        * A forgotten fill or conservation, an unplayed number (003 §192, §216): the
+          opponent may force a legal play; the école does not change (003 §192).
+        * A coin taken par puissance when it could be taken directly (003 §216): tout
+          d'une if a checker can pass to the retour, otherwise no coin this throw.
+        * A legal play is not played again at the opponent's demand, and the roller's own
+          touched checkers must be played (dame touchée, dame jouée: 003 §46, §212).
+        """
+        e, profile = self.e, self.profile
+        rmoves = _moves_of_list(rep.moves)
+        rw = replace(where, span=rep.span if rep.span.line else where.span)
+        by = self.seat_of.get(rep.who, rep.who)
+        who = self._L(by)
+        rj = e.judge_play(pos, roll, rmoves, profile)
+        rplay = rj.play
+        if rplay is None:
+            self._finding(
+                "remedy-not-allowed", rw,
+                f"{who} has the throw played again as {_pairs_text(rmoves)}, which cannot be played "
+                f"({(rj.violation or 'illegal').replace('-', ' ')})",
+                who=by, detail="not-executable",
+                consequence="the play as first written stands (RULES.md §9.5)",
+            )
+            return None
+        problems: list[tuple[str, str]] = []
+        alts = rj.alternatives
+        w_orig = sorted(p for p, _q in pairs)
+        r_orig = _origins(rplay)
+        if not rj.legal:
+            problems.append(("illegal", f"{rplay.text()} is itself illegal: {(rj.violation or '').replace('-', ' ')} "
+                                        f"(RULES.md {rj.rule or '§3'})"))
+        elif j.legal:
+            if by != X:
+                problems.append(("no-fault", f"{side}'s play {j.play.text()} was legal: nothing to remedy "
+                                             "(dame touchée, dame jouée: 003 §46, §212)"))
+            elif profile.touch_strict and not _within(w_orig, r_orig) and any(
+                    _within(w_orig, _origins(pl)) for pl in alts):
+                problems.append(("touched-checker", "a touched checker must be played (003 §46, §212; 001 r.17)"))
+        elif j.violation == "wrong-distance":
+            fausse = len(pairs) == 2 and pairs[0][1] == pairs[1][1]
+            first_ok = (not fausse and len(pairs) == 2 and (pairs[0][1] - pairs[0][0]) in roll)
+            beyond = any(q - p > roll[0] for p, q in pairs)
+            if first_ok and pairs[0] not in rplay.steps:
+                problems.append(("first-number", f"{pairs[0][0]}/{pairs[0][1]} was played correctly first and "
+                                                 "stays (003 §201, §216)"))
+            if rplay.is_tout_d_une() and by != X:
+                allowed = (profile.fausse_case_penalty == "opponent-disposes") if fausse else \
+                    profile.misplaced_beyond_tout_d_une
+                if first_ok:
+                    problems.append(("tout-d-une", "one number was first played correctly: the whole throw "
+                                                   "cannot be made tout d'une (003 §211, §201)"))
+                elif not beyond:
+                    problems.append(("tout-d-une", f"no checker went beyond the larger number ({roll[0]}): "
+                                                   "no tout d'une can be demanded (003 §211, §216)"))
+                elif not allowed:
+                    problems.append(("tout-d-une", f"no tout d'une under {profile.name} (001 III on r.22, r.27)"))
+                elif rplay.steps[0][0] not in w_orig:
+                    problems.append(("other-checkers", "the tout d'une is played with one of the misplaced "
+                                                       "checkers (003 §211, §216)"))
+            else:
+                same = w_orig == r_orig
+                if not same and any(_origins(pl) == w_orig for pl in alts):
+                    problems.append(("other-checkers", "the misplaced checkers, and only they, are played again "
+                                                       "(003 §211, §216; 001 r.23, r.27)"))
+        elif by != X and j.violation == "puissance-when-direct" and profile.puissance_when_direct_penalty:
+            if rplay.is_tout_d_une():
+                if rplay.steps[-1][1] < 13:
+                    problems.append(("tout-d-une", "the tout d'une demanded must pass to the retour (003 §216)"))
+            elif pos.mover[12] == 0 and rplay.result[12] >= 2:
+                problems.append(("coin", "after taking his coin par puissance when he could take it directly, "
+                                         "he may not take it this throw (003 §216; 001 r.26)"))
+        elif by == X and profile.touch_strict and not _within(w_orig, r_orig) and any(
+                _within(w_orig, _origins(pl)) for pl in alts):
+            problems.append(("touched-checker", "a touched checker must be played (003 §46, §212; 001 r.17)"))
+        if problems:
+            self._finding(
+                "remedy-not-allowed", rw,
+                f"{who} has {side}'s throw played again as {rplay.text()}: " + "; ".join(t for _d, t in problems),
+                who=by, detail=problems[0][0], alternatives=tuple(pl.text() for pl in alts[:8]),
+                consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
+            )
+        cs_r, pos_r = e.play_outcome(pos, roll, rplay, profile)
+        return (rplay, cs_r, pos_r, by)
 
     # -- compact records: perfect marking -------------------------------------------------
     def _compact_marks(self, X: str, Y: str, R: int, O: int, cs: "CoupScore", left: bool, no_play: bool,
@@ -960,6 +1191,18 @@ class _Verifier:
         else:
             credit = [0] * len(claims_y)
         MY_eff = MY + sum(credit)
+        late = 0
+        if MY_eff > O and not left:
+            # points missing from the receiver's own unplayable throw, added before he throws
+            # again: no école, they are his (RULES.md §7.8; 001 r.62; 003 §197)
+            for p in self.pending:
+                if p.status == "open" and p.kind == "impossible" and p.offender == Y and p.amount > 0:
+                    t = min(MY_eff - O, p.amount)
+                    late += t
+                    p.amount -= t
+                    if not p.amount:
+                        p.status = "closed"
+            MY_eff -= late
         if left:
             if MY:
                 pend("par-trop", MY, f"{self._L(Y)} marked {MY} from a throw after which {side} left",
@@ -1018,6 +1261,10 @@ class _Verifier:
             self.std.leave(X, force=True)
         else:
             self.std.stay(X)
+            if late:
+                self.std.mark(Y, _even(late), own=True)
+                self.notes.append(f"coup {coup.number}: {self._L(Y)} adds the {late} points missing from his "
+                                  "unplayable throw before throwing again (001 r.62)")
             if MY_eff:
                 res = self.std.mark(Y, _even(MY_eff))
                 yh = [m.holes for m in y_marks if m.holes is not None]
@@ -1070,6 +1317,7 @@ class _Verifier:
             if _hole_words(x_marks):
                 self._check_holes(res, R, R, [m.holes for m in x_marks if m.holes is not None],
                                   [m.bredouille for m in x_marks if m.bredouille is not None], X, side, where, st0)
+                std = self.std  # a bredouille lost at the table replaces the standing ledger
         std.stay(X)
         ent.stay(X)
         if O:
@@ -1207,7 +1455,7 @@ class _Verifier:
         """Erase ``n`` over-marked points of ``seat`` (a claimed école par trop, §7.3)."""
         self._correct(seat, -n, 0)
 
-    def _correct(self, seat: str, dpoints: int, dholes: int) -> None:
+    def _correct(self, seat: str, dpoints: int, dholes: int, *, bredouille: bool | None = None) -> None:
         e = self.e
         st = self.std.state
         ps = st[seat]
@@ -1220,7 +1468,8 @@ class _Verifier:
             pts -= HOLE
         pts = max(0, pts)
         holes = max(0, holes)
-        new = replace(ps, points=pts, holes=holes, bredouille=ps.bredouille and pts > 0,
+        keep = ps.bredouille if bredouille is None else bredouille
+        new = replace(ps, points=pts, holes=holes, bredouille=keep and pts > 0,
                       pavillon=ps.pavillon and holes > 0)
         state = replace(st, a=new) if seat == "A" else replace(st, b=new)
         led = e.Ledger(self.profile, state, primaute=self.std.primaute)
@@ -1238,8 +1487,25 @@ class _Verifier:
             led = self.e.Ledger(self.profile, st0)
             res = led.mark(seat, _even(written))
         made = sum(n for n, _ in res.holes)
+        lost_ok = written == applied and self.profile.late_bredouille_correction != "always"
         if holes_written:
             h = sum(holes_written)
+            doubles = sum(1 for _n, d in res.holes if d)
+            if h < made and made - h == doubles and bred_written[-1:] != [True]:
+                # a double hole marked simple: lost once he plays or throws (RULES.md §5.5;
+                # 003 §145, §191); bonne compagnie always corrects (001 III on r.48)
+                self._finding(
+                    "bredouille-lost", where,
+                    f"{who} marked {'his double holes' if doubles > 1 else 'his double hole'} simple "
+                    f"({h} for {made})",
+                    who=seat, entitled=None, marked=None, detail="double-hole-marked-simple",
+                    consequence=("the bredouille is lost once he plays or throws, no école (003 §145, §191)"
+                                 if lost_ok else "corrected (001 III on r.48)"),
+                )
+                if lost_ok:
+                    self._correct(seat, 0, -doubles)
+                    self.in_sync = False
+                return
             if h != made:
                 self._finding(
                     "hole-mismatch", where,
@@ -1259,8 +1525,17 @@ class _Verifier:
                     "bredouille-lost", where,
                     f"{who} marked {'in' if b else 'without'} bredouille but {why}",
                     who=seat, consequence=("the extra jeton is removed, no école (003 §144)" if b else
-                                           "the bredouille is lost once he plays or throws, no école (003 §145)"),
+                                           "the bredouille is lost once he plays or throws, no école (003 §145)"
+                                           if lost_ok else "corrected (001 III on r.48)"),
                 )
+                if not b and lost_ok:
+                    # the table goes on without it (RULES.md §5.5; 003 §145; 001 r.48)
+                    doubles = sum(1 for _n, d in res.holes if d)
+                    if doubles:
+                        self._correct(seat, 0, -doubles)
+                    else:
+                        self._correct(seat, 0, 0, bredouille=False)
+                    self.in_sync = False
 
     def _ecole_before(self, seat: str) -> bool:
         """Did ``seat`` claim an école on this or the previous coup (001 r.64; 003 §200)?"""
@@ -1290,6 +1565,44 @@ class _Verifier:
                 who=X, entitled=R, marked=M, detail="over-marked",
                 consequence="the opponent may force him to stay and school the excess (003 §173; 001 r.54)",
             )
+
+
+def _moves_of_list(moves: Sequence[Any]) -> tuple:
+    out: list = []
+    for m in moves:
+        if isinstance(m, Move):
+            out.append((m.from_, m.to))
+        elif isinstance(m, CannotPlay):
+            out.append(m.number)
+    return tuple(out)
+
+
+def _pairs_text(moves: tuple) -> str:
+    return " ".join(f"{m[0]}/{'off' if m[1] == 25 else m[1]}" if not isinstance(m, int) else f"-{m}"
+                    for m in moves) or "--"
+
+
+def _origins(play: Any) -> list[int]:
+    """The points the checkers of a play start from (a tout d'une's second step continues
+    the same checker)."""
+    out: list[int] = []
+    prev = None
+    for p, q in play.steps:
+        if p != prev:
+            out.append(p)
+        prev = q
+    return sorted(out)
+
+
+def _within(small: list[int], big: list[int]) -> bool:
+    """Is the multiset ``small`` contained in ``big``?"""
+    rest = list(big)
+    for x in small:
+        if x in rest:
+            rest.remove(x)
+        else:
+            return False
+    return True
 
 
 def _plein_points(cs: "CoupScore") -> int:

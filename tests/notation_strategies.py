@@ -28,6 +28,7 @@ from trictrac.notation.record import (
     NeMarquePas,
     Record,
     ReleveStart,
+    Replay,
 )
 
 SIDES = st.sampled_from("AB")
@@ -58,6 +59,15 @@ comments = st.builds(Comment, comment_texts())
 glyphs = st.builds(Glyph, st.sampled_from(["!", "?", "!!", "??", "!?", "?!", "$1", "$14", "$201"]))
 reasons = st.none() | line_text
 
+moves = st.one_of(
+    st.builds(Move, st.integers(1, 24), st.integers(1, 24)),
+    st.builds(Move, st.integers(1, 24), st.just(OFF)),
+    st.builds(CannotPlay, st.integers(1, 6)),
+)
+# a table remedy (RULES.md §9.5): by the roller (rejoue) or the opponent (fait-jouer);
+# no moves is written "(--)"
+replays = st.builds(Replay, SIDES4, st.lists(moves, max_size=3).map(tuple))
+
 marks = st.builds(
     Mark, SIDES4, small, st.none() | st.integers(0, 6), st.none() | st.booleans()
 )
@@ -68,13 +78,9 @@ actions = st.one_of(
     st.builds(Ecole, SIDES4, small, reasons),
     st.builds(Correction, SIDES4, st.integers(-20, 20), st.integers(-3, 3), reasons),
     st.builds(JouePourTout, SIDES4),
+    replays,
     comments,
     glyphs,
-)
-moves = st.one_of(
-    st.builds(Move, st.integers(1, 24), st.integers(1, 24)),
-    st.builds(Move, st.integers(1, 24), st.just(OFF)),
-    st.builds(CannotPlay, st.integers(1, 6)),
 )
 
 

@@ -35,6 +35,7 @@ from trictrac.notation.record import (
     Move,
     NeMarquePas,
     ReleveStart,
+    Replay,
 )
 from trictrac.notation.writer import write_coup, write_records
 from notation_strategies import coups, records
@@ -61,13 +62,15 @@ def coup(line: str) -> tuple[Coup, list]:
 
 
 def test_coup_with_every_kind_of_action_in_order() -> None:
-    c, d = coup("12. A 6-5 A+4 A:reste 1/7 1/12 -5 B+2b B:école+4(oubli) A:correction-2t+1 ! {bien}")
+    c, d = coup("12. A 6-5 A+4 A:reste 1/7 1/12 -5 B+2b B:école+4(oubli) A:correction-2t+1 B:fait-jouer(1/12 -5) "
+                "! {bien}")
     assert d == []
     assert (c.number, c.side, c.roll) == (12, "A", (6, 5))
     assert c.before == (Mark("A", 4), Decision("A", False))
     assert c.moves == (Move(1, 7), Move(1, 12), CannotPlay(5))
     assert c.after == (
-        Mark("B", 2, None, True), Ecole("B", 4, "oubli"), Correction("A", -2, 1), Glyph("!"), Comment("bien"),
+        Mark("B", 2, None, True), Ecole("B", 4, "oubli"), Correction("A", -2, 1),
+        Replay("B", (Move(1, 12), CannotPlay(5))), Glyph("!"), Comment("bien"),
     )
 
 

@@ -43,13 +43,14 @@ def test_fmt_is_a_fixed_point_of_sloppy_text() -> None:
     sloppy = (
         '[Partie "à écrire 8"]\n[Record "Full"]\n'
         "marque 1 A-B\nreleve 1\n"
-        "1. a 5-6 1/7 1/6\n2. B sonnez A+4B 1/7 1/7\n3. A carme 1/5 1/5 B:ecole+4(oubli) A:stay\n"
-        "4. B 3-1 1/bande x1\n5. A 6-5 A:leave\nresultat refait 6-6\n"
+        "1. a 5-6 1/7 1/6 A:replay( 1/12 )\n2. B sonnez A+4B 1/7 1/7\n3. A carme 1/5 1/5 B:ecole+4(oubli) A:stay\n"
+        "4. B 3-1 1/bande x1 A:impose(1/o  x1)\n5. A 6-5 A:leave\nresultat refait 6-6\n"
     )
     recs, diags = parse_text(sloppy)
     once = write_records(recs)
     assert "relevé 1" in once and "marqué 1 A-B" in once and "2. B 6-6" in once
     assert "B:école+4(oubli)" in once and "A:reste" in once and "A:s'en-va" in once
+    assert "1. A 6-5 1/7 1/6 A:rejoue(1/12)\n" in once and "4. B 3-1 1/off -1 A:fait-jouer(1/off -1)\n" in once
     assert '[Partie "a-ecrire 8"]' in once and '[Record "full"]' in once
     again, _ = parse_text(once)
     assert write_records(again) == once

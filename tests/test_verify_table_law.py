@@ -1,0 +1,205 @@
+"""The table's own law in the verifier (issue 5): remedies after a misplay, the late
+école impossible, bredouilles lost by marking, the end of a partie or marqué, and the
+``Result`` header.  Positions come from the books' examples (RULES.md §11)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from trictrac.replay.profiles import find_profile
+from trictrac.replay.verify import verify, verify_text
+
+from verify_helpers import generated
+
+# E58 (003 §201): A holds 2-1 with checkers on 5, 6, 7, 8 and the talon
+E58 = '[Partie "douze-trous"]\n[Position "A{1:5,5:1,6:2,7:2,8:1,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9"]\n\n'
+# E20 (003 §135): A's 3-1 hits à vrai for 4
+E20 = '[Partie "{partie}"]\n[Position "A{{1:9,8:1,9:1,11:2,12:2}} B{{1:14,10:1}} coin=1/0 coups=5/5 {score}"]\n\n'
+# B's first throw, A's checker on B's 20: playing only 1/3 leaves the ace playable
+FIRST = '[Partie "douze-trous"]\n[Position "A{1:14,5:1} B{1:15} turn=B coups=1/0"]\n\n'
+# E45 (001 r.62): A's sonnez cannot be played; it conserves (6) and hits two checkers (8)
+E45 = ('[Partie "douze-trous"]\n[Position "A{7:2,8:2,9:2,10:3,11:3,12:3} B{1:5,7:2,8:2,9:2,10:1,11:1,12:2} '
+       'coin=1/1 coups=20/20"]\n\n')
+
+
+def one(text: str, profile: str | None = None):
+    reps = verify_text(text, find_profile(profile) if profile else None)
+    assert len(reps) == 1
+    return reps[0]
+
+
+def kinds(rep) -> list[tuple[str, str | None]]:
+    return [(f.kind, f.detail) for f in rep.findings]
+
+
+# -- remedies (RULES.md §9.5) -----------------------------------------------------------
+
+
+def test_E58_003_201_opponent_puts_the_misplaced_ace_right():
+    rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(6/8 1/2)\n")
+    assert kinds(rep) == [("illegal-move", "wrong-distance")]
+    assert "played again as 6/8 1/2 at B's demand" in rep.findings[0].consequence
+    after = rep.trace[0].position_after  # seen from B, the next to move
+    assert after.other[1] == 4 and after.other[2] == 1 and after.other[8] == 2 and after.other[6] == 1
+
+
+def test_E58_003_201_the_correct_first_checker_stays():
+    rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(5/7 6/7)\n")
+    assert ("remedy-not-allowed", "first-number") in kinds(rep)
+    f = next(f for f in rep.findings if f.kind == "remedy-not-allowed")
+    assert f.who == "B" and f.col > 1  # points at the replay token, not the coup
+    # the game goes on from the replay as the table played it
+    assert rep.trace[0].position_after.other[7] == 4
+
+
+def test_E58_003_211_no_tout_d_une_after_a_correct_first_number():
+    rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(1/4)\n")
+    assert ("remedy-not-allowed", "first-number") in kinds(rep)
+    assert "tout d'une" in next(f for f in rep.findings if f.kind == "remedy-not-allowed").message
+
+
+def test_a_legal_play_is_not_replayed_at_the_opponents_demand():
+    rep = one(E58 + "1. A 2-1 1/3 1/2 B:fait-jouer(1/4)\n")
+    assert kinds(rep) == [("remedy-not-allowed", "no-fault")]
+
+
+def test_the_roller_may_replay_his_legal_play_with_the_same_checkers():
+    assert kinds(one(E58 + "1. A 2-1 1/3 1/2 A:rejoue(1/2 1/3)\n")) == []
+    rep = one(E58 + "1. A 2-1 1/3 1/2 A:rejoue(6/8 7/8)\n")
+    assert kinds(rep) == [("remedy-not-allowed", "touched-checker")]
+    # bonne compagnie drops the strict touch rules (001 III on r.17)
+    assert kinds(one(E58 + "1. A 2-1 1/3 1/2 A:rejoue(6/8 7/8)\n", "bonne-compagnie")) == []
+
+
+def test_an_illegal_replay_is_reported_with_the_legal_alternatives():
+    rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(11/13 1/2)\n")  # onto B's coin
+    f = next(f for f in rep.findings if f.kind == "remedy-not-allowed")
+    assert f.detail == "illegal" and "lands on opponent" in f.message and "1/3 1/2" in f.alternatives
+
+
+def test_a_replay_that_cannot_be_played_leaves_the_written_play():
+    rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(3/5 6/7)\n")
+    assert ("remedy-not-allowed", "not-executable") in kinds(rep)
+    assert rep.trace[0].position_after.other[3] == 1  # the checker stays on 3
+
+
+def test_003_216_unplayed_number_left_standing_gives_two_points():
+    rep = one(FIRST + "1. B 2-1 1/3 A+2\n")
+    assert kinds(rep) == [("unplayed-number", "both-numbers")]
+    assert rep.final_score.a.points == 2
+
+
+def test_003_216_unplayed_number_replayed_gives_nothing():
+    rep = one(FIRST + "1. B 2-1 1/3 A:fait-jouer(1/3 1/2)\n")
+    assert kinds(rep) == [("unplayed-number", "both-numbers")]
+    assert rep.final_score.a.points == 0
+    rep = one(FIRST + "1. B 2-1 1/3 A+2 A:fait-jouer(1/3 1/2)\n")
+    assert [f.kind for f in rep.findings] == ["unplayed-number", "unclaimed-ecole"]
+    assert rep.findings[1].who == "A" and rep.findings[1].marked == 2 and rep.findings[1].entitled == 0
+
+
+# -- école impossible completed late (RULES.md §7.8; 001 r.62) ------------------------------
+
+
+def test_E45_001_r62_missing_points_added_during_the_opponents_coup():
+    rep = one(E45 + "1. A 6-6 A+8 -6 -6 B+4\n2. B 2-1 A+6 1/3 1/2\n")
+    assert kinds(rep) == [("ecole-impossible", None)]
+    assert (rep.final_score.a.holes, rep.final_score.a.points) == (1, 2)
+    assert any("001 r.62" in n for n in rep.notes)
+
+
+def test_E45_001_r62_after_throwing_again_the_omission_is_established():
+    # A's 2-1 is worth 10 to him; his 6 count for this throw, not for the sonnez
+    text = E45 + "1. A 6-6 A+8 -6 -6 B+4\n2. B 2-1 1/3 1/2\n3. A 2-1 A+6 10/12 11/12\n"
+    rep = one(text)
+    assert [f.kind for f in rep.findings] == ["ecole-impossible", "unclaimed-ecole"]
+    f = rep.findings[1]
+    assert (f.coup, f.who, f.entitled, f.marked) == (3, "A", 10, 6)
+
+
+# -- bredouille lost by the marks (RULES.md §5.5; 003 §145, §191) ---------------------------
+
+
+@pytest.mark.parametrize("mark", ["A+4t1", "A+4t1s"])
+def test_003_145_double_hole_marked_simple_is_lost_once_played(mark):
+    text = E20.format(partie="douze-trous", score="points=10b/0") + f"1. A 3-1 {mark} 8/11 9/10\n"
+    rep = one(text)
+    assert [(f.kind, f.who) for f in rep.findings] == [("bredouille-lost", "A")]
+    assert rep.final_score.a.holes == 1 and rep.entitled_score.a.holes == 2
+    # bonne compagnie always corrects (001 III on r.48)
+    assert one(text, "bonne-compagnie").final_score.a.holes == 2
+
+
+def test_003_145_points_marked_without_the_second_jeton_lose_the_bredouille():
+    text = E20.format(partie="douze-trous", score="points=2b/0") + "1. A 3-1 A+4s 8/11 9/10\n"
+    rep = one(text)
+    assert [f.kind for f in rep.findings] == ["bredouille-lost"]
+    assert rep.final_score.a.points == 6 and not rep.final_score.a.bredouille
+    assert rep.entitled_score.a.bredouille
+
+
+def test_a_simple_hole_marked_double_is_corrected_not_kept():
+    text = E20.format(partie="douze-trous", score="points=10/0") + "1. A 3-1 A+4t2b 8/11 9/10\n"
+    rep = one(text)
+    assert [f.kind for f in rep.findings] == ["hole-mismatch"]
+    assert rep.final_score.a.holes == 1
+
+
+# -- the end of the partie / marqué (RULES.md §8.1-8.2) ------------------------------------
+
+
+def test_003_218_coups_after_the_twelfth_hole():
+    text = E20.format(partie="douze-trous", score="points=10/0 holes=11/3") + \
+        "1. A 3-1 A+4t1 8/11 9/10\n2. B 6-4 1/7 1/5\n3. A 6-5 1/7 1/6\n"
+    rep = one(text)
+    ends = [(f.kind, f.coup, f.detail) for f in rep.findings if f.kind == "play-after-end"]
+    assert ends == [("play-after-end", 2, "partie")]  # reported once
+    assert rep.findings[0].kind == "play-after-end"
+
+
+def test_003_221_a_relevé_after_the_marque_ended():
+    text = E20.format(partie="a-ecrire 2", score="points=10/0 holes=6/2") + \
+        "1. A 3-1 A+4t1 A:s'en-va\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    rep = one(text)
+    assert [(f.kind, f.detail, f.line) for f in rep.findings] == [("play-after-end", "marque", 5)]
+
+
+def test_003_221_leaving_below_six_holes_does_not_end_the_marque():
+    text = E20.format(partie="a-ecrire 2", score="points=10/0 holes=4/2") + \
+        "1. A 3-1 A+4t1 A:s'en-va\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    assert one(text).findings == []
+
+
+# -- the Result header --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("result,bad", [
+    ("A", False), ("A 12-3", False), ("B", True), ("A 12-4", True), ("*", True), ("A gagne", False),
+])
+def test_003_218_result_header_of_a_douze_trous(result, bad):
+    text = E20.format(partie="douze-trous", score="points=10/0 holes=11/3").replace(
+        "\n\n", f'\n[Result "{result}"]\n\n', 1) + "1. A 3-1 A+4t1\n"
+    rep = one(text)
+    assert ([f.kind for f in rep.findings] == ["result-mismatch"]) is bad
+    if result == "A gagne":
+        assert any("free text" in n for n in rep.notes)
+
+
+def test_result_header_while_nobody_has_twelve_holes():
+    text = E20.format(partie="douze-trous", score="points=4/0 holes=3/3").replace(
+        "\n\n", '\n[Result "A"]\n\n', 1) + "1. A 3-1 A+4 8/11 9/10\n"
+    assert [f.kind for f in one(text).findings] == ["result-mismatch"]
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_result_header_of_a_partie_a_ecrire_counts_the_marques(compact):
+    rec = generated(1, 8, "a-ecrire", compact, 2)[0]
+    assert verify(rec).findings == []
+    winner, counts = rec.headers["Result"].split()
+    a, b = map(int, counts.split("-"))
+    wrong = dataclasses.replace(rec, headers={**rec.headers, "Result": f"{winner} {a + 1}-{b}"})
+    found = verify(wrong).findings
+    assert [f.kind for f in found] == ["result-mismatch"]
+    assert f"{a}-{b}" in found[0].message
