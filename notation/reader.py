@@ -800,7 +800,7 @@ class _Game:
             e = c + len(tok)
             o = off + c - col
             x = _REPLAY_TOKEN(tok)
-            sp = Span(line, c, line, e, o)
+            sp = _tuple_new(Span, (line, c, line, e, o))
             if x is None:
                 self.diag("bad-move", "error", line, c, e, o,
                           "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)", tok)
@@ -822,7 +822,7 @@ class _Game:
                 b = x.group(2)
                 to = int(b) if b.isdigit() else OFF
                 if 0 < a < 25 and 0 < to <= OFF:
-                    moves.append(Move(a, to, sp))
+                    moves.append(_new_move(a, to, sp))
                 else:
                     self.diag("bad-move", "error", line, c, e, o,
                               "a move goes from a point 1..24 to a point 1..24 or 'off'", tok)

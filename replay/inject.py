@@ -200,9 +200,8 @@ class _Plan:
     shown: int | None = None  # the points marked as the finding reports them, when not the roller's mark
     claims: tuple[tuple[str, int, str | None], ...] = ()  # écoles written after the coup (edit "claims")
     moves: tuple[Move | CannotPlay, ...] = ()  # the moves as written (edits "sortie-leave", "moves")
-    erase: int = 0  # deux jetons under rigueur: the roller's old points erased before the coup
-    pre_mark: tuple[str, int] | None = None  # an école marked before the roller's gains (deux jetons)
-    take_back: tuple[str, int, str] | None = None  # after the coup: (side, n, taker) — n erased from side, marked by taker
+    pre_ops: tuple[tuple[str, str, int], ...] = ()  # ("mark"|"erase", side, points) before the gains
+    post_ops: tuple[tuple[str, str, int], ...] = ()  # the same after the receipts (écoles of this coup)
     also: tuple[tuple[str, str | None], ...] = ()  # (kind, side) also found at this coup
     late: int = 0  # école too late: points the opponent claims on his next coup
     stop: bool = False  # the verifier stops at this mistake: no later one
@@ -220,6 +219,10 @@ class _Injector:
         self.kinds = list(kinds)
         self.profile = profile
         self.compact = record.mode == "compact"
+        # écoles the verifier has seen closed: a later claim of the same (claimant, points)
+        # would read as a late claim of it (RULES.md §7.2), so no fausse école repeats one
+        self.past_claims: set[tuple[str, int]] = set()
+        self.any_claim: set[str] = set()  # claimants of écoles of points not known here
 
     # -- eligibility of each kind at one coup ----------------------------------------
     def _marks(self, game: Game, roll: tuple[int, int], play: Play | None) -> tuple[int, int, int, int] | None:
@@ -346,20 +349,24 @@ class _Injector:
         gains, receipts, pr, po = m
         roller = game.position.turn
         opp = _other(roller)
-        ns = [n for n in (2, 4) if po + receipts + n < _HOLE]
+        ns = [n for n in (2, 4) if po + receipts + n < _HOLE and (opp, n) not in self.past_claims
+              and opp not in self.any_claim]  # else the verifier may read it as a late claim of that école
         if not ns:
             return None
         n = self.rng.choice(ns)
         claims: tuple[tuple[str, int, str | None], ...] = ((opp, n, None),)
+        post: tuple[tuple[str, str, int], ...] = (("mark", opp, n),)
         variant = "stands"
-        back = None
         if pr + gains + n < _HOLE and self.rng.random() < 0.5:
             # the fausse école is itself an école: his points erased, the roller marks them (E41)
             claims += ((roller, n, None),)
+            post += (("erase", opp, n), ("mark", roller, n))
             variant = "claimed-back"
-            back = (opp, n, roller)
-        return _Plan("ecole-claimed-wrongly", variant, opp, play, ecoles=((opp, n),), take_back=back,
-                     entitled=0, shown=n, claimed=back is not None, edit="claims", claims=claims,
+        # the verifier marks a claim matched to no mistake before the roller's gains
+        if not self._order_free(game, roller, gains, receipts, (), post, ((post[0],), post[1:])):
+            return None
+        return _Plan("ecole-claimed-wrongly", variant, opp, play, post_ops=post,
+                     entitled=0, shown=n, claimed=len(claims) > 1, edit="claims", claims=claims,
                      detail=f"{opp} claims {n} after a coup marked right")
 
     def _wrong_mark(self, game: Game, roll: tuple[int, int], play: Play | None, leave: bool,
@@ -436,8 +443,8 @@ class _Injector:
         opponent claims ``p`` as an école des deux jetons (RULES.md §7.6, §10 D7): under
         ``ecole_deux_jetons == "ecole"`` the old points are erased and the claimant marks
         them (001 r.65; 000 ~l.758), else the claim is a fausse école that stands (003
-        §195; 001 III on r.65; RULES.md §7.4).  The verifier marks the claim before the
-        roller's gains, as an école of an earlier coup (docs/findings.md)."""
+        §195; 001 III on r.65; RULES.md §7.4).  At the table the old points go before the
+        new are marked (a jeton taken off), the claim comes after the receipts."""
         m = None if leave else self._marks(game, roll, play)
         if m is None or not m[0] or not m[2]:
             return None
@@ -447,9 +454,15 @@ class _Injector:
         if po + pr + receipts >= _HOLE:
             return None
         ok = self.profile.ecole_deux_jetons == "ecole"
+        if not ok and ((opp, pr) in self.past_claims or opp in self.any_claim):
+            return None
+        pre: tuple[tuple[str, str, int], ...] = (("erase", roller, pr),) if ok else ()
+        post = (("mark", opp, pr),)
+        if not self._order_free(game, roller, gains, receipts, pre, post, (pre + post, ())):
+            return None
         return _Plan("ecole-deux-jetons", self.profile.ecole_deux_jetons, roller, play, entitled=pr if ok else 0,
                      shown=pr, claimed=True, edit="claims", claims=((opp, pr, "deux jetons"),),
-                     erase=pr if ok else 0, pre_mark=(opp, pr),
+                     pre_ops=pre, post_ops=post,
                      also=() if ok else (("ecole-claimed-wrongly", opp),),
                      detail=f"{pr} old points left with a second jeton")
 
@@ -652,6 +665,7 @@ class _Injector:
                         f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
                         also=(("unclaimed-ecole", base.index, base.side),),
                     )
+                    self._note(out_list[-1])
                     last, prev = i, out
                     i += 1
                     continue
@@ -687,16 +701,12 @@ class _Injector:
                 last = i
             elif plan is not None:
                 releve = game.releve
-                if plan.pre_mark is not None:
-                    self._pre_ledger(game, plan)
+                game.ledger = self._apply_ops(game.ledger, plan.pre_ops)
                 out = game.apply_coup(
                     roll, plan.play, leave=plan.leave, marked=plan.marked, received=plan.received,
                     ecoles=plan.ecoles, force_leave=plan.force_leave,
                 )
-                if plan.take_back is not None and not game.finished:
-                    side, n, taker = plan.take_back
-                    self._erase(game, side, n)
-                    game.ledger.mark(taker, n)
+                game.ledger = self._apply_ops(game.ledger, plan.post_ops)
                 c = rb.coup(out, plan.unplayable if plan.unplayable is not None else ps.unplayable)
                 c, marked = self._edit(c, plan, out)
                 rb.add(c, out)
@@ -704,6 +714,7 @@ class _Injector:
                     plan.kind, plan.variant, i, c.number, marque, releve, plan.side,
                     plan.entitled, marked, plan.claimed, plan.detail, tuple((k, i, w) for k, w in plan.also),
                 ))
+                self._note(out_list[-1])
                 targets.pop(0)
                 last = i
                 if plan.state_change:
@@ -726,6 +737,21 @@ class _Injector:
             i += 1
         rec = rb.finish()
         return rec, out_list
+
+    def _note(self, x: Injected) -> None:
+        """Remember who may claim an école of how much for mistake ``x`` (see __init__)."""
+        k = x.kind
+        if k in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins", "ecole-claimed-wrongly"):
+            if x.entitled is not None and x.marked is not None and x.side is not None:
+                self.past_claims.add((_other(x.side), abs(x.entitled - x.marked)))
+        elif k == "ecole-partial" and x.side is not None and x.entitled is not None:
+            self.past_claims.add((x.side, x.entitled))
+        elif k == "ecole-too-late" and x.side is not None and x.marked is not None:
+            self.past_claims.add((_other(x.side), x.marked))
+        elif k == "ecole-deux-jetons" and x.also and x.side is not None and x.marked is not None:
+            self.past_claims.add((x.side, x.marked))
+        elif k in ("must-fill", "must-conserve", "ecole-plein-not-made", "ecole-impossible") and x.side:
+            self.any_claim.add(_other(x.side))
 
     def _late_throw(self, game: Game, claimant: str, d: int) -> tuple[tuple[int, int], PlaySet, Play] | None:
         """A throw for ``claimant``'s next coup on which he marks plainly (no hole, no
@@ -771,27 +797,45 @@ class _Injector:
         return Injected(kind, "taken-up", -1, 0, marque, game.releve, None,
                         detail=f"relevé {game.releve} begun before coup index {i}: nobody left, nobody bore off")
 
-    def _pre_ledger(self, game: Game, plan: _Plan) -> None:
-        """École des deux jetons: the roller's old points erased (when it is an école),
-        then the claimant's points marked, before the roller's gains — the verifier's
-        order for an école matched to no mistake of this coup (RULES.md §7.6)."""
-        if plan.erase:
-            self._erase(game, game.position.turn, plan.erase)
-        assert plan.pre_mark is not None
-        game.ledger.mark(plan.pre_mark[0], plan.pre_mark[1])
+    def _apply_ops(self, led: Ledger, ops: tuple[tuple[str, str, int], ...]) -> Ledger:
+        """Marks and erasures of écoles (RULES.md §7.3): ``("mark", side, n)`` marks n
+        points (not his own throw's), ``("erase", side, n)`` erases n of his points —
+        his bredouille goes with all his points, as the verifier erases them."""
+        for op, side, n in ops:
+            if op == "mark":
+                led.mark(side, n)
+                continue
+            st = led.state
+            ps = st[side]
+            pts = max(0, ps.points - n)
+            new = replace(ps, points=pts, bredouille=ps.bredouille and pts > 0)
+            fresh = Ledger(self.profile, replace(st, a=new) if side == "A" else replace(st, b=new),
+                           primaute=led.primaute)
+            fresh.releve = led.releve
+            led = fresh
+        return led
 
-    def _erase(self, game: Game, side: str, n: int) -> None:
-        """Erase ``n`` of ``side``'s points (never below 0), as an école erases them
-        (RULES.md §7.3): his bredouille goes with all his points."""
-        led = game.ledger
-        st = led.state
-        ps = st[side]
-        pts = max(0, ps.points - n)
-        new = replace(ps, points=pts, bredouille=ps.bredouille and pts > 0)
-        state = replace(st, a=new) if side == "A" else replace(st, b=new)
-        fresh = Ledger(self.profile, state, primaute=led.primaute)
-        fresh.releve = led.releve
-        game.ledger = fresh
+    def _order_free(self, game: Game, roller: str, gains: int, receipts: int,
+                    pre: tuple[tuple[str, str, int], ...], post: tuple[tuple[str, str, int], ...],
+                    verifier: tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]]) -> bool:
+        """Do the table's order of the écoles (``pre`` before the roller's gains, ``post``
+        after the receipts) and the verifier's (``verifier`` = its pre, post) give the
+        same score and the same bredouille on the written marks?  The verifier marks an
+        école matched to no mistake of this coup before the roller's gains (see
+        /work/briefs/s2/h4_verifier_issues.md); where the order changes a bredouille the
+        mistake is not made here."""
+        seen = []
+        for before, after in ((pre, post), verifier):
+            led = self._apply_ops(game.ledger.copy(), before)
+            flags = []
+            if gains:
+                flags.append(led.mark(roller, gains, own=True).bredouille_after)
+            led.stay(roller)
+            if receipts:
+                flags.append(led.mark(_other(roller), receipts).bredouille_after)
+            led = self._apply_ops(led, after)
+            seen.append((led.state, flags))
+        return seen[0] == seen[1]
 
     def _edit(self, c: Coup, plan: _Plan, out: Any) -> tuple[Coup, int | None]:
         """Write the mistake into the coup; returns (coup, points marked)."""

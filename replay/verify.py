@@ -215,7 +215,7 @@ class _Eng:
     __slots__ = (
         "judge_play", "score_play", "score_roll", "next_position", "play_outcome", "legal_plays", "Play",
         "Ledger", "ScoreState", "PlayerScore", "start_position", "Position", "marque_value",
-        "clear_moves_cache",
+        "clear_moves_cache", "marque_outcome", "twelve_hole_winner",
     )
 
     def __init__(self) -> None:
@@ -234,9 +234,11 @@ class _Eng:
         self.PlayerScore = ledger.PlayerScore
         self.start_position = position.start_position
         self.Position = position.Position
-        from trictrac.replay.partie import marque_value
+        from trictrac.replay.partie import marque_outcome, marque_value, twelve_hole_winner
 
         self.marque_value = marque_value
+        self.marque_outcome = marque_outcome
+        self.twelve_hole_winner = twelve_hole_winner
 
 
 _ENG: _Eng | None = None
@@ -508,7 +510,7 @@ class _Verifier:
                 won[w] = won.get(w, 0) + 1
         kind = self.partie_kind
         if kind == "douze-trous":
-            winner = "A" if st.a.holes >= 12 else "B" if st.b.holes >= 12 else None
+            winner = self.e.twelve_hole_winner(st)
             wl = self._L(winner) if winner else None
             m = re.fullmatch(r"([A-D])(?:\s+(\d+)-(\d+))?", v)
             if v == "*":
@@ -725,6 +727,7 @@ class _Verifier:
         # 1. the throw closes the roller's claim windows (003 §167, §186; 001 r.34)
         if self.pending:
             for p in self.pending:
+                p.this_coup = False  # from now on a mistake of an earlier coup (003 §200)
                 # an école impossible stays open until its offender throws again (001 r.62)
                 if p.status == "open" and (p.offender == X if p.kind == "impossible" else p.claimant == X):
                     self._close(p)
@@ -736,6 +739,7 @@ class _Verifier:
         y_marks: list[Mark] = []
         claims_x: list[Ecole] = []
         claims_y: list[Ecole] = []
+        claims: list[Ecole] = []  # both sides', in the order written (003 §194)
         corrections: list[Correction] = []
         nmp = False
         leave: bool | None = None
@@ -754,6 +758,7 @@ class _Verifier:
                         y_marks.append(a)
                 elif isinstance(a, Ecole):
                     (claims_x if self.seat_of.get(a.claimant, a.claimant) == X else claims_y).append(a)
+                    claims.append(a)
                 elif isinstance(a, NeMarquePas):
                     if self.seat_of.get(a.who, a.who) == X:
                         nmp = True
@@ -809,18 +814,29 @@ class _Verifier:
             inferred_leave = False
         left = bool(leave) or inferred_leave
         sortie = play is not None and not no_play and play.result[25] == ALL_OFF
+        forced_stay = False
         if leave is True and moves and not sortie:
-            self._finding(
-                "stay-after-leave", self._where(coup, leave_span),
-                f"{side} said \"je m'en vais\" and then played {play.text() if play else 'his checkers'}",
-                who=X, consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
-            )
             left = False
+            if self._leave_forfeited(X, R, x_before + x_after):
+                # he had no right to leave: the opponent made him stay and play (003 §170,
+                # §193; 001 r.54, r.63) — reported as leave-without-right, not a broken word
+                forced_stay = True
+            else:
+                self._finding(
+                    "stay-after-leave", self._where(coup, leave_span),
+                    f"{side} said \"je m'en vais\" and then played {play.text() if play else 'his checkers'}",
+                    who=X, consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
+                )
         plein_lost = 0
         if not no_play and judgement is not None and not judgement.legal:
             plein_lost = _plein_points(cs_roll) - _plein_points(cs_play)
             if plein_lost < 0:
                 plein_lost = 0
+        if (not no_play and remedy is None and judgement is not None and not judgement.legal
+                and judgement.violation in ("both-numbers", "larger-number")
+                and not profile.missed_retour_passage_penalty):
+            # bonne compagnie: no two points for the number left unplayed (001 III on r.68)
+            O = O - _impuissance_points(cs_play) + _impuissance_points(cs_roll)
         if not no_play and remedy is not None:
             # the throw is judged as first played (the école does not change, 003 §192); the
             # points for a number left unplayed go to the opponent only if he lets the play
@@ -830,11 +846,14 @@ class _Verifier:
             sortie = play.result[25] == ALL_OFF
 
         if self.compact and not (x_before or x_after or y_marks or claims_x or claims_y or nmp):
+            if forced_stay:
+                self._check_leave(coup, X, R, R, self.std.state, leave_span, where, [])
             self._compact_marks(X, Y, R, O, cs, left, no_play, where, side, coup)
         else:
             self._full_marks(
                 coup, X, Y, R, O, cs_roll, judgement, plein_lost, left, no_play, pairs,
                 x_before, x_after, y_marks, claims_x, claims_y, corrections, nmp, where, leave_span,
+                claims, forced_stay,
             )
 
         # 4. the position after the coup; the relevé ends by a leave or a sortie
@@ -861,9 +880,9 @@ class _Verifier:
         if self.over is None and self.partie_kind is not None:
             st = self.std.state
             if self.partie_kind == "douze-trous":
-                if st.a.holes >= 12 or st.b.holes >= 12:
+                if self.e.twelve_hole_winner(st) is not None:
                     self.over = f"the partie ended at coup {coup.number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
-            elif left and max(st.a.holes, st.b.holes) >= self.profile.marque_end_holes:
+            elif left and self.e.marque_outcome(st, self.profile) is not None:
                 self.over = (f"the marqué ended when {side} left at coup {coup.number} with "
                              f"{st.a.holes}-{st.b.holes} holes (003 §221)")
         if releve_ended:
@@ -1013,35 +1032,49 @@ class _Verifier:
                 problems.append(("touched-checker", "a touched checker must be played (003 §46, §212; 001 r.17)"))
         elif j.violation == "wrong-distance":
             fausse = len(pairs) == 2 and pairs[0][1] == pairs[1][1]
-            first_ok = (not fausse and len(pairs) == 2 and (pairs[0][1] - pairs[0][0]) in roll)
+            d0 = pairs[0][1] - pairs[0][0] if pairs else 0
+            # the first checker played correctly — one number, or the whole throw tout d'une —
+            # is not affected by a second one misplayed (003 §201, §211 last sentence)
+            first_ok = not fausse and len(pairs) == 2 and (d0 in roll or d0 == roll[0] + roll[1])
             beyond = any(q - p > roll[0] for p, q in pairs)
-            if first_ok and pairs[0] not in rplay.steps:
-                problems.append(("first-number", f"{pairs[0][0]}/{pairs[0][1]} was played correctly first and "
-                                                 "stays (003 §201, §216)"))
-            if rplay.is_tout_d_une() and by != X:
-                allowed = (profile.fausse_case_penalty == "opponent-disposes") if fausse else \
-                    profile.misplaced_beyond_tout_d_une
-                if first_ok:
-                    problems.append(("tout-d-une", "one number was first played correctly: the whole throw "
-                                                   "cannot be made tout d'une (003 §211, §201)"))
-                elif not beyond:
+            keeps_first = False
+            if first_ok:
+                # only the second checker may be put right, with the number left (003 §201)
+                keeps_first = rplay.result == _after_first(pos.mover, pairs, roll, d0)
+                if not keeps_first:
+                    what = ("the whole throw cannot be made tout d'une; " if rplay.is_tout_d_une() else "")
+                    problems.append(("first-number", f"{pairs[0][0]}/{pairs[0][1]} was played correctly first and "
+                                                     f"stays; {what}only the second checker may be put right "
+                                                     "(003 §201, §211, §216)"))
+            elif rplay.is_tout_d_une() and by != X:
+                if fausse:
+                    allowed = profile.fausse_case_penalty == "opponent-disposes"
+                    source = "000 ~l.1047" if profile.fausse_case_penalty == "none" else "001 III on r.23, r.27"
+                else:
+                    allowed, source = profile.misplaced_beyond_tout_d_une, "001 III on r.22"
+                if not beyond:
                     problems.append(("tout-d-une", f"no checker went beyond the larger number ({roll[0]}): "
                                                    "no tout d'une can be demanded (003 §211, §216)"))
                 elif not allowed:
-                    problems.append(("tout-d-une", f"no tout d'une under {profile.name} (001 III on r.22, r.27)"))
+                    problems.append(("tout-d-une", f"no tout d'une under {profile.name} ({source})"))
                 elif rplay.steps[0][0] not in w_orig:
                     problems.append(("other-checkers", "the tout d'une is played with one of the misplaced "
                                                        "checkers (003 §211, §216)"))
-            else:
-                same = w_orig == r_orig
-                if not same and any(_origins(pl) == w_orig for pl in alts):
+            elif not first_ok and (by != X or profile.touch_strict):
+                if w_orig != r_orig and any(_origins(pl) == w_orig for pl in alts):
                     problems.append(("other-checkers", "the misplaced checkers, and only they, are played again "
                                                        "(003 §211, §216; 001 r.23, r.27)"))
-        elif by != X and j.violation == "puissance-when-direct" and profile.puissance_when_direct_penalty:
-            if rplay.is_tout_d_une():
+        elif j.violation == "puissance-when-direct":
+            takes_coin = pos.mover[12] == 0 and rplay.result[12] >= 2
+            must_take = all(pl.result[12] >= 2 for pl in alts)  # 003 §199: play the throw if possible
+            if not profile.puissance_when_direct_penalty:
+                if by != X and rplay.is_tout_d_une() and not must_take:
+                    problems.append(("tout-d-une", f"no penalty for the puissance under {profile.name}: "
+                                                   "no tout d'une to demand (001 III on r.26)"))
+            elif rplay.is_tout_d_une() and by != X:
                 if rplay.steps[-1][1] < 13:
                     problems.append(("tout-d-une", "the tout d'une demanded must pass to the retour (003 §216)"))
-            elif pos.mover[12] == 0 and rplay.result[12] >= 2:
+            elif takes_coin and not must_take:
                 problems.append(("coin", "after taking his coin par puissance when he could take it directly, "
                                          "he may not take it this throw (003 §216; 001 r.26)"))
         elif by == X and profile.touch_strict and not _within(w_orig, r_orig) and any(
@@ -1079,7 +1112,8 @@ class _Verifier:
         plein_lost: int, left: bool, no_play: bool, pairs: list,
         x_before: list[Mark], x_after: list[Mark], y_marks: list[Mark],
         claims_x: list[Ecole], claims_y: list[Ecole], corrections: list[Correction],
-        nmp: bool, where: _Where, leave_span: Span,
+        nmp: bool, where: _Where, leave_span: Span, claims: list[Ecole] | None = None,
+        forced_stay: bool = False,
     ) -> None:
         profile = self.profile
         side = coup.side
@@ -1092,7 +1126,7 @@ class _Verifier:
         for m in y_marks:
             MY += m.points
         if (M == R and MY == O and not ma and not left and not nmp and not plein_lost
-                and not claims_x and not claims_y and not corrections):
+                and not claims_x and not claims_y and not corrections and not forced_stay):
             # fast path: everything marked as entitled (the usual coup of a clean record)
             if self._fast_marks(X, Y, R, O, x_before, y_marks, side, where):
                 return
@@ -1149,7 +1183,27 @@ class _Verifier:
                               f"{side} plays {judgement.play.text()}: {violation.replace('-', ' ')}",
                               who=X, detail=violation,
                               alternatives=tuple(x.text() for x in judgement.alternatives[:8]))
-            if moved and ma and mb < R:
+            if left and M != R:
+                # leaving: the jetons go back to the rail, so points de reste over- or
+                # under-marked are no école (003 §157, §169; 001 r.45); holes count
+                # (RULES.md §6.4; 003 §173; 001 r.53-54)
+                hw = [m.holes for m in x_before + x_after if m.holes is not None]
+                h_marked = sum(hw) if hw else self._holes_of(st0, X, M)
+                h_due = self._holes_of(st0, X, R)
+                if h_marked > h_due and M > R:
+                    pend("par-trop", M - R, f"{side} marked {M} ({h_marked} holes) for a throw worth {R} "
+                         f"({h_due}) and left", entitled=R, marked=M, erase=M - R)
+                elif h_marked < h_due:
+                    self._finding(
+                        "hole-mismatch", where,
+                        f"{side} marked {h_marked} hole{'s' if h_marked != 1 else ''} and left; his throw made {h_due}",
+                        who=X, entitled=h_due, marked=h_marked, detail="left",
+                        consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
+                    )
+                else:
+                    self.notes.append(f"coup {coup.number}: {side}'s points de reste are taken off as he leaves; "
+                                      "no école (003 §169; 001 r.45)")
+            elif moved and ma and mb < R:
                 # law of timing: the omission was consummated when he touched a checker
                 pend("par-moins", R - mb, f"{side} marked {mb} of his {R} before touching a checker",
                      entitled=R, marked=mb, detail="marked-after-touching")
@@ -1221,13 +1275,21 @@ class _Verifier:
         self.pending.extend(new)
         y_old: list[tuple[Ecole, int, _Pending | None]] = []
         y_new: list[tuple[Ecole, int, _Pending | None]] = []
+        y_on_x_claims: list[tuple[Ecole, int, _Pending | None]] = []
+        x_claims: list[tuple[Ecole, _Pending | None]] = []
         x_erase_now = 0
-        for c, cr in zip(claims_y, credit):
-            n = c.points - cr
+        y_credit = {id(c): cr for c, cr in zip(claims_y, credit)}
+        for c in (claims if claims is not None else claims_y + claims_x):
+            if id(c) not in y_credit:  # the roller's claim, matched where it was written
+                x_claims.append((c, self._match(c, c.points, X, Y, where)))
+                continue
+            n = c.points - y_credit[id(c)]
             if n <= 0:
                 continue
             p = self._match(c, n, Y, X, where)
-            if p is not None and p.this_coup and p.offender == X:
+            if p is not None and p.this_coup and p.offender == X and p.kind == "fausse":
+                y_on_x_claims.append((c, n, p))  # undoes the roller's own école claim (003 §194)
+            elif p is not None and p.this_coup and p.offender == X:
                 y_new.append((c, n, p))
                 if p.kind in _ERASING:
                     x_erase_now += min(p.erase, M)
@@ -1256,8 +1318,10 @@ class _Verifier:
             res = self.std.mark(X, _even(x_eff), own=True)
             self._check_holes(res, M, x_eff, holes_written, bred_written, X, side, where, st0)
         # the decision (RULES.md §6)
+        if forced_stay:
+            self._check_leave(coup, X, R, M, st0, leave_span, where, x_before + x_after)
         if left:
-            self._check_leave(coup, X, R, M, st0, leave_span, where)
+            self._check_leave(coup, X, R, M, st0, leave_span, where, x_before + x_after)
             self.std.leave(X, force=True)
         else:
             self.std.stay(X)
@@ -1274,11 +1338,14 @@ class _Verifier:
             if p is not None and p.kind in _ERASING and p.erase and p.offender != X:
                 self._erase(p.offender, min(p.erase, n))
             self.std.mark(Y, _even(n))
-        for c in claims_x:
-            p = self._match(c, c.points, X, Y, where)
+        for c, p in x_claims:
             if p is not None and p.kind in _ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, c.points))
             self.std.mark(X, _even(c.points))
+        for c, n, p in y_on_x_claims:
+            if p is not None and p.erase:
+                self._erase(X, min(p.erase, n))
+            self.std.mark(Y, _even(n))
         for c in corrections:
             s = self.seat_of.get(c.who, c.who)
             self._correct(s, c.points, c.holes)
@@ -1381,7 +1448,7 @@ class _Verifier:
                 f"{who} claims {n} for an école of {p.amount}", extra, this_coup=True))
             return p
         imp = [p for p in open_ if p.kind == "impossible"]
-        late = [q for q in self._closed if q.claimant == C and q.amount == n]
+        late = [q for q in self._closed if q.claimant == C and q.amount == n and q.status == "closed"]
         if imp:
             imp[0].status = "claimed"
             self.pending.append(_Pending(
@@ -1426,10 +1493,15 @@ class _Verifier:
             else:
                 kind = "unclaimed-ecole"
                 if p.kind == "par-trop":
-                    cons = (f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points "
-                            f"(001 r.47; 003 §167){tail}")
-                    if not self.profile.keep_unschooled_wrong_points:
-                        cons += "; bonne compagnie: he should give them back (001 III on r.47)"
+                    if self.profile.keep_unschooled_wrong_points:
+                        cons = (f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points "
+                                f"(001 r.47; 003 §167){tail}")
+                    else:
+                        # D26: wrongly marked points are never kept (001 III on r.47)
+                        cons = (f"not claimed by {cl} before he threw: no école, but {off} gives the "
+                                f"{p.amount} points back (001 III on r.47){tail}")
+                        self._erase(p.offender, p.erase or p.amount)
+                        self.in_sync = self.std.state == self.ent.state
                 else:
                     cons = (f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
                             f"no école of an école (003 §182; 001 r.43){tail}")
@@ -1544,8 +1616,30 @@ class _Verifier:
             for p in self._closed
         )
 
-    def _check_leave(self, coup: Coup, X: str, R: int, M: int, st0: "ScoreState", span: Span, where: _Where) -> None:
-        """S'en aller: own gains must complete a hole (RULES.md §6.1, §6.4, §6.5)."""
+    def _holes_of(self, st0: "ScoreState", seat: str, points: int) -> int:
+        """Holes (double ones count 2) that ``points`` of ``seat``'s own make from ``st0``."""
+        if points <= 1:
+            return 0
+        return self.e.Ledger(self.profile, st0).mark(seat, _even(points), own=True).holes_won
+
+    def _holes_over(self, st0: "ScoreState", seat: str, R: int, marks: list[Mark]) -> bool:
+        """Did the marks make more holes than the gains (RULES.md §6.4; 003 §173; 001 r.54)?"""
+        if not marks:
+            return False
+        hw = [m.holes for m in marks if m.holes is not None]
+        M = sum(m.points for m in marks)
+        h = sum(hw) if hw else self._holes_of(st0, seat, M)
+        return h > self._holes_of(st0, seat, R)
+
+    def _leave_forfeited(self, X: str, R: int, marks: list[Mark]) -> bool:
+        """No right to leave: no hole of his own throw, or holes over-marked (RULES.md §6.1, §6.4)."""
+        st0 = self.std.state
+        return st0[X].points + R < HOLE or self._holes_over(st0, X, R, marks)
+
+    def _check_leave(self, coup: Coup, X: str, R: int, M: int, st0: "ScoreState", span: Span, where: _Where,
+                     marks: list[Mark] | None = None) -> None:
+        """S'en aller: own gains must complete a hole, and the holes must not be
+        over-marked (RULES.md §6.1, §6.4, §6.5; 003 §170, §173; 001 r.54)."""
         side = coup.side
         own_hole = st0[X].points + R >= HOLE
         w = self._where(coup, span)
@@ -1558,10 +1652,11 @@ class _Verifier:
                 consequence="école as soon as he lifts a checker; the opponent may make him stay and "
                             "play the lifted checkers (003 §170; 001 r.25)",
             )
-        elif M > R:
+        elif M > R and self._holes_over(st0, X, R, marks or []):
             self._finding(
                 "leave-without-right", w,
-                f"{side} leaves after marking {M} for a gain of {R}: over-marking forfeits the right to leave",
+                f"{side} leaves after marking {M} for a gain of {R}: over-marking his holes forfeits the right "
+                "to leave",
                 who=X, entitled=R, marked=M, detail="over-marked",
                 consequence="the opponent may force him to stay and school the excess (003 §173; 001 r.54)",
             )
@@ -1594,6 +1689,24 @@ def _origins(play: Any) -> list[int]:
     return sorted(out)
 
 
+def _after_first(counts: tuple, pairs: list, roll: tuple[int, int], d0: int) -> tuple | None:
+    """The mover's counts when the first written move stands and the second checker plays
+    the number left (none after a tout d'une): the one remedy 003 §201 leaves."""
+    m = list(counts)
+    p, q = pairs[0]
+    m[p] -= 1
+    m[q] += 1
+    if d0 in roll:
+        rest = roll[1] if d0 == roll[0] else roll[0]
+        p2 = pairs[1][0]
+        q2 = min(p2 + rest, 25)
+        if m[p2] <= 0:
+            return None
+        m[p2] -= 1
+        m[q2] += 1
+    return tuple(m)
+
+
 def _within(small: list[int], big: list[int]) -> bool:
     """Is the multiset ``small`` contained in ``big``?"""
     rest = list(big)
@@ -1603,6 +1716,10 @@ def _within(small: list[int], big: list[int]) -> bool:
         else:
             return False
     return True
+
+
+def _impuissance_points(cs: "CoupScore") -> int:
+    return sum(ev.points for ev in cs.events if ev.kind == "impuissance")
 
 
 def _plein_points(cs: "CoupScore") -> int:

@@ -2,7 +2,9 @@
 mistake gives exactly that finding, at that coup.
 
 Records come from the bots (``replay.selfplay``); mistakes from ``replay.inject``,
-which states the finding kind, the coup index and who made it.
+which states the finding kind, the coup index and who made it, and the findings the
+same mistake brings along (``Injected.also``: a partial or late claim is also the wrong
+mark it answers; a deux jetons claim under lelasseux-1852 is also a fausse école).
 """
 
 from __future__ import annotations
@@ -13,13 +15,29 @@ import pytest
 
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
-from trictrac.replay.inject import COMPACT_KINDS, INJECT_KINDS, inject
+from trictrac.replay.inject import COMPACT_KINDS, INJECT_KINDS, expected_findings, inject
 from trictrac.replay.verify import verify
 
 from verify_helpers import generated
 
 FULL = generated(3, 7, "douze-trous", False) + generated(2, 8, "a-ecrire", False, 1)
 COMPACT = generated(2, 7, "douze-trous", True) + generated(1, 8, "a-ecrire", True, 1)
+#: kinds whose occasion is rare in a game (a throw that cannot be played at all with points;
+#: a sortie without a hole): searched in more games
+RARE = ("ecole-impossible", "leave-at-sortie")
+
+
+def _records(kind: str) -> tuple:
+    return FULL + generated(10, 7, "douze-trous", False)[3:] if kind in RARE else FULL
+
+
+def _same(findings, injected) -> bool:
+    """The findings are exactly the injected ones: kind and coup index, and who when both
+    say (a written marqué result or a relevé header has no one)."""
+    got = sorted(((f.kind, f.index, f.who) for f in findings), key=lambda t: (t[0], t[1], t[2] or ""))
+    want = expected_findings(injected)
+    return len(got) == len(want) and all(
+        g[:2] == w[:2] and (g[2] is None or w[2] is None or g[2] == w[2]) for g, w in zip(got, want))
 
 
 @pytest.mark.parametrize("i", range(len(FULL)))
@@ -66,17 +84,13 @@ def _one_mistake(rec, kind: str, seed: str):
 @pytest.mark.parametrize("kind", INJECT_KINDS)
 def test_one_injected_mistake_gives_exactly_that_finding(kind):
     seen = 0
-    for i, rec in enumerate(FULL):
+    for i, rec in enumerate(_records(kind)):
         got = _one_mistake(rec, kind, f"{i}:{kind}")
         if got is None:
             continue
         new, inj = got
         rep = verify(new, trace=False)
-        assert [(f.kind, f.index) for f in rep.findings] == [(inj.kind, inj.index)], (
-            inj, [f.render() for f in rep.findings[:3]])
-        f = rep.findings[0]
-        if inj.side is not None and f.who is not None:
-            assert f.who == inj.side
+        assert _same(rep.findings, [inj]), (inj, [f.render() for f in rep.findings[:3]])
         seen += 1
     assert seen >= 1
 
@@ -90,7 +104,7 @@ def test_one_injected_mistake_in_a_compact_record(kind):
             continue
         new, inj = got
         rep = verify(new, trace=False)
-        assert [(f.kind, f.index) for f in rep.findings] == [(inj.kind, inj.index)]
+        assert _same(rep.findings, [inj]), inj
         seen += 1
     assert seen >= 1
 
@@ -112,7 +126,7 @@ def test_many_injected_mistakes_slow():
                 continue
             new, inj = got
             rep = verify(new, trace=False)
-            assert [(f.kind, f.index) for f in rep.findings] == [(inj.kind, inj.index)], inj
+            assert _same(rep.findings, [inj]), inj
 
 
 def test_generated_corpus_with_mistakes_matches_its_truth():
@@ -130,5 +144,5 @@ def test_generated_corpus_with_mistakes_matches_its_truth():
         truth = json.loads((root / f"{name}.injected.json").read_text(encoding="utf-8"))
         reports = list(verify_file(str(root / f"{name}.trn")))
         for g in truth:
-            got = [(f.kind, f.index) for f in reports[g["game"]].findings]
-            assert got == [(i["kind"], i["index"]) for i in g["injected"]], (name, g["game"])
+            got = sorted((f.kind, f.index) for f in reports[g["game"]].findings)
+            assert got == sorted(x[:2] for x in expected_findings(g["injected"])), (name, g["game"])

@@ -203,3 +203,42 @@ def test_result_header_of_a_partie_a_ecrire_counts_the_marques(compact):
     found = verify(wrong).findings
     assert [f.kind for f in found] == ["result-mismatch"]
     assert f"{a}-{b}" in found[0].message
+
+
+# -- remedies under the other profiles (RULES.md §10.3; 001 III; 000 ~l.1047) ------------------
+
+FIX = "fixtures/findings/"
+
+
+@pytest.mark.parametrize("name,profile,expected", [
+    # 001 III on r.22: no tout d'une after a dame mal posée
+    ("remedy-mal-posee-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+    # 001 III on r.23, r.27 / 000 ~l.1047: no tout d'une after a fausse case
+    ("remedy-fausse-case-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+    ("remedy-fausse-case-tout-d-une", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+    ("remedy-fausse-case-tout-d-une", "rigueur", [("illegal-move", "A")]),
+    # 001 III on r.17: the roller may correct with other checkers
+    ("remedy-rejoue-other-checkers", "bonne-compagnie", [("illegal-move", "A")]),
+    # 001 III on r.26: no penalty for the puissance, no tout d'une to demand, the coin may be taken
+    ("remedy-puissance-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+    ("remedy-puissance-coin-retaken", "bonne-compagnie", [("illegal-move", "A")]),
+    # 003 §199: taking the coin directly is the only play, so it is compulsory in every profile
+    ("s199-puissance-when-direct", "lelasseux-1852", [("illegal-move", "A")]),
+])
+def test_remedies_follow_the_profile(name, profile, expected):
+    from trictrac.replay.verify import verify_file
+
+    rep = list(verify_file(FIX + name + ".trn", find_profile(profile)))[0]
+    assert [(f.kind, f.who) for f in rep.findings] == expected
+
+
+def test_001_III_r68_no_two_points_for_the_missed_passage_under_bonne_compagnie():
+    from trictrac.replay.verify import verify_file
+
+    path = FIX + "remedy-retour-passage-leave.trn"
+    strict = list(verify_file(path))[0]
+    assert [f.kind for f in strict.findings] == ["unplayed-number"] and strict.final_score.b.points == 2
+    bc = list(verify_file(path, find_profile("bonne-compagnie")))[0]
+    assert [f.kind for f in bc.findings] == ["unplayed-number", "unclaimed-ecole"]
+    # D26 under bonne compagnie: unschooled wrong points are given back (001 III on r.47)
+    assert bc.final_score.b.points == 0
