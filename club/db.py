@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from sqlite_utils import Database
 
-from trictrac.club.schema import create_schema
+from trictrac.club.schema import SchemaError, create_schema, upgrade_schema
 from trictrac.notation.record import (
     Comment,
     Correction,
@@ -44,6 +44,7 @@ from trictrac.notation.record import (
     NeMarquePas,
     Record,
     ReleveStart,
+    Replay,
 )
 from trictrac.notation.writer import write_action
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
@@ -52,6 +53,7 @@ __all__ = [
     "BUSY_TIMEOUT_MS",
     "ENGINE_VERSION",
     "GameNotFound",
+    "SchemaTooNew",
     "ImportFailure",
     "ImportReport",
     "ImportStep",
@@ -158,7 +160,9 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
 
     ``create=False`` refuses a file that does not exist or has no ``games`` table
     (:class:`DatabaseMissing`, a ValueError); a file that is not SQLite raises
-    ``sqlite3.DatabaseError`` at the first query.
+    ``sqlite3.DatabaseError`` at the first query.  A file of an older schema version
+    is migrated in place, in one transaction (``club.schema.upgrade_schema``); a
+    read-only one is left as it is (reading it works; storing a replay would not).
     """
     path = Path(db_path)
     if not create and not path.exists():
@@ -170,10 +174,24 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             _retry_locked(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: durable up to the last checkpoint
-        create_schema(conn, season_start_month=season_start_month)
+        try:
+            create_schema(conn, season_start_month=season_start_month)
+        except SchemaError as e:  # a file of a newer trictrac: not one this toolkit writes
+            conn.close()
+            raise SchemaTooNew(f"{path}: {e}") from None
     elif not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
         conn.close()
         raise DatabaseMissing(f"{path} is not a club database (no games table)")
+    else:
+        try:
+            upgrade_schema(conn)
+        except SchemaError as e:
+            conn.close()
+            raise SchemaTooNew(f"{path}: {e}") from None
+        except sqlite3.OperationalError as e:
+            if "readonly" not in str(e).replace("-", "").replace(" ", ""):
+                conn.close()
+                raise
     return Database(conn, execute_plugins=False)
 
 
@@ -195,6 +213,12 @@ def _retry_locked(step: Callable[[], object], seconds: float = BUSY_TIMEOUT_MS /
 
 class DatabaseMissing(ValueError):
     """The file is not a club database."""
+
+
+class SchemaTooNew(DatabaseMissing, sqlite3.DatabaseError):
+    """The file's schema version is newer than this toolkit's (or unknown): neither
+    read nor written.  Also an ``sqlite3.DatabaseError`` so that callers that report
+    unusable database files (``trictrac db import``) report this one."""
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -401,7 +425,7 @@ def _build_rows(
             k = 0
             for phase, actions in (("before", el.before), ("after", el.after)):
                 for a in actions:
-                    rows.marks.append(_mark_row(len(rows.marks) + 1, gid, cid, k, phase, a, opponent))
+                    rows.marks.append(_mark_row(len(rows.marks) + 1, gid, cid, k, phase, a, el.side, opponent))
                     if isinstance(a, Comment):
                         rows.comments.append([len(rows.comments) + 1, gid, cid, a.text,
                                               a.span.line or None, a.span.col or None])
@@ -440,10 +464,11 @@ def _str_or_none(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
-def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any,
+def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str,
               opponent: Callable[[str], str | None]) -> list[Any]:
-    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
-    tail = [write_action(a), a.span.line or None, a.span.col or None]
+    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``); ``side`` is
+    the coup's roller (the token of a replay says whether he or his opponent decided)."""
+    tail = [write_action(a, side), a.span.line or None, a.span.col or None]
     base = [mid, gid, cid, k, phase]
     if isinstance(a, Mark):
         return base + ["mark", a.who, a.who, None, None, a.points, a.holes, _b(a.bredouille), None, None, None, *tail]
@@ -460,6 +485,11 @@ def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any,
         return base + ["correction", a.who, a.who, None, None, a.points, a.holes, None, None, a.reason, None, *tail]
     if isinstance(a, JouePourTout):
         return base + ["joue-pour-tout", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
+    if isinstance(a, Replay):
+        # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
+        # holds the moves played again as written between the parentheses.
+        moves = " ".join(map(write_action, a.moves)) or "--"
+        return base + ["replay", a.who, a.who, None, None, None, None, None, None, None, moves, *tail]
     if isinstance(a, Comment):
         return base + ["comment", None, None, None, None, None, None, None, None, None, a.text, *tail]
     if isinstance(a, Glyph):

@@ -3,14 +3,16 @@
 Every table and column is described in ``docs/database.md``.  The schema is created
 with ``CREATE … IF NOT EXISTS`` inside one ``BEGIN IMMEDIATE`` transaction, so two
 processes opening a new file at once both end up with the same, complete schema.
-Plain tables and views only: Datasette browses the file as it is.
+Plain tables and views only: Datasette browses the file as it is.  ``meta.schema_version``
+says which version a file has; an older file is migrated in place when it is opened
+(:func:`upgrade_schema`, :data:`MIGRATIONS`; docs/database.md "Schema versions").
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5)
 
 # Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -117,7 +119,7 @@ CREATE TABLE IF NOT EXISTS marks (
     seq             INTEGER NOT NULL,         -- order within the coup (before, then after)
     phase           TEXT NOT NULL CHECK (phase IN ('before', 'after')),
     kind            TEXT NOT NULL CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
-                                        'correction', 'joue-pour-tout', 'comment', 'glyph')),
+                                        'correction', 'joue-pour-tout', 'replay', 'comment', 'glyph')),
     who             TEXT,                     -- seat letter (claimant for an école)
     player_id       INTEGER REFERENCES players(id),
     against         TEXT,                     -- école: the seat who made it (claimant's opponent)
@@ -127,7 +129,7 @@ CREATE TABLE IF NOT EXISTS marks (
     bredouille      INTEGER CHECK (bredouille IN (0, 1)),
     leave           INTEGER CHECK (leave IN (0, 1)),
     reason          TEXT,
-    text            TEXT,                     -- comment text or glyph
+    text            TEXT,                     -- comment text, glyph, or the moves of a replay
     token           TEXT NOT NULL,            -- the action in canonical notation: A+4t1b, B:école+8
     line            INTEGER,
     col             INTEGER,
@@ -275,25 +277,23 @@ WHERE k.kind = 'ecole';
 FTS = (("players", ("name",)), ("comments", ("text",)))
 
 
+class SchemaError(ValueError):
+    """The file's ``meta.schema_version`` is one this toolkit cannot read or migrate."""
+
+
 def create_schema(conn: sqlite3.Connection, *, season_start_month: int = 1) -> None:
-    """Create every table, index, view and FTS index that is missing.
+    """Create every table, index, view and FTS index that is missing, migrating an
+    older file first (see :func:`upgrade_schema`).
 
     Runs in one ``BEGIN IMMEDIATE`` transaction so concurrent creators serialise.
     ``season_start_month`` is stored on first creation only (the club season rule).
     """
     if not 1 <= season_start_month <= 12:
         raise ValueError(f"season_start_month must be 1..12, not {season_start_month}")
-    from sqlite_utils import Database
-
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for sql in (TABLES, INDEXES, VIEWS):
-            for stmt in _statements(sql):
-                conn.execute(stmt)
-        db = Database(conn, execute_plugins=False)
-        for table, columns in FTS:
-            if not db[f"{table}_fts"].exists():
-                db[table].enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
+        _migrate(conn)
+        _create_missing(conn)
         conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
         conn.execute(
             "INSERT OR IGNORE INTO meta(key, value) VALUES ('season_start_month', ?)",
@@ -303,6 +303,100 @@ def create_schema(conn: sqlite3.Connection, *, season_start_month: int = 1) -> N
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def stored_version(conn: sqlite3.Connection) -> str | None:
+    """``meta.schema_version`` of the file, or None for a file without one (a new file)."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone():
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return row[0] if row else None
+
+
+def upgrade_schema(conn: sqlite3.Connection) -> bool:
+    """Bring an older club file to :data:`SCHEMA_VERSION` in place; True if it migrated.
+
+    One ``BEGIN IMMEDIATE`` transaction: a crash (or any error) leaves the file as it
+    was, and a second process opening the file at the same time waits, then finds it
+    migrated.  Idempotent: a file at this version is not touched (no write lock taken).
+    """
+    if stored_version(conn) in (None, SCHEMA_VERSION):
+        return False
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        migrated = _migrate(conn)
+        if migrated:
+            _create_missing(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return migrated
+
+
+def _create_missing(conn: sqlite3.Connection) -> None:
+    from sqlite_utils import Database
+
+    for sql in (TABLES, INDEXES, VIEWS):
+        for stmt in _statements(sql):
+            conn.execute(stmt)
+    db = Database(conn, execute_plugins=False)
+    for table, columns in FTS:
+        if not db[f"{table}_fts"].exists():
+            db[table].enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
+
+
+def _migrate(conn: sqlite3.Connection) -> bool:
+    """Run the migrations from the stored version up to this one (inside the caller's
+    transaction); False when there is nothing to do."""
+    version = stored_version(conn)
+    if version in (None, SCHEMA_VERSION):
+        return False
+    if not version.isdigit() or int(version) > int(SCHEMA_VERSION) or version not in MIGRATIONS:
+        raise SchemaError(f"club database schema version {version!r}: this trictrac reads versions up to "
+                          f"{SCHEMA_VERSION} (a newer trictrac made the file?)")
+    while version != SCHEMA_VERSION:
+        version = MIGRATIONS[version](conn)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
+    return True
+
+
+def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
+    """Version 2 adds ``'replay'`` to the ``marks.kind`` CHECK.  SQLite cannot alter a
+    CHECK, so ``marks`` is rebuilt: old table renamed aside, new one created from
+    :data:`TABLES`, rows copied with their ids, old table dropped, its indexes and
+    triggers made again from their saved SQL (which still names ``marks``).
+    ``legacy_alter_table`` keeps the rename from rewriting the views that name
+    ``marks`` (they must go on naming the new table)."""
+    saved = [sql for (sql,) in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'marks' AND type IN ('index', 'trigger') "
+        "AND sql IS NOT NULL ORDER BY type, name")]
+    legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        conn.execute("ALTER TABLE marks RENAME TO marks_v1")
+    finally:
+        conn.execute(f"PRAGMA legacy_alter_table = {int(legacy)}")
+    conn.execute(_table_statement("marks"))
+    cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v1)"))
+    conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v1")
+    conn.execute("DROP TABLE marks_v1")
+    for sql in saved:
+        conn.execute(sql)
+    bad = conn.execute("PRAGMA foreign_key_check(marks)").fetchall()
+    if bad:
+        raise SchemaError(f"migrating marks: {len(bad)} rows point at missing coups, games or players")
+    return "2"
+
+
+MIGRATIONS = {"1": _migrate_1_to_2}  # stored version -> step to the next one (returns it)
+
+
+def _table_statement(name: str) -> str:
+    for stmt in _statements(TABLES):
+        if stmt.split("(", 1)[0].split()[-1] == name:
+            return stmt
+    raise KeyError(name)
 
 
 def _statements(sql: str) -> list[str]:

@@ -41,6 +41,7 @@ from trictrac.notation.record import (
     NeMarquePas,
     Record,
     ReleveStart,
+    Replay,
 )
 from trictrac.publish.board import BoardScore, board_defs, board_svg
 from trictrac.publish.chart import score_chart
@@ -190,7 +191,19 @@ def moves_text(moves: Sequence[Move | CannotPlay]) -> str:
     return " ".join(parts) or "-"
 
 
-def _action_text(a: Any, names: dict[str, str]) -> str:
+def replay_of(coup: Coup) -> Replay | None:
+    """The replay the game goes on from when the throw was played again (a table
+    remedy, RULES.md §9.5: the last one written), else None."""
+    for a in reversed(coup.after):
+        if isinstance(a, Replay):
+            return a
+    return None
+
+
+def _action_text(a: Any, names: dict[str, str], side: str | None = None) -> str:
+    """An action in plain words; ``side`` is the coup's roller (a replay by him is his
+    own correction, by anybody else the remedy the opponent imposed: RULES.md §9.5;
+    003 §192, §211, §216)."""
     def who(x: str) -> str:
         return x
 
@@ -220,6 +233,11 @@ def _action_text(a: Any, names: dict[str, str]) -> str:
         return s + (f" ({a.reason})" if a.reason else "")
     if isinstance(a, JouePourTout):
         return f"{who(a.who)}: « je joue pour tout »"
+    if isinstance(a, Replay):
+        moves = moves_text(a.moves) if a.moves else "no checker moved"
+        if a.who == side:
+            return f"{who(a.who)} replays his throw: {moves}"
+        return f"{who(a.who)} has the throw played again: {moves}"
     return str(a)
 
 
@@ -366,6 +384,9 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any]) -> _St
                 {"A": [start_score.points[0]], "B": [start_score.points[1]]},
                 {"A": [start_score.holes[0]], "B": [start_score.holes[1]]}, [])
     finding_coups = {f.index for f in findings}
+    # a replay that cannot be played leaves the written play standing (RULES.md §9.5)
+    replay_refused = {f.index for f in findings
+                      if f.kind == "remedy-not-allowed" and getattr(f, "detail", None) == "not-executable"}
     was_diverged = False
     prev_key: tuple[int, int] | None = None
     last_score = start_score
@@ -380,13 +401,22 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any]) -> _St
             st.breaks.append((len(st.boards) - 1, f"M{key[0]}" if key[0] != prev_key[0] else f"R{key[1]}"))
         prev_key = key
         lm = None
+        replay = replay_of(coup) if coup is not None and coup.after else None
         if coup is not None and pos is not None and not getattr(t, "releve_ended", False) and not _all_on_talons(pos):
-            mv = tuple((m.from_, m.to) for m in coup.moves
+            # the play the board shows: the replay's, unless it could not be played
+            shown = coup.moves if replay is None or idx in replay_refused else replay.moves
+            mv = tuple((m.from_, m.to) for m in shown
                        if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
             lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
         st.of_coup[idx] = len(st.boards)
         label = f"Coup {t.coup_number}, {t.side} {t.roll[0]}-{t.roll[1]}"
-        st.labels.append(label + (f": {moves_text(coup.moves)}" if coup is not None else ""))
+        if coup is not None:
+            label += f": {moves_text(coup.moves)}"
+            if replay is not None:
+                label += f", played again: {moves_text(replay.moves)}"
+                if idx in replay_refused:
+                    label += " (cannot be played: the written play stands)"
+        st.labels.append(label)
         # the two ledgers part at a mistake that stands (RULES.md §7.3): say so where
         # they part and at each finding, not on every later board
         ent = _score_of(t.score_entitled)
@@ -571,7 +601,7 @@ def _coup_row(tbody: etree._Element, coup: Coup, ci: int, fs: list[Any], t: Any,
     _e(row, "td", f"{coup.roll[0]}-{coup.roll[1]}", class_="mono")
     _e(row, "td", moves_text(coup.moves), class_="mono")
     marks = _e(row, "td")
-    texts = [_action_text(a, names) for a in (*coup.before, *coup.after)
+    texts = [_action_text(a, names, coup.side) for a in (*coup.before, *coup.after)
              if not isinstance(a, (Comment, Glyph))]
     _tail(marks, "; ".join(texts))
     events = getattr(t, "events", ()) if t is not None else ()

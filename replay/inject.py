@@ -69,7 +69,10 @@ Kinds (``variant`` in brackets):
   §155, §162); index -1 (a section, as the verifier reports it), side None.
 
 ``Injected.also`` lists the other findings (kind, index, side) one mistake brings with
-it (:func:`expected_findings`).  Full records get every kind; compact records (no
+it (:func:`expected_findings`).  A fausse école and a deux jetons claim are made only
+where the verifier, which marks a claim matched to no mistake before the roller's gains,
+reaches the same score and bredouille as the table, and never repeat an earlier école's
+(claimant, points), which it would read as a late claim (/work/briefs/s2/h4_verifier_issues.md).  Full records get every kind; compact records (no
 marks) only ``illegal-move``, ``unplayed-number``, ``missing-checker``,
 ``out-of-turn`` and ``releve-without-leave``.
 """

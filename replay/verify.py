@@ -302,6 +302,7 @@ class _Pending:
     status: str = "open"  # open | claimed | erased | closed
     claimed: int = 0
     this_coup: bool = False
+    closed_at: int = -1  # index of the coup whose throw closed the claim window
 
 
 # ------------------------------------------------------------------------------------
@@ -730,6 +731,7 @@ class _Verifier:
                 p.this_coup = False  # from now on a mistake of an earlier coup (003 §200)
                 # an école impossible stays open until its offender throws again (001 r.62)
                 if p.status == "open" and (p.offender == X if p.kind == "impossible" else p.claimant == X):
+                    p.closed_at = self.index
                     self._close(p)
             self.pending = [p for p in self.pending if p.status == "open"]
 
@@ -877,7 +879,8 @@ class _Verifier:
                         f"coup {coup.number} of relevé {self.releve}: je joue pour tout — the same throw "
                         "opens the next relevé (RULES.md §6.5)"
                     )
-        if self.over is None and self.partie_kind is not None:
+        if self.over is None and self.partie_kind is not None and (
+                left or self.std.holes("A") >= 12 or self.std.holes("B") >= 12):
             st = self.std.state
             if self.partie_kind == "douze-trous":
                 if self.e.twelve_hole_winner(st) is not None:
@@ -1293,7 +1296,8 @@ class _Verifier:
                 y_new.append((c, n, p))
                 if p.kind in _ERASING:
                     x_erase_now += min(p.erase, M)
-            elif p is not None and p.this_coup:
+            elif p is None or p.this_coup:
+                # a claim that answers no earlier mistake is made now, after the receipts
                 y_new.append((c, n, p))
             else:
                 y_old.append((c, n, p))
@@ -1448,7 +1452,10 @@ class _Verifier:
                 f"{who} claims {n} for an école of {p.amount}", extra, this_coup=True))
             return p
         imp = [p for p in open_ if p.kind == "impossible"]
-        late = [q for q in self._closed if q.claimant == C and q.amount == n and q.status == "closed"]
+        # too late: a window closed by the claimant's own last throw (this coup's, or the
+        # previous one when he is not the roller)
+        late = [q for q in self._closed if q.claimant == C and q.amount == n and q.status == "closed"
+                and q.closed_at >= self.index - 1]
         if imp:
             imp[0].status = "claimed"
             self.pending.append(_Pending(

@@ -245,7 +245,7 @@ def test_schema_creation_is_idempotent(tmp_path: Path) -> None:
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert {"games", "players_fts", "comments_fts", "game_list", "player_games", "marque_results",
             "ecoles", "idx_findings_kind"} <= names
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("1",)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
 
 
 def test_every_table_and_column_is_documented() -> None:

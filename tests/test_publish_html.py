@@ -230,3 +230,114 @@ def test_a_record_starting_from_a_position_draws_it_first() -> None:
     assert "2 on coin" in desc and "4 points" in desc
     jetons = [e for e in svg.iter() if (e.get("class") or "").startswith("jeton a")]
     assert len(jetons) == 1
+
+
+# --- a throw played again (the Replay action, RULES.md §9.5) ---------------------------------
+
+FINDINGS = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
+# 003 §216 (E59): A{1:9,5:1,6:1,7:2,12:2}, 5-4 set as 5/9 6/9 (a fausse case)
+E59_WRITTEN = "A{1:9,7:2,9:2,12:2} B{1:7,4:2,5:2,6:2,12:2} turn=B"
+
+
+def _replay_page(text: str):
+    from trictrac.notation.reader import parse_text
+
+    (rec,), diags = parse_text(text)
+    assert [d for d in diags if d.severity == "error"] == []
+    rep = verify(rec)
+    page = render_game(rec, rep, profile=None)
+    assert html5_problems(page) == []  # validates as every page does
+    return rec, rep, page, lxml.html.fromstring(page)
+
+
+def _checkers(svg) -> list[tuple[str, str, str, str]]:
+    """Every checker a board draws: (class, href, x, y), namespace-free."""
+    out = []
+    for e in svg.iter():
+        if not isinstance(e.tag, str):
+            continue
+        cls = e.get("class") or ""
+        if "checker" in cls.split():
+            href = e.get("href") or e.get("{http://www.w3.org/1999/xlink}href") or ""
+            out.append((cls, href, e.get("x"), e.get("y")))
+    return sorted(out)
+
+
+def _last_move(svg) -> list[tuple[str, ...]]:
+    return sorted((e.get("x1"), e.get("y1"), e.get("x2"), e.get("y2")) for e in svg.iter()
+                  if isinstance(e.tag, str) and e.tag.rsplit("}", 1)[-1] == "line"
+                  and e.getparent().get("class") == "last-move")
+
+
+def _reference(position: str, last_move):
+    from trictrac.notation.position import parse_position
+    from trictrac.publish.board import BoardScore, board_svg
+
+    spec, diags = parse_position(position)
+    assert spec is not None, diags
+    return board_svg(spec, BoardScore.of(spec), last_move=last_move, defs=False)
+
+
+def _board_after_coup(doc, ci: int):
+    step = int(doc.get_element_by_id(f"coup-{ci}").get("data-step"))
+    fig = doc.get_element_by_id(f"step-{step}")
+    return fig, fig.find("svg")
+
+
+def test_E59_003_216_page_shows_the_position_of_the_replay() -> None:
+    """003 §216 (E59): B has A's fausse case 5/9 6/9 played 5/9 6/11.  The coup says so
+    in plain words; the board after it has A's checkers on 9 and 11 (not two on 9),
+    the arrows show the replay, the caption both plays."""
+    rec, rep, page, doc = _replay_page((FINDINGS / "remedy-fausse-case-spread.trn").read_text("utf-8"))
+    row = doc.get_element_by_id("coup-0")
+    assert row.xpath("td")[3].text_content() == "5/9 6/9"  # the play as first written
+    assert row.xpath("td")[4].text_content() == "B has the throw played again: 5/9 6/11"
+    assert "illegal-move" in row.getnext().text_content()
+    fig, svg = _board_after_coup(doc, 0)
+    assert "A (A), own points: 9 on talon, 2 on 7, 1 on 9, 1 on 11, 2 on coin." in svg.findtext("desc")
+    replayed = _reference("A{1:9,7:2,9:1,11:1,12:2} B{1:7,4:2,5:2,6:2,12:2} turn=B", ("A", ((5, 9), (6, 11))))
+    written = _reference(E59_WRITTEN, ("A", ((5, 9), (6, 9))))
+    assert _checkers(svg) == _checkers(replayed) != _checkers(written)
+    assert _last_move(svg) == _last_move(replayed) != _last_move(written)
+    assert "coup 1, A 5-4: 5/9 6/9, played again: 5/9 6/11" in fig.findtext("figcaption")
+    # B then hits both blots from there: the next board goes on from the replay
+    _, svg2 = _board_after_coup(doc, 1)
+    assert "1 on 9, 1 on 11" in svg2.findtext("desc") and "1 on 3" in svg2.findtext("desc")
+
+
+def test_003_216_rejoue_is_the_rollers_own_correction() -> None:
+    """003 §216 first sentence: A notices before releasing and plays the same two
+    checkers correctly himself: "A replays his throw"."""
+    _, _, _, doc = _replay_page((FINDINGS / "remedy-rejoue-fausse-case.trn").read_text("utf-8"))
+    row = doc.get_element_by_id("coup-0")
+    assert row.xpath("td")[4].text_content() == "A replays his throw: 5/10 6/10"
+    _, svg = _board_after_coup(doc, 0)
+    assert "2 on 7, 2 on 10, 2 on coin" in svg.findtext("desc")
+
+
+def test_a_replay_that_cannot_be_played_leaves_the_written_play_on_the_board() -> None:
+    """A replay from a point with no checker cannot be played: the verifier lets the
+    written play stand (``remedy-not-allowed``, ``not-executable``), so does the board."""
+    text = ((FINDINGS / "remedy-fausse-case-spread.trn").read_text("utf-8")
+            .replace("B:fait-jouer(5/9 6/11)", "B:fait-jouer(3/8 3/7)").replace("2. B 4-2 B+4 1/5 1/3", ""))
+    rec, rep, page, doc = _replay_page(text)
+    assert ("remedy-not-allowed", "not-executable") in [(f.kind, f.detail) for f in rep.findings]
+    row = doc.get_element_by_id("coup-0")
+    assert row.xpath("td")[4].text_content() == "B has the throw played again: 3/8 3/7"
+    fig, svg = _board_after_coup(doc, 0)
+    written = _reference(E59_WRITTEN, ("A", ((5, 9), (6, 9))))
+    assert _checkers(svg) == _checkers(written)
+    assert _last_move(svg) == _last_move(written)
+    assert "cannot be played: the written play stands" in fig.findtext("figcaption")
+
+
+@pytest.mark.parametrize("who, side, word", [("A", "A", "A replays his throw"),
+                                             ("B", "A", "B has the throw played again"),
+                                             ("A", "B", "A has the throw played again")])
+def test_replay_in_plain_words(who: str, side: str, word: str) -> None:
+    from trictrac.notation.record import CannotPlay, Move, Replay
+    from trictrac.publish.html import _action_text
+
+    r = Replay(who, (Move(1, 6), CannotPlay(5)))
+    assert _action_text(r, {}, side) == f"{word}: 1/6 (5 cannot be played)"
+    assert _action_text(Replay(who, ()), {}, side) == f"{word}: no checker moved"
