@@ -369,7 +369,8 @@ class _Verifier:
         self.partie_kind = kind[0] if kind else None
         self.over: str | None = None  # why the partie or the marqué is over (RULES.md §8.1-8.2)
         self.over_reported = False
-        self.winners: list[str | None] = []  # winner of every marqué, written or not (Result check)
+        self.winners: list[tuple[str | None, int]] = []  # (winner, value) of every marqué (Result check)
+        self.over_state: "ScoreState | None" = None  # the score when the partie ended
         self.marque_open = False  # a marqué whose result is not written yet
         self.multi_lines: list[Any] = []
         self.multi_first: str | None = None  # the drawn primauté of the first marqué
@@ -506,11 +507,14 @@ class _Verifier:
             self._unwritten_result()
             self.marque_open = False
         won: dict[str, int] = {}
-        for w in self.winners:
+        values: dict[str, int] = {}
+        for w, val in self.winners:
             if w:
                 won[w] = won.get(w, 0) + 1
+                values[w] = values.get(w, 0) + val
         kind = self.partie_kind
         if kind == "douze-trous":
+            st = self.over_state or st  # coups after the end do not count
             winner = self.e.twelve_hole_winner(st)
             wl = self._L(winner) if winner else None
             m = re.fullmatch(r"([A-D])(?:\s+(\d+)-(\d+))?", v)
@@ -530,13 +534,29 @@ class _Verifier:
             else:
                 self.notes.append(f"Result {v!r}: free text, not checked")
         elif kind == "a-ecrire" and not self.rec.start:
+            from trictrac.notation.reader import parse_partie
+
+            total = (parse_partie(self.rec.headers.get("Partie", "")) or ("", None))[1]
+            decided = sum(1 for w, _v in self.winners if w)
             m = re.fullmatch(r"([A-D]|=)\s+(\d+)-(\d+)", v)
-            if m:
+            if v == "*":
+                if total and decided >= total:
+                    problems.append(f"written unfinished, but the {total} marqués are decided")
+            elif m:
                 got = (int(m.group(2)), int(m.group(3)))
                 real = (won.get("A", 0), won.get("B", 0))
                 if got != real:
                     problems.append(f"the marqués won are {real[0]}-{real[1]}, written {got[0]}-{got[1]}")
-            elif v != "*":
+                if total and decided < total:
+                    problems.append(f"only {decided} of the {total} marqués are decided")
+                else:
+                    # the partie goes to the larger sum of marqué values (RULES.md §8.2)
+                    va, vb = values.get("A", 0), values.get("B", 0)
+                    best = "=" if va == vb else ("A" if va > vb else "B")
+                    if m.group(1) != best:
+                        problems.append(f"the marqués' values are {va}-{vb}: the winner is {best}, "
+                                        f"written {m.group(1)}")
+            else:
                 self.notes.append(f"Result {v!r}: free text, not checked")
         elif self.multi is not None and not self.rec.start:
             pairs = re.findall(r"([A-D]):(\d+)", v)
@@ -581,12 +601,12 @@ class _Verifier:
         self.pos = None  # set by the first coup (its side has the primauté)
 
     def _marque_start(self, el: MarqueStart) -> None:
+        if self.marque_open and self.index > 0:
+            self._unwritten_result()
         if self.over is not None and self.partie_kind == "douze-trous":
             self._after_end(self._where(None, el.span))
         elif self.over is not None and "marqué" in self.over:
             self.over, self.over_reported = None, False
-        if self.marque_open and self.index > 0:
-            self._unwritten_result()
         self.marque_open = True
         self.marque = el.number
         self.marque_fresh = True
@@ -628,9 +648,26 @@ class _Verifier:
         self.multi_expected = det.get("primaute")
 
     def _unwritten_result(self) -> None:
-        """A marqué that ends without a written result (compact records)."""
+        """A marqué that ended (a leave with six holes) without a written result (compact
+        records); one that never ended is not counted (RULES.md §8.2; 003 §221)."""
+        if self.over is None or "marqué" not in self.over:
+            return
         st = self.std.state
-        self.winners.append(None if st.a.holes == st.b.holes else self._L("A" if st.a.holes > st.b.holes else "B"))
+        if st.a.holes == st.b.holes:
+            self.winners.append((None, 0))
+            self.refaits += 1
+            return
+        seat = "A" if st.a.holes > st.b.holes else "B"
+        self.winners.append((self._L(seat), self._value_of(st, seat)))
+        self.refaits = 0
+
+    def _value_of(self, st: "ScoreState", seat: str) -> int:
+        w, lo = st[seat].holes, st["B" if seat == "A" else "A"].holes
+        try:
+            return self.e.marque_value(w, lo, pavillon=st[seat].pavillon, refaits=self.refaits,
+                                       profile=self.profile).value
+        except ValueError:
+            return 0
 
     def _marque_result(self, el: MarqueResult) -> None:
         if self.over is not None and "marqué" in self.over:
@@ -676,7 +713,7 @@ class _Verifier:
         self.marque_first = None
         self.refaits = self.refaits + 1 if (ha == hb) else 0
         self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb]})
-        self.winners.append(exp_winner)
+        self.winners.append((exp_winner, self._value_of(st, "A" if ha > hb else "B") if exp_winner else 0))
         if problems:
             self._finding(
                 "marque-result-mismatch", where, "; ".join(problems),
@@ -748,6 +785,7 @@ class _Verifier:
         leave_span = coup.span
         pour_tout = False
         replay: Replay | None = None
+        n_replays = 0
         for part, acts in ((0, coup.before), (1, coup.after)):
             if not acts:
                 continue
@@ -779,7 +817,19 @@ class _Verifier:
                     pour_tout = True
                 elif isinstance(a, Replay):
                     replay = a
+                    n_replays += 1
         moves = _moves_of(coup)
+        forced_by_replay = False
+        if replay is not None:
+            if n_replays > 1:
+                self.notes.append(f"coup {coup.number}: {n_replays} replays written; the last one stands")
+            if replay.who not in self.seat_of:
+                self.notes.append(f"coup {coup.number}: {replay.who} does not play this game; his replay is "
+                                  "taken as the opponent's")
+            if leave is True and not moves and self.seat_of.get(replay.who, replay.who) != X:
+                # "je m'en vais" and the opponent makes him stay and play the checkers he
+                # chooses (001 r.63; 003 §170): the replay is the play
+                moves, replay, forced_by_replay = _moves_of_list(replay.moves), None, True
         pairs = [m for m in moves if not isinstance(m, int)]
 
         # compact records: a s'en aller is read from the record (a new relevé after a hole)
@@ -789,12 +839,18 @@ class _Verifier:
 
         # 3. the play (not when he left, or when his gains ended the partie)
         no_play = not moves and (leave is True or inferred_leave or last)
-        judgement = play = None
+        judgement = play = remedy = None
+        forced_stay = False
+        if no_play and replay is not None:
+            self.notes.append(f"coup {coup.number}: the replay is ignored: nothing was played in this coup")
         if no_play:
             cs_roll = self._score_roll(pos, roll)
             cs = cs_play = cs_roll
             pos_after = pos
             would_hole = self.std.points(X) + cs_roll.mover >= HOLE
+            if (last and leave is None and would_hole and self.partie_kind is not None
+                    and self.partie_kind != "douze-trous"):
+                inferred_leave = True  # the written game's last coup: he left on his hole (003 §221)
             if inferred_leave and not would_hole:
                 inferred_leave = False  # no right to leave: the relevé check reports it
                 no_play = last and not moves
@@ -807,23 +863,44 @@ class _Verifier:
             judgement, play, cs_play, cs_roll, pos_after = cached
             cs = cs_play
             R, O = cs_play.mover, cs_play.other
-            remedy = None
+            if forced_by_replay:
+                # the play is the opponent's choice, his punishment (003 §170; 001 r.63): the
+                # roller's gains are those of his throw, and a plein the chosen play does not
+                # make is no école of his
+                R = self._score_roll(pos, roll).mover
+                if not judgement.legal:
+                    if judgement.violation not in ("must-fill", "must-conserve"):
+                        self._finding(
+                            "remedy-not-allowed", where,
+                            f"{self._L(Y)} made {side} stay and play {play.text()}, which is illegal: "
+                            f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
+                            who=Y, detail="illegal", alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
+                            consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
+                        )
+                    judgement = judgement._replace(legal=True, violation=None)
+            if leave is True and moves and play.result[25] != ALL_OFF:
+                # he had no right to leave: the opponent made him stay and play (003 §170,
+                # §193; 001 r.54, r.63) — a leave-without-right, not a broken word
+                forced_stay = self._leave_forfeited(X, R, x_before + x_after)
             if replay is not None:
-                remedy = self._remedy(pos, roll, pairs, judgement, replay, X, side, where)
+                remedy = self._remedy(pos, roll, pairs, judgement, replay, X, side, where, forced_stay)
             if not judgement.legal:
                 self._illegal(judgement, where, X, side,
                               remedy_by=None if remedy is None else (self._L(remedy[3]), remedy[0].text()))
             inferred_leave = False
         left = bool(leave) or inferred_leave
         sortie = play is not None and not no_play and play.result[25] == ALL_OFF
-        forced_stay = False
         if leave is True and moves and not sortie:
             left = False
-            if self._leave_forfeited(X, R, x_before + x_after):
-                # he had no right to leave: the opponent made him stay and play (003 §170,
-                # §193; 001 r.54, r.63) — reported as leave-without-right, not a broken word
-                forced_stay = True
-            else:
+            if forced_by_replay and not forced_stay:
+                self._finding(
+                    "remedy-not-allowed", self._where(coup, leave_span),
+                    f"{self._L(Y)} made {side} stay and play {play.text() if play else '--'}, but his own "
+                    "gains gave him a hole: he had the right to leave",
+                    who=Y, detail="right-to-leave",
+                    consequence="the game goes on as the table played it (RULES.md §6.1; 003 §155)",
+                )
+            elif not forced_stay:
                 self._finding(
                     "stay-after-leave", self._where(coup, leave_span),
                     f"{side} said \"je m'en vais\" and then played {play.text() if play else 'his checkers'}",
@@ -844,7 +921,9 @@ class _Verifier:
             # points for a number left unplayed go to the opponent only if he lets the play
             # stand (003 §216); the game goes on from the play the remedy gave
             play, cs_r, pos_after = remedy[0], remedy[1], remedy[2]
-            O = cs_r.other
+            O = cs_r.other - _impuissance_points(cs_r) + _impuissance_points(cs_roll)
+            if play.result[25] == ALL_OFF and not sortie:
+                R += _event_points(cs_r, "sortie")  # he bore off by the replay (RULES.md §4.9)
             sortie = play.result[25] == ALL_OFF
 
         if self.compact and not (x_before or x_after or y_marks or claims_x or claims_y or nmp):
@@ -885,6 +964,7 @@ class _Verifier:
             if self.partie_kind == "douze-trous":
                 if self.e.twelve_hole_winner(st) is not None:
                     self.over = f"the partie ended at coup {coup.number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
+                    self.over_state = st
             elif left and self.e.marque_outcome(st, self.profile) is not None:
                 self.over = (f"the marqué ended when {side} left at coup {coup.number} with "
                              f"{st.a.holes}-{st.b.holes} holes (003 §221)")
@@ -983,7 +1063,7 @@ class _Verifier:
 
     # -- table remedies (RULES.md §9.4-9.5, §7.7) ------------------------------------------
     def _remedy(self, pos: "Position", roll: tuple[int, int], pairs: list, j: Any, rep: Replay,
-                X: str, side: str, where: _Where) -> tuple | None:
+                X: str, side: str, where: _Where, forced_stay: bool = False) -> tuple | None:
         """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judge the replay
         against what the table's law gives, and return ``(play, score, position after,
         seat of who decided)`` — or None when the replay cannot be played at all.
@@ -991,15 +1071,23 @@ class _Verifier:
         * Dame mal posée (003 §211; 001 r.22): the opponent leaves the checker, puts it
           right, or has the whole throw played tout d'une with it — only if it went beyond
           the larger number's point and no number had first been played correctly
-          (003 §201); bonne compagnie drops the tout d'une (001 III on r.22).
+          (003 §201); a checker played correctly stays, whatever the order (003 §216);
+          bonne compagnie drops the tout d'une (001 III on r.22).
         * Fausse case (003 §216; 001 r.23, r.27): both checkers are at the opponent's
           disposal: played as he likes with the same checkers, tout d'une with one of them
           only if one went beyond the larger number.  The roller noticing it before
-          releasing must still play the same checkers (003 §216).
+          releasing must still play the same checkers (003 §216).  Bonne compagnie: he
+          plays the displaced checkers himself, the opponent designates nothing (001 III on
+          r.27); Lebrun: he may no longer correct it himself (000 ~l.1047).
         * A forgotten fill or conservation, an unplayed number (003 §192, §216): the
-          opponent may force a legal play; the école does not change (003 §192).
+          opponent may force or prevent the fill ("obliger ou empêcher"), or have the throw
+          played again; the école does not change (003 §192).
         * A coin taken par puissance when it could be taken directly (003 §216): tout
-          d'une if a checker can pass to the retour, otherwise no coin this throw.
+          d'une if a checker can pass to the retour, otherwise no coin this throw — unless
+          taking it is the only play (003 §199).  Bonne compagnie: no penalty, he plays the
+          coin directly or as he likes (001 III on r.26).
+        * A forced stay after a wrongful leave: the opponent has him play the checkers he
+          chooses (003 §170; 001 r.63).
         * A legal play is not played again at the opponent's demand, and the roller's own
           touched checkers must be played (dame touchée, dame jouée: 003 §46, §212).
         """
@@ -1007,13 +1095,16 @@ class _Verifier:
         rmoves = _moves_of_list(rep.moves)
         rw = replace(where, span=rep.span if rep.span.line else where.span)
         by = self.seat_of.get(rep.who, rep.who)
+        if by not in ("A", "B"):
+            by = "B" if X == "A" else "A"
         who = self._L(by)
+        head = f"{side} replays his throw as" if by == X else f"{who} has {side}'s throw played again as"
         rj = e.judge_play(pos, roll, rmoves, profile)
         rplay = rj.play
         if rplay is None:
             self._finding(
                 "remedy-not-allowed", rw,
-                f"{who} has the throw played again as {_pairs_text(rmoves)}, which cannot be played "
+                f"{head} {_pairs_text(rmoves)}, which cannot be played "
                 f"({(rj.violation or 'illegal').replace('-', ' ')})",
                 who=by, detail="not-executable",
                 consequence="the play as first written stands (RULES.md §9.5)",
@@ -1023,9 +1114,16 @@ class _Verifier:
         alts = rj.alternatives
         w_orig = sorted(p for p, _q in pairs)
         r_orig = _origins(rplay)
-        if not rj.legal:
+        fill_only = rj.violation in ("must-fill", "must-conserve")
+        # the opponent may prevent the fill or conservation he could force (003 §192, not
+        # when the fault was an unplayed number: §216 "ne peut faire rompre"), and chooses
+        # freely in a forced stay (003 §170; 001 r.63)
+        fill_fault = j.violation in ("must-fill", "must-conserve")
+        if not rj.legal and not (by != X and fill_only and (fill_fault or forced_stay)):
             problems.append(("illegal", f"{rplay.text()} is itself illegal: {(rj.violation or '').replace('-', ' ')} "
                                         f"(RULES.md {rj.rule or '§3'})"))
+        elif forced_stay and by != X:
+            pass  # he plays the checkers the opponent chooses (003 §170; 001 r.63)
         elif j.legal:
             if by != X:
                 problems.append(("no-fault", f"{side}'s play {j.play.text()} was legal: nothing to remedy "
@@ -1035,19 +1133,24 @@ class _Verifier:
                 problems.append(("touched-checker", "a touched checker must be played (003 §46, §212; 001 r.17)"))
         elif j.violation == "wrong-distance":
             fausse = len(pairs) == 2 and pairs[0][1] == pairs[1][1]
-            d0 = pairs[0][1] - pairs[0][0] if pairs else 0
-            # the first checker played correctly — one number, or the whole throw tout d'une —
-            # is not affected by a second one misplayed (003 §201, §211 last sentence)
-            first_ok = not fausse and len(pairs) == 2 and (d0 in roll or d0 == roll[0] + roll[1])
+            # the checker played correctly (one number, or the whole throw tout d'une) is not at
+            # the opponent's disposal (003 §201, §216); if it was played first, no tout d'une
+            # can be demanded (003 §211 last sentence)
+            good = -1
+            if not fausse and len(pairs) == 2:
+                d = [q - p for p, q in pairs]
+                for i in (0, 1):
+                    other = roll[1] if d[i] == roll[0] else roll[0]
+                    if (d[i] in roll and d[1 - i] != other) or d[i] == roll[0] + roll[1]:
+                        good = i
+                        break
             beyond = any(q - p > roll[0] for p, q in pairs)
-            keeps_first = False
-            if first_ok:
-                # only the second checker may be put right, with the number left (003 §201)
-                keeps_first = rplay.result == _after_first(pos.mover, pairs, roll, d0)
-                if not keeps_first:
-                    what = ("the whole throw cannot be made tout d'une; " if rplay.is_tout_d_une() else "")
-                    problems.append(("first-number", f"{pairs[0][0]}/{pairs[0][1]} was played correctly first and "
-                                                     f"stays; {what}only the second checker may be put right "
+            if good >= 0 and not (good == 1 and rplay.is_tout_d_une() and by != X):
+                if rplay.result not in (_keep_good(pos.mover, pairs, roll, good), j.play.result):
+                    what = ("the whole throw cannot be made tout d'une; " if rplay.is_tout_d_une() and good == 0
+                            else "")
+                    problems.append(("first-number", f"{pairs[good][0]}/{pairs[good][1]} was played correctly and "
+                                                     f"stays; {what}only the misplaced checker may be put right "
                                                      "(003 §201, §211, §216)"))
             elif rplay.is_tout_d_une() and by != X:
                 if fausse:
@@ -1063,17 +1166,24 @@ class _Verifier:
                 elif rplay.steps[0][0] not in w_orig:
                     problems.append(("other-checkers", "the tout d'une is played with one of the misplaced "
                                                        "checkers (003 §211, §216)"))
-            elif not first_ok and (by != X or profile.touch_strict):
-                if w_orig != r_orig and any(_origins(pl) == w_orig for pl in alts):
+            else:
+                if fausse and by != X and profile.fausse_case_penalty == "replay-displaced":
+                    problems.append(("designation", f"under {profile.name} he plays the displaced checkers "
+                                                    "himself; the opponent designates nothing (001 III on r.27)"))
+                elif fausse and by == X and profile.fausse_case_penalty == "none":
+                    problems.append(("self-correction", "after a fausse case he may no longer play it correctly "
+                                                        "himself (000 ~l.1047)"))
+                if (by != X or profile.touch_strict or fausse) and w_orig != r_orig and any(
+                        _origins(pl) == w_orig for pl in alts):
                     problems.append(("other-checkers", "the misplaced checkers, and only they, are played again "
                                                        "(003 §211, §216; 001 r.23, r.27)"))
         elif j.violation == "puissance-when-direct":
             takes_coin = pos.mover[12] == 0 and rplay.result[12] >= 2
             must_take = all(pl.result[12] >= 2 for pl in alts)  # 003 §199: play the throw if possible
             if not profile.puissance_when_direct_penalty:
-                if by != X and rplay.is_tout_d_une() and not must_take:
-                    problems.append(("tout-d-une", f"no penalty for the puissance under {profile.name}: "
-                                                   "no tout d'une to demand (001 III on r.26)"))
+                if by != X and not takes_coin and any(pl.result[12] >= 2 for pl in alts):
+                    problems.append(("designation", f"no penalty for the puissance under {profile.name}: he "
+                                                    "takes his coin directly or plays as he likes (001 III on r.26)"))
             elif rplay.is_tout_d_une() and by != X:
                 if rplay.steps[-1][1] < 13:
                     problems.append(("tout-d-une", "the tout d'une demanded must pass to the retour (003 §216)"))
@@ -1086,7 +1196,7 @@ class _Verifier:
         if problems:
             self._finding(
                 "remedy-not-allowed", rw,
-                f"{who} has {side}'s throw played again as {rplay.text()}: " + "; ".join(t for _d, t in problems),
+                f"{head} {rplay.text()}: " + "; ".join(t for _d, t in problems),
                 who=by, detail=problems[0][0], alternatives=tuple(pl.text() for pl in alts[:8]),
                 consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
             )
@@ -1263,7 +1373,7 @@ class _Verifier:
         if left:
             if MY:
                 pend("par-trop", MY, f"{self._L(Y)} marked {MY} from a throw after which {side} left",
-                     entitled=0, marked=MY, erase=MY, offender=Y, claimant=X)
+                     entitled=0, marked=MY, erase=0, offender=Y, claimant=X, detail="after-leave")
         elif MY_eff > O:
             pend("par-trop", MY_eff - O, f"{self._L(Y)} marked {MY_eff} for {O} given",
                  entitled=O, marked=MY_eff, erase=MY_eff - O, offender=Y, claimant=X)
@@ -1499,16 +1609,24 @@ class _Verifier:
                 cons = "the excess was erased without école (003 §187; 001 r.56)"
             else:
                 kind = "unclaimed-ecole"
-                if p.kind == "par-trop":
+                if p.kind == "par-trop" and p.detail == "after-leave":
+                    cons = (f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
+                            f"do not stand (003 §155, §157){tail}")
+                elif p.kind == "par-trop":
                     if self.profile.keep_unschooled_wrong_points:
                         cons = (f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points "
                                 f"(001 r.47; 003 §167){tail}")
+                        if self.std.points(p.offender) < p.amount:
+                            cons += "; a hole or a leave has since taken them off"
                     else:
                         # D26: wrongly marked points are never kept (001 III on r.47)
                         cons = (f"not claimed by {cl} before he threw: no école, but {off} gives the "
                                 f"{p.amount} points back (001 III on r.47){tail}")
-                        self._erase(p.offender, p.erase or p.amount)
-                        self.in_sync = self.std.state == self.ent.state
+                        # only points still on his jeton: a hole or a leave may have taken them
+                        back = min(p.erase or p.amount, self.std.points(p.offender))
+                        if back:
+                            self._erase(p.offender, back)
+                            self.in_sync = self.std.state == self.ent.state
                 else:
                     cons = (f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
                             f"no école of an école (003 §182; 001 r.43){tail}")
@@ -1696,21 +1814,22 @@ def _origins(play: Any) -> list[int]:
     return sorted(out)
 
 
-def _after_first(counts: tuple, pairs: list, roll: tuple[int, int], d0: int) -> tuple | None:
-    """The mover's counts when the first written move stands and the second checker plays
-    the number left (none after a tout d'une): the one remedy 003 §201 leaves."""
+def _keep_good(counts: tuple, pairs: list, roll: tuple[int, int], good: int) -> tuple | None:
+    """The mover's counts when the correctly played move ``pairs[good]`` stands and the
+    misplaced checker plays the number left (none after a tout d'une): the one correction
+    003 §201 leaves besides letting the play stand."""
     m = list(counts)
-    p, q = pairs[0]
+    p, q = pairs[good]
     m[p] -= 1
     m[q] += 1
-    if d0 in roll:
-        rest = roll[1] if d0 == roll[0] else roll[0]
-        p2 = pairs[1][0]
-        q2 = min(p2 + rest, 25)
+    d = q - p
+    if d in roll:
+        rest = roll[1] if d == roll[0] else roll[0]
+        p2 = pairs[1 - good][0]
         if m[p2] <= 0:
             return None
         m[p2] -= 1
-        m[q2] += 1
+        m[min(p2 + rest, 25)] += 1
     return tuple(m)
 
 
@@ -1727,6 +1846,10 @@ def _within(small: list[int], big: list[int]) -> bool:
 
 def _impuissance_points(cs: "CoupScore") -> int:
     return sum(ev.points for ev in cs.events if ev.kind == "impuissance")
+
+
+def _event_points(cs: "CoupScore", kind: str) -> int:
+    return sum(ev.points for ev in cs.events if ev.kind == kind and ev.side == "mover")
 
 
 def _plein_points(cs: "CoupScore") -> int:

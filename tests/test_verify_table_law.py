@@ -217,8 +217,12 @@ FIX = "fixtures/findings/"
     ("remedy-fausse-case-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
     ("remedy-fausse-case-tout-d-une", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
     ("remedy-fausse-case-tout-d-une", "rigueur", [("illegal-move", "A")]),
-    # 001 III on r.17: the roller may correct with other checkers
-    ("remedy-rejoue-other-checkers", "bonne-compagnie", [("illegal-move", "A")]),
+    # 001 III on r.27: "vous faire jouer les dames déplacées" — still the displaced checkers
+    ("remedy-rejoue-other-checkers", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "A")]),
+    # ... "sans vous désigner l'une plus que l'autre": the opponent designates nothing
+    ("remedy-fausse-case-spread", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+    # 000 ~l.1047: after a fausse case he may no longer play it correctly himself
+    ("remedy-rejoue-fausse-case", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "A")]),
     # 001 III on r.26: no penalty for the puissance, no tout d'une to demand, the coin may be taken
     ("remedy-puissance-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
     ("remedy-puissance-coin-retaken", "bonne-compagnie", [("illegal-move", "A")]),
@@ -242,3 +246,99 @@ def test_001_III_r68_no_two_points_for_the_missed_passage_under_bonne_compagnie(
     assert [f.kind for f in bc.findings] == ["unplayed-number", "unclaimed-ecole"]
     # D26 under bonne compagnie: unschooled wrong points are given back (001 III on r.47)
     assert bc.final_score.b.points == 0
+
+
+# -- second reading (review of this work) ---------------------------------------------------
+
+def _pos(position: str, partie: str = "douze-trous") -> str:
+    return f'[Partie "{partie}"]\n[Position "{position}"]\n\n'
+
+
+def test_D26_points_given_back_never_borrow_a_hole():
+    # A over-marks 2; B's hole (from A's unplayable 4) takes them off before the window closes
+    text = _pos("A{7:1,11:1,12:2,22:6,23:5} B{1:2,9:2,10:2,19:3,20:3,21:3} coin=1/1 coups=25/25 "
+                "points=0/10 holes=3/0") + "1. A 5-4 A+2 7/12 -4 B+2t1\n2. B 2-1 9/11 10/11\n"
+    for profile in ("lelasseux-1852", "bonne-compagnie"):
+        st = one(text, profile).final_score
+        assert (st.a.holes, st.a.points, st.b.holes) == (3, 0, 1), profile
+
+
+def test_003_170_001_r63_forced_stay_the_opponent_chooses_the_play():
+    # E39's over-marked holes: B makes A stay and play the checkers B chooses
+    text = _pos("A{1:4,2:3,3:2,4:3,5:2,6:1} B{1:11,5:2,6:2} coups=5/5 points=10/4") + \
+        "1. A 2-2 A+14t3 A:s'en-va B:école+2 B:fait-jouer(1/3 1/3)\n2. B 6-5 1/7 1/6\n"
+    rep = one(text)
+    assert [(f.kind, f.who) for f in rep.findings] == [("ecole-par-trop", "A"), ("leave-without-right", "A")]
+    assert rep.trace[0].position_after.other[3] == 4  # the replay is the play (seen from B)
+    assert (rep.final_score.a.holes, rep.final_score.a.points) == (1, 10)  # he stayed with his 10
+
+
+def test_a_player_with_the_right_to_leave_cannot_be_made_to_stay():
+    text = E20.format(partie="douze-trous", score="points=10/0") + \
+        "1. A 3-1 A+4t1 A:s'en-va B:fait-jouer(8/11 9/10)\n"
+    rep = one(text)
+    assert [(f.kind, f.detail, f.who) for f in rep.findings] == [("remedy-not-allowed", "right-to-leave", "B")]
+
+
+def test_003_192_the_opponent_may_prevent_the_fill():
+    text = _pos("A{1:2,2:1,6:1,7:2,8:1,9:2,10:2,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9") + \
+        "1. A 4-2 1/7 B:école+8 B:fait-jouer(1/5 1/3)\n"
+    rep = one(text)
+    assert [f.kind for f in rep.findings] == ["must-fill"] and rep.final_score.b.points == 8
+
+
+def test_a_replay_that_bears_off_the_last_checkers_scores_the_sortie():
+    text = _pos("A{19:1,23:1,25:13} B{1:14,10:1} coin=0/0 coups=40/40 points=10/0 holes=10/3") + \
+        "1. A 6-5 A+4t1 19/off B:fait-jouer(19/off 23/off)\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    rep = one(text)
+    assert [f.kind for f in rep.findings] == ["unplayed-number"]
+    assert (rep.final_score.a.holes, rep.final_score.a.points) == (11, 2)
+
+
+def test_an_imposed_illegal_replay_gives_no_points_for_its_unplayed_number():
+    text = _pos("A{1:9,5:1,6:1,7:2,12:2} B{1:7,4:2,5:2,6:2,12:2} coin=1/1 coups=9/9") + \
+        "1. A 5-4 5/9 6/9 B:fait-jouer(5/9) B+2\n"
+    rep = one(text)
+    assert ("unclaimed-ecole", "B") in [(f.kind, f.who) for f in rep.findings]
+    assert next(f for f in rep.findings if f.kind == "unclaimed-ecole").entitled == 0
+
+
+@pytest.mark.parametrize("moves", ["1/4 5/10", "5/10 1/4"])
+def test_003_216_a_checker_played_correctly_stays_whatever_the_order(moves):
+    text = _pos("A{1:9,5:1,6:1,7:2,12:2} B{1:7,4:2,5:2,6:2,12:2} coin=1/1 coups=9/9")
+    bad = one(text + f"1. A 6-5 {moves} B:fait-jouer(1/6 5/11)\n")
+    assert [(f.kind, f.detail) for f in bad.findings][-1] == ("remedy-not-allowed", "first-number")
+    good = one(text + f"1. A 6-5 {moves} B:fait-jouer(1/7 5/10)\n")
+    assert [f.kind for f in good.findings] == ["illegal-move"]
+
+
+def test_001_III_r26_no_penalty_so_the_opponent_cannot_forbid_the_coin():
+    text = _pos("A{1:10,5:1,7:1,8:1,9:1,10:1} B{1:11,2:2,3:2} coups=6/6") + \
+        "1. A 5-4 8/12 9/12 B:fait-jouer(1/6 1/5)\n"
+    assert [f.kind for f in one(text).findings] == ["illegal-move"]  # 003 §216: deprived of the coin
+    assert [(f.kind, f.detail) for f in one(text, "bonne-compagnie").findings] == [
+        ("illegal-move", "puissance-when-direct"), ("remedy-not-allowed", "designation")]
+
+
+def test_several_replays_the_last_stands_and_it_is_noted():
+    rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(6/8 1/2) B:fait-jouer(6/8 1/3)\n")
+    assert rep.trace[0].position_after.other[3] == 1
+    assert any("2 replays" in n for n in rep.notes)
+
+
+@pytest.mark.parametrize("marques,cut", [(1, False), (2, True)])
+def test_result_of_a_partie_a_ecrire_names_the_winner_by_values(marques, cut):
+    rec = generated(1, 5, "a-ecrire", True, marques)[0]
+    assert verify(rec).findings == []
+    result = rec.headers["Result"]
+    flipped = ("B" if result[0] == "A" else "A") + result[1:]
+    assert [f.kind for f in verify(dataclasses.replace(rec, headers={**rec.headers, "Result": flipped})).findings] \
+        == ["result-mismatch"]
+    if cut:  # the last marqué unfinished: its leader has not won it
+        from trictrac.notation.record import MarqueStart
+
+        last = max(i for i, el in enumerate(rec.elements) if isinstance(el, MarqueStart))
+        short = dataclasses.replace(rec, elements=rec.elements[: last + 20])
+        found = verify(short).findings
+        assert [f.kind for f in found] == ["result-mismatch"] and "decided" in found[0].message
+        assert verify(dataclasses.replace(short, headers={**rec.headers, "Result": "*"})).findings == []
