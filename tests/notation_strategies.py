@@ -147,3 +147,16 @@ def headers(draw: st.DrawFn) -> dict[str, str]:
 
 
 records = st.builds(Record, headers(), st.lists(elements, max_size=12))
+
+
+def parse_both(text: str):
+    """``parse_text`` by the fast path and by the general path (``reader._FAST_OFF``)."""
+    import trictrac.notation.reader as reader
+
+    fast = reader.parse_text(text)
+    reader._FAST_OFF = True
+    try:
+        slow = reader.parse_text(text)
+    finally:
+        reader._FAST_OFF = False
+    return fast, slow

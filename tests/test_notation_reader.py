@@ -38,7 +38,7 @@ from trictrac.notation.record import (
     Replay,
 )
 from trictrac.notation.writer import write_coup, write_records
-from notation_strategies import coups, records
+from notation_strategies import coups, parse_both, records
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures"
 RECORDS = sorted((FIX / "records").glob("*.trn"))
@@ -331,14 +331,7 @@ def test_fast_path_reads_like_the_token_path(cs: list[Coup], tail: str) -> None:
     assert [(x.code, x.span) for x in d1] == [(x.code, x.span) for x in d2]
 
 
-def _parse_both(text: str):
-    fast = parse_text(text)
-    reader._FAST_OFF = True
-    try:
-        slow = parse_text(text)
-    finally:
-        reader._FAST_OFF = False
-    return fast, slow
+_parse_both = parse_both
 
 
 def _same(fast, slow) -> None:

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import trictrac.notation.reader as reader
 from trictrac.notation.reader import MAX_DIAGNOSTICS, iter_records, parse_text
 from trictrac.notation.record import (
     OFF,
@@ -26,7 +25,7 @@ from trictrac.notation.record import (
     Replay,
 )
 from trictrac.notation.writer import write_action, write_coup, write_record, write_records
-from notation_strategies import coups, moves, replays
+from notation_strategies import coups, moves, parse_both, replays
 
 HEAD = '[A "x"]\n[B "y"]\n\n'
 
@@ -329,12 +328,7 @@ def test_any_contents_never_raise_and_rewrite_stably(inner: str, word: str, tail
 ]), max_size=30).map("".join))
 def test_replay_soup_never_raises_and_both_paths_agree(text: str) -> None:
     text = HEAD + text
-    fast = parse_text(text)
-    reader._FAST_OFF = True
-    try:
-        slow = parse_text(text)
-    finally:
-        reader._FAST_OFF = False
+    fast, slow = parse_both(text)
     assert fast[0] == slow[0]
     assert [(x.code, x.span) for x in fast[1]] == [(x.code, x.span) for x in slow[1]]
     list(iter_records(io.BytesIO(text.encode())))
