@@ -32,6 +32,7 @@ __all__ = [
     "Correction",
     "JouePourTout",
     "Replay",
+    "Pavillon",
     "Comment",
     "Glyph",
     "Action",
@@ -210,6 +211,17 @@ class Replay:
 
 
 @dataclass(frozen=True, slots=True)
+class Pavillon:
+    """*Prendre le pavillon*: ``who`` sets the pavillon, the mark of hole-bredouille of the
+    written game (RULES.md §5.4).  It must be taken before the next hole is marked by
+    either player, or it is lost (001 r.58; bonne compagnie: always acknowledged, 001 III).
+    Written ``B:pavillon``, usually with the hole that earns it."""
+
+    who: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Comment:
     """A ``{…}`` comment, kept as written (without the braces)."""
 
@@ -225,7 +237,7 @@ class Glyph:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Replay, Comment, Glyph]
+Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Replay, Pavillon, Comment, Glyph]
 
 
 @dataclass(frozen=True, slots=True)

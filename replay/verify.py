@@ -53,6 +53,7 @@ from trictrac.notation.record import (
     Move,
     NeMarquePas,
     Record,
+    Pavillon,
     ReleveStart,
     Replay,
     Span,
@@ -369,6 +370,11 @@ class _Verifier:
         self.partie_kind = kind[0] if kind else None
         self.over: str | None = None  # why the partie or the marqué is over (RULES.md §8.1-8.2)
         self.over_reported = False
+        # the pavillon of the written game, checked when the record writes it (001 r.58)
+        self.pav_check = (self.partie_kind == "a-ecrire" or self.multi is not None) and any(
+            isinstance(a, Pavillon) for c in record.coups for a in c.before + c.after)
+        self.pav_due: dict[str, _Where] = {}  # seat -> where he earned a pavillon not yet taken
+        self.pav_lost: set[str] = set()  # seats whose pavillon was lost for want of taking it
         self.winners: list[tuple[str | None, int]] = []  # (winner, value) of every marqué (Result check)
         self.over_state: "ScoreState | None" = None  # the score when the partie ended
         self.marque_open = False  # a marqué whose result is not written yet
@@ -573,6 +579,52 @@ class _Verifier:
             )
 
     # -- sections -------------------------------------------------------------------
+    def _pavillon(self, holes0: tuple[int, int], claims: list[Pavillon], where: _Where) -> None:
+        """The pavillon of the written game (RULES.md §5.4; 001 r.58): the second player
+        to take holes, while the first took none in between, sets it; it must be taken
+        before the next hole is marked by either player, or it is lost (bonne compagnie:
+        always acknowledged, 001 III on r.58)."""
+        h1 = (self.std.holes("A"), self.std.holes("B"))
+        hole_now = h1 != holes0
+        claimed = set()
+        for c in claims:
+            seat = self.seat_of.get(c.who, c.who)
+            claimed.add(seat)
+            if seat in self.pav_due:
+                del self.pav_due[seat]
+            elif seat in self.pav_lost:
+                self.notes.append(f"coup {where.coup}: {c.who} takes his pavillon too late (001 r.58)")
+            elif seat not in ("A", "B") or not self.std[seat].pavillon:
+                w = replace(where, span=c.span if c.span.line else where.span)
+                self._finding(
+                    "bredouille-lost", w, f"{c.who} takes the pavillon, but his holes are not uninterrupted",
+                    who=seat, detail="pavillon-not-due",
+                    consequence="the pavillon is taken off, no école (RULES.md §5.4; 003 §223)",
+                )
+        # a hole taken now ends the time to take a pavillon earned earlier (001 r.58)
+        if hole_now:
+            for seat, w in list(self.pav_due.items()):
+                if w.index == where.index:
+                    continue
+                del self.pav_due[seat]
+                if self.profile.pavillon_deadline:
+                    self._finding(
+                        "bredouille-lost", w, f"{self._L(seat)} did not take the pavillon his hole earned "
+                        "before the next hole was marked", who=seat, detail="pavillon",
+                        consequence="the pavillon is lost, no école (001 r.58)",
+                    )
+                    self._correct(seat, 0, 0, pavillon=False)
+                    self.pav_lost.add(seat)
+                    self.in_sync = False
+                else:
+                    self.notes.append(f"{self._L(seat)}'s pavillon, not taken in time, is acknowledged "
+                                      "(001 III on r.58)")
+        # a pavillon earned now: his first hole while the opponent has holes (RULES.md §5.4)
+        for i, seat in enumerate(("A", "B")):
+            if holes0[i] == 0 and h1[i] > 0 and holes0[1 - i] > 0 and self.std[seat].pavillon:
+                if seat not in claimed:
+                    self.pav_due[seat] = where
+
     def _after_end(self, where: _Where) -> None:
         """Coups or relevés after the end (RULES.md §8.1-8.2): reported once."""
         if self.over_reported or self.over is None:
@@ -603,6 +655,8 @@ class _Verifier:
     def _marque_start(self, el: MarqueStart) -> None:
         if self.marque_open and self.index > 0:
             self._unwritten_result()
+        self.pav_due.clear()  # not lost: no hole followed it in that marqué
+        self.pav_lost.clear()
         if self.over is not None and self.partie_kind == "douze-trous":
             self._after_end(self._where(None, el.span))
         elif self.over is not None and "marqué" in self.over:
@@ -786,6 +840,8 @@ class _Verifier:
         pour_tout = False
         replay: Replay | None = None
         n_replays = 0
+        pav_claims: list[Pavillon] = []
+        holes0 = (self.std.holes("A"), self.std.holes("B")) if self.pav_check else (0, 0)
         for part, acts in ((0, coup.before), (1, coup.after)):
             if not acts:
                 continue
@@ -815,6 +871,8 @@ class _Verifier:
                     corrections.append(a)
                 elif isinstance(a, JouePourTout):
                     pour_tout = True
+                elif isinstance(a, Pavillon):
+                    pav_claims.append(a)
                 elif isinstance(a, Replay):
                     replay = a
                     n_replays += 1
@@ -958,6 +1016,8 @@ class _Verifier:
                         f"coup {coup.number} of relevé {self.releve}: je joue pour tout — the same throw "
                         "opens the next relevé (RULES.md §6.5)"
                     )
+        if self.pav_check:
+            self._pavillon(holes0, pav_claims, where)
         if self.over is None and self.partie_kind is not None and (
                 left or self.std.holes("A") >= 12 or self.std.holes("B") >= 12):
             st = self.std.state
@@ -1652,7 +1712,8 @@ class _Verifier:
         """Erase ``n`` over-marked points of ``seat`` (a claimed école par trop, §7.3)."""
         self._correct(seat, -n, 0)
 
-    def _correct(self, seat: str, dpoints: int, dholes: int, *, bredouille: bool | None = None) -> None:
+    def _correct(self, seat: str, dpoints: int, dholes: int, *, bredouille: bool | None = None,
+                 pavillon: bool | None = None) -> None:
         e = self.e
         st = self.std.state
         ps = st[seat]
@@ -1666,8 +1727,9 @@ class _Verifier:
         pts = max(0, pts)
         holes = max(0, holes)
         keep = ps.bredouille if bredouille is None else bredouille
+        pav = ps.pavillon if pavillon is None else pavillon
         new = replace(ps, points=pts, holes=holes, bredouille=keep and pts > 0,
-                      pavillon=ps.pavillon and holes > 0)
+                      pavillon=pav and holes > 0)
         state = replace(st, a=new) if seat == "A" else replace(st, b=new)
         led = e.Ledger(self.profile, state, primaute=self.std.primaute)
         led.releve = self.std.releve

@@ -342,3 +342,73 @@ def test_result_of_a_partie_a_ecrire_names_the_winner_by_values(marques, cut):
         found = verify(short).findings
         assert [f.kind for f in found] == ["result-mismatch"] and "decided" in found[0].message
         assert verify(dataclasses.replace(short, headers={**rec.headers, "Result": "*"})).findings == []
+
+
+# -- the pavillon of the written game (RULES.md §5.4; 001 r.58) ----------------------------------
+
+
+def _pavillon_cases(seed: int):
+    """A generated partie à écrire, and every (who, coup where he earns the pavillon — his
+    first hole while the opponent has holes —, coup of the next hole of that marqué)."""
+    rec = generated(2, seed, "a-ecrire", False, 2)[0]
+    tr = verify(rec).trace
+    hol = [(t.score_standing.a.holes, t.score_standing.b.holes) for t in tr]
+    cases = []
+    for i in range(1, len(tr)):
+        for s, o in ((0, 1), (1, 0)):
+            if tr[i].marque == tr[i - 1].marque and hol[i - 1][s] == 0 and hol[i][s] > 0 and hol[i - 1][o] > 0:
+                k = next((k for k in range(i + 1, len(tr)) if hol[k] != hol[k - 1]), None)
+                if k is not None and tr[k].marque == tr[i].marque:
+                    cases.append(("AB"[s], i, k))
+    assert cases, "no pavillon earned"
+    return rec, cases
+
+
+def _with_pavillon(rec, claims: dict[int, str]):
+    from trictrac.notation.record import Coup, Pavillon
+
+    els, n = [], -1
+    for el in rec.elements:
+        if isinstance(el, Coup):
+            n += 1
+            if n in claims:
+                el = dataclasses.replace(el, after=el.after + (Pavillon(claims[n]),))
+        els.append(el)
+    return dataclasses.replace(rec, elements=els)
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_001_r58_the_pavillon_taken_with_its_hole_stands(seed):
+    rec, cases = _pavillon_cases(seed)
+    rep = verify(_with_pavillon(rec, {i: who for who, i, _k in cases}))
+    assert rep.findings == []
+    assert rep.final_score == rep.entitled_score
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_001_r58_the_pavillon_not_taken_before_the_next_hole_is_lost(seed):
+    rec, cases = _pavillon_cases(seed)
+    who, i, k = cases[0]
+    claims = {i2: w2 for w2, i2, _k2 in cases[1:]}
+    claims[k + 1] = who
+    late = _with_pavillon(rec, claims)
+    rep = verify(late)
+    lost = [f for f in rep.findings if f.kind == "bredouille-lost"]
+    assert [(f.detail, f.who, f.index) for f in lost] == [("pavillon", who, i)]
+    # the rest follows from it: the marqué's result and the partie's Result written with it
+    assert {f.kind for f in rep.findings} <= {"bredouille-lost", "marque-result-mismatch", "result-mismatch"}
+    assert any("too late" in n for n in rep.notes)
+    # bonne compagnie: always acknowledged (001 III on r.58)
+    from trictrac.replay.profiles import find_profile
+
+    bc = verify(late, find_profile("bonne-compagnie"))
+    assert not [f for f in bc.findings if f.detail == "pavillon"]
+
+
+def test_a_pavillon_taken_with_interrupted_holes_is_taken_off():
+    rec, cases = _pavillon_cases(5)
+    claims = {i: w for w, i, _k in cases}
+    who, i, _k = cases[0]
+    other = "B" if who == "A" else "A"
+    rep = verify(_with_pavillon(_with_pavillon(rec, claims), {i: other}))
+    assert [(f.kind, f.detail, f.who) for f in rep.findings] == [("bredouille-lost", "pavillon-not-due", other)]
