@@ -40,6 +40,7 @@ from trictrac.notation.record import (
     Mark,
     Move,
     NeMarquePas,
+    Pavillon,
     Record,
     ReleveStart,
     Replay,
@@ -81,6 +82,7 @@ for _kind, _words in {
            "va", "part", "leave", "leaves", "go", "goes"),
     "nmp": ("ne-marque-pas", "je-ne-marque-pas", "nmp", "no-mark", "pass"),
     "tout": ("joue-pour-tout", "je-joue-pour-tout", "pour-tout", "jpt", "play-for-all"),
+    "pavillon": ("pavillon", "prend-le-pavillon", "flag"),
     "ecole": ("école", "ecole", "school"),
     "corr": ("correction", "corr", "fix"),
     # both build a Replay; the canonical word says who decided (docs/notation.md)
@@ -125,7 +127,7 @@ _TOKEN = re.compile(
 _REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
-_KEYWORDS_HINT = "reste, s'en-va, ne-marque-pas, joue-pour-tout, école+N, correction±N, fait-jouer(…), rejoue(…)"
+_KEYWORDS_HINT = "reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), rejoue(…)"
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
 _UNESC_REASON = re.compile(r"\\([\\)])")
@@ -158,7 +160,8 @@ for _w in "ABCD":
                 _k = f"{_w}+{_p}{'' if _h is None else f't{_h}'}{_bf}"
                 _FAST_TOK[_k] = (2, len(_k), _w, _p, _h, _bv)
     for _k, _v in ((f"{_w}:reste", (Decision, _w, False)), (f"{_w}:s'en-va", (Decision, _w, True)),
-                   (f"{_w}:ne-marque-pas", (NeMarquePas, _w)), (f"{_w}:joue-pour-tout", (JouePourTout, _w))):
+                   (f"{_w}:ne-marque-pas", (NeMarquePas, _w)), (f"{_w}:joue-pour-tout", (JouePourTout, _w)),
+                   (f"{_w}:pavillon", (Pavillon, _w))):
         _FAST_TOK[_k] = (4, len(_k), *_v)
 for _g in ("!", "?", "!!", "??", "!?", "?!", *(f"${_i}" for _i in range(1, 256))):
     _FAST_TOK[_g] = (3, len(_g), _g)
@@ -775,6 +778,8 @@ class _Game:
             return Decision(who, True, span)
         if kind == "nmp":
             return NeMarquePas(who, span)
+        if kind == "pavillon":  # prendre le pavillon (RULES.md §5.4; 001 r.58)
+            return Pavillon(who, span)
         return JouePourTout(who, span)
 
     def _replay(self, m: re.Match, who: str, raw: str, numbered: bool, line: int, col: int,
@@ -876,7 +881,9 @@ def _finish(g: _Game, record: Record, nlines: int, length: int) -> ParsedRecord:
         for c in record.elements:
             if type(c) is Coup and (c.before or c.after):
                 for a in c.before + c.after:
-                    if isinstance(a, (Mark, NeMarquePas, Ecole, Correction)):
+                    # score marks the compact replayer makes itself; a decision and
+                    # joue-pour-tout are choices it reads, so they stay silent
+                    if isinstance(a, (Mark, NeMarquePas, Ecole, Correction, Pavillon)):
                         s = a.span
                         g.diag("marks-in-compact-record", "warning", s.line, s.col, s.end_col, s.offset,
                                "a compact record holds rolls and moves only; marks are ignored by the replayer")

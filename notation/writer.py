@@ -30,6 +30,7 @@ from trictrac.notation.record import (
     Mark,
     Move,
     NeMarquePas,
+    Pavillon,
     Record,
     ReleveStart,
     Replay,
@@ -90,6 +91,8 @@ def write_action(a: object, side: str | None = None) -> str:
         return f"{a.who}:ne-marque-pas"  # type: ignore[attr-defined]
     if t is JouePourTout:
         return f"{a.who}:joue-pour-tout"  # type: ignore[attr-defined]
+    if t is Pavillon:
+        return f"{a.who}:pavillon"  # type: ignore[attr-defined]
     if t is Ecole:
         return f"{a.claimant}:école{a.points:+d}{_reason(a.reason)}"  # type: ignore[attr-defined]
     if t is Correction:

@@ -896,7 +896,7 @@ class _Verifier:
             inferred_leave = True
 
         # 3. the play (not when he left, or when his gains ended the partie)
-        no_play = not moves and (leave is True or inferred_leave or last)
+        no_play = not moves and (leave is True or inferred_leave or last or self._gains_end_partie(X, pos, roll))
         judgement = play = remedy = None
         forced_stay = False
         if no_play and replay is not None:
@@ -1802,6 +1802,14 @@ class _Verifier:
             p.claimant == seat and p.status == "claimed" and self.index - 1 <= p.where.index <= self.index
             for p in self._closed
         )
+
+    def _gains_end_partie(self, X: str, pos: "Position", roll: tuple[int, int]) -> bool:
+        """Do the roller's gains give him his twelfth hole (the partie en douze trous ends
+        on them and nothing is played, RULES.md §8.1; 003 §218)?"""
+        if self.partie_kind != "douze-trous":
+            return False
+        st = self.std.state
+        return st[X].holes + self._holes_of(st, X, self._score_roll(pos, roll).mover) >= 12
 
     def _holes_of(self, st0: "ScoreState", seat: str, points: int) -> int:
         """Holes (double ones count 2) that ``points`` of ``seat``'s own make from ``st0``."""

@@ -412,3 +412,36 @@ def test_a_pavillon_taken_with_interrupted_holes_is_taken_off():
     other = "B" if who == "A" else "A"
     rep = verify(_with_pavillon(_with_pavillon(rec, claims), {i: other}))
     assert [(f.kind, f.detail, f.who) for f in rep.findings] == [("bredouille-lost", "pavillon-not-due", other)]
+
+
+# -- mutations of generated parties: the end and the Result header ------------------------------
+
+
+@pytest.mark.parametrize("i", range(3))
+def test_a_coup_appended_after_the_twelfth_hole_is_play_after_end(i):
+    from trictrac.notation.record import Coup, Move
+    from trictrac.replay.moves import legal_plays
+
+    rec = generated(3, 7, "douze-trous", False)[i]
+    rep = verify(rec)
+    assert rep.findings == []
+    last = rep.trace[-1]
+    pos = last.position_after  # the side to move next
+    roll = (6, 5)
+    play = legal_plays(pos, roll).plays[0]
+    moves = tuple(Move(p, q) for p, q in play.steps)
+    side = pos.turn
+    extra = Coup(last.coup_number + 1, side, roll, moves)
+    found = verify(dataclasses.replace(rec, elements=rec.elements + [extra])).findings
+    assert [(f.kind, f.index) for f in found][:1] == [("play-after-end", len(rep.trace))]
+    assert "play-after-end" not in [f.kind for f in found[1:]]  # reported once
+
+
+@pytest.mark.parametrize("i", range(3))
+def test_a_wrong_result_header_of_a_douze_trous_is_found(i):
+    rec = generated(3, 7, "douze-trous", False)[i]
+    winner, holes = rec.headers["Result"].split()
+    w, lo = map(int, holes.split("-"))
+    for wrong in (("B" if winner == "A" else "A") + f" {holes}", f"{winner} {w}-{lo + 1}", "*"):
+        found = verify(dataclasses.replace(rec, headers={**rec.headers, "Result": wrong})).findings
+        assert [f.kind for f in found] == ["result-mismatch"], wrong
