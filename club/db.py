@@ -42,6 +42,7 @@ from trictrac.notation.record import (
     MarqueResult,
     MarqueStart,
     NeMarquePas,
+    Pavillon,
     Record,
     ReleveStart,
     Replay,
@@ -485,6 +486,9 @@ def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: st
         return base + ["correction", a.who, a.who, None, None, a.points, a.holes, None, None, a.reason, None, *tail]
     if isinstance(a, JouePourTout):
         return base + ["joue-pour-tout", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
+    if isinstance(a, Pavillon):
+        # prendre le pavillon: ``who`` sets the mark of hole-bredouille (RULES.md §5.4; 001 r.58)
+        return base + ["pavillon", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
     if isinstance(a, Replay):
         # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
         # holds the moves played again as written between the parentheses.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = "2"  # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5)
+SCHEMA_VERSION = "2"  # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
 
 # Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -119,7 +119,8 @@ CREATE TABLE IF NOT EXISTS marks (
     seq             INTEGER NOT NULL,         -- order within the coup (before, then after)
     phase           TEXT NOT NULL CHECK (phase IN ('before', 'after')),
     kind            TEXT NOT NULL CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
-                                        'correction', 'joue-pour-tout', 'replay', 'comment', 'glyph')),
+                                        'correction', 'joue-pour-tout', 'replay', 'pavillon',
+                                        'comment', 'glyph')),
     who             TEXT,                     -- seat letter (claimant for an école)
     player_id       INTEGER REFERENCES players(id),
     against         TEXT,                     -- école: the seat who made it (claimant's opponent)
@@ -362,7 +363,7 @@ def _migrate(conn: sqlite3.Connection) -> bool:
 
 
 def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
-    """Version 2 adds ``'replay'`` to the ``marks.kind`` CHECK.  SQLite cannot alter a
+    """Version 2 adds ``'replay'`` and ``'pavillon'`` to the ``marks.kind`` CHECK.  SQLite cannot alter a
     CHECK, so ``marks`` is rebuilt: old table renamed aside, new one created from
     :data:`TABLES`, rows copied with their ids, old table dropped, its indexes and
     triggers made again from their saved SQL (which still names ``marks``).

@@ -39,6 +39,7 @@ from trictrac.notation.record import (
     MarqueStart,
     Move,
     NeMarquePas,
+    Pavillon,
     Record,
     ReleveStart,
     Replay,
@@ -233,6 +234,8 @@ def _action_text(a: Any, names: dict[str, str], side: str | None = None) -> str:
         return s + (f" ({a.reason})" if a.reason else "")
     if isinstance(a, JouePourTout):
         return f"{who(a.who)}: « je joue pour tout »"
+    if isinstance(a, Pavillon):  # prendre le pavillon (RULES.md §5.4)
+        return f"{who(a.who)} takes the pavillon"
     if isinstance(a, Replay):
         moves = moves_text(a.moves) if a.moves else "no checker moved"
         if a.who == side:

@@ -26,6 +26,7 @@ from trictrac.notation.record import (
     MarqueStart,
     Move,
     NeMarquePas,
+    Pavillon,
     Record,
     ReleveStart,
     Replay,
@@ -78,6 +79,7 @@ actions = st.one_of(
     st.builds(Ecole, SIDES4, small, reasons),
     st.builds(Correction, SIDES4, st.integers(-20, 20), st.integers(-3, 3), reasons),
     st.builds(JouePourTout, SIDES4),
+    st.builds(Pavillon, SIDES4),  # prendre le pavillon (RULES.md §5.4)
     replays,
     comments,
     glyphs,

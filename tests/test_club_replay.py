@@ -417,3 +417,61 @@ def test_docs_list_every_mark_kind_and_the_version() -> None:
     assert re.findall(r"`([^`]+)`", row)[1:] == kinds
     assert f"schema version {schema.SCHEMA_VERSION}" in doc.lower()
     assert f"| {schema.SCHEMA_VERSION} | `marks.kind` allows `replay`" in doc
+
+
+# --- storing a pavillon (RULES.md §5.4) ---------------------------------------------------------
+
+PAVILLON_GAME = """[Event "Pavillon"]
+[A "Dupont"]
+[B "Martin"]
+[Partie "a-ecrire 8"]
+
+marqué 1 A-B
+relevé 1
+1. A 6-4 1/7 1/5
+2. B 5-3 B:prend-le-pavillon 1/6 1/4 B:FLAG
+3. A 2-1 -- A:pavillon
+"""
+
+
+def test_pavillon_is_a_row_of_its_own_kind(tmp_path: Path) -> None:
+    """``B:pavillon`` (any spelling) is stored as kind ``pavillon``: who, his player, the
+    canonical token, the phase and position; the rows give the coups back."""
+    src = tmp_path / "p.trn"
+    src.write_text(PAVILLON_GAME, encoding="utf-8")
+    db_path = tmp_path / "c.db"
+    rep = import_records(db_path, [src])
+    assert rep.failures == [] and rep.imported == 1
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute(
+        "SELECT m.who, p.name, m.token, m.phase, m.line, m.col, c.number, m.points, m.holes, m.text FROM marks m "
+        "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
+        "WHERE m.kind = 'pavillon' ORDER BY m.id").fetchall()
+    assert rows == [
+        ("B", "Martin", "B:pavillon", "before", 9, 10, 2, None, None, None),
+        ("B", "Martin", "B:pavillon", "after", 9, 38, 2, None, None, None),
+        ("A", "Dupont", "A:pavillon", "after", 10, 13, 3, None, None, None),
+    ]
+    (orig,), _ = parse_text(PAVILLON_GAME)
+    assert coup_lines(conn, rep.game_ids[0]) == [write_coup(c) for c in orig.coups]
+    assert rebuilt_record(conn, rep.game_ids[0]).coups == orig.coups
+    assert orphans(db_path) == []
+
+
+def test_v1_file_refuses_a_pavillon_and_takes_it_once_migrated(tmp_path: Path) -> None:
+    """The version-2 DDL (new files and the v1→v2 migration alike) allows ``pavillon``."""
+    p = tmp_path / "v1.db"
+    make_v1_file(p)
+    conn = sqlite3.connect(p)
+    insert = ("INSERT INTO marks (game_id, coup_id, seq, phase, kind, token) "
+              "VALUES ('g', 1, 0, 'before', 'pavillon', 'B:pavillon')")
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        conn.execute(insert)
+    conn.close()
+    open_db(p, create=False).close()
+    assert version_of(p) == "2"
+    assert "'pavillon'" in schema_of(p, "table", "marks")["marks"]
+    conn = sqlite3.connect(p)  # foreign keys off: only the CHECK is tried here
+    conn.execute(insert)
+    conn.rollback()
+    conn.close()

@@ -21,6 +21,7 @@ from trictrac.notation.record import (
     Mark,
     Move,
     NeMarquePas,
+    Pavillon,
     Record,
     Replay,
 )
@@ -291,7 +292,7 @@ def test_coup_with_a_replay_round_trips(c: Coup, rep: Replay, first: bool) -> No
     r = Record({"A": "x", "B": "y", "Record": "compact"}, [c2])
     back, d = parse_text(write_record(r))
     assert back == [r]
-    marks = [a for a in c2.before + c2.after if isinstance(a, (Mark, NeMarquePas, Ecole, Correction))]
+    marks = [a for a in c2.before + c2.after if isinstance(a, (Mark, NeMarquePas, Ecole, Correction, Pavillon))]
     assert any(x.code == "marks-in-compact-record" for x in d) == bool(marks)
     assert write_record(back[0]) == write_record(r)
 

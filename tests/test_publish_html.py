@@ -341,3 +341,19 @@ def test_replay_in_plain_words(who: str, side: str, word: str) -> None:
     r = Replay(who, (Move(1, 6), CannotPlay(5)))
     assert _action_text(r, {}, side) == f"{word}: 1/6 (5 cannot be played)"
     assert _action_text(Replay(who, ()), {}, side) == f"{word}: no checker moved"
+
+
+def test_pavillon_in_plain_words() -> None:
+    """*Prendre le pavillon* (RULES.md §5.4): "B takes the pavillon", in the coup's row
+    with the hole that earns it, before or after the moves."""
+    from trictrac.notation.record import Pavillon
+    from trictrac.publish.html import _action_text
+
+    assert _action_text(Pavillon("B"), {}, "A") == "B takes the pavillon"
+    text = ('[A "Dupont"]\n[B "Martin"]\n[Partie "a-ecrire 8"]\n\nmarqué 1 A-B\nrelevé 1\n'
+            "1. A 6-4 1/7 1/5\n2. B 5-3 B+4t1 B:pavillon 1/6 1/4\n3. A 2-1 1/3 1/2 B:flag\n")
+    rec, _, page, doc = _replay_page(text)
+    assert doc.get_element_by_id("coup-1").xpath("td")[4].text_content().startswith(
+        "B marks 4, 1 hole; B takes the pavillon")
+    assert doc.get_element_by_id("coup-2").xpath("td")[4].text_content().startswith("B takes the pavillon")
+    assert "takes the pavillon" not in doc.get_element_by_id("coup-0").text_content()
