@@ -222,7 +222,7 @@ def test_fixtures_cover_every_construct() -> None:
                     seen.update("holes" for a in e.before if isinstance(a, Mark) and a.holes)
     want = {"Position", "C", "D", "full", "compact", "Coup", "Comment", "ReleveStart", "MarqueStart",
             "MarqueResult", "Move", "CannotPlay", "Mark", "holes", "Decision", "Ecole", "Correction",
-            "JouePourTout", "Glyph"}
+            "JouePourTout", "Replay", "Pavillon", "Glyph"}
     assert want <= seen, want - seen
 
 
