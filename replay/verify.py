@@ -312,13 +312,7 @@ class _Pending:
 
 
 def _moves_of(coup: Coup) -> tuple:
-    out: list = []
-    for m in coup.moves:
-        if isinstance(m, Move):
-            out.append((m.from_, m.to))
-        elif isinstance(m, CannotPlay):
-            out.append(m.number)
-    return tuple(out)
+    return _moves_of_list(coup.moves)
 
 
 def _profile_for(record: Record, profile: Profile | None, notes: list[str]) -> Profile:
