@@ -83,7 +83,8 @@ def remedy_problems(pos: Any, roll: tuple[int, int], pairs: list, j: Any, rj: An
                     break
         beyond = any(q - p > roll[0] for p, q in pairs)
         if good >= 0 and not (good == 1 and rplay.is_tout_d_une() and not by_roller):
-            if rplay.result not in (_keep_good(pos.mover, pairs, roll, good), j.play.result):
+            as_written = j.play.result if j.play is not None else _execute(pos.mover, pairs)
+            if rplay.result not in (_keep_good(pos.mover, pairs, roll, good), as_written):
                 what = ("the whole throw cannot be made tout d'une; " if rplay.is_tout_d_une() and good == 0
                         else "")
                 problems.append(("first-number", f"{pairs[good][0]}/{pairs[good][1]} was played correctly and "
@@ -149,6 +150,15 @@ def _keep_good(counts: tuple, pairs: list, roll: tuple[int, int], good: int) -> 
             return None
         m[p2] -= 1
         m[min(p2 + rest, 25)] += 1
+    return tuple(m)
+
+
+def _execute(counts: tuple, pairs: list) -> tuple:
+    """The mover's counts after the written moves, as physically made."""
+    m = list(counts)
+    for p, q in pairs:
+        m[p] -= 1
+        m[q] += 1
     return tuple(m)
 
 

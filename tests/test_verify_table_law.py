@@ -445,3 +445,26 @@ def test_a_wrong_result_header_of_a_douze_trous_is_found(i):
     for wrong in (("B" if winner == "A" else "A") + f" {holes}", f"{winner} {w}-{lo + 1}", "*"):
         found = verify(dataclasses.replace(rec, headers={**rec.headers, "Result": wrong})).findings
         assert [f.kind for f in found] == ["result-mismatch"], wrong
+
+
+def test_remedy_problems_is_the_one_rule_the_verifier_applies():
+    """``replay.remedies.remedy_problems`` on E58 (003 §201), called directly."""
+    from trictrac.notation.position import parse_position
+    from trictrac.replay.moves import judge_play
+    from trictrac.replay.position import Position
+    from trictrac.replay.profiles import DEFAULT_PROFILE
+    from trictrac.replay.remedies import remedy_problems
+
+    spec, _ = parse_position("A{1:5,5:1,6:2,7:2,8:1,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9")
+    pos = Position.from_spec(spec)
+    written = [(6, 8), (1, 3)]
+    j = judge_play(pos, (2, 1), written)
+
+    def problems(replay, by_roller=False):
+        return [d for d, _t in remedy_problems(pos, (2, 1), written, j, judge_play(pos, (2, 1), replay),
+                                               by_roller=by_roller, forced_stay=False, profile=DEFAULT_PROFILE)]
+
+    assert problems([(6, 8), (1, 2)]) == []  # the misplaced ace put right
+    assert problems([(6, 9)]) == ["first-number"]  # no tout d'une after a number played first
+    assert problems([(5, 7), (6, 7)]) == ["first-number"]  # the well-played checker stays
+    assert problems([(11, 13), (1, 2)])[0] == "illegal"  # onto the opponent's coin
