@@ -363,6 +363,7 @@ class _Verifier:
         kind = parse_partie(record.headers.get("Partie", "")) if record.headers.get("Partie") else None
         self.multi = RECORD_KINDS.get(kind[0]) if kind else None
         self.partie_kind = kind[0] if kind else None
+        self.partie_marques = kind[1] if kind else None  # marqués of a partie à écrire
         self.over: str | None = None  # why the partie or the marqué is over (RULES.md §8.1-8.2)
         self.over_reported = False
         # the pavillon of the written game, checked when the record writes it (001 r.58)
@@ -535,9 +536,7 @@ class _Verifier:
             else:
                 self.notes.append(f"Result {v!r}: free text, not checked")
         elif kind == "a-ecrire" and not self.rec.start:
-            from trictrac.notation.reader import parse_partie
-
-            total = (parse_partie(self.rec.headers.get("Partie", "")) or ("", None))[1]
+            total = self.partie_marques
             decided = sum(1 for w, _v in self.winners if w)
             m = re.fullmatch(r"([A-D]|=)\s+(\d+)-(\d+)", v)
             if v == "*":
@@ -961,22 +960,22 @@ class _Verifier:
                 )
         plein_lost = 0
         if not no_play and judgement is not None and not judgement.legal:
-            plein_lost = _plein_points(cs_roll) - _plein_points(cs_play)
+            plein_lost = _points_of(cs_roll, PLEIN_KINDS, "mover") - _points_of(cs_play, PLEIN_KINDS, "mover")
             if plein_lost < 0:
                 plein_lost = 0
         if (not no_play and remedy is None and judgement is not None and not judgement.legal
                 and judgement.violation in ("both-numbers", "larger-number")
                 and not profile.missed_retour_passage_penalty):
             # bonne compagnie: no two points for the number left unplayed (001 III on r.68)
-            O = O - _impuissance_points(cs_play) + _impuissance_points(cs_roll)
+            O = O - _points_of(cs_play, _IMPUISSANCE, "other") + _points_of(cs_roll, _IMPUISSANCE, "other")
         if not no_play and remedy is not None:
             # the throw is judged as first played (the école does not change, 003 §192); the
             # points for a number left unplayed go to the opponent only if he lets the play
             # stand (003 §216); the game goes on from the play the remedy gave
             play, cs_r, pos_after = remedy[0], remedy[1], remedy[2]
-            O = cs_r.other - _impuissance_points(cs_r) + _impuissance_points(cs_roll)
+            O = cs_r.other - _points_of(cs_r, _IMPUISSANCE, "other") + _points_of(cs_roll, _IMPUISSANCE, "other")
             if play.result[25] == ALL_OFF and not sortie:
-                R += _event_points(cs_r, "sortie")  # he bore off by the replay (RULES.md §4.9)
+                R += _points_of(cs_r, _SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
             sortie = play.result[25] == ALL_OFF
 
         if self.compact and not (x_before or x_after or y_marks or claims_x or claims_y or nmp):
@@ -1177,8 +1176,7 @@ class _Verifier:
         plein_lost: int, left: bool, no_play: bool, pairs: list,
         x_before: list[Mark], x_after: list[Mark], y_marks: list[Mark],
         claims_x: list[Ecole], claims_y: list[Ecole], corrections: list[Correction],
-        nmp: bool, where: _Where, leave_span: Span, claims: list[Ecole] | None = None,
-        forced_stay: bool = False,
+        nmp: bool, where: _Where, leave_span: Span, claims: list[Ecole], forced_stay: bool,
     ) -> None:
         profile = self.profile
         side = coup.side
@@ -1344,7 +1342,7 @@ class _Verifier:
         x_claims: list[tuple[Ecole, _Pending | None]] = []
         x_erase_now = 0
         y_credit = {id(c): cr for c, cr in zip(claims_y, credit)}
-        for c in (claims if claims is not None else claims_y + claims_x):
+        for c in claims:
             if id(c) not in y_credit:  # the roller's claim, matched where it was written
                 x_claims.append((c, self._match(c, c.points, X, Y, where)))
                 continue
@@ -1384,10 +1382,9 @@ class _Verifier:
             res = self.std.mark(X, _even(x_eff), own=True)
             self._check_holes(res, M, x_eff, holes_written, bred_written, X, side, where, st0)
         # the decision (RULES.md §6)
-        if forced_stay:
+        if left or forced_stay:
             self._check_leave(coup, X, R, M, st0, leave_span, where, x_before + x_after)
         if left:
-            self._check_leave(coup, X, R, M, st0, leave_span, where, x_before + x_after)
             self.std.leave(X, force=True)
         else:
             self.std.stay(X)
@@ -1764,16 +1761,13 @@ def _pairs_text(moves: tuple) -> str:
                     for m in moves) or "--"
 
 
-def _impuissance_points(cs: "CoupScore") -> int:
-    return sum(ev.points for ev in cs.events if ev.kind == "impuissance")
+def _points_of(cs: "CoupScore", kinds: frozenset[str], side: str) -> int:
+    """Points of the events of these kinds for ``side`` ("mover" / "other")."""
+    return sum(ev.points for ev in cs.events if ev.side == side and ev.kind in kinds)
 
 
-def _event_points(cs: "CoupScore", kind: str) -> int:
-    return sum(ev.points for ev in cs.events if ev.kind == kind and ev.side == "mover")
-
-
-def _plein_points(cs: "CoupScore") -> int:
-    return sum(ev.points for ev in cs.events if ev.side == "mover" and ev.kind in PLEIN_KINDS)
+_IMPUISSANCE = frozenset(("impuissance",))
+_SORTIE = frozenset(("sortie",))
 
 
 def _hole_words(marks: list[Mark]) -> bool:
