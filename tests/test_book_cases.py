@@ -157,6 +157,20 @@ def test_003_177_the_warner_may_not_school_the_hole_he_announced():
     check("003-177-avertissement-a-tort")
 
 
+@xfail("§7.3 — A:fait-marquer(…) is not read; B's omission stays an unclaimed école")
+def test_003_186_the_opponent_obliges_him_to_mark_the_hole():
+    """« L'école est volontaire ou non, mais il faut l'empêcher, et obliger l'adversaire à
+    marquer le trou » (003 §186; E27)."""
+    check("003-186-obliger-a-marquer-le-trou")
+
+
+@xfail("§6.1 — a leave on a hole of points given, written in the opponent's coup, is ignored")
+def test_003_186_a_hole_received_gives_no_right_to_leave():
+    """« il a déjà huit points, cela lui donne le trou et l'empêche de s'en aller »
+    (003 §186; 003 §217: on ne peut s'en aller que lorsque l'on gagne le trou par un de ses coups)."""
+    check("003-186-trou-recu-pas-de-depart")
+
+
 # -- claims are whole; two écoles are two claims (RULES.md §7.3; 003 §187; 001 r.46) -----------
 
 
