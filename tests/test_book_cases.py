@@ -125,6 +125,26 @@ def test_003_156_leave_by_the_player_who_did_not_throw():
     check("003-156-s-en-va-sans-avoir-jete")
 
 
+def test_003_163_leaving_at_the_sortie_after_playing():
+    """« qui arrive à douze points par ce coup, a le droit de s'en aller, ou de rester, après
+    avoir jeté les dés » (003 §163).  3-2 with
+    10: he plays his sortie and leaves — moves before the leave are no fault here."""
+    rep = check("003-163-sortie-s-en-va")
+    assert rep.trace[0].releve_ended and rep.trace[1].side == "A"
+
+
+def test_003_163_staying_at_the_sortie_keeps_the_reste():
+    """« s'il amène 6-6, il doit rester, car il aura quatre points de reste et la somme
+    douze à jouer » (003 §163; 001 r.73: je joue pour tout)."""
+    check("003-163-sortie-reste")
+
+
+def test_003_180_a_hole_taken_by_mistake_stands_when_both_take_up():
+    """« si l'adversaire, partageant l'erreur, rompt aussi, le trou est bien acquis »
+    (003 §180; §170: il ne peut ni mettre à l'école … ni le forcer de rester)."""
+    check("003-180-trou-pris-par-erreur")
+
+
 # -- école impossible (RULES.md §7.8; 003 §197; 001 r.62) ------------------------------------
 
 
