@@ -25,11 +25,14 @@ from trictrac.club.db import (
     GameNotFound,
     ImportReport,
     ImportStep,
+    delete_game,
+    game_history,
     import_records,
     open_db,
     reverify,
 )
 from trictrac.club.queries import PlayerNotFound
+from trictrac.notation.textio import terminal_safe
 
 
 @click.group("db")
@@ -51,8 +54,9 @@ def db() -> None:
 
 
 def _open(path: str) -> Any:
+    # Every query command only reads: read-only, nothing written beside the file (issue 18).
     try:
-        return open_db(path, create=False)
+        return open_db(path, create=False, readonly=True)
     except DatabaseMissing as e:
         raise BadInput(str(e)) from None
     except sqlite3.DatabaseError as e:  # a file that is not SQLite
@@ -212,12 +216,59 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
 
 def _print_report(r: ImportReport) -> None:
     rate = f" ({r.read / r.seconds:.0f} games/s)" if r.seconds and r.read else ""
-    click.echo(f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, "
-               f"{r.failed} failed; {r.findings} findings stored; {r.seconds:.2f} s{rate}")
+    for path, c in r.per_file.items():
+        click.echo(terminal_safe(f"{path}: {c['added']} added, {c['replaced']} replaced, "
+                                 f"{c['unchanged']} unchanged, {c['refused']} refused"))
+    click.echo(f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, {r.failed} failed "
+               f"({r.added} added, {r.replaced} replaced); {r.findings} findings stored; {r.seconds:.2f} s{rate}")
     if r.failures:
         click.echo("failures:", err=True)
         for f in r.failures:
-            click.echo(f"  {f.render()}", err=True)
+            click.echo(terminal_safe(f"  refused: {f.render()}"), err=True)
+
+
+@db.command("history")
+@DB_PATH
+@click.argument("game")
+@format_option
+def history_cmd(database: str, game: str, fmt: str) -> None:
+    """Every version of GAME, oldest first: replaced and deleted ones and the current one.
+
+    GAME is a game id (or a unique prefix, 4+ hex digits) of any version, its label, or
+    its Game-Id.  A version's text is kept in the game_history table (column canonical).
+
+    \b
+    Examples:
+      trictrac db history club.db 3fa2c1
+      trictrac db history club.db "2024-03-15 Dupont – Martin, r. 3" --json
+    """
+    rows = _query(database, game_history, game)
+    if fmt == "table":
+        rows = [{**r, "game_id": r["game_id"][:12], "replaced_by": (r["replaced_by"] or "")[:12]} for r in rows]
+    _output(rows, fmt)
+
+
+@db.command("delete")
+@DB_PATH
+@click.argument("game")
+@json_option
+def delete_cmd(database: str, game: str, as_json: bool) -> None:
+    """Remove GAME from the database (its text is kept in game_history).
+
+    \b
+    Examples:
+      trictrac db delete club.db 3fa2c1
+    """
+    try:
+        out = delete_game(database, game)
+    except (DatabaseMissing, GameNotFound) as e:
+        raise BadInput(str(e)) from None
+    except sqlite3.DatabaseError as e:
+        raise BadInput(f"{database}: cannot write the database ({e})") from None
+    if as_json:
+        echo_json(out)
+    else:
+        click.echo(terminal_safe(f"deleted {out['label']} ({out['id'][:12]}); kept in game_history"))
 
 
 # --- queries --------------------------------------------------------------------------------
