@@ -168,19 +168,28 @@ class ImportReport:
 # --- opening ---------------------------------------------------------------------------
 
 
-def readonly_uri(path: str | Path, *, writable_dir: bool | None = None) -> str:
+def readonly_uri(path: str | Path, *, writable_dir: bool | None = None, writable_file: bool | None = None) -> str:
     """The SQLite URI that reads ``path`` without writing anything (issue 18).
 
-    ``mode=ro`` always; ``immutable=1`` as well when the directory cannot be written
-    (``writable_dir`` None: ask the file system), because a WAL-mode reader must
-    otherwise create the ``-shm`` (and ``-wal``) files beside the database.  An
-    immutable open does not read a ``-wal`` file left beside it: in such a directory
-    only what was checkpointed into the file is seen."""
+    * directory not writable: ``mode=ro&immutable=1`` — a WAL-mode reader would otherwise
+      have to create the ``-shm`` (and ``-wal``) files beside the database.  An immutable
+      open does not read a ``-wal`` file left beside it: only what was checkpointed into
+      the file is seen (an archived copy has no other).
+    * file not writable: ``mode=ro``.
+    * both writable: ``mode=rw``, and the connection is made ``PRAGMA query_only``: a
+      read-only connection could not remove the ``-wal``/``-shm`` files it makes, this one
+      removes them on close like any last SQLite connection.
+
+    ``writable_dir`` / ``writable_file`` None: ask the file system."""
     p = Path(path).resolve()
     if writable_dir is None:
         writable_dir = os.access(p.parent, os.W_OK)
-    uri = f"file:{quote(str(p))}?mode=ro"
-    return uri if writable_dir else uri + "&immutable=1"
+    if writable_file is None:
+        writable_file = os.access(p, os.W_OK)
+    uri = f"file:{quote(str(p))}"
+    if not writable_dir:
+        return uri + "?mode=ro&immutable=1"
+    return uri + ("?mode=rw" if writable_file else "?mode=ro")
 
 
 def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = True,
@@ -226,13 +235,19 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
     return Database(conn, execute_plugins=False)
 
 
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
 def _open_readonly(path: Path) -> Database:
     """For the commands that only read (``db games``, ``db stats``, ``standings`` …): no
     migration, no journal change, nothing written beside the file (:func:`readonly_uri`)."""
     if not path.is_file():
         raise DatabaseMissing(f"{path} is not a file")
-    conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn = _connect_readonly(path)
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
         conn.close()
         raise DatabaseMissing(f"{path} is not a club database (no games table)")
@@ -243,8 +258,7 @@ def _open_readonly(path: Path) -> Database:
             # An older file we may write: migrate it once, then read it as usual.
             conn.close()
             open_db(path, create=False).close()
-            conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn = _connect_readonly(path)
         elif version is not None and version.isdigit() and int(version) > int(SCHEMA_VERSION):
             raise SchemaTooNew(f"{path}: club database schema version {version!r}: this trictrac reads "
                                f"versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)")
