@@ -338,6 +338,7 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
         "ecoles_claimed": one("SELECT COUNT(*) FROM marks WHERE kind = 'ecole'"),
         "findings": one("SELECT COUNT(*) FROM findings"),
         "games_with_findings": one("SELECT COUNT(*) FROM games WHERE n_findings > 0"),
+        "coups_with_findings": one("SELECT COUNT(DISTINCT coup_id) FROM findings WHERE coup_id IS NOT NULL"),
         "bredouille_marques": one("SELECT COUNT(*) FROM marques WHERE bredouille IN ('petite', 'grande')"),
         "import_failures": one("SELECT COUNT(*) FROM import_failures"),
         "findings_by_kind": {r["kind"]: r["n"] for r in _rows(
@@ -348,6 +349,10 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
     }
     if corpus:
         out["corpus"] = _corpus_stats(db, profile)
+        if out["corpus"] is not None:  # the findings stored at import, not verified again
+            out["corpus"]["findings"] = {"counted": True, "findings": out["findings"],
+                                         "games_with_findings": out["games_with_findings"],
+                                         "coups_with_findings": out["coups_with_findings"]}
     return out
 
 
@@ -365,4 +370,4 @@ def _corpus_stats(db: Database, profile: Any) -> Any:
             recs, _ = parse_text(text)
             yield from recs
 
-    return corpus_stats(records(), profile)  # None: each record's Profile header
+    return corpus_stats(records(), profile, count_findings=False)  # None: each record's Profile header

@@ -171,7 +171,7 @@ def test_reading_in_a_writable_directory_leaves_nothing_new(tmp_path: Path) -> N
 _READER = """
 import json, os, sys
 from click.testing import CliRunner
-from trictrac.cli.main import main
+from trictrac.cli.main import cli as main
 os.setgid(65534); os.setuid(65534)  # nobody: cannot write the directory
 assert not os.access(sys.argv[1], os.W_OK)
 out = {}
