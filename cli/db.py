@@ -81,7 +81,7 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None)
         click.echo("(none)")
         return
     cols = list(columns or rows[0].keys())
-    cells = [["" if r.get(c) is None else str(r.get(c)) for c in cols] for r in rows]
+    cells = [["" if r.get(c) is None else terminal_safe(str(r.get(c))) for c in cols] for r in rows]
     width = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
     click.echo("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
     click.echo("  ".join("-" * w for w in width))
@@ -271,6 +271,31 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
         click.echo(terminal_safe(f"deleted {out['label']} ({out['id'][:12]}); kept in game_history"))
 
 
+@db.command("datasette")
+@DB_PATH
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Where to write the metadata "
+              "(default: NAME.metadata.json beside the database).")
+@click.option("--club", help="The club's name, for the title.")
+def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
+    """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
+    readable game labels, search, and canned queries (standings, a player's games, the
+    écoles of a game, the games with disputed scores).
+
+    \b
+    Examples:
+      trictrac db datasette club.db --club "Cercle de Rouen"
+      datasette club.db -m club.metadata.json
+    """
+    from trictrac.club.datasette import write_metadata
+
+    _open(database).close()  # a club database (and migrated when it is an older one)
+    try:
+        path = write_metadata(database, output, club)
+    except OSError as e:
+        raise BadInput(f"cannot write the metadata: {e}") from None
+    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path}"))
+
+
 # --- queries --------------------------------------------------------------------------------
 
 
@@ -354,17 +379,25 @@ def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None
 @click.option("--player", help="Only écoles this player claimed or made.")
 @click.option("--season", help="Only this season.")
 @click.option("--list", "as_list", is_flag=True, help="List every école instead of the totals by player.")
+@click.option("--found-by-verifier", is_flag=True,
+              help="List the écoles the verifier found, unclaimed ones included.")
 @format_option
-def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: bool, fmt: str) -> None:
+def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: bool, found_by_verifier: bool,
+               fmt: str) -> None:
     """Who made and who claimed écoles (RULES.md §7), and the écoles the verifier found.
 
     \b
     Examples:
       trictrac db ecoles club.db
       trictrac db ecoles club.db --player Dupont --list --csv
+      trictrac db ecoles club.db --found-by-verifier
     """
     res = _query(database, queries.ecoles, player=player, season=season)
-    if fmt == "json":
+    if found_by_verifier:
+        rows = res["found_by_verifier"]
+        _output(rows, fmt, None if fmt != "table" else
+                ["game", "coup", "kind", "made_by", "entitled", "marked", "message"])
+    elif fmt == "json":
         echo_json(res)
     else:
         _output(res["claimed"] if as_list else res["by_player"], fmt)

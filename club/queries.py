@@ -201,11 +201,18 @@ def player_results(db: Database, player: str, *, season: str | None = None) -> d
     return {"player": p["name"], "seasons": seasons, "games": games}
 
 
+# The verifier's findings that are écoles (RULES.md §7): claimed or not (``unclaimed-ecole``),
+# wrongly claimed, and the écoles of a plein not filled or not kept (§7.7).
+ECOLE_FINDINGS = ("(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', "
+                  "'must-conserve'))")
+
+
 def ecoles(db: Database, *, player: str | None = None, season: str | None = None) -> dict[str, Any]:
     """Who made and who claimed écoles (RULES.md §7).
 
     ``claimed``: every école written in the records (claimant, the player who made it,
-    points, reason).  ``by_player``: per player the écoles claimed and made (count and
+    points, reason).  ``found_by_verifier``: every école finding of the verifier (kinds
+    :data:`ECOLE_FINDINGS`), unclaimed écoles included, with who made it.  ``by_player``: per player the écoles claimed and made (count and
     points), and the école findings of the verifier charged to him (mistakes the
     opponent did or did not claim: kinds ``ecole-*``, ``fausse-ecole``).  With
     ``player`` only the écoles he claimed or made."""
@@ -233,11 +240,18 @@ def ecoles(db: Database, *, player: str | None = None, season: str | None = None
           (SELECT COALESCE(SUM(k.points), 0) FROM marks k JOIN games g ON g.id = k.game_id
              WHERE k.kind = 'ecole' AND k.against_id = p.id{sw}) AS made_points,
           (SELECT COUNT(*) FROM findings f JOIN games g ON g.id = f.game_id
-             WHERE f.player_id = p.id AND (f.kind LIKE 'ecole%' OR f.kind = 'fausse-ecole'){sw}) AS found_by_verifier
+             WHERE f.player_id = p.id AND {ECOLE_FINDINGS}{sw}) AS found_by_verifier
         FROM players p {'WHERE p.id = ?' if pid is not None else ''} ORDER BY p.name""",
         sp * 5 + ([pid] if pid is not None else []))
     by_player = [r for r in by_player if r["claimed"] or r["made"] or r["found_by_verifier"] or pid is not None]
-    return {"claimed": claimed, "by_player": by_player}
+    fw = " AND (f.player_id = ?)" if pid is not None else ""
+    found = _rows(db, f"""
+        SELECT g.label AS game, f.game_id, g.date_iso AS date, g.season, f.coup, f.line, f.kind,
+               p.name AS made_by, f.entitled, f.marked, f.consequence, f.message
+        FROM findings f JOIN games g ON g.id = f.game_id LEFT JOIN players p ON p.id = f.player_id
+        WHERE {ECOLE_FINDINGS}{sw}{fw} ORDER BY g.date_iso IS NULL, g.date_iso, f.game_id, f.seq""",
+        sp + ([pid] if pid is not None else []))
+    return {"claimed": claimed, "by_player": by_player, "found_by_verifier": found}
 
 
 def bredouille_marques(db: Database, *, player: str | None = None, season: str | None = None
@@ -297,10 +311,11 @@ def _fts_query(text: str) -> str:
 
 
 def search(db: Database, text: str, *, limit: int = 50) -> list[dict[str, Any]]:
-    """Full-text search (accents folded, prefixes match) over player names and comments.
+    """Full-text search (accents folded, prefixes match) over player names, comments, the
+    verifier's findings (message and detail) and the reasons written with écoles.
 
-    Hits are players (with their number of games) and comments (with their game, coup
-    and line).  In the CLI: ``trictrac db search``."""
+    Hits are players (with their number of games), comments, findings and écoles (with
+    their game, coup and line).  In the CLI: ``trictrac db search``."""
     q = _fts_query(text)
     if not q:
         return []
@@ -314,7 +329,17 @@ def search(db: Database, text: str, *, limit: int = 50) -> list[dict[str, Any]]:
         FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid
         LEFT JOIN coups k ON k.id = c.coup_id
         WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
-    return players + comments
+    findings = _rows(db, """
+        SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, f.game_id, f.coup, f.line, NULL AS games
+        FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid
+        WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+    ecole_reasons = _rows(db, """
+        SELECT 'ecole' AS kind, k.token || ' ' || k.reason AS text, k.game_id, c.number AS coup, k.line,
+               NULL AS games
+        FROM ecole_reasons_fts JOIN marks k ON k.id = ecole_reasons_fts.rowid
+        LEFT JOIN coups c ON c.id = k.coup_id
+        WHERE ecole_reasons_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+    return players + comments + findings + ecole_reasons
 
 
 # --- statistics --------------------------------------------------------------------------------
