@@ -299,7 +299,7 @@ class SchemaTooNew(DatabaseMissing, sqlite3.DatabaseError):
 
 def game_id_of(canonical: str) -> str:
     """The game id: SHA-256 (hex) of the canonical text, so a game has one id wherever it
-    was read from (notation-anchors.md §4 item 14)."""
+    was read from."""
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -1155,8 +1155,8 @@ def reverify(
     everything: bool = False,
     progress: Callable[[ImportStep], None] | None = None,
 ) -> ImportReport:
-    """Verify stored games again, from their canonical text (notation-anchors.md §4
-    item 14: re-verify when the rules engine changes).
+    """Verify stored games again, from their canonical text (a stored judgement is only as
+    good as the rules engine that made it: re-verify when the engine changes).
 
     By default only games verified by another engine version (or not verified);
     ``everything=True`` re-verifies all.  Each game's findings, results and rows are
