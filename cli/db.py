@@ -75,6 +75,9 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         database.close()
 
 
+read_query = _query  # for the other commands that read a club database (``standings``)
+
+
 def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
     """Print rows as an aligned text table."""
     if not rows:

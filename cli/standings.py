@@ -4,12 +4,10 @@ is :func:`trictrac.club.standings.compute_standings` on :func:`standing_games`).
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import click
-
-from trictrac.cli.common import BadInput, echo_json, json_option
-from trictrac.club.db import DatabaseMissing, open_db
+from trictrac.cli.common import echo_json, json_option
+from trictrac.cli.db import read_query
 from trictrac.club.standings import compute_standings, format_standings, standing_games
 from trictrac.notation.textio import terminal_safe
 
@@ -38,18 +36,8 @@ def standings(database: str, season: str | None, date_from: str | None, date_to:
       trictrac standings club.db --season 2024
       trictrac standings club.db --from 2024-09 --to 2025-06 --json
     """
-    try:
-        db = open_db(database, create=False, readonly=True)
-    except DatabaseMissing as e:
-        raise BadInput(str(e)) from None
-    except sqlite3.DatabaseError as e:
-        raise BadInput(f"{database}: not a readable SQLite database ({e})") from None
-    try:
-        st = compute_standings(standing_games(db, season=season, date_from=date_from, date_to=date_to))
-    except sqlite3.DatabaseError as e:
-        raise BadInput(f"{database}: not a trictrac club database ({e})") from None
-    finally:
-        db.close()
+    st = read_query(database, lambda db: compute_standings(
+        standing_games(db, season=season, date_from=date_from, date_to=date_to)))
     st["filter"] = {"season": season, "from": date_from, "to": date_to}
     if as_json:
         echo_json(st)

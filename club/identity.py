@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from typing import Mapping
+from collections.abc import Mapping
 
 __all__ = ["IDENTITY_TAGS", "ID_TAGS", "game_id", "game_key", "game_label"]
 

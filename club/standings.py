@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -105,7 +106,7 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
                 row[k] += getattr(s, k)
             row[{"win": "wins", "loss": "losses", "draw": "draws"}.get(s.outcome or "", "unfinished")] += 1
         if kind == "douze-trous":
-            two = [s for s in g.seats]
+            two = list(g.seats)
             for s in two:
                 others = [o for o in two if o is not s]
                 if len(others) != 1:

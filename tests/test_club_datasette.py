@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from club_helpers import copy_record, selfplay_records, with_table_talk, write_archive
 from trictrac.cli.main import cli
 from trictrac.club.db import import_records
@@ -82,7 +81,7 @@ def test_metadata_has_titles_labels_and_canned_queries(served) -> None:
 
 
 def test_canned_standings_query_as_json(served) -> None:
-    base, recs, _ = served
+    base, _, _ = served
     rows = json.loads(_get(base + "/standings.json?season=2024&_shape=array"))
     by = {r["player"]: r for r in rows}
     assert set(by) == {"Jean Dupont", "Marie Martin"}

@@ -15,8 +15,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
-from club_helpers import copy_record, counts, orphans, selfplay_records, with_table_talk, write_archive
+from club_helpers import (
+    copy_record,
+    counts,
+    orphans,
+    selfplay_records,
+    with_table_talk,
+    write_archive,
+)
 from trictrac.club.db import import_records, open_db, readonly_uri
 
 N = 12
@@ -195,7 +201,8 @@ def test_a_wal_database_in_a_directory_nobody_may_write_is_read(tmp_path: Path) 
         os.chmod(d, 0o755)
         os.chmod(db_path, 0o644)
         before = sorted(os.listdir(d))
-        r = subprocess.run([sys.executable, "-c", _READER, str(d), str(db_path)], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, "-c", _READER, str(d), str(db_path)], check=False, capture_output=True,
+                           text=True,
                            timeout=120, cwd="/")
         assert r.returncode == 0, r.stderr
         out = json.loads(r.stdout.strip().splitlines()[-1])

@@ -7,11 +7,22 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-
-from club_helpers import as_marques, copy_record, selfplay_records, with_table_talk, write_archive
+from club_helpers import (
+    as_marques,
+    copy_record,
+    selfplay_records,
+    with_table_talk,
+    write_archive,
+)
 from trictrac.cli.main import cli
 from trictrac.club.db import import_records, open_db
-from trictrac.club.standings import MarqueRow, SeatRow, StandingGame, compute_standings, standing_games
+from trictrac.club.standings import (
+    MarqueRow,
+    SeatRow,
+    StandingGame,
+    compute_standings,
+    standing_games,
+)
 from trictrac.notation.record import MarqueResult
 
 
