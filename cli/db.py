@@ -432,7 +432,8 @@ def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: 
 def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     """Show one game: header, players, results, findings and its canonical text.
 
-    GAME_ID is the id printed by `db games` or any unique prefix of it (4+ hex digits).
+    GAME_ID is the id printed by `db games`, any unique prefix of it (4+ hex digits),
+    or the game's label (`2024-03-15 Dupont – Martin, r. 3`).
 
     \b
     Examples:
@@ -498,16 +499,20 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
 @DB_PATH
 @click.argument("text")
 @click.option("--limit", type=click.IntRange(1), default=50, show_default=True, help="Hits per kind.")
+@click.option("--everywhere", is_flag=True, help="Search the verifier's findings and the reasons written "
+                                                  "with écoles too.")
 @format_option
-def search_cmd(database: str, text: str, limit: int, fmt: str) -> None:
-    """Full-text search in player names and comments (accents ignored, word prefixes match).
+def search_cmd(database: str, text: str, limit: int, everywhere: bool, fmt: str) -> None:
+    """Full-text search in player names and comments (accents ignored, word prefixes match);
+    with --everywhere also in the verifier's findings and the reasons of écoles.
 
     \b
     Examples:
       trictrac db search club.db dupont
       trictrac db search club.db "ecole par trop" --json
+      trictrac db search club.db "marked" --everywhere
     """
-    rows = _query(database, queries.search, text, limit=limit)
+    rows = _query(database, queries.search, text, limit=limit, everywhere=everywhere)
     if fmt == "table":
         rows = [{**r, "game_id": (r["game_id"] or "")[:12]} for r in rows]
     _output(rows, fmt)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from trictrac.club.db import GameNotFound
+from trictrac.club.db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
 
 __all__ = [
     "PlayerNotFound",
@@ -127,16 +127,9 @@ def list_players(db: Database) -> list[dict[str, Any]]:
 
 
 def resolve_game_id(db: Database, game_id: str) -> str:
-    """The full id of a game from its id or a unique prefix (at least 4 hex digits)."""
-    gid = game_id.strip().lower()
-    if not re.fullmatch(r"[0-9a-f]{4,64}", gid):
-        raise GameNotFound(f"{game_id!r} is not a game id (4 to 64 hex digits)")
-    rows = db.conn.execute("SELECT id FROM games WHERE id >= ? AND id < ? LIMIT 2", (gid, gid + "g")).fetchall()
-    if not rows:
-        raise GameNotFound(f"no game with id {game_id}")
-    if len(rows) > 1:
-        raise GameNotFound(f"game id prefix {game_id} is ambiguous")
-    return rows[0][0]
+    """The full id of a game from its id, a unique prefix (at least 4 hex digits), its
+    label or its GameId (``club.db.resolve_game``)."""
+    return resolve_game(db.conn, game_id)
 
 
 def game_detail(db: Database, game_id: str) -> dict[str, Any]:
@@ -310,12 +303,13 @@ def _fts_query(text: str) -> str:
     return " ".join(f'"{w}"*' for w in words)
 
 
-def search(db: Database, text: str, *, limit: int = 50) -> list[dict[str, Any]]:
+def search(db: Database, text: str, *, limit: int = 50, everywhere: bool = False) -> list[dict[str, Any]]:
     """Full-text search (accents folded, prefixes match) over player names, comments, the
     verifier's findings (message and detail) and the reasons written with écoles.
 
-    Hits are players (with their number of games), comments, findings and écoles (with
-    their game, coup and line).  In the CLI: ``trictrac db search``."""
+    Hits are players (with their number of games) and comments, and with ``everywhere``
+    findings and écoles too (with their game, coup and line).  In the CLI:
+    ``trictrac db search`` (``--everywhere``)."""
     q = _fts_query(text)
     if not q:
         return []
@@ -329,6 +323,8 @@ def search(db: Database, text: str, *, limit: int = 50) -> list[dict[str, Any]]:
         FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid
         LEFT JOIN coups k ON k.id = c.coup_id
         WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+    if not everywhere:
+        return players + comments
     findings = _rows(db, """
         SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, f.game_id, f.coup, f.line, NULL AS games
         FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid

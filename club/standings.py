@@ -208,10 +208,10 @@ def standing_games(db: Database, *, season: str | None = None, date_from: str | 
             "loser IS NOT NULL AND game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, number, id", (sel,)):
         marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
     out = []
-    for gid, label, date, season, n_marques in games:
+    for gid, label, date, game_season, n_marques in games:
         rows = tuple(SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
                      for pid, name, holes, outcome in seats.get(gid, []))
-        out.append(StandingGame(gid, label, date, season, "a-ecrire" if n_marques else "douze-trous", rows,
+        out.append(StandingGame(gid, label, date, game_season, "a-ecrire" if n_marques else "douze-trous", rows,
                                 tuple(marques.get(gid, ()))))
     return out
 

@@ -54,5 +54,6 @@ def test_ecoles_found_by_verifier_and_search(tmp_path: Path) -> None:
     assert "unclaimed-ecole" in kinds
     res = run("db", "ecoles", db, "--found-by-verifier")
     assert "unclaimed-ecole" in res.output
-    hits = json.loads(run("db", "search", db, "marked", "--json").output)
-    assert any(h["kind"] == "finding" for h in hits)
+    assert json.loads(run("db", "search", db, "marked", "--json").output) == []
+    hits = json.loads(run("db", "search", db, "marked", "--everywhere", "--json").output)
+    assert hits and all(h["kind"] == "finding" and "marked" in h["text"] for h in hits)
