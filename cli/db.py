@@ -25,11 +25,14 @@ from trictrac.club.db import (
     GameNotFound,
     ImportReport,
     ImportStep,
+    delete_game,
+    game_history,
     import_records,
     open_db,
     reverify,
 )
 from trictrac.club.queries import PlayerNotFound
+from trictrac.notation.textio import terminal_safe
 
 
 @click.group("db")
@@ -51,8 +54,9 @@ def db() -> None:
 
 
 def _open(path: str) -> Any:
+    # Every query command only reads: read-only, nothing written beside the file (issue 18).
     try:
-        return open_db(path, create=False)
+        return open_db(path, create=False, readonly=True)
     except DatabaseMissing as e:
         raise BadInput(str(e)) from None
     except sqlite3.DatabaseError as e:  # a file that is not SQLite
@@ -71,13 +75,16 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         database.close()
 
 
+read_query = _query  # for the other commands that read a club database (``standings``)
+
+
 def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
     """Print rows as an aligned text table."""
     if not rows:
         click.echo("(none)")
         return
     cols = list(columns or rows[0].keys())
-    cells = [["" if r.get(c) is None else str(r.get(c)) for c in cols] for r in rows]
+    cells = [["" if r.get(c) is None else terminal_safe(str(r.get(c))) for c in cols] for r in rows]
     width = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
     click.echo("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
     click.echo("  ".join("-" * w for w in width))
@@ -212,12 +219,84 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
 
 def _print_report(r: ImportReport) -> None:
     rate = f" ({r.read / r.seconds:.0f} games/s)" if r.seconds and r.read else ""
-    click.echo(f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, "
-               f"{r.failed} failed; {r.findings} findings stored; {r.seconds:.2f} s{rate}")
+    for path, c in r.per_file.items():
+        click.echo(terminal_safe(f"{path}: {c['added']} added, {c['replaced']} replaced, "
+                                 f"{c['unchanged']} unchanged, {c['refused']} refused"))
+    click.echo(f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, {r.failed} failed "
+               f"({r.added} added, {r.replaced} replaced); {r.findings} findings stored; {r.seconds:.2f} s{rate}")
     if r.failures:
         click.echo("failures:", err=True)
         for f in r.failures:
-            click.echo(f"  {f.render()}", err=True)
+            click.echo(terminal_safe(f"  refused: {f.render()}"), err=True)
+
+
+@db.command("history")
+@DB_PATH
+@click.argument("game")
+@format_option
+def history_cmd(database: str, game: str, fmt: str) -> None:
+    """Every version of GAME, oldest first: replaced and deleted ones and the current one.
+
+    GAME is a game id (or a unique prefix, 4+ hex digits) of any version, its label, or
+    its Game-Id.  A version's text is kept in the game_history table (column canonical).
+
+    \b
+    Examples:
+      trictrac db history club.db 3fa2c1
+      trictrac db history club.db "2024-03-15 Dupont – Martin, r. 3" --json
+    """
+    rows = _query(database, game_history, game)
+    if fmt == "table":
+        rows = [{**r, "game_id": r["game_id"][:12], "replaced_by": (r["replaced_by"] or "")[:12]} for r in rows]
+    _output(rows, fmt)
+
+
+@db.command("delete")
+@DB_PATH
+@click.argument("game")
+@json_option
+def delete_cmd(database: str, game: str, as_json: bool) -> None:
+    """Remove GAME from the database (its text is kept in game_history).
+
+    \b
+    Examples:
+      trictrac db delete club.db 3fa2c1
+    """
+    try:
+        out = delete_game(database, game)
+    except (DatabaseMissing, GameNotFound) as e:
+        raise BadInput(str(e)) from None
+    except sqlite3.DatabaseError as e:
+        raise BadInput(f"{database}: cannot write the database ({e})") from None
+    if as_json:
+        echo_json(out)
+    else:
+        click.echo(terminal_safe(f"deleted {out['label']} ({out['id'][:12]}); kept in game_history"))
+
+
+@db.command("datasette")
+@DB_PATH
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Where to write the metadata "
+              "(default: NAME.metadata.json beside the database).")
+@click.option("--club", help="The club's name, for the title.")
+def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
+    """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
+    readable game labels, search, and canned queries (standings, a player's games, the
+    écoles of a game, the games with disputed scores).
+
+    \b
+    Examples:
+      trictrac db datasette club.db --club "Cercle de Rouen"
+      datasette club.db -m club.metadata.json
+    """
+    from trictrac.club.datasette import write_metadata
+
+    _open(database).close()  # a club database (and migrated when it is an older one)
+    try:
+        path = write_metadata(database, output, club)
+    except OSError as e:
+        raise BadInput(f"cannot write the metadata: {e}") from None
+    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path}"))
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -303,17 +382,25 @@ def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None
 @click.option("--player", help="Only écoles this player claimed or made.")
 @click.option("--season", help="Only this season.")
 @click.option("--list", "as_list", is_flag=True, help="List every école instead of the totals by player.")
+@click.option("--found-by-verifier", is_flag=True,
+              help="List the écoles the verifier found, unclaimed ones included.")
 @format_option
-def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: bool, fmt: str) -> None:
+def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: bool, found_by_verifier: bool,
+               fmt: str) -> None:
     """Who made and who claimed écoles (RULES.md §7), and the écoles the verifier found.
 
     \b
     Examples:
       trictrac db ecoles club.db
       trictrac db ecoles club.db --player Dupont --list --csv
+      trictrac db ecoles club.db --found-by-verifier
     """
     res = _query(database, queries.ecoles, player=player, season=season)
-    if fmt == "json":
+    if found_by_verifier:
+        rows = res["found_by_verifier"]
+        _output(rows, fmt, None if fmt != "table" else
+                ["game", "coup", "kind", "made_by", "entitled", "marked", "message"])
+    elif fmt == "json":
         echo_json(res)
     else:
         _output(res["claimed"] if as_list else res["by_player"], fmt)
@@ -345,7 +432,8 @@ def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: 
 def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     """Show one game: header, players, results, findings and its canonical text.
 
-    GAME_ID is the id printed by `db games` or any unique prefix of it (4+ hex digits).
+    GAME_ID is the id printed by `db games`, any unique prefix of it (4+ hex digits),
+    or the game's label (`2024-03-15 Dupont – Martin, r. 3`).
 
     \b
     Examples:
@@ -411,16 +499,20 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
 @DB_PATH
 @click.argument("text")
 @click.option("--limit", type=click.IntRange(1), default=50, show_default=True, help="Hits per kind.")
+@click.option("--everywhere", is_flag=True, help="Search the verifier's findings and the reasons written "
+                                                  "with écoles too.")
 @format_option
-def search_cmd(database: str, text: str, limit: int, fmt: str) -> None:
-    """Full-text search in player names and comments (accents ignored, word prefixes match).
+def search_cmd(database: str, text: str, limit: int, everywhere: bool, fmt: str) -> None:
+    """Full-text search in player names and comments (accents ignored, word prefixes match);
+    with --everywhere also in the verifier's findings and the reasons of écoles.
 
     \b
     Examples:
       trictrac db search club.db dupont
       trictrac db search club.db "ecole par trop" --json
+      trictrac db search club.db "marked" --everywhere
     """
-    rows = _query(database, queries.search, text, limit=limit)
+    rows = _query(database, queries.search, text, limit=limit, everywhere=everywhere)
     if fmt == "table":
         rows = [{**r, "game_id": (r["game_id"] or "")[:12]} for r in rows]
     _output(rows, fmt)

@@ -21,6 +21,7 @@ COMMANDS = [
     ("stats", "stats"),
     ("bench", "bench"),
     ("db", "db"),
+    ("standings", "standings"),
     ("publish", "publish"),
 ]
 

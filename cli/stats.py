@@ -21,8 +21,10 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
     """Statistics of the games in FILE…: each scoring event's frequency, coups per
     relevé, relevés per game, sorties, bredouilles, grandes bredouilles, refaits.
 
-    Games are replayed as perfect players would mark them; a game with table
-    mistakes is skipped (and counted): check it with `trictrac check`.
+    Every game counts: games are replayed as perfect players would mark them, and a
+    game with a table mistake (an illegal move, a leave without the right) is counted
+    from the verifier's judgement of each coup.  Every game is verified: the summary
+    says how many games and coups had findings (`trictrac check` lists them).
 
     \b
     Example:
@@ -37,7 +39,7 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
         try:
             for parsed in iter_records(path, file=str(path)):
                 if any(d.severity == "error" for d in parsed.diagnostics):
-                    acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})
+                    acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})  # nothing to judge
                 else:
                     acc.add(parsed.record, index)
                 index += 1

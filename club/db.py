@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sqlite3
 import time
@@ -26,10 +27,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
+from urllib.parse import quote
 
 from sqlite_utils import Database
 
-from trictrac.club.schema import SchemaError, create_schema, upgrade_schema
+from trictrac.club.identity import game_key, game_label
+from trictrac.club.schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
 from trictrac.notation.record import (
     Comment,
     Correction,
@@ -107,7 +110,7 @@ class ImportFailure:
 
 @dataclass(frozen=True, slots=True)
 class ImportStep:
-    """What ``progress`` receives after each game: ``status`` is imported, unchanged or failed.
+    """What ``progress`` receives after each game: ``status`` is added, replaced, unchanged or failed.
 
     ``offset`` is where the game starts in its file (0 for a failed file)."""
 
@@ -120,10 +123,16 @@ class ImportStep:
 
 @dataclass(slots=True)
 class ImportReport:
+    """``imported`` = ``added`` + ``replaced`` (a corrected version of a stored game);
+    ``per_file``: for each file, its counts of added / replaced / unchanged / refused."""
+
     files: list[str] = field(default_factory=list)
     read: int = 0
     imported: int = 0
+    added: int = 0
+    replaced: int = 0
     unchanged: int = 0
+    per_file: dict[str, dict[str, int]] = field(default_factory=dict)
     findings: int = 0
     failures: list[ImportFailure] = field(default_factory=list)
     game_ids: list[str] = field(default_factory=list)  # every game read and stored, in order
@@ -142,7 +151,10 @@ class ImportReport:
             "files": self.files,
             "read": self.read,
             "imported": self.imported,
+            "added": self.added,
+            "replaced": self.replaced,
             "unchanged": self.unchanged,
+            "per_file": self.per_file,
             "failed": self.failed,
             "unreadable": self.unreadable,
             "findings": self.findings,
@@ -156,7 +168,32 @@ class ImportReport:
 # --- opening ---------------------------------------------------------------------------
 
 
-def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = True) -> Database:
+def readonly_uri(path: str | Path, *, writable_dir: bool | None = None, writable_file: bool | None = None) -> str:
+    """The SQLite URI that reads ``path`` without writing anything (issue 18).
+
+    * directory not writable: ``mode=ro&immutable=1`` — a WAL-mode reader would otherwise
+      have to create the ``-shm`` (and ``-wal``) files beside the database.  An immutable
+      open does not read a ``-wal`` file left beside it: only what was checkpointed into
+      the file is seen (an archived copy has no other).
+    * file not writable: ``mode=ro``.
+    * both writable: ``mode=rw``, and the connection is made ``PRAGMA query_only``: a
+      read-only connection could not remove the ``-wal``/``-shm`` files it makes, this one
+      removes them on close like any last SQLite connection.
+
+    ``writable_dir`` / ``writable_file`` None: ask the file system."""
+    p = Path(path).resolve()
+    if writable_dir is None:
+        writable_dir = os.access(p.parent, os.W_OK)
+    if writable_file is None:
+        writable_file = os.access(p, os.W_OK)
+    uri = f"file:{quote(str(p))}"
+    if not writable_dir:
+        return uri + "?mode=ro&immutable=1"
+    return uri + ("?mode=rw" if writable_file else "?mode=ro")
+
+
+def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = True,
+            readonly: bool = False) -> Database:
     """Open (and create if needed) a club database: WAL, busy timeout, foreign keys on.
 
     ``create=False`` refuses a file that does not exist or has no ``games`` table
@@ -168,6 +205,8 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
     path = Path(db_path)
     if not create and not path.exists():
         raise DatabaseMissing(f"no database file {path}")
+    if readonly:
+        return _open_readonly(path)
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -193,6 +232,39 @@ def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = 
             if "readonly" not in str(e).replace("-", "").replace(" ", ""):
                 conn.close()
                 raise
+    return Database(conn, execute_plugins=False)
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+def _open_readonly(path: Path) -> Database:
+    """For the commands that only read (``db games``, ``db stats``, ``standings`` …): no
+    migration, no journal change, nothing written beside the file (:func:`readonly_uri`)."""
+    if not path.is_file():
+        raise DatabaseMissing(f"{path} is not a file")
+    conn = _connect_readonly(path)
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+        conn.close()
+        raise DatabaseMissing(f"{path} is not a club database (no games table)")
+    try:
+        version = stored_version(conn)
+        if (version is not None and version.isdigit() and int(version) < int(SCHEMA_VERSION)
+                and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+            # An older file we may write: migrate it once, then read it as usual.
+            conn.close()
+            open_db(path, create=False).close()
+            conn = _connect_readonly(path)
+        elif version is not None and version.isdigit() and int(version) > int(SCHEMA_VERSION):
+            raise SchemaTooNew(f"{path}: club database schema version {version!r}: this trictrac reads "
+                               f"versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)")
+    except SchemaTooNew:
+        conn.close()
+        raise
     return Database(conn, execute_plugins=False)
 
 
@@ -227,7 +299,7 @@ class SchemaTooNew(DatabaseMissing, sqlite3.DatabaseError):
 
 def game_id_of(canonical: str) -> str:
     """The game id: SHA-256 (hex) of the canonical text, so a game has one id wherever it
-    was read from (notation-anchors.md §4 item 14)."""
+    was read from."""
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -354,6 +426,8 @@ def _build_rows(
     rows = _GameRows(
         game={
             "id": gid,
+            "label": game_label(h, date_iso),
+            "game_key": game_key(h, gid),
             "event": h.get("Event"),
             "site": h.get("Site"),
             "date": h.get("Date"),
@@ -607,6 +681,82 @@ _SQL = {
 _MAX_IDS = "SELECT " + ", ".join(f"(SELECT COALESCE(MAX(id), 0) FROM {t})" for t in _ID_TABLES)
 
 
+def _to_history(conn: sqlite3.Connection, gid: str, action: str, replaced_by: str | None) -> None:
+    """Copy a stored game into ``game_history`` and delete it (its rows cascade); inside the
+    caller's transaction."""
+    conn.execute(
+        "INSERT INTO game_history (game_id, game_key, label, action, replaced_by, at, imported_at, n_findings, "
+        "headers, canonical, source, source_file) SELECT id, game_key, label, ?, ?, ?, imported_at, n_findings, "
+        "headers, canonical, source, source_file FROM games WHERE id = ?", (action, replaced_by, _now(), gid))
+    conn.execute("DELETE FROM games WHERE id = ?", (gid,))
+
+
+def delete_game(db_path: str | Path, game: str) -> dict[str, Any]:
+    """Delete one stored game (id, unique id prefix or label), keeping it in ``game_history``;
+    one transaction.  Returns the deleted game's id and label.  In the CLI: ``db delete``."""
+    database = open_db(db_path, create=False)
+    conn = database.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            gid = resolve_game(conn, game)
+            label = conn.execute("SELECT label FROM games WHERE id = ?", (gid,)).fetchone()[0]
+            _to_history(conn, gid, "deleted", None)
+            conn.execute("DELETE FROM source_files WHERE game_ids LIKE ?", (f'%"{gid}"%',))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        database.close()
+    return {"id": gid, "label": label}
+
+
+def resolve_game(conn: sqlite3.Connection, game: str) -> str:
+    """The id of a stored game from its id, a unique prefix of it (4+ hex digits), its
+    label, or its ``Game-Id``; :class:`GameNotFound` otherwise."""
+    text = game.strip()
+    low = text.lower()
+    if re.fullmatch(r"[0-9a-f]{4,64}", low):
+        rows = conn.execute("SELECT id FROM games WHERE id >= ? AND id < ? LIMIT 2", (low, low + "g")).fetchall()
+        if len(rows) == 1:
+            return rows[0][0]
+        if len(rows) > 1:
+            raise GameNotFound(f"game id prefix {game} is ambiguous")
+    rows = conn.execute("SELECT id FROM games WHERE label = ? OR game_key = ? OR game_key = ? LIMIT 2",
+                        (text, f"tag:{text}", text)).fetchall()
+    if len(rows) == 1:
+        return rows[0][0]
+    if len(rows) > 1:
+        raise GameNotFound(f"{game!r} names several games: give the id")
+    raise GameNotFound(f"no game with id or label {game}")
+
+
+def game_history(db: Database, game: str) -> list[dict[str, Any]]:
+    """Every version of a game, oldest first: those in ``game_history`` (replaced or
+    deleted) and the stored one (``action`` = ``current``).  ``game``: the id (or prefix)
+    of any version, a label or a Game-Id.  In the CLI: ``db history``."""
+    conn = db.conn
+    try:
+        key = conn.execute("SELECT game_key FROM games WHERE id = ?", (resolve_game(conn, game),)).fetchone()[0]
+    except GameNotFound:
+        low = game.strip().lower()
+        row = conn.execute("SELECT game_key FROM game_history WHERE game_id >= ? AND game_id < ? OR label = ? "
+                           "ORDER BY id DESC LIMIT 1", (low, low + "g", game.strip())).fetchone()
+        if row is None:
+            raise
+        key = row[0]
+    cols = "game_id, label, action, replaced_by, at, imported_at, n_findings, source_file"
+    cur = conn.execute(f"SELECT {cols} FROM game_history WHERE game_key = ? ORDER BY id", (key,))
+    names = [d[0] for d in cur.description]
+    out = [dict(zip(names, r)) for r in cur.fetchall()]
+    cur = conn.execute("SELECT id, label, 'current', NULL, NULL, imported_at, n_findings, source_file "
+                       "FROM games WHERE game_key = ?", (key,))
+    out += [dict(zip(names, r)) for r in cur.fetchall()]
+    return out
+
+
 class _Store:
     """Writes games into one connection; caches player ids that are committed."""
 
@@ -625,17 +775,25 @@ class _Store:
             pending[name] = pid
         return pid
 
-    def store(self, rows: _GameRows, *, replace: bool = False) -> bool:
-        """Write one game in its own transaction; False if it was already there.
-        ``replace``: delete the stored game first (its rows cascade), in the same transaction."""
+    def store(self, rows: _GameRows, *, replace: bool = False) -> str:
+        """Write one game in its own transaction: ``added``, ``replaced`` (a game with the
+        same ``game_key`` and another text was there: it goes to ``game_history``) or
+        ``unchanged`` (this very text was there).  ``replace``: rewrite the stored game of
+        this id in place (re-verification), in the same transaction."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
+        status = "added"
         try:
             if replace:
                 conn.execute("DELETE FROM games WHERE id = ?", (rows.game["id"],))
             elif self.exists(rows.game["id"]):
                 conn.execute("ROLLBACK")
-                return False
+                return "unchanged"
+            else:
+                old = conn.execute("SELECT id FROM games WHERE game_key = ?", (rows.game["game_key"],)).fetchone()
+                if old is not None:
+                    _to_history(conn, old[0], "replaced", rows.game["id"])
+                    status = "replaced"
             pending: dict[str, int] = {}
             pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
             g = rows.game
@@ -674,7 +832,22 @@ class _Store:
                 conn.execute("ROLLBACK")
             raise
         self.players.update(pending)
-        return True
+        return status
+
+    def known_file(self, digest: str) -> list[str] | None:
+        """The games of a file imported before with these bytes, if every one is still stored."""
+        row = self.conn.execute("SELECT game_ids FROM source_files WHERE sha256 = ?", (digest,)).fetchone()
+        if row is None:
+            return None
+        ids = json.loads(row[0])
+        n = self.conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT value FROM json_each(?))",
+                              (row[0],)).fetchone()[0]
+        return ids if n == len(set(ids)) else None
+
+    def remember_file(self, digest: str, path: str, ids: list[str]) -> None:
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO source_files (sha256, path, game_ids, imported_at) "
+                              "VALUES (?, ?, ?, ?)", (digest, path, json.dumps(ids), _now()))
 
     def fail(self, f: ImportFailure) -> None:
         """Log a failure (once per file, line, reason and message) in its own transaction."""
@@ -817,6 +990,7 @@ class _Task:
     gid: str
     canonical: str
     source: str | None
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -856,10 +1030,14 @@ class _Context:
         self.iter_records, self.write_record = iter_records, write_record
         self.store, self.report, self.progress, self.pool, self.work = store, report, progress, pool, work
         self.window = 4 * jobs  # games in flight: bounded, so a huge archive streams
+        self.keys: dict[str, str] = {}  # game_key -> content id, for the games read in this run
 
     def _step(self, path: str, index: int, offset: int, status: str, gid: str | None) -> None:
-        if status == "imported":
+        counts = self.report.per_file.setdefault(path, dict.fromkeys(("added", "replaced", "unchanged", "refused"), 0))
+        counts["refused" if status == "failed" else status] += 1
+        if status in ("added", "replaced"):
             self.report.imported += 1
+            setattr(self.report, status, getattr(self.report, status) + 1)
         elif status == "unchanged":
             self.report.unchanged += 1
         if gid is not None and status != "failed":
@@ -876,6 +1054,23 @@ class _Context:
         if not Path(path).is_file():
             self.failed(ImportFailure(path, None, None, "unreadable-file", "no such file"), 0, 0)
             return
+        try:
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            digest = None
+        known = self.store.known_file(digest) if digest else None
+        if known is not None:  # the very same bytes, every game still stored: nothing to read
+            self.report.read += len(known)
+            for i, gid in enumerate(known):
+                self._step(path, i, 0, "unchanged", gid)
+            return
+        failures = len(self.report.failures)
+        first = len(self.report.game_ids)
+        self._read_file(path)
+        if digest and len(self.report.failures) == failures and len(self.report.game_ids) > first:
+            self.store.remember_file(digest, path, self.report.game_ids[first:])
+
+    def _read_file(self, path: str) -> None:
         index = -1
         inflight: deque[tuple[_Task, Any]] = deque()
         try:
@@ -917,10 +1112,15 @@ class _Context:
                                       f"{type(e).__name__}: {e}"), index, offset)
             return None
         gid = game_id_of(canonical)
+        key = game_key(rec.headers, gid)
+        if key in self.keys and self.keys[key] != gid:
+            # Two games of this run with the same tags: neither replaces the other.
+            key = game_key({}, gid)
+        self.keys[key] = gid
         if self.store.exists(gid):
             self._step(path, index, offset, "unchanged", gid)
             return None
-        return _Task(path, index, offset, line, rec, diags, gid, canonical, _source_text(raw, rec))
+        return _Task(path, index, offset, line, rec, diags, gid, canonical, _source_text(raw, rec), key)
 
     def _finish(self, task: _Task, fut: Any) -> None:
         try:
@@ -930,6 +1130,7 @@ class _Context:
         if isinstance(out, ImportFailure):
             self.failed(out, task.index, task.offset)
             return
+        out.game["game_key"] = task.key
         try:
             stored = self.store.store(out)
         except sqlite3.OperationalError as e:
@@ -942,9 +1143,9 @@ class _Context:
             self.failed(ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}",
                                       task.gid), task.index, task.offset)
             return
-        if stored:
+        if stored != "unchanged":
             self.report.findings += len(out.findings)
-        self._step(task.path, task.index, task.offset, "imported" if stored else "unchanged", task.gid)
+        self._step(task.path, task.index, task.offset, stored, task.gid)
 
 
 def reverify(
@@ -954,8 +1155,8 @@ def reverify(
     everything: bool = False,
     progress: Callable[[ImportStep], None] | None = None,
 ) -> ImportReport:
-    """Verify stored games again, from their canonical text (notation-anchors.md §4
-    item 14: re-verify when the rules engine changes).
+    """Verify stored games again, from their canonical text (a stored judgement is only as
+    good as the rules engine that made it: re-verify when the engine changes).
 
     By default only games verified by another engine version (or not verified);
     ``everything=True`` re-verifies all.  Each game's findings, results and rows are
@@ -976,8 +1177,8 @@ def reverify(
         work = _Work(prof, True, season_rule, ENGINE_VERSION)
         store = _Store(conn)
         todo = conn.execute("SELECT id, engine_version, verified, canonical, source, source_file, source_line, "
-                            "imported_at FROM games ORDER BY rowid").fetchall()
-        for index, (gid, engine, verified, canonical, source, source_file, line, imported_at) in enumerate(todo):
+                            "imported_at, game_key FROM games ORDER BY rowid").fetchall()
+        for index, (gid, engine, verified, canonical, source, source_file, line, imported_at, key) in enumerate(todo):
             report.read += 1
             if not everything and verified and engine == ENGINE_VERSION and prof is None:
                 report.unchanged += 1
@@ -992,7 +1193,7 @@ def reverify(
             if isinstance(out, ImportFailure):
                 report.failures.append(out)
                 continue
-            out.game.update(source_file=source_file, source_line=line, imported_at=imported_at)
+            out.game.update(source_file=source_file, source_line=line, imported_at=imported_at, game_key=key)
             store.store(out, replace=True)
             report.imported += 1
             report.findings += len(out.findings)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from trictrac.club.db import GameNotFound
+from trictrac.club.db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
 
 __all__ = [
     "PlayerNotFound",
@@ -127,16 +127,9 @@ def list_players(db: Database) -> list[dict[str, Any]]:
 
 
 def resolve_game_id(db: Database, game_id: str) -> str:
-    """The full id of a game from its id or a unique prefix (at least 4 hex digits)."""
-    gid = game_id.strip().lower()
-    if not re.fullmatch(r"[0-9a-f]{4,64}", gid):
-        raise GameNotFound(f"{game_id!r} is not a game id (4 to 64 hex digits)")
-    rows = db.conn.execute("SELECT id FROM games WHERE id >= ? AND id < ? LIMIT 2", (gid, gid + "g")).fetchall()
-    if not rows:
-        raise GameNotFound(f"no game with id {game_id}")
-    if len(rows) > 1:
-        raise GameNotFound(f"game id prefix {game_id} is ambiguous")
-    return rows[0][0]
+    """The full id of a game from its id, a unique prefix (at least 4 hex digits), its
+    label or its GameId (``club.db.resolve_game``)."""
+    return resolve_game(db.conn, game_id)
 
 
 def game_detail(db: Database, game_id: str) -> dict[str, Any]:
@@ -201,11 +194,18 @@ def player_results(db: Database, player: str, *, season: str | None = None) -> d
     return {"player": p["name"], "seasons": seasons, "games": games}
 
 
+# The verifier's findings that are écoles (RULES.md §7): claimed or not (``unclaimed-ecole``),
+# wrongly claimed, and the écoles of a plein not filled or not kept (§7.7).
+ECOLE_FINDINGS = ("(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', "
+                  "'must-conserve'))")
+
+
 def ecoles(db: Database, *, player: str | None = None, season: str | None = None) -> dict[str, Any]:
     """Who made and who claimed écoles (RULES.md §7).
 
     ``claimed``: every école written in the records (claimant, the player who made it,
-    points, reason).  ``by_player``: per player the écoles claimed and made (count and
+    points, reason).  ``found_by_verifier``: every école finding of the verifier (kinds
+    :data:`ECOLE_FINDINGS`), unclaimed écoles included, with who made it.  ``by_player``: per player the écoles claimed and made (count and
     points), and the école findings of the verifier charged to him (mistakes the
     opponent did or did not claim: kinds ``ecole-*``, ``fausse-ecole``).  With
     ``player`` only the écoles he claimed or made."""
@@ -233,11 +233,18 @@ def ecoles(db: Database, *, player: str | None = None, season: str | None = None
           (SELECT COALESCE(SUM(k.points), 0) FROM marks k JOIN games g ON g.id = k.game_id
              WHERE k.kind = 'ecole' AND k.against_id = p.id{sw}) AS made_points,
           (SELECT COUNT(*) FROM findings f JOIN games g ON g.id = f.game_id
-             WHERE f.player_id = p.id AND (f.kind LIKE 'ecole%' OR f.kind = 'fausse-ecole'){sw}) AS found_by_verifier
+             WHERE f.player_id = p.id AND {ECOLE_FINDINGS}{sw}) AS found_by_verifier
         FROM players p {'WHERE p.id = ?' if pid is not None else ''} ORDER BY p.name""",
         sp * 5 + ([pid] if pid is not None else []))
     by_player = [r for r in by_player if r["claimed"] or r["made"] or r["found_by_verifier"] or pid is not None]
-    return {"claimed": claimed, "by_player": by_player}
+    fw = " AND (f.player_id = ?)" if pid is not None else ""
+    found = _rows(db, f"""
+        SELECT g.label AS game, f.game_id, g.date_iso AS date, g.season, f.coup, f.line, f.kind,
+               p.name AS made_by, f.entitled, f.marked, f.consequence, f.message
+        FROM findings f JOIN games g ON g.id = f.game_id LEFT JOIN players p ON p.id = f.player_id
+        WHERE {ECOLE_FINDINGS}{sw}{fw} ORDER BY g.date_iso IS NULL, g.date_iso, f.game_id, f.seq""",
+        sp + ([pid] if pid is not None else []))
+    return {"claimed": claimed, "by_player": by_player, "found_by_verifier": found}
 
 
 def bredouille_marques(db: Database, *, player: str | None = None, season: str | None = None
@@ -296,11 +303,13 @@ def _fts_query(text: str) -> str:
     return " ".join(f'"{w}"*' for w in words)
 
 
-def search(db: Database, text: str, *, limit: int = 50) -> list[dict[str, Any]]:
-    """Full-text search (accents folded, prefixes match) over player names and comments.
+def search(db: Database, text: str, *, limit: int = 50, everywhere: bool = False) -> list[dict[str, Any]]:
+    """Full-text search (accents folded, prefixes match) over player names, comments, the
+    verifier's findings (message and detail) and the reasons written with écoles.
 
-    Hits are players (with their number of games) and comments (with their game, coup
-    and line).  In the CLI: ``trictrac db search``."""
+    Hits are players (with their number of games) and comments, and with ``everywhere``
+    findings and écoles too (with their game, coup and line).  In the CLI:
+    ``trictrac db search`` (``--everywhere``)."""
     q = _fts_query(text)
     if not q:
         return []
@@ -314,7 +323,19 @@ def search(db: Database, text: str, *, limit: int = 50) -> list[dict[str, Any]]:
         FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid
         LEFT JOIN coups k ON k.id = c.coup_id
         WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
-    return players + comments
+    if not everywhere:
+        return players + comments
+    findings = _rows(db, """
+        SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, f.game_id, f.coup, f.line, NULL AS games
+        FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid
+        WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+    ecole_reasons = _rows(db, """
+        SELECT 'ecole' AS kind, k.token || ' ' || k.reason AS text, k.game_id, c.number AS coup, k.line,
+               NULL AS games
+        FROM ecole_reasons_fts JOIN marks k ON k.id = ecole_reasons_fts.rowid
+        LEFT JOIN coups c ON c.id = k.coup_id
+        WHERE ecole_reasons_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+    return players + comments + findings + ecole_reasons
 
 
 # --- statistics --------------------------------------------------------------------------------
@@ -338,6 +359,7 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
         "ecoles_claimed": one("SELECT COUNT(*) FROM marks WHERE kind = 'ecole'"),
         "findings": one("SELECT COUNT(*) FROM findings"),
         "games_with_findings": one("SELECT COUNT(*) FROM games WHERE n_findings > 0"),
+        "coups_with_findings": one("SELECT COUNT(DISTINCT coup_id) FROM findings WHERE coup_id IS NOT NULL"),
         "bredouille_marques": one("SELECT COUNT(*) FROM marques WHERE bredouille IN ('petite', 'grande')"),
         "import_failures": one("SELECT COUNT(*) FROM import_failures"),
         "findings_by_kind": {r["kind"]: r["n"] for r in _rows(
@@ -348,6 +370,10 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
     }
     if corpus:
         out["corpus"] = _corpus_stats(db, profile)
+        if out["corpus"] is not None:  # the findings stored at import, not verified again
+            out["corpus"]["findings"] = {"counted": True, "findings": out["findings"],
+                                         "games_with_findings": out["games_with_findings"],
+                                         "coups_with_findings": out["coups_with_findings"]}
     return out
 
 
@@ -365,4 +391,4 @@ def _corpus_stats(db: Database, profile: Any) -> Any:
             recs, _ = parse_text(text)
             yield from recs
 
-    return corpus_stats(records(), profile)  # None: each record's Profile header
+    return corpus_stats(records(), profile, count_findings=False)  # None: each record's Profile header

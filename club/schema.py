@@ -10,9 +10,13 @@ says which version a file has; an older file is migrated in place when it is ope
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
-SCHEMA_VERSION = "2"  # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
+SCHEMA_VERSION = "3"
+# 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
+# 3: games.game_key (a game's identity) and games.label; game_history; source_files;
+#    full-text indexes over findings and école reasons
 
 # Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -30,6 +34,8 @@ CREATE TABLE IF NOT EXISTS players (
 
 CREATE TABLE IF NOT EXISTS games (
     id             TEXT PRIMARY KEY,          -- sha256 of the canonical text
+    label          TEXT,                      -- readable name: date, players, round
+    game_key       TEXT,                      -- identity (club.identity.game_key): a correction replaces
     event          TEXT,
     site           TEXT,
     date           TEXT,                      -- Date header as written
@@ -185,6 +191,29 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (game_id, seat)
 );
 
+CREATE TABLE IF NOT EXISTS game_history (
+    id           INTEGER PRIMARY KEY,
+    game_id      TEXT NOT NULL,               -- the content id the version had
+    game_key     TEXT,
+    label        TEXT,
+    action       TEXT NOT NULL CHECK (action IN ('replaced', 'deleted')),
+    replaced_by  TEXT,                        -- id of the version that replaced it
+    at           TEXT NOT NULL,               -- when it was replaced or deleted
+    imported_at  TEXT,
+    n_findings   INTEGER,
+    headers      TEXT,                        -- JSON object of its header tags
+    canonical    TEXT NOT NULL,               -- its canonical text: re-import it to restore it
+    source       TEXT,
+    source_file  TEXT
+);
+
+CREATE TABLE IF NOT EXISTS source_files (
+    sha256      TEXT PRIMARY KEY,             -- of the file's bytes: an unchanged file is not read again
+    path        TEXT NOT NULL,
+    game_ids    TEXT NOT NULL,                -- JSON list of the games it holds
+    imported_at TEXT NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS import_failures (
     id           TEXT PRIMARY KEY,            -- hash of file, line, reason, message
     source_file  TEXT NOT NULL,
@@ -200,6 +229,9 @@ CREATE TABLE IF NOT EXISTS import_failures (
 
 INDEXES = """
 CREATE INDEX IF NOT EXISTS idx_games_season ON games(season);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_games_key ON games(game_key);
+CREATE INDEX IF NOT EXISTS idx_game_history_key ON game_history(game_key);
+CREATE INDEX IF NOT EXISTS idx_game_history_game ON game_history(game_id);
 CREATE INDEX IF NOT EXISTS idx_games_date ON games(date_iso);
 CREATE INDEX IF NOT EXISTS idx_game_players_player ON game_players(player_id);
 CREATE INDEX IF NOT EXISTS idx_marques_game ON marques(game_id);
@@ -224,11 +256,11 @@ CREATE INDEX IF NOT EXISTS idx_import_failures_file ON import_failures(source_fi
 
 VIEWS = """
 CREATE VIEW IF NOT EXISTS game_list AS
-SELECT g.id, g.date_iso AS date, g.season, g.event, g.site, g.partie,
+SELECT g.label AS game, g.date_iso AS date, g.season, g.event, g.site, g.partie,
        pa.name AS player_a, pb.name AS player_b,
        ra.holes AS holes_a, rb.holes AS holes_b,
        CASE WHEN ra.outcome = 'win' THEN pa.name WHEN rb.outcome = 'win' THEN pb.name END AS winner,
-       g.result, g.n_coups, g.n_findings, g.mode, g.profile
+       g.result, g.n_coups, g.n_findings, g.mode, g.profile, g.round, g.id
 FROM games g
 LEFT JOIN results ra ON ra.game_id = g.id AND ra.seat = 'A'
 LEFT JOIN results rb ON rb.game_id = g.id AND rb.seat = 'B'
@@ -236,7 +268,7 @@ LEFT JOIN players pa ON pa.id = ra.player_id
 LEFT JOIN players pb ON pb.id = rb.player_id;
 
 CREATE VIEW IF NOT EXISTS player_games AS
-SELECT p.name AS player, r.player_id, r.game_id, g.date_iso AS date, g.season, g.event,
+SELECT p.name AS player, g.label AS game, r.player_id, r.game_id, g.date_iso AS date, g.season, g.event,
        g.partie, r.seat, op.name AS opponent, ro.player_id AS opponent_id, r.outcome,
        -- holes of a partie en douze trous; a partie à écrire counts its holes by marqué
        CASE WHEN g.n_marques = 0 THEN r.holes END AS holes,
@@ -249,7 +281,7 @@ LEFT JOIN results ro ON ro.game_id = r.game_id AND ro.seat = r.opponent_seat
 LEFT JOIN players op ON op.id = ro.player_id;
 
 CREATE VIEW IF NOT EXISTS marque_results AS
-SELECT m.id, m.game_id, g.season, g.date_iso AS date, m.number,
+SELECT g.label AS game, m.id, m.game_id, g.season, g.date_iso AS date, m.number,
        CASE WHEN m.winner = m.seat_x THEN gx.player_id WHEN m.winner = m.seat_y THEN gy.player_id END AS winner_id,
        CASE WHEN m.winner = m.seat_x THEN px.name WHEN m.winner = m.seat_y THEN py.name END AS winner,
        CASE WHEN m.winner = m.seat_x THEN gy.player_id WHEN m.winner = m.seat_y THEN gx.player_id END AS loser_id,
@@ -263,7 +295,7 @@ LEFT JOIN players px ON px.id = gx.player_id
 LEFT JOIN players py ON py.id = gy.player_id;
 
 CREATE VIEW IF NOT EXISTS ecoles AS
-SELECT k.id, k.game_id, g.season, g.date_iso AS date, c.number AS coup, c.line,
+SELECT g.label AS game, k.id, k.game_id, g.season, g.date_iso AS date, c.number AS coup, c.line,
        pc.name AS claimant, k.player_id AS claimant_id,
        pm.name AS made_by, k.against_id AS made_by_id, k.points, k.reason
 FROM marks k
@@ -272,10 +304,39 @@ JOIN games g ON g.id = k.game_id
 LEFT JOIN players pc ON pc.id = k.player_id
 LEFT JOIN players pm ON pm.id = k.against_id
 WHERE k.kind = 'ecole';
+
+CREATE VIEW IF NOT EXISTS disputed_games AS
+SELECT g.label AS game, g.date_iso AS date, g.season,
+       (SELECT COUNT(*) FROM marks k WHERE k.game_id = g.id AND k.kind = 'ecole') AS ecoles_claimed,
+       (SELECT COUNT(*) FROM marks k WHERE k.game_id = g.id AND k.kind = 'correction') AS corrections,
+       (SELECT COUNT(*) FROM findings f WHERE f.game_id = g.id AND (f.kind LIKE 'ecole%'
+          OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', 'marque-result-mismatch',
+                        'result-mismatch'))) AS score_findings,
+       g.n_findings, g.result, g.id
+FROM games g
+WHERE EXISTS (SELECT 1 FROM marks k WHERE k.game_id = g.id AND k.kind IN ('ecole', 'correction'))
+   OR EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND (f.kind LIKE 'ecole%'
+          OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', 'marque-result-mismatch',
+                        'result-mismatch')));
+"""
+
+# Views rebuilt by the migration to 3 (their columns changed).
+VIEWS_V3 = ("game_list", "player_games", "marque_results", "ecoles")
+
+# Full-text indexes made by hand (sqlite-utils indexes every row): the école reasons only.
+CUSTOM_FTS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS ecole_reasons_fts USING fts5(
+    reason, content='marks', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER IF NOT EXISTS ecole_reasons_ai AFTER INSERT ON marks
+WHEN new.kind = 'ecole' AND new.reason IS NOT NULL BEGIN
+    INSERT INTO ecole_reasons_fts(rowid, reason) VALUES (new.id, new.reason); END;
+CREATE TRIGGER IF NOT EXISTS ecole_reasons_ad AFTER DELETE ON marks
+WHEN old.kind = 'ecole' AND old.reason IS NOT NULL BEGIN
+    INSERT INTO ecole_reasons_fts(ecole_reasons_fts, rowid, reason) VALUES ('delete', old.id, old.reason); END
 """
 
 # (table, columns) with an FTS5 index kept up to date by triggers.
-FTS = (("players", ("name",)), ("comments", ("text",)))
+FTS = (("players", ("name",)), ("comments", ("text",)), ("findings", ("message", "detail")))
 
 
 class SchemaError(ValueError):
@@ -338,7 +399,7 @@ def upgrade_schema(conn: sqlite3.Connection) -> bool:
 def _create_missing(conn: sqlite3.Connection) -> None:
     from sqlite_utils import Database
 
-    for sql in (TABLES, INDEXES, VIEWS):
+    for sql in (TABLES, INDEXES, VIEWS, CUSTOM_FTS):
         for stmt in _statements(sql):
             conn.execute(stmt)
     db = Database(conn, execute_plugins=False)
@@ -390,7 +451,36 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
     return "2"
 
 
-MIGRATIONS = {"1": _migrate_1_to_2}  # stored version -> step to the next one (returns it)
+def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
+    """Version 3: ``games.label`` and ``games.game_key`` (filled from each game's
+    headers), the history and source-file tables, new views and full-text indexes
+    (made by :func:`_create_missing` after the migration)."""
+    from trictrac.club.identity import game_key, game_label
+
+    have = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    for col in ("label", "game_key"):
+        if col not in have:
+            conn.execute(f"ALTER TABLE games ADD COLUMN {col} TEXT")
+    seen: set[str] = {k for (k,) in conn.execute("SELECT game_key FROM games WHERE game_key IS NOT NULL")}
+    for gid, headers, date_iso in conn.execute(
+            "SELECT id, headers, date_iso FROM games WHERE game_key IS NULL ORDER BY rowid").fetchall():
+        h = json.loads(headers)
+        key = game_key(h, gid)
+        if key in seen:  # two stored games with the same tags: both kept
+            key = game_key({}, gid)
+        seen.add(key)
+        conn.execute("UPDATE games SET label = ?, game_key = ? WHERE id = ?", (game_label(h, date_iso), key, gid))
+    for view in VIEWS_V3:
+        conn.execute(f"DROP VIEW IF EXISTS {view}")
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'ecole_reasons_fts'").fetchone():
+        for stmt in _statements(CUSTOM_FTS):
+            conn.execute(stmt)
+        conn.execute("INSERT INTO ecole_reasons_fts(rowid, reason) SELECT id, reason FROM marks "
+                     "WHERE kind = 'ecole' AND reason IS NOT NULL")
+    return "3"
+
+
+MIGRATIONS = {"1": _migrate_1_to_2, "2": _migrate_2_to_3}  # stored version -> step to the next one (returns it)
 
 
 def _table_statement(name: str) -> str:

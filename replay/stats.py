@@ -12,8 +12,15 @@
   (*grande bredouille*, 000 ~l.826-832; RULES.md §8.1) or against a loser without a
   hole; marqués simple / petite / grande bredouille and refaits (RULES.md §8.2).
 
-A record that perfect play cannot explain (a table mistake) is counted in
-``skipped`` with the reason; use the verifier's trace for such records.
+Every game counts (issue 15: a club archive where nearly every game has a mistake must
+not give zeros).  A record that perfect play can follow to its end is counted from
+that replay.  One that it cannot (an illegal move, a leave without the right: a table
+mistake) is counted from the verifier's trace (:func:`trictrac.replay.verify.verify`),
+which judges every coup it can: the coups, relevés, leaves, sorties, holes and the
+scoring events each coup was entitled to; such games are listed in ``judged_by_verifier``
+with the reason perfect play stopped.  Only a record the verifier cannot replay either
+(it stopped at once: no coup judged) goes to ``skipped``.  When ``count_findings`` is on,
+every game is also verified and ``findings`` says how many games and coups had findings.
 
 :class:`CorpusStats` accumulates game by game (the club database's ``db stats``
 reuses it); :func:`corpus_stats` is the one-call form.
@@ -54,8 +61,13 @@ EVENT_KINDS = (
 class CorpusStats:
     """Counts accumulated over records (see the module docstring)."""
 
-    def __init__(self, profile: Profile | None = None) -> None:
+    def __init__(self, profile: Profile | None = None, *, count_findings: bool = True) -> None:
         self.profile = profile
+        self.count_findings = count_findings
+        self.games_with_findings = 0
+        self.coups_with_findings = 0
+        self.n_findings = 0
+        self.judged_by_verifier: list[dict[str, Any]] = []
         self.games = 0
         self.by_kind: Counter[str] = Counter()
         self.coups = 0
@@ -75,8 +87,72 @@ class CorpusStats:
         self.marque_values: list[int] = []
         self.skipped: list[dict[str, Any]] = []
 
-    def add(self, record: Record, index: int | None = None) -> bool:
-        """Add one record; False (and an entry in ``skipped``) when it cannot be replayed."""
+    def add(self, record: Record, index: int | None = None, report: Any = None) -> bool:
+        """Add one record; False (and an entry in ``skipped``) when neither perfect play
+        nor the verifier could judge any coup of it.  ``report``: the verifier's report of
+        the record when the caller has it (with its trace, or the findings only)."""
+        idx = index if index is not None else self.games + len(self.skipped)
+        if self.count_findings or report is not None:
+            report = report if report is not None else self._verify(record, trace=False)
+            self._count_findings(report)
+        try:
+            return self._add_perfect(record)
+        except GameFlowError as e:
+            trace_report = report if report is not None and report.trace else self._verify(record, trace=True)
+            if not trace_report.trace:
+                self.skipped.append({"game": idx, "reason": str(e)})
+                return False
+            self._add_trace(record, trace_report)
+            self.judged_by_verifier.append({"game": idx, "reason": str(e), "coups": len(trace_report.trace)})
+            return True
+
+    def _verify(self, record: Record, *, trace: bool) -> Any:
+        from trictrac.replay.verify import verify
+
+        return verify(record, self.profile, trace=trace)
+
+    def _count_findings(self, report: Any) -> None:
+        findings = list(report.findings)
+        self.n_findings += len(findings)
+        self.games_with_findings += bool(findings)
+        # a finding's coup: its index in the game, else (marqué, relevé, number); none for
+        # a finding about a section or the result
+        self.coups_with_findings += len({f.index if f.index >= 0 else (f.marque, f.releve, f.coup)
+                                         for f in findings if f.index >= 0 or f.coup})
+
+    def _add_trace(self, record: Record, report: Any) -> None:
+        """Count a game from the verifier's trace: what the rules entitled each coup to."""
+        self.games += 1
+        parsed = parse_partie(record.headers.get("Partie") or "")
+        self.by_kind[parsed[0] if parsed else "douze-trous"] += 1
+        prev: tuple[int, int] | None = None
+        releves = 0
+        for t in report.trace:
+            self.coups += 1
+            seen: set[str] = set()
+            for e in t.events:
+                key = f"{e.kind}:{e.how}" if e.how else e.kind
+                self.event_points[key] += e.points
+                if key not in seen:
+                    seen.add(key)
+                    self.events[key] += 1
+            now = (t.score_entitled["A"].holes, t.score_entitled["B"].holes)
+            if prev is not None:
+                # a new marqué starts the holes again: what is there now was won since
+                self.holes += sum(n - p if n >= p else n for n, p in zip(now, prev))
+            else:
+                self.holes += sum(now)
+            prev = now
+            if t.left:
+                self.leaves += 1
+            elif t.releve_ended:
+                self.sorties += 1
+            if t.releve_ended:
+                releves += 1
+        last = report.trace[-1]
+        self.releves += releves + (0 if last.releve_ended else 1)
+
+    def _add_perfect(self, record: Record) -> bool:
         coups = releves = 0
         marques: list = []
         local: dict[str, Any] = {
@@ -84,33 +160,29 @@ class CorpusStats:
             "holes": 0, "double": 0, "nmp": 0, "pour_tout": 0,
         }
         game = None
-        try:
-            for _coup, out, game in replay_record(record, self.profile):
-                coups += 1
-                seen: set[str] = set()
-                for e in out.score.events:
-                    key = f"{e.kind}:{e.how}" if e.how else e.kind
-                    local["points"][key] += e.points
-                    if key not in seen:
-                        seen.add(key)
-                        local["events"][key] += 1
-                local["holes"] += out.holes + out.other_holes
-                local["double"] += sum(out.double) + sum(out.other_double)
-                local["nmp"] += out.ne_marque_pas
-                local["could"] += out.could_leave
-                local["stayed"] += out.could_leave and not out.left
-                local["pour_tout"] += out.pour_tout
-                if out.left:
-                    local["leaves"] += 1
-                if out.sortie:
-                    local["sorties"] += 1
-                if out.releve_ended or out.game_over:
-                    releves += 1
-                if out.marque_ended is not None:
-                    marques.append(out.marque_ended)
-        except GameFlowError as e:
-            self.skipped.append({"game": index if index is not None else self.games, "reason": str(e)})
-            return False
+        for _coup, out, game in replay_record(record, self.profile):
+            coups += 1
+            seen: set[str] = set()
+            for e in out.score.events:
+                key = f"{e.kind}:{e.how}" if e.how else e.kind
+                local["points"][key] += e.points
+                if key not in seen:
+                    seen.add(key)
+                    local["events"][key] += 1
+            local["holes"] += out.holes + out.other_holes
+            local["double"] += sum(out.double) + sum(out.other_double)
+            local["nmp"] += out.ne_marque_pas
+            local["could"] += out.could_leave
+            local["stayed"] += out.could_leave and not out.left
+            local["pour_tout"] += out.pour_tout
+            if out.left:
+                local["leaves"] += 1
+            if out.sortie:
+                local["sorties"] += 1
+            if out.releve_ended or out.game_over:
+                releves += 1
+            if out.marque_ended is not None:
+                marques.append(out.marque_ended)
         if game is None:
             return True
         if not game.finished:
@@ -194,14 +266,22 @@ class CorpusStats:
                 else 0.0,
             },
             "events": events,
+            "findings": {
+                "counted": self.count_findings,
+                "findings": self.n_findings,
+                "games_with_findings": self.games_with_findings,
+                "coups_with_findings": self.coups_with_findings,
+            },
+            "judged_by_verifier": self.judged_by_verifier,
             "skipped": self.skipped,
         }
 
 
-def corpus_stats(records: Iterable[Record], profile: Profile | None = None) -> dict[str, Any]:
+def corpus_stats(records: Iterable[Record], profile: Profile | None = None, *,
+                 count_findings: bool = True) -> dict[str, Any]:
     """Statistics of ``records`` (see the module docstring).  ``profile`` None = each
     record's ``Profile`` header (else the default)."""
-    acc = CorpusStats(profile)
+    acc = CorpusStats(profile, count_findings=count_findings)
     for i, rec in enumerate(records):
         acc.add(rec, i)
     return acc.as_dict()
@@ -233,6 +313,13 @@ def format_stats(stats: dict[str, Any]) -> str:
     lines.append(f"{'event':<28}{'coups':>9}{'per 1000':>10}{'points':>10}")
     for k, v in stats["events"].items():
         lines.append(f"{k:<28}{v['coups']:>9}{v['per_1000_coups']:>10}{v['points']:>10}")
+    f = stats.get("findings") or {}
+    if f.get("counted"):
+        lines.append(f"findings {f['findings']}: in {f['games_with_findings']} of {stats['games']} games, "
+                     f"{f['coups_with_findings']} of {stats['coups']} coups")
+    if stats.get("judged_by_verifier"):
+        lines.append(f"{len(stats['judged_by_verifier'])} game(s) with a table mistake counted from the "
+                     f"verifier's judgement (perfect play could not follow them)")
     if stats["skipped"]:
-        lines.append(f"skipped {len(stats['skipped'])} record(s) that perfect play cannot explain")
+        lines.append(f"skipped {len(stats['skipped'])} record(s) that could not be judged at all")
     return "\n".join(lines)

@@ -22,6 +22,7 @@ from club_helpers import (
     write_archive,
 )
 from trictrac.club import db as clubdb
+from trictrac.club.schema import SCHEMA_VERSION
 from trictrac.club.db import game_id_of, import_records, open_db, parse_date, season_of
 from trictrac.notation.record import Coup, Mark, NeMarquePas
 
@@ -104,12 +105,99 @@ def test_reimport_changes_nothing(tmp_path: Path, archive: Path) -> None:
 
 
 def test_a_changed_game_is_another_game(tmp_path: Path, archive: Path) -> None:
+    """A record with other tags (another round) is another game: added beside the rest."""
     db_path = tmp_path / "club.db"
     import_records(db_path, [archive])
+    other = with_table_talk(copy_record(_records(1)[0], Round="99"), comments=[(0, "une remarque")])
+    rep = import_records(db_path, [write_archive(tmp_path / "x.trn", [other])])
+    assert (rep.imported, rep.added, rep.replaced) == (1, 1, 0)
+    assert counts(db_path)["games"] == 5
+
+
+def test_a_corrected_game_replaces_the_earlier_version(tmp_path: Path, archive: Path) -> None:
+    """Same Event, Date, Round and players, another text (issue 15): the new version
+    replaces the stored one, which is kept in game_history; nothing of it is left."""
+    db_path = tmp_path / "club.db"
+    import_records(db_path, [archive])
+    before = counts(db_path)
+    old_id = game_id_of(write_record(_records(1)[0]))
     changed = with_table_talk(_records(1)[0], comments=[(0, "une remarque")])
     rep = import_records(db_path, [write_archive(tmp_path / "x.trn", [changed])])
-    assert rep.imported == 1
-    assert counts(db_path)["games"] == 5
+    assert (rep.imported, rep.added, rep.replaced) == (1, 0, 1)
+    assert rep.per_file == {str(tmp_path / "x.trn"): {"added": 0, "replaced": 1, "unchanged": 0, "refused": 0}}
+    after = counts(db_path)
+    assert after["games"] == 4 and after["comments"] == before["comments"] + 1
+    assert orphans(db_path) == []
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = ?", (old_id,)).fetchone()[0] == 0
+    hist = conn.execute("SELECT game_id, action, replaced_by, canonical FROM game_history").fetchall()
+    assert hist == [(old_id, "replaced", game_id_of(write_record(changed)), write_record(_records(1)[0]))]
+    # the history of either version lists both, oldest first
+    db = open_db(db_path, create=False)
+    versions = clubdb.game_history(db, old_id[:10])
+    assert [(v["game_id"], v["action"]) for v in versions] == [(old_id, "replaced"),
+                                                               (game_id_of(write_record(changed)), "current")]
+    db.close()
+    # importing the correction again changes nothing; the old version comes back as a replacement
+    assert import_records(db_path, [tmp_path / "x.trn"]).unchanged == 1
+    back = import_records(db_path, [archive])
+    assert (back.replaced, back.unchanged) == (1, 3)
+    assert counts(db_path)["games"] == 4
+
+
+def test_an_explicit_game_id_wins_over_the_tags(tmp_path: Path) -> None:
+    """A Game-Id tag names the game whatever its other tags say (a player's name corrected)."""
+    rec = copy_record(_records(1)[0], GameId="club-2024-17")
+    fixed = copy_record(rec, A="Jean Dupont")
+    db_path = tmp_path / "g.db"
+    import_records(db_path, [write_archive(tmp_path / "a.trn", [rec])])
+    rep = import_records(db_path, [write_archive(tmp_path / "b.trn", [fixed])])
+    assert (rep.added, rep.replaced) == (0, 1)
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT game_key, label FROM games").fetchall() == [
+        ("tag:club-2024-17", f"2024-01-10 Jean Dupont – {rec.headers['B']}, r. 1")]
+
+
+def test_same_tags_twice_in_one_import_keeps_both(tmp_path: Path) -> None:
+    """Two different games with the same tags in one run: neither erases the other."""
+    a, b = _records(2)
+    b = copy_record(b, Date=a.headers["Date"], Round=a.headers["Round"])
+    db_path = tmp_path / "t.db"
+    rep = import_records(db_path, [write_archive(tmp_path / "t.trn", [a, b])])
+    assert (rep.added, rep.replaced) == (2, 0) and counts(db_path)["games"] == 2
+    assert import_records(db_path, [write_archive(tmp_path / "t2.trn", [a, b])]).unchanged == 2
+
+
+def test_delete_keeps_the_game_in_history(tmp_path: Path, archive: Path) -> None:
+    db_path = tmp_path / "d.db"
+    import_records(db_path, [archive])
+    gid = game_id_of(write_record(_records()[2]))
+    out = clubdb.delete_game(db_path, gid[:8])
+    assert out["id"] == gid
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
+    assert conn.execute("SELECT action FROM game_history WHERE game_id = ?", (gid,)).fetchall() == [("deleted",)]
+    assert orphans(db_path) == []
+    with pytest.raises(clubdb.GameNotFound):
+        clubdb.delete_game(db_path, gid[:8])
+    # the file is imported again in full: the deleted game comes back (no stale "unchanged file")
+    rep = import_records(db_path, [archive])
+    assert (rep.added, rep.unchanged) == (1, 3)
+
+
+def test_an_unchanged_file_is_not_read_again(tmp_path: Path, archive: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose bytes were imported before (every game still stored) is skipped by its
+    content hash: no parsing, no verifying."""
+    db_path = tmp_path / "u.db"
+    first = import_records(db_path, [archive])
+
+    def no_verify():
+        raise AssertionError("verified again")
+
+    monkeypatch.setattr(clubdb, "_verifier", no_verify)
+    rep = import_records(db_path, [archive])
+    assert (rep.read, rep.unchanged, rep.game_ids) == (4, 4, first.game_ids)
 
 
 # --- a bad game among good ones -------------------------------------------------------------
@@ -245,7 +333,7 @@ def test_schema_creation_is_idempotent(tmp_path: Path) -> None:
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert {"games", "players_fts", "comments_fts", "game_list", "player_games", "marque_results",
             "ecoles", "idx_findings_kind"} <= names
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (SCHEMA_VERSION,)
 
 
 def test_every_table_and_column_is_documented() -> None:

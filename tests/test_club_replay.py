@@ -258,7 +258,7 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
 
     open_db(p, create=create).close()
 
-    assert version_of(p) == schema.SCHEMA_VERSION == "2"
+    assert version_of(p) == schema.SCHEMA_VERSION == "3"
     assert snapshot(p) == rows  # every row, with its id
     conn = sqlite3.connect(p)
     assert {v: conn.execute(f"SELECT * FROM {v}").fetchall() for v in views} == views
@@ -304,7 +304,7 @@ def test_migration_is_idempotent(tmp_path: Path, v2_source: Path) -> None:
     before = snapshot(p)
     open_db(p).close()
     open_db(p, create=False).close()
-    assert snapshot(p) == before and version_of(p) == "2"
+    assert snapshot(p) == before and version_of(p) == schema.SCHEMA_VERSION
 
 
 def test_a_failed_migration_leaves_version_1_intact(tmp_path: Path, v2_source: Path,
@@ -326,7 +326,7 @@ def test_a_failed_migration_leaves_version_1_intact(tmp_path: Path, v2_source: P
     assert version_of(p) == "1" and snapshot(p) == rows and schema_of(p, "table") == ddl
     monkeypatch.setitem(schema.MIGRATIONS, "1", step)
     open_db(p).close()
-    assert version_of(p) == "2" and snapshot(p) == rows
+    assert version_of(p) == schema.SCHEMA_VERSION and snapshot(p) == rows
 
 
 CRASH = """
@@ -350,7 +350,7 @@ def test_a_crash_during_migration_leaves_version_1_intact(tmp_path: Path, v2_sou
     assert r.returncode == 3, r.stderr
     assert version_of(p) == "1" and snapshot(p) == rows and schema_of(p, "table") == ddl
     open_db(p).close()
-    assert version_of(p) == "2" and snapshot(p) == rows
+    assert version_of(p) == schema.SCHEMA_VERSION and snapshot(p) == rows
 
 
 def test_processes_opening_a_v1_file_at_once_migrate_it_once(tmp_path: Path, v2_source: Path) -> None:
@@ -363,7 +363,7 @@ def test_processes_opening_a_v1_file_at_once_migrate_it_once(tmp_path: Path, v2_
              for i in range(3)]
     errs = [pr.communicate(timeout=60)[1] for pr in procs]
     assert [pr.returncode for pr in procs] == [0, 0, 0], errs
-    assert version_of(p) == "2" and snapshot(p) == rows
+    assert version_of(p) == schema.SCHEMA_VERSION and snapshot(p) == rows
     assert "'replay'" in schema_of(p, "table", "marks")["marks"]
 
 
@@ -416,7 +416,8 @@ def test_docs_list_every_mark_kind_and_the_version() -> None:
     row = next(ln for ln in doc.splitlines() if ln.startswith("| `kind` | `mark`"))
     assert re.findall(r"`([^`]+)`", row)[1:] == kinds
     assert f"schema version {schema.SCHEMA_VERSION}" in doc.lower()
-    assert f"| {schema.SCHEMA_VERSION} | `marks.kind` allows `replay`" in doc
+    assert "| 2 | `marks.kind` allows `replay`" in doc  # the version that brought it
+    assert f"| {schema.SCHEMA_VERSION} |" in doc
 
 
 # --- storing a pavillon (RULES.md §5.4) ---------------------------------------------------------
@@ -469,7 +470,7 @@ def test_v1_file_refuses_a_pavillon_and_takes_it_once_migrated(tmp_path: Path) -
         conn.execute(insert)
     conn.close()
     open_db(p, create=False).close()
-    assert version_of(p) == "2"
+    assert version_of(p) == schema.SCHEMA_VERSION
     assert "'pavillon'" in schema_of(p, "table", "marks")["marks"]
     conn = sqlite3.connect(p)  # foreign keys off: only the CHECK is tried here
     conn.execute(insert)

@@ -1,0 +1,272 @@
+"""Standings a club can post: per player and per kind of partie, with a crosstable.
+
+:func:`compute_standings` is pure: it takes plain per-game rows (:class:`StandingGame`)
+and returns plain dicts (the ``--json`` shape of ``trictrac standings``, documented in
+docs/database.md), so a publisher can build a standings page from the same rows.
+:func:`standing_games` reads those rows from the club database.
+
+Two tables, because the two parties are scored differently:
+
+* **partie en douze trous** (RULES.md §8.1): games, wins, losses, draws, unfinished,
+  holes for and against; ranked by wins, then wins minus losses, then holes difference.
+* **partie à écrire** (RULES.md §8.2): each marqué counts between the two players who
+  played it (so parties à tourner, à la chouette and à quatre count too): marqués won
+  and lost, the value written for them (won, lost, net: the settlement in jetons);
+  ranked by net value, then marqués won.
+
+In both, écoles made (the player's mistakes the opponent claimed) and claimed (RULES.md
+§7), counts and points; and a crosstable of each pair.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+__all__ = ["MarqueRow", "SeatRow", "StandingGame", "compute_standings", "format_standings", "standing_games"]
+
+KINDS = ("douze-trous", "a-ecrire")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One player in one game."""
+
+    player: str
+    holes: int | None = None  # final holes (partie en douze trous)
+    outcome: str | None = None  # win | loss | draw | None (unfinished)
+    ecoles_made: int = 0
+    ecoles_made_points: int = 0
+    ecoles_claimed: int = 0
+    ecoles_claimed_points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MarqueRow:
+    """One marqué played to its end (a refait has no winner and is not listed)."""
+
+    winner: str
+    loser: str
+    value: int | None = None  # value written on the score sheet
+    bredouille: str = "none"  # none | petite | grande
+
+
+@dataclass(frozen=True, slots=True)
+class StandingGame:
+    game_id: str
+    label: str
+    date: str | None
+    season: str | None
+    kind: str  # douze-trous | a-ecrire
+    seats: tuple[SeatRow, ...]
+    marques: tuple[MarqueRow, ...] = ()
+
+
+def _zero(kind: str) -> dict[str, int]:
+    base = {"games": 0, "ecoles_made": 0, "ecoles_made_points": 0, "ecoles_claimed": 0, "ecoles_claimed_points": 0}
+    if kind == "douze-trous":
+        return {**base, "wins": 0, "losses": 0, "draws": 0, "unfinished": 0, "holes_for": 0, "holes_against": 0}
+    return {**base, "marques_won": 0, "marques_lost": 0, "bredouilles_won": 0, "value_won": 0, "value_lost": 0,
+            "net_value": 0, "wins": 0, "losses": 0, "draws": 0, "unfinished": 0}
+
+
+def _rank(rows: list[dict[str, Any]], key: Any) -> list[dict[str, Any]]:
+    """Sort by ``key`` (best first, then name); equal keys share a rank (1, 2, 2, 4)."""
+    rows = sorted(rows, key=lambda r: (key(r), r["player"].casefold()))
+    out, prev = [], None
+    for i, r in enumerate(rows):
+        k = key(r)
+        rank = out[-1]["rank"] if out and k == prev else i + 1
+        out.append({"rank": rank, **r})
+        prev = k
+    return out
+
+
+def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
+    """Standings of ``games``: ``{"games": n, "tables": {kind: {"games", "players", "crosstable"}}}``
+    for each kind present (see the module docstring and docs/database.md)."""
+    per: dict[str, dict[str, dict[str, int]]] = {k: {} for k in KINDS}
+    cross: dict[str, dict[str, dict[str, dict[str, int]]]] = {k: {} for k in KINDS}
+    n_games = {k: 0 for k in KINDS}
+    total = 0
+    for g in games:
+        kind = g.kind if g.kind in KINDS else "a-ecrire" if g.marques else "douze-trous"
+        total += 1
+        n_games[kind] += 1
+        table = per[kind]
+        for s in g.seats:
+            row = table.setdefault(s.player, _zero(kind))
+            row["games"] += 1
+            for k in ("ecoles_made", "ecoles_made_points", "ecoles_claimed", "ecoles_claimed_points"):
+                row[k] += getattr(s, k)
+            row[{"win": "wins", "loss": "losses", "draw": "draws"}.get(s.outcome or "", "unfinished")] += 1
+        if kind == "douze-trous":
+            two = list(g.seats)
+            for s in two:
+                others = [o for o in two if o is not s]
+                if len(others) != 1:
+                    continue
+                o = others[0]
+                row = table[s.player]
+                row["holes_for"] += s.holes or 0
+                row["holes_against"] += o.holes or 0
+                cell = cross[kind].setdefault(s.player, {}).setdefault(
+                    o.player, {"games": 0, "wins": 0, "losses": 0, "draws": 0, "holes_for": 0, "holes_against": 0})
+                cell["games"] += 1
+                cell["holes_for"] += s.holes or 0
+                cell["holes_against"] += o.holes or 0
+                if s.outcome in ("win", "loss", "draw"):
+                    cell[{"win": "wins", "loss": "losses", "draw": "draws"}[s.outcome]] += 1
+        else:
+            for m in g.marques:
+                v = m.value or 0
+                w = table.setdefault(m.winner, _zero(kind))
+                lo = table.setdefault(m.loser, _zero(kind))
+                w["marques_won"] += 1
+                w["bredouilles_won"] += m.bredouille in ("petite", "grande")
+                w["value_won"] += v
+                w["net_value"] += v
+                lo["marques_lost"] += 1
+                lo["value_lost"] += v
+                lo["net_value"] -= v
+                for a, b, sign in ((m.winner, m.loser, 1), (m.loser, m.winner, -1)):
+                    cell = cross[kind].setdefault(a, {}).setdefault(
+                        b, {"marques_won": 0, "marques_lost": 0, "net_value": 0})
+                    cell["marques_won" if sign > 0 else "marques_lost"] += 1
+                    cell["net_value"] += sign * v
+    tables: dict[str, Any] = {}
+    for kind in KINDS:
+        rows = [{"player": p, **r} for p, r in per[kind].items()]
+        if not rows:
+            continue
+        if kind == "douze-trous":
+            key = (lambda r: (-r["wins"], -(r["wins"] - r["losses"]), -(r["holes_for"] - r["holes_against"])))
+        else:
+            key = (lambda r: (-r["net_value"], -r["marques_won"], r["marques_lost"]))
+        ranked = _rank(rows, key)
+        order = [r["player"] for r in ranked]
+        tables[kind] = {
+            "games": n_games[kind],
+            "players": ranked,
+            "crosstable": {"players": order,
+                           "cells": {a: {b: cross[kind][a][b] for b in order if b in cross[kind].get(a, {})}
+                                     for a in order if a in cross[kind]}},
+        }
+    return {"games": total, "tables": tables}
+
+
+# --- reading the rows from the club database ------------------------------------------------------
+
+
+def standing_games(db: Database, *, season: str | None = None, date_from: str | None = None,
+                   date_to: str | None = None) -> list[StandingGame]:
+    """The games of a season and/or a date range (``YYYY[-MM[-DD]]``, inclusive; a date
+    given to the month or year covers it whole) as :class:`StandingGame` rows."""
+    where, params = [], []
+    if season is not None:
+        where.append("g.season = ?")
+        params.append(season)
+    if date_from is not None:
+        where.append("g.date_iso >= ?")
+        params.append(date_from)
+    if date_to is not None:
+        where.append("g.date_iso < ?")
+        params.append(date_to + "\uffff")  # 2024-03 covers 2024-03-31
+    w = (" WHERE " + " AND ".join(where)) if where else ""
+    conn = db.conn
+    games = conn.execute(f"SELECT g.id, COALESCE(g.label, g.id), g.date_iso, g.season, g.n_marques FROM games g{w} "
+                         f"ORDER BY g.date_iso IS NULL, g.date_iso, g.id", params).fetchall()
+    if not games:
+        return []
+    ids = [g[0] for g in games]
+    seats: dict[str, list[tuple]] = {}
+    ecoles: dict[tuple[str, int], list[int]] = {}
+    marques: dict[str, list[MarqueRow]] = {}
+    sel = json.dumps(ids)  # the games chosen (a read-only connection makes no temp table)
+    for gid, pid, name, holes, outcome in conn.execute(
+            "SELECT r.game_id, r.player_id, p.name, r.holes, r.outcome FROM results r JOIN players p ON p.id = "
+            "r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) ORDER BY r.game_id, r.seat", (sel,)):
+        seats.setdefault(gid, []).append((pid, name, holes, outcome))
+    for gid, claimant, made_by, points in conn.execute(
+            "SELECT game_id, player_id, against_id, COALESCE(points, 0) FROM marks WHERE kind = 'ecole' "
+            "AND game_id IN (SELECT value FROM json_each(?))", (sel,)):
+        if made_by is not None:
+            e = ecoles.setdefault((gid, made_by), [0, 0, 0, 0])
+            e[0] += 1
+            e[1] += points
+        if claimant is not None:
+            e = ecoles.setdefault((gid, claimant), [0, 0, 0, 0])
+            e[2] += 1
+            e[3] += points
+    for gid, winner, loser, value, bred in conn.execute(
+            "SELECT game_id, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
+            "loser IS NOT NULL AND game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, number, id", (sel,)):
+        marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
+    out = []
+    for gid, label, date, game_season, n_marques in games:
+        rows = tuple(SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
+                     for pid, name, holes, outcome in seats.get(gid, []))
+        out.append(StandingGame(gid, label, date, game_season, "a-ecrire" if n_marques else "douze-trous", rows,
+                                tuple(marques.get(gid, ()))))
+    return out
+
+
+# --- text -----------------------------------------------------------------------------------------------
+
+_COLUMNS = {
+    "douze-trous": [("rank", "#"), ("player", "joueur"), ("games", "parties"), ("wins", "gagnées"),
+                    ("losses", "perdues"), ("draws", "nulles"), ("unfinished", "inachevées"),
+                    ("holes_for", "trous pour"), ("holes_against", "trous contre"),
+                    ("ecoles_made", "écoles faites"), ("ecoles_claimed", "écoles prises")],
+    "a-ecrire": [("rank", "#"), ("player", "joueur"), ("games", "parties"), ("wins", "gagnées"),
+                 ("losses", "perdues"), ("marques_won", "marqués gagnés"),
+                 ("marques_lost", "marqués perdus"), ("bredouilles_won", "en bredouille"),
+                 ("value_won", "valeur gagnée"), ("value_lost", "valeur perdue"), ("net_value", "solde"),
+                 ("ecoles_made", "écoles faites"), ("ecoles_claimed", "écoles prises")],
+}
+_NUMBER = re.compile(r"[+-]?\d+(-\d+)?").fullmatch
+_TITLES = {"douze-trous": "Partie en douze trous", "a-ecrire": "Partie à écrire"}
+
+
+def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
+    width = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i and _NUMBER(c) else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, width))).rstrip()
+
+    return [fmt(header), "  ".join("-" * w for w in width), *(fmt(r) for r in rows)]
+
+
+def format_standings(st: dict[str, Any], title: str = "Classement") -> str:
+    """The standings as plain text: a table per kind of partie, then its crosstable
+    (douze trous: wins-losses of the row player against the column player; à écrire:
+    the row player's net value against him)."""
+    lines = [f"{title} — {st['games']} parties"]
+    for kind, t in st["tables"].items():
+        cols = _COLUMNS[kind]
+        lines += ["", f"{_TITLES[kind]} ({t['games']} parties)"]
+        lines += _grid([c[1] for c in cols], [[str(r[c[0]]) for c in cols] for r in t["players"]])
+        order = t["crosstable"]["players"]
+        cells = t["crosstable"]["cells"]
+        lines += ["", "tableau croisé"]
+        rows = []
+        for i, a in enumerate(order):
+            row = [f"{i + 1}. {a}"]
+            for b in order:
+                c = cells.get(a, {}).get(b)
+                if a == b:
+                    row.append("×")
+                elif c is None:
+                    row.append("")
+                elif kind == "douze-trous":
+                    row.append(f"{c['wins']}-{c['losses']}")
+                else:
+                    row.append(f"{c['net_value']:+d}")
+            rows.append(row)
+        lines += _grid(["", *(str(i + 1) for i in range(len(order)))], rows)
+    return "\n".join(lines)
