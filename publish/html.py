@@ -72,15 +72,16 @@ figcaption a{margin-right:.8rem}
 .flipbox{font-size:.9rem}
 .numbering{font-size:.8rem;color:var(--muted);margin:.2rem 0}
 .controls{display:flex;gap:.3rem;align-items:center;margin:.4rem 0}
+[hidden]{display:none!important}
+html:not(.js) .tt-step:target{display:block!important}
 .controls button{font-size:1rem;min-width:2.4rem}
 .controls output{margin-left:.5rem;font-size:.9rem}
-html:not(.js) .tt-step:target{display:block}
-html:not(.js) .board-pane:has(.tt-step:target) .tt-step.last:not(:target){display:none}
+html:not(.js) .board-pane:has(.tt-step:target) .tt-step.last:not(:target){display:none!important}
 .board-pane .vB{display:none}
 .board-pane:has(#tt-flip:checked) .vB{display:block}
 .board-pane:has(#tt-flip:checked) .vA{display:none}
-.board-pane:has(#tt-flip:checked) g.m{transform:matrix(1,0,0,-1,0,MIRROR)}
-.board-pane:has(#tt-flip:checked) text.f{transform-box:fill-box;transform-origin:center;transform:scaleY(-1)}
+.board-pane:has(#tt-flip:checked) g.m{transform:matrix(1,0,0,-1,0,MIRROR);--fy:-1}
+text.f{transform-box:fill-box;transform-origin:center;transform:scaleY(var(--fy,1))}
 .last-move line{stroke:#c0392b;stroke-width:4;stroke-opacity:.85;stroke-linecap:round;marker-end:url(#tt-arrowhead)}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 th,td{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
@@ -452,13 +453,13 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
 def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[str, str], L: Labels) -> str:
     out = [f"<header><h1>{esc(title)}</h1><dl class=\"tags\">"]
     for k, v in record.headers.items():
-        out.append(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>")
+        out.append(f"<dt>{esc(L.get('tag_' + k, k))}</dt><dd>{esc(v)}</dd>")
     pname = getattr(report, "profile_name", None) or getattr(profile, "name", None)
     if pname:
         out.append(f"<dt>{esc(L('verified_with'))}</dt><dd>{esc(L('profile', name=pname))}</dd>")
     final = _score_of(getattr(report, "final_score", None))
     if final is not None:
-        out.append(f"<dt>{esc(L('final_score'))}</dt><dd>" + esc("; ".join(
+        out.append(f"<dt>{esc(L('final_score'))}</dt><dd>" + esc(L("sep").join(
             L("final_pair", side=s, name=pair[i], holes=final.holes[i], points=final.points[i],
               pav=L("with_pavillon") if final.pavillon[i] else "")
             for i, s in enumerate("AB"))) + "</dd>")

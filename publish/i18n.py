@@ -12,6 +12,17 @@ __all__ = ["LABELS", "labels", "LANGS"]
 
 FR: dict[str, str] = {
     "lang": "fr",
+    "sep": " ; ",
+    "tag_Event": "Rencontre",
+    "tag_Site": "Lieu",
+    "tag_Round": "Tour",
+    "tag_Result": "Résultat",
+    "tag_Profile": "Profil",
+    "tag_Record": "Relevé",
+    "tag_Partie": "Partie",
+    "tag_Annotator": "Annotateur",
+    "tag_Time": "Heure",
+    "partie_of_kind": "Partie {kind}",
     "start": "Départ",
     "releve": "relevé {n}",
     "Releve": "Relevé {n}",
@@ -102,9 +113,6 @@ FR: dict[str, str] = {
     "refait": "Refait : {w}–{l} trous, le marqué est nul",
     # feuille de marque
     "sheet": "Feuille de marque",
-    "sheet_kind_douze": "Partie en douze trous",
-    "sheet_kind_ecrire": "Partie à écrire",
-    "sheet_kind_other": "Partie",
     "sheet_releves": "Trous par relevé",
     "sheet_col_releve": "Relevé",
     "sheet_col_gain": "{side} : trous pris",
@@ -171,6 +179,15 @@ FR: dict[str, str] = {
 EN: dict[str, str] = {
     **FR,
     "lang": "en",
+    "sep": "; ",
+    "tag_Event": "Event",
+    "tag_Site": "Site",
+    "tag_Round": "Round",
+    "tag_Result": "Result",
+    "tag_Profile": "Profile",
+    "tag_Record": "Record",
+    "tag_Annotator": "Annotator",
+    "tag_Time": "Time",
     "start": "Start",
     "releve": "relevé {n}",
     "Releve": "Relevé {n}",
@@ -248,8 +265,6 @@ EN: dict[str, str] = {
     "marque_value": ", value {v}",
     "refait": "Refait: {w}–{l} holes, the marqué is void",
     "sheet": "Score sheet (feuille de marque)",
-    "sheet_kind_douze": "Partie en douze trous",
-    "sheet_kind_ecrire": "Partie à écrire",
     "sheet_releves": "Holes per relevé",
     "sheet_col_gain": "{side}: holes taken",
     "sheet_col_total": "{side}: total",
@@ -317,6 +332,9 @@ class Labels:
     def __call__(self, key: str, **kw: object) -> str:
         s = self.table[key]
         return s.format(**kw) if kw else s
+
+    def get(self, key: str, default: str) -> str:
+        return self.table.get(key, default)
 
     def n(self, key: str, n: int, **kw: object) -> str:
         return self(key + ("_pl" if n != 1 else ""), n=n, **kw)

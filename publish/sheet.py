@@ -58,7 +58,7 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
     h = record.headers
     ecrire = is_a_ecrire(record)
     out = [f'<section class="feuille" aria-labelledby="feuille-h"><h2 id="feuille-h">{esc(L("sheet"))}</h2>']
-    meta = [f"{L('sheet_kind_ecrire' if ecrire else 'sheet_kind_douze')} ({partie_kind(record, L)})"]
+    meta = [L("partie_of_kind", kind=partie_kind(record, L))]
     for k in ("Event", "Site", "Date", "Round"):
         if h.get(k):
             meta.append(h[k])
