@@ -538,6 +538,9 @@ def _xml(e: etree._Element) -> str:
 def _page_static_defs(labels: bool) -> str:
     """Tablier, checker faces, jeton, fichets, pavillon, arrow head, dice faces."""
     d = board_defs(labels=labels)[0]
+    # short aliases: a page uses them thousands of times
+    for alias, ref in (("ca", "tt-dame-a"), ("cb", "tt-dame-b"), ("T", _tablier_id(labels))):
+        _el(d, "use", id=alias, href="#" + ref)
     for n, pips in _PIPS.items():
         die = _el(d, "g", id=f"tt-d{n}")
         _el(die, "rect", x=-13, y=-13, width=26, height=26, rx=5, fill="#fffdf5", stroke=COLOURS["stroke"],
@@ -553,7 +556,7 @@ def _stack_def(side: str, n: int, bottom: bool, labels: bool) -> str:
     g = _Geometry("A", labels)
     s = side.lower()
     ys = _stack(n, bottom, g.fb, g.ft)
-    body = "".join(f'<use href="#tt-dame-{s}" y="{y}"/>' for y in ys)
+    body = "".join(f'<use href="#c{s}" y="{y}"/>' for y in ys)  # c{s}: the page's alias of the checker
     if n > 5:
         body += (f'<text class="count f" y="{_fmt(float(ys[-1]) + 5)}" text-anchor="middle" font-size="14" '
                  f'font-weight="bold" font-family="sans-serif" fill="{COLOURS["B" if side == "A" else "A"]}">{n}</text>')
@@ -627,7 +630,7 @@ class PageBoards:
         parts = [f'<svg viewBox="{self.view}" role="img"><title>{title}</title>']
         if desc:
             parts.append(f"<desc>{write_position(PositionSpec(a, b, turn=turn))}</desc>")
-        parts.append(f'<use href="#{_tablier_id(labels)}"/><g class="m">')
+        parts.append('<use href="#T"/><g class="m">')
         # a side's checkers are one definition, used by every board that shows them
         # (in trictrac only the mover's change: each layer serves two boards or more)
         for side, c in (("A", a), ("B", b)):

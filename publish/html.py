@@ -84,7 +84,8 @@ html:not(.js) .board-pane:has(.tt-step:target) .tt-step.last:not(:target){displa
 text.f{transform-box:fill-box;transform-origin:center;transform:scaleY(var(--fy,1))}
 .last-move line{stroke:#c0392b;stroke-width:4;stroke-opacity:.85;stroke-linecap:round;marker-end:url(#tt-arrowhead)}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
-th,td{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
+th,td{padding:.25rem .4rem;text-align:left;vertical-align:top}
+tr{border-bottom:1px solid var(--line)}
 thead th{position:sticky;top:0;background:#fff}
 .coups td:nth-child(3),.coups td:nth-child(4),.mono{font-family:ui-monospace,monospace}
 .js tr.coup{cursor:pointer}
@@ -492,12 +493,13 @@ def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]
                        for v, (s, n) in top.items()))
     last = len(st.boards) - 1
     prev, nxt = esc(L("prev_link")), esc(L("next_link"))
+    board_title = esc(L("board"))  # the figure's caption says which
     figs = []
     for k, (pos, sc, lm, dr) in enumerate(st.boards):
         # without JavaScript only the final board shows (and the one a link targets)
         label = st.labels[k]
         svg = boards.board(pos, sc, last_move=lm, dice=dr[0] if dr else None, roller=dr[1] if dr else None,
-                           title=esc(label), desc=k in (0, last))
+                           title=board_title, desc=k in (0, last))
         cap = f"<b>{esc(label)}</b>"
         if st.plays[k]:
             cap += esc(" : " + st.plays[k] if L.lang == "fr" else ": " + st.plays[k])
@@ -568,8 +570,11 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
     body.append(feuille(record, report, profile, trace, L))
     body.append(f'<footer><p>{esc(L("footer"))}</p></footer>')
     script = (f'<script type="application/json" id="tt-data">{json_for_script({"steps": len(st.boards)})}</script>'
-              f"<script>{SCRIPT}</script>")
+              f"<script>{_SCRIPT_MIN}</script>")
     return page(esc(clean(title)), body, L, script=script, mirror=mirror)
+
+
+_SCRIPT_MIN = "\n".join(line.strip() for line in SCRIPT.splitlines() if line.strip())
 
 
 def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[int, str], L: Labels) -> str:
@@ -646,21 +651,24 @@ def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, 
         out.append(f"><td>{number}</td>")
     side = esc(coup.side)
     out.append(f"<td>{side}</td>")  # the names are in the header
-    out.append(f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(moves_text(coup.moves, L))}</td><td>")
+    out.append(f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(moves_text(coup.moves, L))}</td>")
     acts = (*coup.before, *coup.after) if coup.before or coup.after else ()
-    out.append(esc("; ".join(_action_text(a, names, coup.side, L) for a in acts
-                             if not isinstance(a, (Comment, Glyph)))))
     events = getattr(t, "events", ()) if t is not None else ()
-    if events:
-        out.append(f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>')
-    out.append("</td><td>")
-    glyphs = "".join(a.glyph for a in acts if isinstance(a, Glyph))
-    if glyphs:
-        out.append(f"<strong>{esc(glyphs)}</strong> ")
-    for a in acts:
-        if isinstance(a, Comment):
-            out.append(f'<span class="comment">{esc(a.text)}</span> ')
-    out.append("</td></tr>")
+    if acts or events:  # a row without marks nor notes ends after the play
+        out.append("<td>")
+        out.append(esc("; ".join(_action_text(a, names, coup.side, L) for a in acts
+                                 if not isinstance(a, (Comment, Glyph)))))
+        if events:
+            out.append(f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>')
+        out.append("</td><td>")
+        glyphs = "".join(a.glyph for a in acts if isinstance(a, Glyph))
+        if glyphs:
+            out.append(f"<strong>{esc(glyphs)}</strong> ")
+        for a in acts:
+            if isinstance(a, Comment):
+                out.append(f'<span class="comment">{esc(a.text)}</span> ')
+        out.append("</td>")
+    out.append("</tr>")
     for f in fs:
         out.append(f'<tr class="finding"><td colspan="6">{_finding_html(f, names, L)}</td></tr>')
     return "".join(out)

@@ -197,7 +197,7 @@ def expand(el):
                 continue
             yield e
             href = (e.get("href") or "")[1:]
-            if href and href in ids and ids[href] is not e and href not in seen and not href.startswith("tt-tablier"):
+            if href and href in ids and ids[href] is not e and href not in seen and href != "T" and not href.startswith("tt-tablier"):
                 yield from walk(ids[href], seen | {href})
 
     return list(walk(el, frozenset()))
