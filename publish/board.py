@@ -164,9 +164,9 @@ def _sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
     else:
         raise BoardError(f"not a position: {pos!r}")
     for name, c in (("A", a), ("B", b)):
-        if len(c) != 26 or any(n < 0 for n in c):
+        if len(c) != 26 or min(c) < 0:
             raise BoardError(f"side {name}: counts must be 26 non-negative numbers")
-    return tuple(a), tuple(b), turn
+    return (a if a.__class__ is tuple else tuple(a)), (b if b.__class__ is tuple else tuple(b)), turn
 
 
 def checker_count(svg: etree._Element) -> int:
@@ -578,17 +578,37 @@ def _off_def(side: str, n: int, labels: bool) -> str:
     return f'<g id="{s}o{n}">{body}</g>'
 
 
-@lru_cache(maxsize=4096)
+def _score_keys(sc: BoardScore) -> tuple[tuple[Any, ...], ...]:
+    """What each part of the score layer depends on, in :func:`_draw_score`'s order."""
+    used = (_jetons_used(sc, 0), _jetons_used(sc, 1))
+    keys: list[tuple[Any, ...]] = [("j", i, sc.points[i], used[i]) for i in (0, 1) if used[i]]
+    if sum(used) < 3:
+        keys.append(("rest", sum(used)))
+    keys += [("f", 0, sc.holes[0]), ("f", 1, sc.holes[1])]
+    owner = [i for i in (0, 1) if sc.pavillon[i] and sc.holes[i] > 0 and sc.holes[1 - i] > 0]
+    keys.append(("pav", owner[-1] if owner else None))
+    return tuple(keys)
+
+
+_PARTS: dict[tuple[tuple[Any, ...], bool], str] = {}
+
+
 def _score_parts(sc: BoardScore, labels: bool) -> tuple[str, ...]:
-    """The parts of a score layer as SVG text (texts marked ``f``: kept upright
-    when the page turns the board)."""
-    e = _score_group(sc, "A", labels)
-    out = []
-    for part in e:
+    """The parts of a score layer as SVG text, each drawn once by
+    :func:`_draw_score` and kept by what it depends on (texts marked ``f``: kept
+    upright when the page turns the board)."""
+    keys = _score_keys(sc)
+    try:
+        return tuple(_PARTS[(k, labels)] for k in keys)
+    except KeyError:
+        pass
+    e = deepcopy(_score_group(sc, "A", labels))  # the cached group stays as board_svg draws it
+    assert len(e) == len(keys)
+    for k, part in zip(keys, e):
         for t in part.iter(f"{{{SVG_NS}}}text"):
             t.set("class", t.get("class", "") + " f")
-        out.append("".join(_xml(c) for c in part))
-    return tuple(out)
+        _PARTS[(k, labels)] = "".join(_xml(c) for c in part)
+    return tuple(_PARTS[(k, labels)] for k in keys)
 
 
 @lru_cache(maxsize=None)
@@ -616,6 +636,7 @@ class PageBoards:
         self._defs_extra: list[str] = []
         self.parts: dict[str, str] = {}
         self.layers: dict[tuple[str, tuple[int, ...]], str] = {}
+        self.at: dict[tuple[str, int, int], str] = {}
         self.view = f"0 0 {WIDTH + DICE_W} {_fmt(self.g.height)}"
         self.mirror = _fmt(self.g.ft + self.g.fb)
 
@@ -624,8 +645,11 @@ class PageBoards:
               desc: bool = True) -> str:
         """One board's ``<svg>`` (``title`` is escaped by the caller)."""
         a, b, turn = _sides(position)
-        sc = BoardScore.of(position) if score is None and isinstance(position, PositionSpec) else \
-            BoardScore() if score is None else BoardScore.of(score)
+        if score.__class__ is BoardScore:
+            sc = score
+        else:
+            sc = BoardScore.of(position) if score is None and isinstance(position, PositionSpec) else \
+                BoardScore() if score is None else BoardScore.of(score)
         g, labels, stacks = self.g, self.labels, self.stacks
         parts = [f'<svg viewBox="{self.view}" role="img"><title>{title}</title>']
         if desc:
@@ -633,26 +657,21 @@ class PageBoards:
         parts.append('<use href="#T"/><g class="m">')
         # a side's checkers are one definition, used by every board that shows them
         # (in trictrac only the mover's change: each layer serves two boards or more)
+        layers = self.layers
         for side, c in (("A", a), ("B", b)):
-            s = side.lower()
-            layer = c[1:]
-            lid = self.layers.get((side, layer))
+            lid = layers.get((side, c))
             if lid is None:
-                lid = self.layers[(side, layer)] = f"k{len(self.layers)}"
+                s = side.lower()
+                lid = layers[(side, c)] = f"k{len(layers)}"
+                at_of = self.at
                 uses = []
                 for p in range(1, 25):
                     n = c[p]
                     if n:
-                        col, bottom = g.place(side, p)
-                        key = f"{s}{n}{'b' if bottom else 't'}"
-                        if key not in stacks:
-                            stacks[key] = None
-                            self._defs_extra.append(_stack_def(side, n, bottom, labels))
-                        at = f"{key}{col}"  # the stack on its flèche
-                        if at not in stacks:
-                            stacks[at] = None
-                            self._defs_extra.append(f'<use id="{at}" href="#{key}" x="{_fmt(g.col_x(col))}"/>')
-                        uses.append(f'<use href="#{at}"/>')
+                        use = at_of.get((side, p, n))
+                        if use is None:
+                            use = at_of[(side, p, n)] = self._stack_at(side, p, n)
+                        uses.append(use)
                 if c[25]:
                     key = f"{s}o{c[25]}"
                     if key not in stacks:
@@ -694,6 +713,18 @@ class PageBoards:
             parts.append(f'<use href="#{key}"/>')
         parts.append("</g></svg>")
         return "".join(parts)
+
+    def _stack_at(self, side: str, p: int, n: int) -> str:
+        """The ``<use>`` of n of ``side``'s checkers on his point p, defining on the
+        page the stack (once a size and row) and the stack on its flèche."""
+        col, bottom = self.g.place(side, p)
+        key = f"{side.lower()}{n}{'b' if bottom else 't'}"
+        if key not in self.stacks:
+            self.stacks[key] = None
+            self._defs_extra.append(_stack_def(side, n, bottom, self.labels))
+        at = f"{key}{col}"
+        self._defs_extra.append(f'<use id="{at}" href="#{key}" x="{_fmt(self.g.col_x(col))}"/>')
+        return f'<use href="#{at}"/>'
 
     def defs(self) -> str:
         return ('<svg class="tt-defs" width="0" height="0" aria-hidden="true" focusable="false" '
