@@ -542,7 +542,8 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
     if index_href:
         href = safe_href(index_href)
         if href:
-            body.append(f'<nav><a href="{href}">{esc(L("all_games"))}</a></nav>')
+            body.append(f'<nav class="site"><a href="{href}">{esc(L("all_games"))}</a>'
+                        f'<a href="#feuille-h">{esc(L("sheet_link"))}</a></nav>')
     body.append(_header(record, report, profile, title, pair, L))
     st = _collect_steps(record, trace, findings, L)
     if report is None:
@@ -728,7 +729,7 @@ def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, st
 
 def render_index(games: Iterable[GameSummary], *, title: str | None = None, club: str | None = None,
                  lang: str | Labels = "fr", standings_href: str | None = None,
-                 player_pages: dict[str, str] | None = None) -> str:
+                 player_pages: dict[str, str] | None = None, sheets_href: str | None = None) -> str:
     """The club's front page: its name and title, links to the standings (when the
     site has a page for them) and the players' pages, and a row per game (date,
     event, players, kind of partie, result, coups, findings) linking its page."""
@@ -744,6 +745,8 @@ def render_index(games: Iterable[GameSummary], *, title: str | None = None, club
         nav.append(f'<a href="{safe_href(standings_href)}">{esc(L("standings"))}</a>')
     if player_pages:
         nav.append(f'<a href="#players">{esc(L("players"))}</a>')
+    if sheets_href and safe_href(sheets_href):
+        nav.append(f'<a href="{safe_href(sheets_href)}">{esc(L("sheets_link"))}</a>')
     if nav:
         body.append(f'<nav class="site">{"".join(nav)}</nav>')
     body.append(f"<p>{esc(L.n('n_games', len(games)))}</p>")

@@ -50,14 +50,18 @@ def _h(text: str, L: Labels) -> str:
     return f'<th scope="col">{esc(text)}</th>'
 
 
-def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels) -> str:
-    """The sheet of one partie (see the module docstring)."""
+def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels, *, title: str | None = None) -> str:
+    """The sheet of one partie (see the module docstring); ``title`` heads it when
+    sheets of several parties share a page."""
     from trictrac.publish.html import _names, is_a_ecrire, partie_kind
 
     names = _names(record)
     h = record.headers
     ecrire = is_a_ecrire(record)
-    out = [f'<section class="feuille" aria-labelledby="feuille-h"><h2 id="feuille-h">{esc(L("sheet"))}</h2>']
+    if title is None:
+        out = [f'<section class="feuille" aria-labelledby="feuille-h"><h2 id="feuille-h">{esc(L("sheet"))}</h2>']
+    else:
+        out = [f'<section class="feuille"><h2>{esc(L("sheet"))} — {esc(title)}</h2>']
     meta = [L("partie_of_kind", kind=partie_kind(record, L))]
     for k in ("Event", "Site", "Date", "Round"):
         if h.get(k):

@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from trictrac.notation.textio import atomic_write_text
-from trictrac.publish.html import GameSummary, partie_kind, render_game, render_index, render_player
+from trictrac.publish.html import (GameSummary, _title_of, page, partie_kind, render_game, render_index,
+                                   render_player)
+from trictrac.publish.markup import esc
+from trictrac.publish.sheet import feuille
 from trictrac.publish.i18n import labels
 
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
@@ -83,6 +86,7 @@ def page_name(number: int, headers: dict[str, str]) -> str:
 
 
 PLAYERS_DIR = "joueurs"
+SHEETS = "feuilles.html"
 
 
 def _result_of(report: Any, record: Any, L: Any) -> str:
@@ -142,6 +146,7 @@ def publish_files(
     out.mkdir(parents=True, exist_ok=True)
     rep = PublishReport(out)
     summaries: list[GameSummary] = []
+    sheets: list[str] = []  # every game's feuille de marque, for feuilles.html
     t0 = time.perf_counter()
     number = 0
     for path in paths:
@@ -164,6 +169,8 @@ def publish_files(
                                    not_verified=error, lang=L)
                 target = out / fname
                 atomic_write_text(target, html)
+                sheets.append(feuille(record, report, profile, list(getattr(report, "trace", ()) or ()), L,
+                                      title=f"{number}. " + _title_of(record, L)))
                 rep.pages.append(target)
                 nf = len(getattr(report, "findings", ()) or ())
                 rep.findings += nf
@@ -181,7 +188,11 @@ def publish_files(
     for name, href in players.items():
         games = [g for g in summaries if name in (g.headers.get("A"), g.headers.get("B"))]
         atomic_write_text(out / href, render_player(name, games, lang=L, club=club, player_pages=players))
+    # the evening's sheets in one page: printed, one sheet a sheet of paper
+    atomic_write_text(out / SHEETS, page(esc(L("sheets")), [
+        f'<nav><a href="index.html">{esc(L("back_index"))}</a></nav>', f"<h1>{esc(L('sheets'))}</h1>", *sheets], L))
     atomic_write_text(out / "index.html", render_index(summaries, title=title, club=club, lang=L,
-                                                       standings_href=standings_href, player_pages=players))
+                                                       standings_href=standings_href, player_pages=players,
+                                                       sheets_href=SHEETS))
     rep.seconds = time.perf_counter() - t0
     return rep

@@ -212,3 +212,36 @@ def test_without_javascript_every_board_is_reached_by_its_link(site: Path, tmp_p
     assert res["before"] == "none" and res["after"].startswith("matrix(1, 0, 0, -1,") and res["fy"] == "-1"
     assert len(res["sides"]) == 2 and res["sides"][0].startswith("En haut : A") and "Bob" in res["sides"][1]
     assert res["links"] == [f"#step-{k - 1}"] + ([f"#step-{k + 1}"] if k < n - 1 else [])
+
+
+def _pdf_pages(pdf: Path) -> int:
+    counts = re.findall(rb"/Type\s*/Pages\b[^>]*?/Count (\d+)|/Count (\d+)", pdf.read_bytes())
+    return max(int(a or b) for a, b in counts)
+
+
+def test_printing_gives_the_feuilles_de_marque_one_a_page(site: Path, tmp_path: Path) -> None:
+    """The print style keeps only the feuille de marque: a game page prints on one
+    sheet of paper, the evening's feuilles.html on one sheet a game."""
+    game = sorted(site.glob("0001-*.html"))[0]
+    for page, expect in ((game, 1), (site / "feuilles.html", 2)):
+        pdf = tmp_path / f"{page.stem}.pdf"
+        run_chromium(["--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()])
+        assert pdf.exists() and _pdf_pages(pdf) == expect, page.name
+    # what the print shows (the print rules applied on screen): the sheet, not the boards
+    text = (site / "feuilles.html").read_text(encoding="utf-8").replace("@media print{", "@media all{")
+    shown = tmp_path / "print-view.html"
+    shown.write_text(text, encoding="utf-8")
+    shot = tmp_path / "print.png"
+    run_chromium(["--window-size=800,1100", "--hide-scrollbars", f"--screenshot={shot}", shown.as_uri()])
+    assert len(png_colours(shot)) > 2
+
+
+def test_screenshots_of_a_game_the_index_and_a_player(site: Path, tmp_path: Path) -> None:
+    shots = {}
+    for name, page in (("game", sorted(site.glob("0001-*.html"))[0]), ("index", site / "index.html"),
+                       ("player", sorted((site / "joueurs").glob("*.html"))[0])):
+        shots[name] = tmp_path / f"{name}.png"
+        r = run_chromium(["--enable-logging=stderr", "--v=0", "--window-size=1200,900", "--hide-scrollbars",
+                          f"--screenshot={shots[name]}", page.as_uri()])
+        assert console_lines(r.stderr) == []
+        assert len(png_colours(shots[name])) > 3, name
