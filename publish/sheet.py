@@ -77,10 +77,17 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
         for s in "AB":
             out.append(_h(L("sheet_col_gain", side=s), L) + _h(L("sheet_col_total", side=s), L))
         out.append(_h(L("sheet_col_leaves"), L) + "</tr></thead><tbody>")
-        for line in lines:
+        final = getattr(report, "final_score", None)
+        winner = None
+        if not ecrire and final is not None:
+            from trictrac.replay.partie import twelve_hole_winner
+
+            winner = twelve_hole_winner(final)
+        for k, line in enumerate(lines):
             where = (L("marque_n", n=line["marque"]) + ", " if line["marque"] else "") + L("releve", n=line["releve"])
             end = (L("sheet_leaves", who=line["left"]) if line["left"] else
-                   L("sheet_ends") if line["ended"] else L("sheet_going"))
+                   L("sheet_ends") if line["ended"] else
+                   L("sheet_over") if winner and k == len(lines) - 1 else L("sheet_going"))
             cells = "".join(f"<td>{line['gain'][i]}</td><td>{line['end'][i]}</td>" for i in range(2))
             out.append(f'<tr><th scope="row">{esc(where)}</th>{cells}<td>{esc(end)}</td></tr>')
         out.append("</tbody>")
@@ -90,13 +97,8 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
                        + "".join(f"<td>{tot[i]}</td><td>{lines[-1]['end'][i]}</td>" for i in range(2))
                        + "<td></td></tr></tfoot>")
         out.append("</table>")
-        final = getattr(report, "final_score", None)
-        if not ecrire and final is not None:
-            from trictrac.replay.partie import twelve_hole_winner
-
-            w = twelve_hole_winner(final)
-            if w:
-                out.append(f"<p><b>{esc(L('sheet_winner12', who=f'{w} {names.get(w, w)}'))}</b></p>")
+        if winner:
+            out.append(f"<p><b>{esc(L('sheet_winner12', who=f'{winner} {names.get(winner, winner)}'))}</b></p>")
     if ecrire:
         out.append(_marques(record, profile, names, L))
     out.append(f'<p class="signed"><span>A {esc(names["A"])}</span><span>B {esc(names["B"])}</span></p>')
