@@ -385,6 +385,7 @@ class _Steps:
     points: dict[str, list[int]]
     holes: dict[str, list[int]]
     breaks: list[tuple[int, str]]  # (step, "R2" / "M2") new relevé / marqué
+    moves: dict[int, str] = field(default_factory=dict)  # coup index -> the play as written, in words
 
 
 def _where(t: Any, L: Labels) -> str:
@@ -429,7 +430,7 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
         st.labels.append(L("coup_label", where=where, n=t.coup_number, side=t.side, d1=t.roll[0], d2=t.roll[1]))
         play = ""
         if coup is not None:
-            play = moves_text(coup.moves, L)
+            play = st.moves[idx] = moves_text(coup.moves, L)
             if replay is not None:
                 play += L("played_again", moves=moves_text(replay.moves, L))
                 if idx in replay_refused:
@@ -437,8 +438,9 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
         st.plays.append(play)
         # the two ledgers part at a mistake that stands (RULES.md §7.3): say so where
         # they part and at each finding, not on every later board
-        ent = _score_of(t.score_entitled)
-        diverged = ent is not None and ent != sc
+        se = t.score_entitled
+        ent = sc if se is t.score_standing else _score_of(se)
+        diverged = ent is not None and ent is not sc and ent != sc
         if diverged and ent is not None and (not was_diverged or idx in finding_coups):
             st.notes[len(st.boards)] = L("at_table", score="; ".join(
                 L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")))
@@ -557,7 +559,7 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
                                for d in (getattr(report, "diagnostics", ()) or ()))))
     pane, mirror = _board_pane(st, pair, L)
     body.append(f'<div class="layout">{pane}<section class="coups-pane"><h2>{esc(L("coups"))}</h2>')
-    body.append(_coups_table(record, findings, trace, st.of_coup, names, L))
+    body.append(_coups_table(record, findings, trace, st, names, L))
     body.append("</section></div>")
 
     from lxml import etree
@@ -595,7 +597,7 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
     return "".join(out)
 
 
-def _coups_table(record: Record, findings: list[Any], trace: list[Any], step_of_coup: dict[int, int],
+def _coups_table(record: Record, findings: list[Any], trace: list[Any], st: _Steps,
                  names: dict[str, str], L: Labels) -> str:
     by_index: dict[int, list[Any]] = {}
     for f in findings:
@@ -621,8 +623,8 @@ def _coups_table(record: Record, findings: list[Any], trace: list[Any], step_of_
             out.append(f'<tr class="comment-row"><td colspan="6" class="comment">{esc(el.text)}</td></tr>')
         elif isinstance(el, Coup):
             ci += 1
-            out.append(_coup_row(el, ci, by_index.get(ci, ()), trace_by_index.get(ci), step_of_coup.get(ci),
-                                 names, L))
+            out.append(_coup_row(el, ci, by_index.get(ci, ()), trace_by_index.get(ci), st.of_coup.get(ci),
+                                 names, L, st.moves.get(ci)))
     out.append("</tbody></table>")
     return "".join(out)
 
@@ -643,7 +645,7 @@ def marque_result_text(r: MarqueResult, names: dict[str, str], L: Labels) -> str
 
 
 def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, names: dict[str, str],
-              L: Labels) -> str:
+              L: Labels, play: str | None = None) -> str:
     number = esc(coup.number)
     out = [f'<tr class="coup{" has-finding" if fs else ""}" id="coup-{ci}"']
     if step is not None:
@@ -652,7 +654,9 @@ def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, 
         out.append(f"><td>{number}</td>")
     side = esc(coup.side)
     out.append(f"<td>{side}</td>")  # the names are in the header
-    out.append(f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(moves_text(coup.moves, L))}</td>")
+    if play is None:
+        play = moves_text(coup.moves, L)
+    out.append(f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(play)}</td>")
     acts = (*coup.before, *coup.after) if coup.before or coup.after else ()
     events = getattr(t, "events", ()) if t is not None else ()
     if acts or events:  # a row without marks nor notes ends after the play
