@@ -35,6 +35,7 @@ Score (RULES.md §5.1-§5.4; 003 §141-144, §175, §223):
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
@@ -43,6 +44,7 @@ from typing import Any, Iterable, Sequence
 from lxml import etree
 
 from trictrac.notation.position import PositionSpec, write_position
+from trictrac.publish.markup import clean
 
 __all__ = ["board_svg", "board_defs", "svg_text", "BoardError", "SVG_NS", "BoardScore", "checker_count"]
 
@@ -162,9 +164,9 @@ def _sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
     else:
         raise BoardError(f"not a position: {pos!r}")
     for name, c in (("A", a), ("B", b)):
-        if len(c) != 26 or any(n < 0 for n in c):
+        if len(c) != 26 or min(c) < 0:
             raise BoardError(f"side {name}: counts must be 26 non-negative numbers")
-    return tuple(a), tuple(b), turn
+    return (a if a.__class__ is tuple else tuple(a)), (b if b.__class__ is tuple else tuple(b)), turn
 
 
 def checker_count(svg: etree._Element) -> int:
@@ -304,7 +306,7 @@ def _labels_group(near: str, turn: str, names: tuple[str, str] | None) -> etree.
 
 def _title(turn: str, names: tuple[str, str] | None) -> str:
     who = names[0 if turn == "A" else 1] if names else turn
-    return f"Trictrac position, {who} to play"
+    return clean(f"Trictrac position, {who} to play")
 
 
 def _side_text(c: tuple[int, ...]) -> str:
@@ -326,7 +328,7 @@ def _score_text(sc: BoardScore, i: int) -> str:
 
 def _describe(a: tuple[int, ...], b: tuple[int, ...], turn: str, sc: BoardScore,
               names: tuple[str, str] | None, position: Any) -> str:
-    na, nb = names or ("A", "B")
+    na, nb = (clean(n) for n in names) if names else ("A", "B")
     lines = [
         f"A ({na}), own points: {_side_text(a)}.",
         f"B ({nb}), own points: {_side_text(b)}.",
@@ -367,10 +369,16 @@ def _draw_table(t: etree._Element, g: _Geometry) -> None:
     if g.top:
         nums = _el(t, "g", class_="point-numbers", font_family="sans-serif", font_size=12, fill=COLOURS["text"],
                    text_anchor="middle")
+        far = _el(t, "g", class_="point-numbers far", font_family="sans-serif", font_size=9, fill="#555555",
+                  text_anchor="middle")
         for col in range(12):
+            # the near player's number in bold, the far player's beside it (RULES.md
+            # §2.2: the far player's 1..12 are the near player's 24..13)
             x = g.col_x(col)
-            _el(nums, "text", str(col + 1), x=x, y=g.height - 5)
-            _el(nums, "text", str(24 - col), x=x, y=13)
+            _el(nums, "text", str(col + 1), x=x - 5, y=g.height - 5, font_weight="bold")
+            _el(far, "text", str(24 - col), x=x + 10, y=g.height - 5)
+            _el(nums, "text", str(24 - col), x=x - 5, y=13, font_weight="bold")
+            _el(far, "text", str(col + 1), x=x + 10, y=13)
 
 
 def _short_holes(g: _Geometry) -> tuple[float, float, float]:
@@ -419,6 +427,8 @@ def _jetons_used(sc: BoardScore, i: int) -> int:
 
 
 def _draw_score(svg: etree._Element, g: _Geometry, sc: BoardScore) -> None:
+    """The score layer: one sub-group per part (each side's jetons, the jetons at
+    rest, each side's fichet, the pavillon) so that boards of a page share parts."""
     layer = _el(svg, "g", class_="score")
     used = 0
     for i, side in enumerate("AB"):
@@ -426,31 +436,35 @@ def _draw_score(svg: etree._Element, g: _Geometry, sc: BoardScore) -> None:
         used += n
         if not n:
             continue
+        part = _el(layer, "g")
         pts = sc.points[i]
         near = side == g.near
         y = g.mid + 13 if near else g.mid - 13
         x = g.u_x(_JETON_U.get(pts, 11.55))
         for k in range(n):
-            _el(layer, "use", href="#tt-jeton", x=x + 9 * k, y=y + (3 if near else -3) * k,
+            _el(part, "use", href="#tt-jeton", x=x + 9 * k, y=y + (3 if near else -3) * k,
                 class_=f"jeton {side.lower()}" + (" bredouille" if n == 2 else ""))
-        _el(layer, "text", str(pts), x=x, y=y + (25 if near else -16), text_anchor="middle", font_size=12,
+        _el(part, "text", str(pts), x=x, y=y + (25 if near else -16), text_anchor="middle", font_size=12,
             font_family="sans-serif", fill=COLOURS["text"], class_="points-label")
     # the jetons' own talon, by the short bande between the two talons (003 §175)
-    for k in range(max(0, 3 - used)):
-        _el(layer, "use", href="#tt-jeton", x=LEFT + 12, y=g.mid - 10 + 10 * k, class_="jeton rest")
+    if used < 3:
+        part = _el(layer, "g")
+        for k in range(3 - used):
+            _el(part, "use", href="#tt-jeton", x=LEFT + 12, y=g.mid - 10 + 10 * k, class_="jeton rest")
 
     near_hole, mid_hole, far_hole = _short_holes(g)
     for i, side in enumerate("AB"):
         near = side == g.near
         holes = sc.holes[i]
+        part = _el(layer, "g")
         if holes <= 0:
             x, y = LEFT - 11, near_hole if near else far_hole
         else:
             col = (holes - 1) % 12
             x, y = g.col_x(col), g.fb + RAIL / 2 if near else g.ft - RAIL / 2
-        _el(layer, "use", href=f"#tt-fichet-{side.lower()}", x=x, y=y, class_=f"fichet {side.lower()}")
+        _el(part, "use", href=f"#tt-fichet-{side.lower()}", x=x, y=y, class_=f"fichet {side.lower()}")
         if holes > 0:
-            _el(layer, "text", str(holes), x=x + 9, y=y + 4, font_size=11, font_family="sans-serif",
+            _el(part, "text", str(holes), x=x + 9, y=y + 4, font_size=11, font_family="sans-serif",
                 fill="#ffffff", class_="holes-label")
     # pavillon (003 §223): by the talon of the player who has it while the other
     # has holes too; otherwise in the middle hole.
@@ -459,7 +473,7 @@ def _draw_score(svg: etree._Element, g: _Geometry, sc: BoardScore) -> None:
         if sc.pavillon[i] and sc.holes[i] > 0 and sc.holes[1 - i] > 0:
             owner = side
     y = mid_hole if owner is None else (near_hole if owner == g.near else far_hole)
-    _el(layer, "use", href="#tt-pavillon", x=LEFT - 11, y=y,
+    _el(_el(layer, "g"), "use", href="#tt-pavillon", x=LEFT - 11, y=y,
         class_="pavillon" + ("" if owner is None else f" {owner.lower()}"))
 
 
@@ -493,8 +507,9 @@ def _draw_labels(svg: etree._Element, g: _Geometry, turn: str, names: tuple[str,
     far = "B" if g.near == "A" else "A"
     for side, y in ((g.near, g.height - 5), (far, 13)):
         name = side if names is None else f"{side} {names[0 if side == 'A' else 1]}"
-        label = ("\u25b6 " if side == turn else "") + name
-        _el(layer, "text", label[:9], x=4, y=y, text_anchor="start", font_weight="bold" if side == turn else None,
+        label = clean(("\u25b6 " if side == turn else "") + name)
+        _el(layer, "text", label, x=4, y=y, text_anchor="start", font_weight="bold" if side == turn else None,
+            font_size=None if len(label) <= 40 else 12 * 40 / len(label),
             class_="side-label" + (" turn" if side == turn else ""))
 
 
@@ -506,3 +521,239 @@ def svg_text(svg: etree._Element, *, xml_declaration: bool = True) -> str:
 
 def iter_checkers(svg: etree._Element) -> Iterable[etree._Element]:
     return svg.xpath(".//*[contains(concat(' ', @class, ' '), ' checker ')]")
+
+
+# --- the boards of a page: compact strings sharing definitions ---------------------
+
+DICE_W = 52  # the dice column right of the board (page boards)
+_PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)), 4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+         5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)), 6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+
+
+def _xml(e: etree._Element) -> str:
+    return etree.tostring(e, encoding="unicode").replace(f' xmlns="{SVG_NS}"', "")
+
+
+@lru_cache(maxsize=None)
+def _page_static_defs(labels: bool) -> str:
+    """Tablier, checker faces, jeton, fichets, pavillon, arrow head, dice faces."""
+    d = board_defs(labels=labels)[0]
+    # short aliases: a page uses them thousands of times
+    for alias, ref in (("ca", "tt-dame-a"), ("cb", "tt-dame-b"), ("T", _tablier_id(labels))):
+        _el(d, "use", id=alias, href="#" + ref)
+    for n, pips in _PIPS.items():
+        die = _el(d, "g", id=f"tt-d{n}")
+        _el(die, "rect", x=-13, y=-13, width=26, height=26, rx=5, fill="#fffdf5", stroke=COLOURS["stroke"],
+            stroke_width=1.5)
+        for px, py in pips:
+            _el(die, "circle", cx=px * 7, cy=py * 7, r=2.6, fill=COLOURS["stroke"])
+    return "".join(_xml(c) for c in d)
+
+
+@lru_cache(maxsize=None)
+def _stack_def(side: str, n: int, bottom: bool, labels: bool) -> str:
+    """One side's stack of n checkers on a flèche (x = 0), drawn like board_svg draws it."""
+    g = _Geometry("A", labels)
+    s = side.lower()
+    ys = _stack(n, bottom, g.fb, g.ft)
+    body = "".join(f'<use href="#c{s}" y="{y}"/>' for y in ys)  # c{s}: the page's alias of the checker
+    if n > 5:
+        body += (f'<text class="count f" y="{_fmt(float(ys[-1]) + 5)}" text-anchor="middle" font-size="14" '
+                 f'font-weight="bold" font-family="sans-serif" fill="{COLOURS["B" if side == "A" else "A"]}">{n}</text>')
+    return f'<g id="{s}{n}{"b" if bottom else "t"}">{body}</g>'
+
+
+@lru_cache(maxsize=None)
+def _off_def(side: str, n: int, labels: bool) -> str:
+    """A side's n borne-off checkers on the short bande (A near in the page frame)."""
+    g = _Geometry("A", labels)
+    s = side.lower()
+    bottom = side == "A"
+    x = _fmt((LEFT - 22) / 2 + 2)
+    ys = [g.fb - 30 - i * 8 if bottom else g.ft + 30 + i * 8 for i in range(n)]
+    body = "".join(f'<use href="#tt-off-{s}" x="{x}" y="{_fmt(y)}"/>' for y in ys)
+    ty = ys[-1] - 12 if bottom else ys[-1] + 20
+    body += (f'<text class="count f" x="{x}" y="{_fmt(ty)}" text-anchor="middle" font-size="12" '
+             f'font-family="sans-serif" fill="#ffffff">{n}</text>')
+    return f'<g id="{s}o{n}">{body}</g>'
+
+
+def _score_keys(sc: BoardScore) -> tuple[tuple[Any, ...], ...]:
+    """What each part of the score layer depends on, in :func:`_draw_score`'s order."""
+    used = (_jetons_used(sc, 0), _jetons_used(sc, 1))
+    keys: list[tuple[Any, ...]] = [("j", i, sc.points[i], used[i]) for i in (0, 1) if used[i]]
+    if sum(used) < 3:
+        keys.append(("rest", sum(used)))
+    keys += [("f", 0, sc.holes[0]), ("f", 1, sc.holes[1])]
+    owner = [i for i in (0, 1) if sc.pavillon[i] and sc.holes[i] > 0 and sc.holes[1 - i] > 0]
+    keys.append(("pav", owner[-1] if owner else None))
+    return tuple(keys)
+
+
+_PARTS: dict[tuple[tuple[Any, ...], bool], str] = {}
+
+
+def _score_parts(sc: BoardScore, labels: bool) -> tuple[str, ...]:
+    """The parts of a score layer as SVG text, each drawn once by
+    :func:`_draw_score` and kept by what it depends on (texts marked ``f``: kept
+    upright when the page turns the board)."""
+    keys = _score_keys(sc)
+    try:
+        return tuple(_PARTS[(k, labels)] for k in keys)
+    except KeyError:
+        pass
+    e = deepcopy(_score_group(sc, "A", labels))  # the cached group stays as board_svg draws it
+    assert len(e) == len(keys)
+    for k, part in zip(keys, e):
+        for t in part.iter(f"{{{SVG_NS}}}text"):
+            t.set("class", t.get("class", "") + " f")
+        _PARTS[(k, labels)] = "".join(_xml(c) for c in part)
+    return tuple(_PARTS[(k, labels)] for k in keys)
+
+
+@lru_cache(maxsize=None)
+def _arrow(side: str, fr: int, to: int, labels: bool) -> str:
+    g = _Geometry("A", labels)
+    x1, y1 = _point_xy(g, {}, side, fr)
+    x2, y2 = _point_xy(g, {}, side, to)
+    return f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}"/>'
+
+
+class PageBoards:
+    """The boards of one page as small SVG strings: every board is a ``<use>`` of
+    the page's tablier, one ``<use>`` per stack of checkers (a stack of n is defined
+    once on the page), one ``<use>`` of the score (defined once per score that
+    occurs), the arrows of the play and the dice thrown.  Drawn in A's frame; the
+    page turns the moving layer (``g.m``) upside down by CSS to see it from B's
+    side (texts in it carry class ``f`` to stay upright).  ``defs()`` gives the one
+    hidden ``<svg>`` with the definitions the boards used; call it last."""
+
+    def __init__(self, labels: bool = True) -> None:
+        self.labels = labels
+        self.g = _Geometry("A", labels)
+        self.stacks: dict[str, None] = {}
+        self.scores: dict[BoardScore, int] = {}
+        self._defs_extra: list[str] = []
+        self.parts: dict[str, str] = {}
+        self.layers: dict[tuple[str, tuple[int, ...]], str] = {}
+        self.at: dict[tuple[str, int, int], str] = {}
+        self.view = f"0 0 {WIDTH + DICE_W} {_fmt(self.g.height)}"
+        self.mirror = _fmt(self.g.ft + self.g.fb)
+
+    def board(self, position: Any, score: Any = None, *, last_move: tuple[str, Sequence[tuple[int, int]]] | None = None,
+              dice: tuple[int, int] | None = None, roller: str | None = None, title: str = "",
+              desc: bool = True) -> str:
+        """One board's ``<svg>`` (``title`` is escaped by the caller)."""
+        a, b, turn = _sides(position)
+        if score.__class__ is BoardScore:
+            sc = score
+        else:
+            sc = BoardScore.of(position) if score is None and isinstance(position, PositionSpec) else \
+                BoardScore() if score is None else BoardScore.of(score)
+        g, labels, stacks = self.g, self.labels, self.stacks
+        parts = [f'<svg viewBox="{self.view}" role="img"><title>{title}</title>']
+        if desc:
+            parts.append(f"<desc>{write_position(PositionSpec(a, b, turn=turn))}</desc>")
+        parts.append('<use href="#T"/><g class="m">')
+        # a side's checkers are one definition, used by every board that shows them
+        # (in trictrac only the mover's change: each layer serves two boards or more)
+        layers = self.layers
+        for side, c in (("A", a), ("B", b)):
+            lid = layers.get((side, c))
+            if lid is None:
+                s = side.lower()
+                lid = layers[(side, c)] = f"k{len(layers)}"
+                at_of = self.at
+                uses = []
+                for p in range(1, 25):
+                    n = c[p]
+                    if n:
+                        use = at_of.get((side, p, n))
+                        if use is None:
+                            use = at_of[(side, p, n)] = self._stack_at(side, p, n)
+                        uses.append(use)
+                if c[25]:
+                    key = f"{s}o{c[25]}"
+                    if key not in stacks:
+                        stacks[key] = None
+                        self._defs_extra.append(_off_def(side, c[25], labels))
+                    uses.append(f'<use href="#{key}"/>')
+                self._defs_extra.append(f'<g id="{lid}">{"".join(uses)}</g>')
+            parts.append(f'<use href="#{lid}"/>')
+        k = self.scores.get(sc)
+        if k is None:
+            k = self.scores[sc] = len(self.scores)
+            refs = []
+            for part in _score_parts(sc, labels):
+                pid = self.parts.get(part)
+                if pid is None:
+                    pid = self.parts[part] = f"p{len(self.parts)}"
+                    self._defs_extra.append(f'<g id="{pid}">{part}</g>')
+                refs.append(f'<use href="#{pid}"/>')
+            self._defs_extra.append(f'<g id="sc{k}">{"".join(refs)}</g>')
+        parts.append(f'<use href="#sc{k}"/>')
+        if last_move is not None:
+            side, moves = last_move
+            if side not in ("A", "B"):
+                raise BoardError(f"last_move side must be 'A' or 'B', not {side!r}")
+            arrows = []
+            for fr, to in moves:
+                if not (1 <= fr <= 24 and 1 <= to <= 25):
+                    raise BoardError(f"last_move: bad move {fr}/{to}")
+                arrows.append(_arrow(side, fr, to, labels))
+            parts.append(f'<g class="last-move">{"".join(arrows)}</g>')
+        if dice is not None:  # the throw, by the roller's side of the board
+            key = f"d{'b' if roller == 'B' else 'a'}{dice[0]}{dice[1]}"
+            if key not in stacks:
+                stacks[key] = None
+                x = _fmt(WIDTH + DICE_W / 2)
+                y = g.fb - 60 if roller != "B" else g.ft + 30
+                self._defs_extra.append(f'<g id="{key}" class="dice"><use href="#tt-d{dice[0]}" x="{x}" y="{_fmt(y)}"/>'
+                                        f'<use href="#tt-d{dice[1]}" x="{x}" y="{_fmt(y + 32)}"/></g>')
+            parts.append(f'<use href="#{key}"/>')
+        parts.append("</g></svg>")
+        return "".join(parts)
+
+    def _stack_at(self, side: str, p: int, n: int) -> str:
+        """The ``<use>`` of n of ``side``'s checkers on his point p, defining on the
+        page the stack (once a size and row) and the stack on its flèche."""
+        col, bottom = self.g.place(side, p)
+        key = f"{side.lower()}{n}{'b' if bottom else 't'}"
+        if key not in self.stacks:
+            self.stacks[key] = None
+            self._defs_extra.append(_stack_def(side, n, bottom, self.labels))
+        at = f"{key}{col}"
+        self._defs_extra.append(f'<use id="{at}" href="#{key}" x="{_fmt(self.g.col_x(col))}"/>')
+        return f'<use href="#{at}"/>'
+
+    def defs(self) -> str:
+        return ('<svg class="tt-defs" width="0" height="0" aria-hidden="true" focusable="false" '
+                'style="position:absolute;width:0;height:0;overflow:hidden"><defs>'
+                + _page_static_defs(self.labels) + "".join(self._defs_extra) + "</defs></svg>")
+
+
+_STACK_ID = re.compile(r"([ab])(o?)(\d+)([bt]?)")
+
+
+def page_checkers(svg: Any) -> list[tuple[str, str, int]]:
+    """The stacks a page board draws, following the page's definitions (layers,
+    stacks on their flèche): sorted (stack id, x, checkers).  For tests; works on
+    lxml.html and lxml.etree trees."""
+    ids = {e.get("id"): e for e in svg.getroottree().iter() if isinstance(e.tag, str) and e.get("id")}
+    out: list[tuple[str, str, int]] = []
+
+    def walk(el: Any, x: str) -> None:
+        for e in el.iter():
+            if not isinstance(e.tag, str):
+                continue
+            href = e.get("href") or ""
+            if not href.startswith("#") or href.startswith("#tt-"):
+                continue
+            m = _STACK_ID.fullmatch(href[1:])
+            if m:
+                out.append((href[1:], e.get("x") or x, int(m.group(3))))
+            elif href[1] in "kab" and href[1:] in ids and ids[href[1:]] is not e:
+                walk(ids[href[1:]], e.get("x") or x)
+
+    walk(svg, "")
+    return sorted(out)

@@ -7,7 +7,7 @@ Step lines, because the score changes only at a coup.  Built with lxml.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from lxml import etree
 
@@ -16,39 +16,51 @@ from trictrac.publish.board import _el
 __all__ = ["score_chart"]
 
 _W, _PANEL, _GAP, _ML, _MR, _MT = 680, 110, 34, 44, 150, 20
-_LINE = {"A": "#b07d12", "B": "#1f4e8c"}  # A's ivory would not show on white
+_LINE = {"A": "#8a6100", "B": "#1f4e8c"}  # A's ivory would not show on white
+
+
+def _n(v: float) -> str:
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
 
 
 def _steps(values: Sequence[int], x: callable, y: callable) -> str:  # type: ignore[valid-type]
-    pts: list[str] = []
-    prev = None
+    """A step line as path data: ``M`` to the start, then ``H``/``V`` at each change."""
+    if not values:
+        return ""
+    out = [f"M{_n(x(0))} {_n(y(values[0]))}"]
+    prev = values[0]
     for i, v in enumerate(values):
-        if prev is not None and v != prev:
-            pts.append(f"{x(i):.1f},{y(prev):.1f}")
-        pts.append(f"{x(i):.1f},{y(v):.1f}")
-        prev = v
-    return " ".join(pts)
+        if v != prev:
+            out.append(f"H{_n(x(i))}V{_n(y(v))}")
+            prev = v
+    out.append(f"H{_n(x(len(values) - 1))}")
+    return "".join(out)
 
 
 def score_chart(
     points: dict[str, Sequence[int]],
     holes: dict[str, Sequence[int]],
     *,
-    names: tuple[str, str] = ("A", "B"),
     breaks: Sequence[tuple[int, str]] = (),
     id: str | None = None,
+    L: Any = None,
 ) -> etree._Element:
     """``points[side][i]`` / ``holes[side][i]`` after step ``i`` (0 = the start).
-    ``breaks``: (step, label) vertical markers (relevés, marqués)."""
+    ``breaks``: (step, label) vertical markers (relevés, marqués).  The chart names
+    the sides by letter only (no record text in it); the page gives the names."""
+    from trictrac.publish.i18n import labels
+
+    L = labels(L or "fr")
     n = max(len(points["A"]), 1)
     max_h = max(12, *(max(holes[s], default=0) for s in "AB"))
     height = _MT + 2 * _PANEL + _GAP + 26
     svg = _el(None, "svg", viewBox=f"0 0 {_W} {height}", role="img", class_="tt-chart", id=id,
               aria_labelledby=f"{id}-title" if id else None)
-    _el(svg, "title", "Points and holes through the game", id=f"{id}-title" if id else None)
+    _el(svg, "title", L("chart_title"), id=f"{id}-title" if id else None)
     last = {s: (points[s][-1] if points[s] else 0, holes[s][-1] if holes[s] else 0) for s in "AB"}
-    _el(svg, "desc", "; ".join(f"{s} ({names[i]}): {last[s][1]} holes, {last[s][0]} points at the end"
-                               for i, s in enumerate("AB")) + f"; {n - 1} coups.")
+    _el(svg, "desc", "; ".join(L("chart_end", side=s, name=s, holes=last[s][1], points=last[s][0])
+                               for s in "AB") + "; " + L("chart_coups", n=n - 1))
     span = _W - _ML - _MR
 
     def x(i: int) -> float:
@@ -67,25 +79,23 @@ def score_chart(
         for t in ticks:
             _el(g, "line", x1=_ML, x2=_ML + span, y1=y(t), y2=y(t), stroke="#e3e3e3")
             _el(g, "text", str(t), x=_ML - 6, y=y(t) + 4, text_anchor="end", **font)
-        _el(g, "text", label, x=_ML, y=top - 5, **{**font, "font_weight": "bold"})
+        _el(g, "text", L(f"chart_{label}"), x=_ML, y=top - 5, **{**font, "font_weight": "bold"})
         for step, text in breaks:
             _el(g, "line", x1=x(step), x2=x(step), y1=top, y2=top + _PANEL, stroke="#999", stroke_dasharray="3 3",
                 class_="break")
             if k == 0:
                 _el(g, "text", text, x=x(step) + 2, y=top + 10, font_family="sans-serif", font_size=9, fill="#777")
         for i, side in enumerate("AB"):
-            _el(g, "polyline", points=_steps(series[side], x, y), fill="none", stroke=_LINE[side], stroke_width=2,
+            _el(g, "path", d=_steps(series[side], x, y), fill="none", stroke=_LINE[side], stroke_width=2,
                 stroke_dasharray=None if side == "A" else "6 3", class_=f"series {side.lower()}")
             vals = series[side]
             # legend at fixed places (labels next to the line ends would collide)
             ly = top + 16 + 30 * i
             _el(g, "line", x1=_ML + span + 8, x2=_ML + span + 30, y1=ly - 4, y2=ly - 4, stroke=_LINE[side],
                 stroke_width=2, stroke_dasharray=None if side == "A" else "6 3")
-            _el(g, "text", f"{side} {names[i]}"[:14], x=_ML + span + 34, y=ly, fill=_LINE[side],
+            _el(g, "text", f"{side} : {vals[-1] if vals else 0}", x=_ML + span + 34, y=ly, fill=_LINE[side],
                 font_family="sans-serif", font_size=11)
-            _el(g, "text", f"{label} at the end: {vals[-1] if vals else 0}", x=_ML + span + 34, y=ly + 13,
-                fill=_LINE[side], font_family="sans-serif", font_size=9)
-    _el(svg, "text", "coups", x=_ML + span / 2, y=height - 6, text_anchor="middle", **font)
+    _el(svg, "text", L("chart_x"), x=_ML + span / 2, y=height - 6, text_anchor="middle", **font)
     for t in _xticks(n - 1):
         _el(svg, "text", str(t), x=x(t), y=height - 18, text_anchor="middle", **{**font, "font_size": 9})
     return svg

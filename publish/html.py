@@ -1,27 +1,25 @@
-"""Static HTML pages of annotated games, built with lxml (no template engine).
+"""Static HTML pages of annotated games, written as templates (strings) with every
+record text escaped by :func:`trictrac.publish.markup.esc`.
 
-``render_game(record, report, profile=…)`` is a pure function of a record (what was
-written, ``notation.record``) and the verifier's report (what the rules say,
-``replay.verify.GameReport``).  The page has the header tags, the coups in a table
-(roll, moves, marks and decisions, the scoring the rules entitle, comments, and the
-findings with their explanation and RULES.md section), a board after every coup
-(all pre-rendered; a small script steps through them; without JavaScript the table
-and the final board still read), a chart of points and holes, and, for a partie à
-écrire, the score sheet *papier et crayon* of the marqués (RULES.md §8.2; 003
-§220-229).
+``render_game(record, report, profile=…, lang="fr")`` is a pure function of a
+record (what was written, ``notation.record``) and the verifier's report (what the
+rules say, ``replay.verify.GameReport``).  The page has the header tags, the
+findings, the board after every coup (small ``<use>`` drawings of shared
+definitions, ``publish.board.PageBoards``), the coups by relevé (each row links
+to its board), a chart of points and holes, and the feuille de marque
+(``publish.sheet``; the only thing printed, one sheet a page).
 
-Every text from the record goes into element text or attribute values, which lxml
-escapes; the script data is JSON in a ``<script type="application/json">`` with
-``<``, ``>`` and ``&`` written as ``\\u003c``… so that no ``</script>`` can end it.
+Plain HTML first: without JavaScript every coup's board is reached by its link
+(``#step-N``, shown by CSS ``:target``), each board links to the previous and next
+one, and the view from the other side is a checkbox read by CSS.  The script only
+adds the buttons, the arrow keys and clicking a row.  All words come from
+``publish.i18n`` (French by default).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
-
-from lxml import etree
 
 from trictrac.notation.position import START_SPEC, PositionSpec, parse_position
 from trictrac.notation.record import (
@@ -44,33 +42,53 @@ from trictrac.notation.record import (
     ReleveStart,
     Replay,
 )
-from trictrac.publish.board import BoardScore, board_defs, board_svg
+from trictrac.publish.board import BoardScore, PageBoards
 from trictrac.publish.chart import score_chart
+from trictrac.publish.i18n import Labels, labels
+from trictrac.publish.markup import clean, esc, json_for_script, safe_href
 
-__all__ = ["render_game", "render_index", "GameSummary", "moves_text", "is_a_ecrire", "page_text"]
+__all__ = ["render_game", "render_index", "render_player", "GameSummary", "moves_text", "is_a_ecrire",
+           "partie_kind", "page", "CSS"]
 
 DOCTYPE = "<!DOCTYPE html>"
 
 CSS = """
-:root{--ink:#222;--muted:#666;--line:#ddd;--bad:#b3261e;--badbg:#fdecea;--warn:#8a5a00;--warnbg:#fff6e0}
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);max-width:1100px;margin:0 auto;padding:1rem}
+:root{--ink:#222;--muted:#595959;--line:#ccc;--bad:#a4221a;--badbg:#fdecea;--warn:#7a4f00;--link:#0b57b0}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);max-width:1150px;margin:0 auto;padding:1rem}
+a{color:var(--link)}
 h1{font-size:1.5rem;margin:.2rem 0}
 header dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.5rem 0}
 header dt{font-weight:600}
-header dd{margin:0}
+header dd{margin:0;overflow-wrap:anywhere}
 .layout{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
-.board-pane{flex:0 0 auto;width:min(100%,520px);position:sticky;top:.5rem}
+.board-pane{flex:0 0 auto;width:min(100%,560px);position:sticky;top:.5rem}
 .coups-pane{flex:1 1 420px;min-width:0}
 figure{margin:0}
-figure svg{width:100%;height:auto;display:block}
+.tt-step svg{width:100%;height:auto;display:block}
 figcaption{font-size:.9rem;color:var(--muted);margin:.2rem 0}
+figcaption a{margin-right:.8rem}
+.side{font-size:.9rem;margin:.2rem 0;overflow-wrap:anywhere}
+.side b{font-weight:600}
+.flipbox{font-size:.9rem}
+.numbering{font-size:.8rem;color:var(--muted);margin:.2rem 0}
 .controls{display:flex;gap:.3rem;align-items:center;margin:.4rem 0}
+[hidden]{display:none!important}
+html:not(.js) .tt-step:target{display:block!important}
 .controls button{font-size:1rem;min-width:2.4rem}
 .controls output{margin-left:.5rem;font-size:.9rem}
+html:not(.js) .board-pane:has(.tt-step:target) .tt-step.last:not(:target){display:none!important}
+.board-pane .vB{display:none}
+.board-pane:has(#tt-flip:checked) .vB{display:block}
+.board-pane:has(#tt-flip:checked) .vA{display:none}
+.board-pane:has(#tt-flip:checked) g.m{transform:matrix(1,0,0,-1,0,MIRROR);--fy:-1}
+text.f{transform-box:fill-box;transform-origin:center;transform:scaleY(var(--fy,1))}
+.last-move line{stroke:#c0392b;stroke-width:4;stroke-opacity:.85;stroke-linecap:round;marker-end:url(#tt-arrowhead)}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
-th,td{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
+th,td{padding:.25rem .4rem;text-align:left;vertical-align:top}
+tr{border-bottom:1px solid var(--line)}
 thead th{position:sticky;top:0;background:#fff}
-tr.coup{cursor:pointer}
+.coups td:nth-child(3),.coups td:nth-child(4),.mono{font-family:ui-monospace,monospace}
+.js tr.coup{cursor:pointer}
 tr.coup:hover{background:#f4f4f4}
 tr.current{background:#e7f0ff}
 tr.section td{background:#f0ebe0;font-weight:600}
@@ -84,14 +102,31 @@ tr.finding td{background:var(--badbg);color:var(--bad);font-size:.88rem;border-b
 .diagnostics li{color:var(--warn)}
 .sheet td,.sheet th{text-align:center}
 .chart svg{width:100%;max-width:760px;height:auto}
-.mono{font-family:ui-monospace,monospace}
+.legend{font-size:.9rem}
+.legend .a{color:#8a6100}.legend .b{color:#1f4e8c}
 .bad{color:var(--bad)}
+.index td{overflow-wrap:anywhere}
+nav.site{display:flex;gap:1rem;flex-wrap:wrap;margin:.3rem 0 .8rem}
+.feuille{border:1px solid var(--line);padding:.6rem 1rem;margin:1rem 0}
+.feuille h2{margin-top:0}
+.feuille .signed{margin-top:1.5rem;display:flex;gap:3rem}
+.feuille .signed span{flex:1;border-top:1px solid #000;padding-top:.2rem;font-size:.85rem}
+@media print{
+ @page{size:A4;margin:12mm}
+ body{max-width:none;padding:0;font-size:11pt;color:#000}
+ body>*:not(.feuille){display:none!important}
+ .feuille{display:block!important;border:none;padding:0;margin:0;break-after:page;page-break-after:always}
+ .feuille:last-of-type{break-after:auto;page-break-after:auto}
+ .feuille table{font-size:10pt}
+ thead th{position:static}
+ a{color:#000;text-decoration:none}
+}
 """
 
 SCRIPT = r"""
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("tt-data").textContent);
+  document.documentElement.className += " js";
   var figs = Array.prototype.slice.call(document.querySelectorAll("figure.tt-step"));
   var out = document.getElementById("tt-where");
   var controls = document.getElementById("tt-controls");
@@ -109,8 +144,13 @@ SCRIPT = r"""
     cur = i;
     var row = rowFor(i);
     if (row) { row.classList.add("current"); row.setAttribute("aria-current", "step"); }
-    out.textContent = data.steps[i].label + " (" + (i + 1) + "/" + figs.length + ")";
+    var cap = figs[i].querySelector("figcaption b");
+    out.textContent = (cap ? cap.textContent : "") + " (" + (i + 1) + "/" + figs.length + ")";
     document.body.setAttribute("data-step", String(i));
+  }
+  function fromHash() {
+    var m = /^#step-(\d+)$/.exec(location.hash);
+    if (m) { show(parseInt(m[1], 10)); }
   }
   controls.hidden = false;
   document.getElementById("tt-first").addEventListener("click", function () { show(0); });
@@ -129,67 +169,37 @@ SCRIPT = r"""
   for (var j = 0; j < rows.length; j++) {
     rows[j].addEventListener("click", function () { show(parseInt(this.getAttribute("data-step"), 10)); });
   }
+  window.addEventListener("hashchange", fromHash);
   show(cur);
+  fromHash();
 })();
 """
 
-# ----------------------------------------------------------------------------------
-# small builders
 
-
-def _e(parent: etree._Element | None, tag: str, text: str | None = None, **attrs: Any) -> etree._Element:
-    a = {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items() if v is not None and v is not False}
-    e = etree.Element(tag, a) if parent is None else etree.SubElement(parent, tag, a)
-    if text is not None:
-        e.text = text
-    return e
-
-
-def _tail(parent: etree._Element, text: str) -> None:
-    """Append text after the last child (or as the element's text)."""
-    if len(parent):
-        last = parent[-1]
-        last.tail = (last.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-
-
-def page_text(html: etree._Element) -> str:
-    """Serialise an ``<html>`` tree as an HTML5 document."""
-    return etree.tostring(html, method="html", encoding="unicode", doctype=DOCTYPE) + "\n"
-
-
-def _json_for_script(data: Any) -> str:
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
-
-
-def _page(title: str) -> tuple[etree._Element, etree._Element]:
-    html = _e(None, "html", lang="en")
-    head = _e(html, "head")
-    _e(head, "meta", charset="utf-8")
-    _e(head, "meta", name="viewport", content="width=device-width, initial-scale=1")
-    _e(head, "meta", name="generator", content="trictrac publish")
-    _e(head, "title", title)
-    _e(head, "style", CSS)
-    body = _e(html, "body")
-    return html, body
+def page(title: str, body: Iterable[str], L: Labels, *, script: str = "", mirror: str = "524") -> str:
+    """A whole HTML5 document (``title`` and ``body`` already escaped)."""
+    return "".join((
+        f'{DOCTYPE}\n<html lang="{L.lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="trictrac publish"><title>{title}</title>'
+        f"<style>{CSS.replace('MIRROR', mirror)}</style></head><body>",
+        *body, script, "</body></html>\n"))
 
 
 # ----------------------------------------------------------------------------------
 # record text
 
 
-def moves_text(moves: Sequence[Move | CannotPlay]) -> str:
-    """Moves as written: ``1/7 1/6``, ``19/off``, ``(5 cannot be played)``; ``-`` for none."""
+def moves_text(moves: Sequence[Move | CannotPlay], L: Labels | None = None) -> str:
+    """Moves as written: ``1/7 1/6``, ``19/off``, ``(le 5 ne peut se jouer)``; ``-`` for none."""
+    L = L or labels("fr")
     parts = []
     for m in moves:
         if isinstance(m, Move):
-            parts.append(f"{m.from_}/{'off' if m.to == OFF else m.to}")
+            parts.append(f"{m.from_}/{L('off') if m.to == OFF else m.to}")
         else:
-            parts.append(f"({m.number} cannot be played)")
-    return " ".join(parts) or "-"
+            parts.append(L("cannot_play", n=m.number))
+    return " ".join(parts) or L("none")
 
 
 def replay_of(coup: Coup) -> Replay | None:
@@ -201,46 +211,42 @@ def replay_of(coup: Coup) -> Replay | None:
     return None
 
 
-def _action_text(a: Any, names: dict[str, str], side: str | None = None) -> str:
+def _action_text(a: Any, names: dict[str, str], side: str | None = None, L: Labels | None = None) -> str:
     """An action in plain words; ``side`` is the coup's roller (a replay by him is his
     own correction, by anybody else the remedy the opponent imposed: RULES.md §9.5;
     003 §192, §211, §216)."""
-    def who(x: str) -> str:
-        return x
-
+    L = L or labels("fr")
     if isinstance(a, Mark):
-        s = f"{who(a.who)} marks {a.points}"
+        s = L("marks", who=a.who, points=a.points)
         if a.bredouille:
-            s += " in bredouille (two jetons)"
+            s += L("in_bredouille")
         elif a.bredouille is False:
-            s += " (one jeton)"
+            s += L("one_jeton")
         if a.holes:
-            s += f", {a.holes} hole{'s' if a.holes != 1 else ''}"
+            s += L.n("holes_n", a.holes)
         return s
     if isinstance(a, NeMarquePas):
-        return f"{who(a.who)}: « je ne marque pas »"
-    if isinstance(a, Decision):
-        return f"{who(a.who)}: « je m'en vais »" if a.leave else f"{who(a.who)}: « je reste »"
+        return L("ne_marque_pas", who=a.who)
+    if isinstance(a, Decision):  # s'en aller / tenir (RULES.md §6)
+        return L("leave" if a.leave else "stay", who=a.who)
     if isinstance(a, Ecole):
-        s = f"{who(a.claimant)} claims an école of {a.points}"
+        s = L("ecole", who=a.claimant, points=a.points)
         return s + (f" ({a.reason})" if a.reason else "")
     if isinstance(a, Correction):
         bits = []
         if a.points:
-            bits.append(f"{a.points:+d} points")
+            bits.append(L("corr_points", n=a.points))
         if a.holes:
-            bits.append(f"{a.holes:+d} holes")
-        s = f"correction for {who(a.who)}: {', '.join(bits) or 'none'}"
+            bits.append(L("corr_holes", n=a.holes))
+        s = L("correction", who=a.who, what=", ".join(bits) or L("corr_none"))
         return s + (f" ({a.reason})" if a.reason else "")
     if isinstance(a, JouePourTout):
-        return f"{who(a.who)}: « je joue pour tout »"
+        return L("joue_pour_tout", who=a.who)
     if isinstance(a, Pavillon):  # prendre le pavillon (RULES.md §5.4)
-        return f"{who(a.who)} takes the pavillon"
+        return L("pavillon", who=a.who)
     if isinstance(a, Replay):
-        moves = moves_text(a.moves) if a.moves else "no checker moved"
-        if a.who == side:
-            return f"{who(a.who)} replays his throw: {moves}"
-        return f"{who(a.who)} has the throw played again: {moves}"
+        moves = moves_text(a.moves, L) if a.moves else L("no_checker")
+        return L("rejoue" if a.who == side else "fait_rejouer", who=a.who, moves=moves)
     return str(a)
 
 
@@ -256,6 +262,16 @@ def is_a_ecrire(record: Record) -> bool:
         return True
     p = _partie(record)
     return p is not None and p[0] == "a-ecrire"
+
+
+def partie_kind(record: Record, L: Labels) -> str:
+    """The kind of partie in words (RULES.md §8)."""
+    p = _partie(record)
+    if is_a_ecrire(record):
+        return L("kind_ecrire_n", n=p[1]) if p is not None and p[1] else L("kind_ecrire")
+    kind = p[0] if p else "douze-trous"
+    return {"a-quatre": L("kind_quatre"), "chouette": L("kind_chouette"),
+            "a-tourner": L("kind_tourner")}.get(kind, L("kind_douze"))
 
 
 # ----------------------------------------------------------------------------------
@@ -311,28 +327,30 @@ def _event_text(ev: Any, side: str) -> str:
     return s
 
 
-def _finding_text(f: Any) -> str:
-    s = f.message
-    if getattr(f, "entitled", None) is not None or getattr(f, "marked", None) is not None:
-        s += f" — entitled {f.entitled if f.entitled is not None else '–'}, marked {f.marked if f.marked is not None else '–'}"
-    return s
-
-
-def _append_finding(parent: etree._Element, f: Any, names: dict[str, str]) -> None:
-    _e(parent, "span", f.kind, class_="kind")
+def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True) -> str:
+    """A finding: its kind, who, the message, and (``full``: in the coup's own row,
+    shown once) the consequence and the legal plays; its RULES.md section."""
+    out = [f'<span class="kind">{esc(f.kind)}</span>']
     who = getattr(f, "who", None)
     if who:
-        _tail(parent, f" ({who}{' ' + names[who] if names.get(who) and names[who] != who else ''})")
-    _tail(parent, ": " + _finding_text(f))
-    if getattr(f, "consequence", ""):
-        _tail(parent, f". Consequence: {f.consequence}")
-    alts = getattr(f, "alternatives", ()) or ()
-    if alts:
-        _tail(parent, ". Legal plays: " + ", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
-    _tail(parent, " ")
-    _e(parent, "span", f"RULES.md {f.rule}" if f.rule else "", class_="rule")
+        nm = names.get(who)
+        out.append(esc(f" ({who}{' ' + nm if nm and nm != who else ''})"))
+    s = ": " + f.message
+    if getattr(f, "entitled", None) is not None or getattr(f, "marked", None) is not None:
+        e = f.entitled if f.entitled is not None else "–"
+        m = f.marked if f.marked is not None else "–"
+        s += L("entitled_marked", e=e, m=m)
+    if full:
+        if getattr(f, "consequence", ""):
+            s += L("consequence", text=f.consequence)
+        alts = getattr(f, "alternatives", ()) or ()
+        if alts:
+            s += L("legal_plays", plays=", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
+    out.append(esc(s) + " ")
+    out.append(f'<span class="rule">{esc(f"RULES.md {f.rule}" if f.rule else "")}</span>')
     if getattr(f, "line", 0):
-        _tail(parent, f" (line {f.line}:{f.col})")
+        out.append(esc(L("line", line=f.line, col=f.col)))
+    return "".join(out)
 
 
 # ----------------------------------------------------------------------------------
@@ -343,7 +361,7 @@ def _names(record: Record) -> dict[str, str]:
     return {s: record.headers.get(s, "") or s for s in ("A", "B", "C", "D")}
 
 
-def _title_of(record: Record, number: int | None = None) -> str:
+def _title_of(record: Record, L: Labels, number: int | None = None) -> str:
     h = record.headers
     a, b = h.get("A") or "A", h.get("B") or "B"
     t = f"{a} – {b}"
@@ -351,39 +369,34 @@ def _title_of(record: Record, number: int | None = None) -> str:
         t += f", {h['Event']}"
     if h.get("Date"):
         t += f", {h['Date']}"
-    return (f"Game {number}: " if number else "") + t
-
-
-def render_game(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
-                index_href: str | None = None, not_verified: str | None = None) -> str:
-    """A full HTML5 page for one game (see the module docstring).
-
-    ``report`` is the verifier's ``GameReport`` (``findings``, ``final_score``,
-    ``trace``; ``report`` None publishes the record without verification).
-    ``profile`` is shown in the header (the rules profile used to verify).
-    ``not_verified``: why there is no report (shown instead of the findings).
-    """
-    return page_text(game_page(record, report, profile=profile, number=number, index_href=index_href,
-                               not_verified=not_verified))
+    return (L("game_n", n=number) if number else "") + t
 
 
 @dataclass(slots=True)
 class _Steps:
     """The boards of a page: the start and the position after every traced coup."""
 
-    labels: list[str]
-    boards: list[tuple[Any, BoardScore, Any]]  # (position, score at the table, last move)
+    labels: list[str]  # where the board stands: "relevé 2, coup 24, A 6-4"
+    plays: list[str]  # the play of that coup as written (and played again)
+    boards: list[tuple[Any, BoardScore, Any, Any]]  # (position, score at the table, last move, (dice, roller))
     notes: dict[int, str]  # step -> where the entitled and standing scores part
     of_coup: dict[int, int]  # coup index -> step
+    where: dict[int, str]  # coup index -> "relevé 2, coup 24"
     points: dict[str, list[int]]
     holes: dict[str, list[int]]
     breaks: list[tuple[int, str]]  # (step, "R2" / "M2") new relevé / marqué
+    moves: dict[int, str] = field(default_factory=dict)  # coup index -> the play as written, in words
 
 
-def _collect_steps(record: Record, trace: list[Any], findings: list[Any]) -> _Steps:
+def _where(t: Any, L: Labels) -> str:
+    w = L("marque_n", n=t.marque) + ", " if t.marque else ""
+    return w + (L("releve", n=t.releve) + ", " if t.releve else "")
+
+
+def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Labels) -> _Steps:
     coups = record.coups
     start, start_score = _start_spec(record, coups[0].side if coups else "A")
-    st = _Steps(["Start"], [(start, start_score, None)], {}, {},
+    st = _Steps([L("start")], [""], [(start, start_score, None, None)], {}, {}, {},
                 {"A": [start_score.points[0]], "B": [start_score.points[1]]},
                 {"A": [start_score.holes[0]], "B": [start_score.holes[1]]}, [])
     finding_coups = {f.index for f in findings}
@@ -412,332 +425,262 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any]) -> _St
                        if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
             lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
         st.of_coup[idx] = len(st.boards)
-        label = f"Coup {t.coup_number}, {t.side} {t.roll[0]}-{t.roll[1]}"
+        where = _where(t, L)
+        st.where[idx] = where + L("coup", n=t.coup_number)
+        st.labels.append(L("coup_label", where=where, n=t.coup_number, side=t.side, d1=t.roll[0], d2=t.roll[1]))
+        play = ""
         if coup is not None:
-            label += f": {moves_text(coup.moves)}"
+            play = st.moves[idx] = moves_text(coup.moves, L)
             if replay is not None:
-                label += f", played again: {moves_text(replay.moves)}"
+                play += L("played_again", moves=moves_text(replay.moves, L))
                 if idx in replay_refused:
-                    label += " (cannot be played: the written play stands)"
-        st.labels.append(label)
+                    play += L("replay_refused")
+        st.plays.append(play)
         # the two ledgers part at a mistake that stands (RULES.md §7.3): say so where
         # they part and at each finding, not on every later board
-        ent = _score_of(t.score_entitled)
-        diverged = ent is not None and ent != sc
+        se = t.score_entitled
+        ent = sc if se is t.score_standing else _score_of(se)
+        diverged = ent is not None and ent is not sc and ent != sc
         if diverged and ent is not None and (not was_diverged or idx in finding_coups):
-            st.notes[len(st.boards)] = "; the rules entitle " + "; ".join(
-                f"{s} {ent.holes[k]} holes {ent.points[k]} points" for k, s in enumerate("AB"))
+            st.notes[len(st.boards)] = L("at_table", score="; ".join(
+                L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")))
         was_diverged = diverged
-        st.boards.append((pos if pos is not None else st.boards[-1][0], sc, lm))
+        dice = (tuple(t.roll), t.side) if all(1 <= d <= 6 for d in t.roll) else None
+        st.boards.append((pos if pos is not None else st.boards[-1][0], sc, lm, dice))
         for k, s in enumerate("AB"):
             st.points[s].append(sc.points[k])
             st.holes[s].append(sc.holes[k])
     return st
 
 
-def _header(body: etree._Element, record: Record, report: Any, profile: Any, title: str,
-            pair: tuple[str, str]) -> None:
-    header = _e(body, "header")
-    _e(header, "h1", title)
-    dl = _e(header, "dl", class_="tags")
+def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[str, str], L: Labels) -> str:
+    out = [f"<header><h1>{esc(title)}</h1><dl class=\"tags\">"]
     for k, v in record.headers.items():
-        _e(dl, "dt", k)
-        _e(dl, "dd", v)
+        out.append(f"<dt>{esc(L.get('tag_' + k, k))}</dt><dd>{esc(v)}</dd>")
     pname = getattr(report, "profile_name", None) or getattr(profile, "name", None)
     if pname:
-        _e(dl, "dt", "Verified with")
-        _e(dl, "dd", f"profile {pname}")
+        out.append(f"<dt>{esc(L('verified_with'))}</dt><dd>{esc(L('profile', name=pname))}</dd>")
     final = _score_of(getattr(report, "final_score", None))
     if final is not None:
-        _e(dl, "dt", "Final score (verifier)")
-        _e(dl, "dd", "; ".join(
-            f"{s} {pair[i]}: {final.holes[i]} holes{' (pavillon)' if final.pavillon[i] else ''}, "
-            f"{final.points[i]} points" for i, s in enumerate("AB")))
+        out.append(f"<dt>{esc(L('final_score'))}</dt><dd>" + esc(L("sep").join(
+            L("final_pair", side=s, name=pair[i], holes=final.holes[i], points=final.points[i],
+              pav=L("with_pavillon") if final.pavillon[i] else "")
+            for i, s in enumerate("AB"))) + "</dd>")
+    out.append("</dl></header>")
+    return "".join(out)
 
 
-def _list_section(body: etree._Element, cls: str, heading: str, items: Iterable[str]) -> None:
+def _list_section(cls: str, heading: str, items: Iterable[str]) -> str:
     items = list(items)
-    if items:
-        sec = _e(body, "section", class_=cls)
-        _e(sec, "h2", heading)
-        ul = _e(sec, "ul")
-        for text in items:
-            _e(ul, "li", text)
+    if not items:
+        return ""
+    return (f'<section class="{cls}"><h2>{esc(heading)}</h2><ul>'
+            + "".join(f"<li>{esc(t)}</li>" for t in items) + "</ul></section>")
 
 
-def _board_pane(layout: etree._Element, st: _Steps, pair: tuple[str, str]) -> None:
-    pane = _e(layout, "section", class_="board-pane", aria_label="Board")
-    _e(pane, "h2", "Board")
-    controls = _e(pane, "div", id="tt-controls", class_="controls", hidden="hidden")  # shown by the script
-    for bid, text, lab in (("tt-first", "«", "First position"), ("tt-prev", "◀", "Previous coup"),
-                           ("tt-next", "▶", "Next coup"), ("tt-last", "»", "Last position")):
-        _e(controls, "button", text, type="button", id=bid, title=lab, aria_label=lab)
-    _e(controls, "output", id="tt-where", aria_live="polite")
-    pane.append(board_defs())
+def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]:
+    """(the pane, the mirror height for the CSS)."""
+    boards = PageBoards()
+    out = [f'<section class="board-pane" aria-labelledby="tt-board-h"><h2 id="tt-board-h">{esc(L("board"))}</h2>',
+           '<div id="tt-controls" class="controls" hidden>']  # shown by the script
+    for bid, text, lab in (("tt-first", "«", "first"), ("tt-prev", "◀", "prev"),
+                           ("tt-next", "▶", "next"), ("tt-last", "»", "last")):
+        out.append(f'<button type="button" id="{bid}" title="{esc(L(lab))}" aria-label="{esc(L(lab))}">{text}</button>')
+    out.append('<output id="tt-where" aria-live="polite"></output></div>')
+    out.append(f'<p class="flipbox"><input type="checkbox" id="tt-flip"> <label for="tt-flip">{esc(L("flip"))}'
+               "</label></p>")
+    # the names above and below the board, whole (never cut), for either view
+    top = {"A": ("B", pair[1]), "B": ("A", pair[0])}
+    out.append("".join(f'<p class="side v{v}">{esc(L("top"))} : <b>{esc(s)}</b> {esc(n)}</p>'
+                       for v, (s, n) in top.items()))
     last = len(st.boards) - 1
-    for k, (pos, sc, lm) in enumerate(st.boards):
-        # without JavaScript only the final board shows
-        fig = _e(pane, "figure", class_="tt-step", id=f"step-{k}", hidden=None if k == last else "hidden")
-        fig.append(board_svg(pos, sc, last_move=lm, names=pair, defs=False, id=f"board-{k}"))
-        cap = ("After " + st.labels[k].replace("Coup", "coup", 1)) if k else st.labels[k]
+    prev, nxt = esc(L("prev_link")), esc(L("next_link"))
+    board_title = esc(L("board"))  # the figure's caption says which
+    figs = []
+    for k, (pos, sc, lm, dr) in enumerate(st.boards):
+        # without JavaScript only the final board shows (and the one a link targets)
+        label = st.labels[k]
+        svg = boards.board(pos, sc, last_move=lm, dice=dr[0] if dr else None, roller=dr[1] if dr else None,
+                           title=board_title, desc=k in (0, last))
+        cap = f"<b>{esc(label)}</b>"
+        if st.plays[k]:
+            cap += esc(" : " + st.plays[k] if L.lang == "fr" else ": " + st.plays[k])
         if k in st.notes:
-            cap += ". Score as it stood at the table" + st.notes[k]
-        _e(fig, "figcaption", cap)
+            cap += esc(st.notes[k])
+        nav = ""
+        if k:
+            nav += f' <a href="#step-{k - 1}">{prev}</a>'
+        if k < last:
+            nav += f' <a href="#step-{k + 1}">{nxt}</a>'
+        figs.append(f'<figure class="tt-step{" last" if k == last else ""}" id="step-{k}"'
+                    f'{"" if k == last else " hidden"}>{svg}<figcaption>{cap}{nav}</figcaption></figure>')
+    out.append(boards.defs())
+    out.extend(figs)
+    bottom = {"A": ("A", pair[0]), "B": ("B", pair[1])}
+    out.append("".join(f'<p class="side v{v}">{esc(L("bottom"))} : <b>{esc(s)}</b> {esc(n)}</p>'
+                       for v, (s, n) in bottom.items()))
+    out.append(f'<p class="numbering">{esc(L("numbering"))}</p></section>')
+    return "".join(out), boards.mirror
 
 
-def game_page(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
-              index_href: str | None = None, not_verified: str | None = None) -> etree._Element:
-    """The ``<html>`` element of :func:`render_game`."""
+def render_game(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
+                index_href: str | None = None, not_verified: str | None = None, lang: str | Labels = "fr") -> str:
+    """A full HTML5 page for one game (see the module docstring).
+
+    ``report`` is the verifier's ``GameReport`` (``findings``, ``final_score``,
+    ``trace``; ``report`` None publishes the record without verification).
+    ``profile`` is shown in the header (the rules profile used to verify).
+    ``not_verified``: why there is no report (shown instead of the findings).
+    """
+    from trictrac.publish.sheet import feuille
+
+    L = labels(lang)
     names = _names(record)
     pair = (names["A"], names["B"])
-    title = _title_of(record, number)
-    html, body = _page(title)
+    title = _title_of(record, L, number)
     findings = list(getattr(report, "findings", ()) or ())
     trace = list(getattr(report, "trace", ()) or ())
+    body: list[str] = []
     if index_href:
-        _e(_e(body, "nav"), "a", "← all games", href=index_href)
-    _header(body, record, report, profile, title, pair)
+        href = safe_href(index_href)
+        if href:
+            body.append(f'<nav class="site"><a href="{href}">{esc(L("all_games"))}</a>'
+                        f'<a href="#feuille-h">{esc(L("sheet_link"))}</a></nav>')
+    body.append(_header(record, report, profile, title, pair, L))
+    st = _collect_steps(record, trace, findings, L)
     if report is None:
-        sec = _e(body, "section", class_="findings-summary")
-        _e(sec, "h2", "Findings")
-        _e(sec, "p", "This game was not verified" + (f": {not_verified}" if not_verified else "."))
+        why = L("not_verified") + (f": {not_verified}" if not_verified else ".")
+        body.append(f'<section class="findings-summary"><h2>{esc(L("findings"))}</h2><p>{esc(why)}</p></section>')
     else:
-        _findings_summary(body, findings, names)
-    _list_section(body, "notes", "Assumptions of the verifier", getattr(report, "notes", ()) or ())
-    _list_section(body, "diagnostics", "Reading the record",
-                  (f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
-                   for d in (getattr(report, "diagnostics", ()) or ())))
+        body.append(_findings_summary(findings, names, st.where, L))
+    body.append(_list_section("notes", L("notes"), getattr(report, "notes", ()) or ()))
+    body.append(_list_section("diagnostics", L("diagnostics"),
+                              (f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
+                               for d in (getattr(report, "diagnostics", ()) or ()))))
+    pane, mirror = _board_pane(st, pair, L)
+    body.append(f'<div class="layout">{pane}<section class="coups-pane"><h2>{esc(L("coups"))}</h2>')
+    body.append(_coups_table(record, findings, trace, st, names, L))
+    body.append("</section></div>")
 
-    st = _collect_steps(record, trace, findings)
-    layout = _e(body, "div", class_="layout")
-    _board_pane(layout, st, pair)
-    cp = _e(layout, "section", class_="coups-pane")
-    _e(cp, "h2", "Coups")
-    _coups_table(cp, record, findings, trace, st.of_coup, names)
+    from lxml import etree
 
-    chart_sec = _e(body, "section", class_="chart")
-    _e(chart_sec, "h2", "Points and holes")
-    chart_sec.append(score_chart(st.points, st.holes, names=pair, breaks=st.breaks, id="score-chart"))
-    if is_a_ecrire(record):
-        _score_sheet(body, record, report, profile, names)
-
-    footer = _e(body, "footer")
-    _e(footer, "p", "Rules cited to RULES.md, which cites the treatises (Lelasseux-Lafosse 1852, "
-                    "Lepeintre 1818, Lebrun 1828). Generated by trictrac publish.")
-    steps = [{"label": lab} for lab in st.labels]
-    _e(body, "script", _json_for_script({"steps": steps}), type="application/json", id="tt-data")
-    _e(body, "script", SCRIPT)
-    return html
+    chart = score_chart(st.points, st.holes, breaks=st.breaks, id="score-chart", L=L)
+    body.append(f'<section class="chart"><h2>{esc(L("chart"))}</h2>'
+                + etree.tostring(chart, encoding="unicode").replace(' xmlns="http://www.w3.org/2000/svg"', "")
+                + '<p class="legend">' + " ".join(
+                    f'<span class="{s.lower()}">{"—" if s == "A" else "- -"} {s} {esc(pair[i])}</span>'
+                    for i, s in enumerate("AB")) + "</p></section>")
+    body.append(feuille(record, report, profile, trace, L))
+    body.append(f'<footer><p>{esc(L("footer"))}</p></footer>')
+    script = (f'<script type="application/json" id="tt-data">{json_for_script({"steps": len(st.boards)})}</script>'
+              f"<script>{_SCRIPT_MIN}</script>")
+    return page(esc(clean(title)), body, L, script=script, mirror=mirror)
 
 
-def _findings_summary(body: etree._Element, findings: list[Any], names: dict[str, str]) -> None:
-    sec = _e(body, "section", class_="findings-summary")
-    _e(sec, "h2", "Findings")
+_SCRIPT_MIN = "\n".join(line.strip() for line in SCRIPT.splitlines() if line.strip())
+
+
+def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[int, str], L: Labels) -> str:
+    out = [f'<section class="findings-summary"><h2>{esc(L("findings"))}</h2>']
     if not findings:
-        _e(sec, "p", "The record follows the rules: no finding.")
-        return
-    _e(sec, "p", f"{len(findings)} finding{'s' if len(findings) != 1 else ''}:")
-    ul = _e(sec, "ul")
+        out.append(f"<p>{esc(L('no_finding'))}</p></section>")
+        return "".join(out)
+    out.append(f"<p>{esc(L.n('n_findings', len(findings)))}</p><ul>")
     for f in findings:
-        li = _e(ul, "li")
+        out.append("<li>")
         idx = getattr(f, "index", -1)
         if idx is not None and idx >= 0:
-            _e(li, "a", f"coup {f.coup}", href=f"#coup-{idx}")
-            _tail(li, ": ")
-        _append_finding(li, f, names)
+            out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>: ')
+        out.append(_finding_html(f, names, L, full=False))
+        out.append("</li>")
+    out.append("</ul></section>")
+    return "".join(out)
 
 
-def _coups_table(parent: etree._Element, record: Record, findings: list[Any], trace: list[Any],
-                 step_of_coup: dict[int, int], names: dict[str, str]) -> None:
+def _coups_table(record: Record, findings: list[Any], trace: list[Any], st: _Steps,
+                 names: dict[str, str], L: Labels) -> str:
     by_index: dict[int, list[Any]] = {}
     for f in findings:
         idx = getattr(f, "index", -1)
         if idx is not None and idx >= 0:
             by_index.setdefault(idx, []).append(f)
     trace_by_index = {getattr(t, "index", i): t for i, t in enumerate(trace)}
-    table = _e(parent, "table", class_="coups")
-    thead = _e(table, "thead")
-    tr = _e(thead, "tr")
-    for h in ("#", "Player", "Roll", "Moves", "Marks and decisions", "Notes"):
-        _e(tr, "th", h, scope="col")
-    tbody = _e(table, "tbody")
+    out = ['<table class="coups"><thead><tr>']
+    for h in ("col_no", "col_player", "col_dice", "col_play", "col_marks", "col_notes"):
+        out.append(f'<th scope="col">{esc(L(h))}</th>')
+    out.append("</tr></thead><tbody>")
     ci = -1
     for el in record.elements:
         if isinstance(el, ReleveStart):
-            _section_row(tbody, f"Relevé {el.number}")
+            out.append(_section_row(L("Releve", n=el.number)))
         elif isinstance(el, MarqueStart):
-            who = f" ({names.get(el.players[0], el.players[0])} – {names.get(el.players[1], el.players[1])})" if el.players else ""
-            _section_row(tbody, f"Marqué {el.number}{who}")
+            who = (f" ({names.get(el.players[0], el.players[0])} – {names.get(el.players[1], el.players[1])})"
+                   if el.players else "")
+            out.append(_section_row(L("Marque_n", n=el.number) + who))
         elif isinstance(el, MarqueResult):
-            _section_row(tbody, _marque_result_text(el, names))
+            out.append(_section_row(marque_result_text(el, names, L)))
         elif isinstance(el, Comment):
-            row = _e(tbody, "tr", class_="comment-row")
-            _e(row, "td", el.text, colspan=6, class_="comment")
+            out.append(f'<tr class="comment-row"><td colspan="6" class="comment">{esc(el.text)}</td></tr>')
         elif isinstance(el, Coup):
             ci += 1
-            _coup_row(tbody, el, ci, by_index.get(ci, []), trace_by_index.get(ci), step_of_coup.get(ci), names)
+            out.append(_coup_row(el, ci, by_index.get(ci, ()), trace_by_index.get(ci), st.of_coup.get(ci),
+                                 names, L, st.moves.get(ci)))
+    out.append("</tbody></table>")
+    return "".join(out)
 
 
-def _section_row(tbody: etree._Element, text: str) -> None:
-    row = _e(tbody, "tr", class_="section")
-    _e(row, "td", text, colspan=6)
+def _section_row(text: str) -> str:
+    return f'<tr class="section"><td colspan="6">{esc(text)}</td></tr>'
 
 
-def _marque_result_text(r: MarqueResult, names: dict[str, str]) -> str:
+def marque_result_text(r: MarqueResult, names: dict[str, str], L: Labels) -> str:
     if r.refait or r.winner is None:
-        return f"Refait: {r.winner_holes}–{r.loser_holes} holes, the marqué is void"
-    s = f"Marqué won by {r.winner} {names.get(r.winner, '')}".rstrip() + f", {r.winner_holes}–{r.loser_holes} holes"
+        return L("refait", w=r.winner_holes, l=r.loser_holes)
+    s = L("marque_result", who=f"{r.winner} {names.get(r.winner, '')}".rstrip(), w=r.winner_holes, l=r.loser_holes)
     if r.bredouille != "none":
-        s += f", {r.bredouille} bredouille"
+        s += L("marque_bredouille", kind=r.bredouille)
     if r.value is not None:
-        s += f", value {r.value}"
+        s += L("marque_value", v=r.value)
     return s
 
 
-def _coup_row(tbody: etree._Element, coup: Coup, ci: int, fs: list[Any], t: Any, step: int | None,
-              names: dict[str, str]) -> None:
-    cls = "coup" + (" has-finding" if fs else "")
-    row = _e(tbody, "tr", class_=cls, id=f"coup-{ci}", data_step=step)
-    _e(row, "td", str(coup.number))
-    who = names.get(coup.side, coup.side)
-    _e(row, "td", coup.side, title=None if who == coup.side else who)
-    _e(row, "td", f"{coup.roll[0]}-{coup.roll[1]}", class_="mono")
-    _e(row, "td", moves_text(coup.moves), class_="mono")
-    marks = _e(row, "td")
-    texts = [_action_text(a, names, coup.side) for a in (*coup.before, *coup.after)
-             if not isinstance(a, (Comment, Glyph))]
-    _tail(marks, "; ".join(texts))
+def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, names: dict[str, str],
+              L: Labels, play: str | None = None) -> str:
+    number = esc(coup.number)
+    out = [f'<tr class="coup{" has-finding" if fs else ""}" id="coup-{ci}"']
+    if step is not None:
+        out.append(f' data-step="{step}"><td><a href="#step-{step}">{number}</a></td>')
+    else:
+        out.append(f"><td>{number}</td>")
+    side = esc(coup.side)
+    out.append(f"<td>{side}</td>")  # the names are in the header
+    if play is None:
+        play = moves_text(coup.moves, L)
+    out.append(f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(play)}</td>")
+    acts = (*coup.before, *coup.after) if coup.before or coup.after else ()
     events = getattr(t, "events", ()) if t is not None else ()
-    if events:
-        _e(marks, "span", "rules: " + ", ".join(_event_text(ev, coup.side) for ev in events), class_="entitled")
-    notes = _e(row, "td")
-    glyphs = "".join(a.glyph for a in (*coup.before, *coup.after) if isinstance(a, Glyph))
-    if glyphs:
-        _e(notes, "strong", glyphs)
-        _tail(notes, " ")
-    for a in (*coup.before, *coup.after):
-        if isinstance(a, Comment):
-            _e(notes, "span", a.text, class_="comment")
-            _tail(notes, " ")
+    if acts or events:  # a row without marks nor notes ends after the play
+        out.append("<td>")
+        out.append(esc("; ".join(_action_text(a, names, coup.side, L) for a in acts
+                                 if not isinstance(a, (Comment, Glyph)))))
+        if events:
+            out.append(f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>')
+        out.append("</td><td>")
+        glyphs = "".join(a.glyph for a in acts if isinstance(a, Glyph))
+        if glyphs:
+            out.append(f"<strong>{esc(glyphs)}</strong> ")
+        for a in acts:
+            if isinstance(a, Comment):
+                out.append(f'<span class="comment">{esc(a.text)}</span> ')
+        out.append("</td>")
+    out.append("</tr>")
     for f in fs:
-        fr = _e(tbody, "tr", class_="finding")
-        td = _e(fr, "td", colspan=6)
-        _append_finding(td, f, names)
-
-
-def _agreed_marques(record: Record, decided: int) -> int:
-    """The number of marqués agreed (``Partie`` tag ``a-ecrire 4``), else the
-    decided ones rounded up to an even number (003 §220: always even)."""
-    p = _partie(record)
-    if p is not None and p[1]:
-        return p[1]
-    return max(2, decided + decided % 2)
-
-
-def _score_sheet(body: etree._Element, record: Record, report: Any, profile: Any, names: dict[str, str]) -> None:
-    """The *papier et crayon* of a partie à écrire (RULES.md §8.2; 003 §220-233):
-    under each player's name the values of the marqués he lost, the postillons added
-    to his account, the column sums and the difference (tens are fiches).  Values and
-    the settlement come from ``replay.partie.settle_partie`` (never computed here)."""
-    from trictrac.replay.partie import MarqueLine, PartieSpec, settle_partie
-    from trictrac.replay.profiles import DEFAULT_PROFILE
-
-    results = [e for e in record.elements if isinstance(e, MarqueResult)]
-    sec = _e(body, "section", class_="sheet")
-    _e(sec, "h2", "Score sheet (papier et crayon)")
-    if not results:
-        _e(sec, "p", "No marqué result is written in the record.")
-        return
-    seats = {x for e in record.elements if isinstance(e, MarqueStart) and e.players for x in e.players}
-    seats |= {r.winner for r in results if r.winner}
-    if not seats <= {"A", "B"}:  # à quatre, chouette, à tourner: accounts are not one per seat
-        _e(sec, "p", "Marqués as written (the accounts of a partie of three or four are settled by "
-                     "trictrac score):")
-        ul = _e(sec, "ul")
-        for r in results:
-            _e(ul, "li", _marque_result_text(r, names))
-        return
-    lines = []
-    for r in results:
-        if r.refait or r.winner is None:
-            lines.append(MarqueLine(None, refait_holes=r.winner_holes))
-        else:
-            loser = "B" if r.winner == "A" else "A"
-            lines.append(MarqueLine(r.winner, (r.winner_holes, r.loser_holes), pavillon=r.bredouille != "none",
-                                    loser=loser))
-    decided = sum(1 for r in results if not r.refait and r.winner)
-    prof = profile if hasattr(profile, "marque_end_holes") else DEFAULT_PROFILE
-    try:
-        st = settle_partie(PartieSpec("ecrire", ("A", "B"), marques=_agreed_marques(record, decided)), lines,
-                           prof, method="papier")
-    except ValueError as e:  # a result the rules do not allow: say so, show the lines
-        _e(sec, "p", f"The marqué results cannot be settled: {e}")
-        ul = _e(sec, "ul")
-        for r in results:
-            _e(ul, "li", _marque_result_text(r, names))
-        return
-    table = _e(sec, "table", class_="sheet")
-    _e(table, "caption", "Marqués (values in jetons; 003 §222-226)")
-    tr = _e(_e(table, "thead"), "tr")
-    for h in ("Marqué", "Winner", "Holes", "Bredouille", "Value", "Written"):
-        _e(tr, "th", h, scope="col")
-    tbody = _e(table, "tbody")
-    for d, r in zip(st.detail, results):
-        row = _e(tbody, "tr")
-        _e(row, "td", str(d.get("n", "")))
-        if d.get("refait"):
-            _e(row, "td", "refait")
-            _e(row, "td", f"{d.get('holes')}–{d.get('holes')}")
-            _e(row, "td", "–")
-            _e(row, "td", "void")
-        else:
-            w = d.get("winner", "")
-            _e(row, "td", f"{w} {names.get(w, '')}".strip())
-            h = d.get("holes") or ("", "")
-            _e(row, "td", f"{h[0]}–{h[1]}")
-            _e(row, "td", r.bredouille if r.bredouille != "none" else "–")
-            _e(row, "td", f"{d.get('formula', d.get('value', ''))}", class_="mono")
-        written = "" if r.value is None else str(r.value)
-        ok = r.value is None or d.get("refait") or r.value == d.get("value")
-        _e(row, "td", written + ("" if ok else " (≠ rules)"), class_=None if ok else "bad")
-
-    paper = _e(sec, "table", class_="sheet paper")
-    _e(paper, "caption", "Papier et crayon: under each name the marqués he lost (003 §233)")
-    tr = _e(_e(paper, "thead"), "tr")
-    _e(tr, "th", "")
-    for p in ("A", "B"):
-        _e(tr, "th", f"{p} {names.get(p, '')}".strip(), scope="col")
-    tb = _e(paper, "tbody")
-    lost = st.lost
-    for k in range(max((len(v) for v in lost.values()), default=0)):
-        row = _e(tb, "tr")
-        _e(row, "th", f"marqué lost {k + 1}", scope="row")
-        for p in ("A", "B"):
-            v = lost.get(p, [])
-            _e(row, "td", str(v[k]) if k < len(v) else "")
-    post = {p: sum(x["jetons"] for x in st.postillons if x.get("payer") == p) for p in ("A", "B")}
-    row = _e(tb, "tr")
-    _e(row, "th", "postillons", scope="row")
-    for p in ("A", "B"):
-        _e(row, "td", str(post[p]) if post[p] else "")
-    foot = _e(paper, "tfoot")
-    row = _e(foot, "tr")
-    _e(row, "th", "sum", scope="row")
-    for p in ("A", "B"):
-        _e(row, "td", str(sum(lost.get(p, [])) + post[p]))
-    net = st.methods.get("papier", {}).get("net", {})
-    fiches = st.methods.get("papier", {}).get("fiches", {})
-    row = _e(foot, "tr")
-    _e(row, "th", "result", scope="row")
-    for p in ("A", "B"):
-        n = net.get(p)
-        _e(row, "td", "" if n is None else f"{n:+d} jetons ({fiches.get(p, 0):+d} fiches)")
-    if not st.complete:
-        _e(sec, "p", "The partie is not complete: no postillons nor queue yet.")
+        out.append(f'<tr class="finding"><td colspan="6">{_finding_html(f, names, L)}</td></tr>')
+    return "".join(out)
 
 
 # ----------------------------------------------------------------------------------
-# the index
+# the index and the players' pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -752,30 +695,90 @@ class GameSummary:
     result: str = ""
     source: str = ""
     error: str | None = None
+    kind: str = ""
 
 
-def render_index(games: Iterable[GameSummary], *, title: str = "Trictrac games") -> str:
-    """The index page: one table row per game with a link to its page."""
-    html, body = _page(title)
-    _e(body, "h1", title)
-    games = list(games)
-    _e(body, "p", f"{len(games)} game{'s' if len(games) != 1 else ''}.")
-    table = _e(body, "table", class_="index")
-    tr = _e(_e(table, "thead"), "tr")
-    for h in ("#", "Date", "Event", "A", "B", "Result", "Coups", "Findings", "Source"):
-        _e(tr, "th", h, scope="col")
-    tbody = _e(table, "tbody")
+def _player_cell(name: str, player_pages: dict[str, str] | None, prefix: str = "") -> str:
+    href = (player_pages or {}).get(name)
+    return f'<a href="{esc(prefix + href)}">{esc(name)}</a>' if href else esc(name)
+
+
+def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, str] | None, prefix: str = "",
+                 source: bool = True, player_prefix: str = "") -> str:
+    """The games' table; ``prefix`` leads from the page to the site root (game
+    pages), ``player_prefix`` to the players' pages."""
+    out = ['<table class="index"><thead><tr>']
+    cols = ["col_no", "col_date", "col_event", "col_players", "col_kind", "col_result", "col_coups", "col_findings"]
+    if source:
+        cols.append("col_source")
+    for h in cols:
+        out.append(f'<th scope="col">{esc(L(h))}</th>')
+    out.append("</tr></thead><tbody>")
     for g in games:
-        row = _e(tbody, "tr", class_="has-finding" if g.findings else None)
-        td = _e(row, "td")
-        if g.href:
-            _e(td, "a", str(g.number), href=g.href)
-        else:
-            td.text = str(g.number)
-        for k in ("Date", "Event", "A", "B"):
-            _e(row, "td", g.headers.get(k, ""))
-        _e(row, "td", g.error or g.result or g.headers.get("Result", ""))
-        _e(row, "td", str(g.coups))
-        _e(row, "td", str(g.findings))
-        _e(row, "td", g.source, class_="mono")
-    return page_text(html)
+        h = g.headers
+        out.append('<tr class="has-finding"><td>' if g.findings else "<tr><td>")
+        href = safe_href(prefix + g.href) if g.href else None
+        out.append(f'<a href="{href}">{g.number}</a>' if href else str(g.number))
+        a, b = h.get("A", ""), h.get("B", "")
+        players = _player_cell(a, player_pages, player_prefix) + " – " + _player_cell(b, player_pages, player_prefix)
+        out.append(f"</td><td>{esc(h.get('Date', ''))}</td><td>{esc(h.get('Event', ''))}</td><td>{players}</td>"
+                   f"<td>{esc(g.kind)}</td><td>{esc(g.error or g.result or h.get('Result', ''))}</td>"
+                   f"<td>{g.coups}</td><td>{g.findings}</td>")
+        if source:
+            out.append(f'<td class="mono">{esc(g.source)}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def render_index(games: Iterable[GameSummary], *, title: str | None = None, club: str | None = None,
+                 lang: str | Labels = "fr", standings_href: str | None = None,
+                 player_pages: dict[str, str] | None = None, sheets_href: str | None = None) -> str:
+    """The club's front page: its name and title, links to the standings (when the
+    site has a page for them) and the players' pages, and a row per game (date,
+    event, players, kind of partie, result, coups, findings) linking its page."""
+    L = labels(lang)
+    title = title or L("site_title")
+    games = list(games)
+    body = []
+    if club:
+        body.append(f'<p class="club">{esc(club)}</p>')
+    body.append(f"<h1>{esc(title)}</h1>")
+    nav = []
+    if standings_href and safe_href(standings_href):
+        nav.append(f'<a href="{safe_href(standings_href)}">{esc(L("standings"))}</a>')
+    if player_pages:
+        nav.append(f'<a href="#players">{esc(L("players"))}</a>')
+    if sheets_href and safe_href(sheets_href):
+        nav.append(f'<a href="{safe_href(sheets_href)}">{esc(L("sheets_link"))}</a>')
+    if nav:
+        body.append(f'<nav class="site">{"".join(nav)}</nav>')
+    body.append(f"<p>{esc(L.n('n_games', len(games)))}</p>")
+    body.append(_games_table(games, L, player_pages))
+    if player_pages:
+        body.append(f'<section id="players"><h2>{esc(L("players"))}</h2><ul>')
+        counts: dict[str, int] = {}
+        for g in games:
+            for k in ("A", "B"):
+                n = g.headers.get(k, "")
+                if n:
+                    counts[n] = counts.get(n, 0) + 1
+        for name in sorted(player_pages, key=str.casefold):
+            body.append(f"<li>{_player_cell(name, player_pages)} ({esc(L.n('n_player_games', counts.get(name, 0)))})</li>")
+        body.append("</ul></section>")
+    head = (esc(clean(f"{club} – {title}")) if club else esc(clean(title)))
+    return page(head, body, L)
+
+
+def render_player(name: str, games: Iterable[GameSummary], *, lang: str | Labels = "fr", club: str | None = None,
+                  index_href: str = "../index.html", player_pages: dict[str, str] | None = None) -> str:
+    """A player's page: his games, linking to their pages (one directory down)."""
+    L = labels(lang)
+    games = list(games)
+    title = L("player_games", name=name)
+    body = [f'<nav><a href="{safe_href(index_href) or ""}">{esc(L("back_index"))}</a></nav>']
+    if club:
+        body.append(f'<p class="club">{esc(club)}</p>')
+    body.append(f"<h1>{esc(title)}</h1><p>{esc(L.n('n_player_games', len(games)))}</p>")
+    body.append(_games_table(games, L, player_pages, prefix="../", source=False, player_prefix="../"))
+    return page(esc(clean(title)), body, L)

@@ -1,10 +1,13 @@
-"""Publish record files as a static site: ``index.html`` and one page per game.
+"""Publish record files as a static site: ``index.html`` (the club's front page),
+one page per game and one page per player (``joueurs/``).
 
-``publish_files(paths, out_dir, profile=…)`` reads each file game by game
-(``notation.reader.iter_records``, streaming), verifies each game
+``publish_files(paths, out_dir, profile=…, lang="fr")`` reads each file game by
+game (``notation.reader.iter_records``, streaming), verifies each game
 (``replay.verify.verify``), renders its page (:func:`trictrac.publish.html.render_game`)
-and writes the index last.  One game that cannot be verified is listed in the
-report and on the index; the others are still published.
+and writes the players' pages and the index last.  One game that cannot be
+verified is listed in the report and on the index; the others are still
+published.  Every page is written whole or not at all
+(``notation.textio.atomic_write_text``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from trictrac.publish.html import GameSummary, render_game, render_index
+from trictrac.notation.textio import atomic_write_text
+from trictrac.publish.html import (GameSummary, _title_of, page, partie_kind, render_game, render_index,
+                                   render_player)
+from trictrac.publish.markup import esc
+from trictrac.publish.sheet import feuille
+from trictrac.publish.i18n import labels
 
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
@@ -77,15 +85,35 @@ def page_name(number: int, headers: dict[str, str]) -> str:
     return "-".join(parts) + ".html"
 
 
-def _result_of(report: Any, record: Any) -> str:
+PLAYERS_DIR = "joueurs"
+SHEETS = "feuilles.html"
+
+
+def _result_of(report: Any, record: Any, L: Any) -> str:
     res = record.headers.get("Result", "")
     fs = getattr(report, "final_score", None)
     if fs is not None and not res:
         try:
-            return f"{fs.a.holes}–{fs.b.holes} holes"
+            return L("holes_result", a=fs.a.holes, b=fs.b.holes)
         except AttributeError:
             return ""
     return res
+
+
+def player_pages(names: Iterable[str]) -> dict[str, str]:
+    """Each player's page, ``joueurs/<slug>.html``; names that make the same slug
+    are told apart by a number."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in sorted(set(names), key=lambda n: (n.casefold(), n)):
+        base = _slug(name, 48) or "joueur"
+        slug, k = base, 1
+        while slug in taken:
+            k += 1
+            slug = f"{base}-{k}"
+        taken.add(slug)
+        out[name] = f"{PLAYERS_DIR}/{slug}.html"
+    return out
 
 
 def publish_files(
@@ -94,12 +122,21 @@ def publish_files(
     *,
     profile: Any = None,
     on_game: Callable[[int], None] | None = None,
+    lang: str = "fr",
+    club: str | None = None,
+    title: str | None = None,
+    standings_href: str | None = None,
 ) -> PublishReport:
-    """Write ``out_dir/index.html`` and one page per game of ``paths``.
+    """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
+    player.
 
     ``profile``: the rules profile (None = each record's ``Profile`` header, else the
-    default).  ``on_game(n)`` is called after each game (progress bars).
+    default).  ``on_game(n)`` is called after each game (progress bars).  ``lang``:
+    ``"fr"`` or ``"en"``.  ``club`` and ``title`` head the index;
+    ``standings_href`` (e.g. ``"standings.html"``, written by the club's standings)
+    is linked from it when given.
     """
+    L = labels(lang)
     from trictrac.notation.reader import iter_records
     from trictrac.replay.verify import verify
 
@@ -109,6 +146,7 @@ def publish_files(
     out.mkdir(parents=True, exist_ok=True)
     rep = PublishReport(out)
     summaries: list[GameSummary] = []
+    sheets: list[str] = []  # every game's feuille de marque, for feuilles.html
     t0 = time.perf_counter()
     number = 0
     for path in paths:
@@ -128,19 +166,33 @@ def publish_files(
                     report, error = None, str(e)
                     rep.failures.append((name, g, error))
                 html = render_game(record, report, profile=profile, number=number, index_href="index.html",
-                                   not_verified=error)
+                                   not_verified=error, lang=L)
                 target = out / fname
-                target.write_text(html, encoding="utf-8")
+                atomic_write_text(target, html)
+                sheets.append(feuille(record, report, profile, list(getattr(report, "trace", ()) or ()), L,
+                                      title=f"{number}. " + _title_of(record, L)))
                 rep.pages.append(target)
                 nf = len(getattr(report, "findings", ()) or ())
                 rep.findings += nf
                 summaries.append(GameSummary(fname, number, dict(record.headers), len(record.coups), nf,
-                                             _result_of(report, record), f"{Path(name).name} #{g + 1}",
-                                             None if error is None else f"not verified: {error}"))
+                                             _result_of(report, record, L), f"{Path(name).name} #{g + 1}",
+                                             None if error is None else L("not_verified_short", why=error),
+                                             partie_kind(record, L)))
                 if on_game:
                     on_game(number)
         except OSError as e:
             rep.unreadable.append((name, e.strerror or str(e)))
-    (out / "index.html").write_text(render_index(summaries), encoding="utf-8")
+    players = player_pages(g.headers[k] for g in summaries for k in ("A", "B") if g.headers.get(k))
+    if players:
+        (out / PLAYERS_DIR).mkdir(exist_ok=True)
+    for name, href in players.items():
+        games = [g for g in summaries if name in (g.headers.get("A"), g.headers.get("B"))]
+        atomic_write_text(out / href, render_player(name, games, lang=L, club=club, player_pages=players))
+    # the evening's sheets in one page: printed, one sheet a sheet of paper
+    atomic_write_text(out / SHEETS, page(esc(L("sheets")), [
+        f'<nav><a href="index.html">{esc(L("back_index"))}</a></nav>', f"<h1>{esc(L('sheets'))}</h1>", *sheets], L))
+    atomic_write_text(out / "index.html", render_index(summaries, title=title, club=club, lang=L,
+                                                       standings_href=standings_href, player_pages=players,
+                                                       sheets_href=SHEETS))
     rep.seconds = time.perf_counter() - t0
     return rep

@@ -184,3 +184,20 @@ def png_colours(path: Path, limit: int = 64) -> set[bytes]:
 
 def have_chromium() -> bool:
     return os.path.exists(CHROMIUM)
+
+
+def expand(el):
+    """The elements a page board draws: its own and, through each ``<use>`` of a
+    page definition (layers, stacks, score parts), the definition's."""
+    ids = {e.get("id"): e for e in el.getroottree().iter() if isinstance(e.tag, str) and e.get("id")}
+
+    def walk(node, seen):
+        for e in node.iter():
+            if not isinstance(e.tag, str):
+                continue
+            yield e
+            href = (e.get("href") or "")[1:]
+            if href and href in ids and ids[href] is not e and href not in seen and href != "T" and not href.startswith("tt-tablier"):
+                yield from walk(ids[href], seen | {href})
+
+    return list(walk(el, frozenset()))

@@ -13,7 +13,8 @@ import lxml.html
 import pytest
 from click.testing import CliRunner
 
-from publish_helpers import XSS, html5_problems, selfplay_record
+from publish_helpers import XSS, expand, html5_problems, selfplay_record
+from trictrac.publish.board import page_checkers
 from trictrac.notation.record import Coup, Mark, MarqueResult
 from trictrac.notation.writer import write_records
 from trictrac.publish.html import GameSummary, render_game, render_index
@@ -60,7 +61,8 @@ def test_player_names_are_text_and_add_no_script(xss_game) -> None:
     assert "<script>alert" not in page and page.count("<script") == 2
     data = json.loads(scripts[0].text)
     assert "</" not in scripts[0].text and "<" not in scripts[0].text
-    assert data["steps"][0]["label"] == "Start"
+    assert data["steps"] == len(doc.xpath("//figure[contains(@class,'tt-step')]"))
+    assert doc.get_element_by_id("step-0").findtext("figcaption/b") == "Départ"
 
 
 def test_a_board_after_every_coup_only_the_last_visible(xss_game) -> None:
@@ -70,11 +72,10 @@ def test_a_board_after_every_coup_only_the_last_visible(xss_game) -> None:
     assert len(figs) == len(rep.trace) + 1
     visible = [f for f in figs if f.get("hidden") is None]
     assert visible == [figs[-1]]  # without JavaScript the final board reads
-    # each board draws the 30 checkers (shared defs, one <use> per checker)
+    # each board draws the 30 checkers (shared defs: a <use> per stack of n)
     for f in (figs[0], figs[len(figs) // 2], figs[-1]):
         svg = f.find("svg")  # lxml.html: SVG elements without a namespace
-        checkers = [e for e in svg.iter() if "checker" in (e.get("class") or "").split()]
-        assert len(checkers) == 30
+        assert sum(n for _, _, n in page_checkers(svg)) == 30
     # the data says which step each coup row shows
     rows = doc.xpath("//tr[@data-step]")
     assert len(rows) == len(rep.trace)
@@ -90,14 +91,14 @@ def test_findings_are_highlighted_with_explanation_and_rule(xss_game) -> None:
     expl = row.getnext()
     assert "finding" in expl.get("class").split()
     text = expl.text_content()
-    assert "unclaimed-ecole" in text and "RULES.md §7.3" in text and f"entitled {marked}, marked {marked + 2}" in text
+    assert "unclaimed-ecole" in text and "RULES.md §7.3" in text and f"dû {marked}, marqué {marked + 2}" in text
     summary = doc.xpath("//section[@class='findings-summary']//a/@href")
     assert summary == [f"#coup-{index}"]
     # the board after that coup says the two ledgers part there (RULES.md §7.3)
     step = int(row.get("data-step"))
-    caption = doc.get_element_by_id(f"step-{step}").findtext("figcaption")
-    assert "as it stood at the table; the rules entitle" in caption
-    assert sum("the rules entitle" in (c.text or "") for c in doc.xpath("//figcaption")) == 1
+    caption = doc.get_element_by_id(f"step-{step}").find("figcaption").text_content()
+    assert "telle qu'à la table ; la règle donne" in caption
+    assert sum("la règle donne" in c.text_content() for c in doc.xpath("//figcaption")) == 1
 
 
 def test_chart_has_both_players_points_and_holes(xss_game) -> None:
@@ -170,7 +171,15 @@ def test_publish_files_writes_index_and_pages(tmp_path: Path) -> None:
     index = (out / "index.html").read_text(encoding="utf-8")
     assert html5_problems(index) == []
     hrefs = lxml.html.fromstring(index).xpath("//a/@href")
-    assert sorted(hrefs) == sorted(p.name for p in rep.pages)
+    games = [h for h in hrefs if re.fullmatch(r"\d{4}.*\.html", h)]
+    assert sorted(games) == sorted(p.name for p in rep.pages)
+    # one page per player, linked from the index, linking back to the games
+    players = sorted({h for h in hrefs if h.startswith("joueurs/")})
+    assert len(players) == 4 and all((out / h).exists() for h in players)
+    for h in players:
+        text = (out / h).read_text(encoding="utf-8")
+        assert html5_problems(text) == []
+        assert set(lxml.html.fromstring(text).xpath("//a/@href")) & {"../" + p.name for p in rep.pages}
     for p in rep.pages:
         assert html5_problems(p.read_text(encoding="utf-8")) == []
     assert rep.as_dict()["pages_per_second"] > 0
@@ -227,9 +236,11 @@ def test_a_record_starting_from_a_position_draws_it_first() -> None:
     first = doc.get_element_by_id("step-0")
     svg = first[0]
     desc = svg.findtext("desc")  # lxml.html: SVG elements without a namespace
-    assert "2 on coin" in desc and "4 points" in desc
-    jetons = [e for e in svg.iter() if (e.get("class") or "").startswith("jeton a")]
+    assert "12:2" in desc  # two on the coin
+    assert ("a2b", "548", 2) in page_checkers(svg)  # x of the coin's flèche
+    jetons = [e for e in expand(svg) if (e.get("class") or "").startswith("jeton a")]
     assert len(jetons) == 1
+    assert [e.text for e in expand(svg) if "points-label" in (e.get("class") or "")] == ["4"]
 
 
 # --- a throw played again (the Replay action, RULES.md §9.5) ---------------------------------
@@ -239,28 +250,33 @@ FINDINGS = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
 E59_WRITTEN = "A{1:9,7:2,9:2,12:2} B{1:7,4:2,5:2,6:2,12:2} turn=B"
 
 
-def _replay_page(text: str):
+def _replay_page(text: str, lang: str = "en"):
     from trictrac.notation.reader import parse_text
 
     (rec,), diags = parse_text(text)
     assert [d for d in diags if d.severity == "error"] == []
     rep = verify(rec)
-    page = render_game(rec, rep, profile=None)
+    page = render_game(rec, rep, profile=None, lang=lang)
     assert html5_problems(page) == []  # validates as every page does
     return rec, rep, page, lxml.html.fromstring(page)
 
 
-def _checkers(svg) -> list[tuple[str, str, str, str]]:
-    """Every checker a board draws: (class, href, x, y), namespace-free."""
-    out = []
+def _checkers(svg) -> list[tuple[str, str, int]]:
+    """Every stack a board draws: (side, x, checkers; x "off" for borne-off ones),
+    namespace-free, the same for a standalone board (a <use> per checker) and a
+    page board (a <use> per stack of the page's definitions)."""
+    stacks = {}
     for e in svg.iter():
         if not isinstance(e.tag, str):
             continue
-        cls = e.get("class") or ""
-        if "checker" in cls.split():
-            href = e.get("href") or e.get("{http://www.w3.org/1999/xlink}href") or ""
-            out.append((cls, href, e.get("x"), e.get("y")))
-    return sorted(out)
+        cls = (e.get("class") or "").split()
+        if "checker" in cls:
+            side = "a" if "a" in cls else "b"
+            key = (side, "off" if "off" in cls else e.get("x"))
+            stacks[key] = stacks.get(key, 0) + 1
+    for sid, x, n in page_checkers(svg):
+        stacks[(sid[0], "off" if sid[1] == "o" else x)] = n
+    return sorted((side, x, n) for (side, x), n in stacks.items())
 
 
 def _last_move(svg) -> list[tuple[str, ...]]:
@@ -294,15 +310,20 @@ def test_E59_003_216_page_shows_the_position_of_the_replay() -> None:
     assert row.xpath("td")[4].text_content() == "B has the throw played again: 5/9 6/11"
     assert "illegal-move" in row.getnext().text_content()
     fig, svg = _board_after_coup(doc, 0)
-    assert "A (A), own points: 9 on talon, 2 on 7, 1 on 9, 1 on 11, 2 on coin." in svg.findtext("desc")
+    assert ("a9b", "84", 9) in page_checkers(svg)  # 9 on the talon
     replayed = _reference("A{1:9,7:2,9:1,11:1,12:2} B{1:7,4:2,5:2,6:2,12:2} turn=B", ("A", ((5, 9), (6, 11))))
     written = _reference(E59_WRITTEN, ("A", ((5, 9), (6, 9))))
     assert _checkers(svg) == _checkers(replayed) != _checkers(written)
     assert _last_move(svg) == _last_move(replayed) != _last_move(written)
-    assert "coup 1, A 5-4: 5/9 6/9, played again: 5/9 6/11" in fig.findtext("figcaption")
+    assert "coup 1, A 5-4: 5/9 6/9, played again: 5/9 6/11" in fig.find("figcaption").text_content()
+    # in French (the default) in the game's words
+    doc_fr = _replay_page((FINDINGS / "remedy-fausse-case-spread.trn").read_text("utf-8"), lang="fr")[3]
+    assert doc_fr.get_element_by_id("coup-0").xpath("td")[4].text_content() == "B fait rejouer le coup : 5/9 6/11"
+    assert ("coup 1, A 5-4 : 5/9 6/9, rejoué : 5/9 6/11"
+            in _board_after_coup(doc_fr, 0)[0].find("figcaption").text_content())
     # B then hits both blots from there: the next board goes on from the replay
     _, svg2 = _board_after_coup(doc, 1)
-    assert "1 on 9, 1 on 11" in svg2.findtext("desc") and "1 on 3" in svg2.findtext("desc")
+    assert "9:1,11:1" in svg2.findtext("desc") and "3:1" in svg2.findtext("desc")
 
 
 def test_003_216_rejoue_is_the_rollers_own_correction() -> None:
@@ -312,7 +333,7 @@ def test_003_216_rejoue_is_the_rollers_own_correction() -> None:
     row = doc.get_element_by_id("coup-0")
     assert row.xpath("td")[4].text_content() == "A replays his throw: 5/10 6/10"
     _, svg = _board_after_coup(doc, 0)
-    assert "2 on 7, 2 on 10, 2 on coin" in svg.findtext("desc")
+    assert _checkers(svg) == _checkers(_reference("A{1:9,7:2,10:2,12:2} B{1:7,4:2,5:2,6:2,12:2} turn=B", None))
 
 
 def test_a_replay_that_cannot_be_played_leaves_the_written_play_on_the_board() -> None:
@@ -328,7 +349,7 @@ def test_a_replay_that_cannot_be_played_leaves_the_written_play_on_the_board() -
     written = _reference(E59_WRITTEN, ("A", ((5, 9), (6, 9))))
     assert _checkers(svg) == _checkers(written)
     assert _last_move(svg) == _last_move(written)
-    assert "cannot be played: the written play stands" in fig.findtext("figcaption")
+    assert "cannot be played: the written play stands" in fig.find("figcaption").text_content()
 
 
 @pytest.mark.parametrize("who, side, word", [("A", "A", "A replays his throw"),
@@ -338,9 +359,15 @@ def test_replay_in_plain_words(who: str, side: str, word: str) -> None:
     from trictrac.notation.record import CannotPlay, Move, Replay
     from trictrac.publish.html import _action_text
 
+    from trictrac.publish.i18n import labels
+
     r = Replay(who, (Move(1, 6), CannotPlay(5)))
-    assert _action_text(r, {}, side) == f"{word}: 1/6 (5 cannot be played)"
-    assert _action_text(Replay(who, ()), {}, side) == f"{word}: no checker moved"
+    en = labels("en")
+    assert _action_text(r, {}, side, en) == f"{word}: 1/6 (5 cannot be played)"
+    assert _action_text(Replay(who, ()), {}, side, en) == f"{word}: no checker moved"
+    fr = {"A replays his throw": "A rejoue son coup", "B has the throw played again": "B fait rejouer le coup",
+          "A has the throw played again": "A fait rejouer le coup"}[word]
+    assert _action_text(r, {}, side) == f"{fr} : 1/6 (le 5 ne peut se jouer)"
 
 
 def test_pavillon_in_plain_words() -> None:
@@ -349,7 +376,10 @@ def test_pavillon_in_plain_words() -> None:
     from trictrac.notation.record import Pavillon
     from trictrac.publish.html import _action_text
 
-    assert _action_text(Pavillon("B"), {}, "A") == "B takes the pavillon"
+    from trictrac.publish.i18n import labels
+
+    assert _action_text(Pavillon("B"), {}, "A", labels("en")) == "B takes the pavillon"
+    assert _action_text(Pavillon("B"), {}, "A") == "B prend le pavillon"
     text = ('[A "Dupont"]\n[B "Martin"]\n[Partie "a-ecrire 8"]\n\nmarqué 1 A-B\nrelevé 1\n'
             "1. A 6-4 1/7 1/5\n2. B 5-3 B+4t1 B:pavillon 1/6 1/4\n3. A 2-1 1/3 1/2 B:flag\n")
     rec, _, page, doc = _replay_page(text)
