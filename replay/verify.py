@@ -388,10 +388,18 @@ class _Verifier(MarksJudge, SectionsJudge):
             if self.marque_first is None:
                 self.marque_first = roller
         elif self.pos.turn != roller:
-            self._finding(
-                "out-of-turn", f.where, f"{side} throws but it is {self._letter(self.pos.turn)}'s turn",
-                who=roller, consequence="replayed with the record's side to move",
-            )
+            turn = self._letter(self.pos.turn)
+            if self.recover:  # the record's own mistake: a coup line left out (issue 14 §2)
+                self._finding(
+                    "out-of-turn", f.where, f"{side} throws but it is {turn}'s turn: a coup of {turn} seems "
+                    "missing before this one", who=roller, detail="missing-coup",
+                    consequence="verification goes on from the position the record implies (without that coup)",
+                )
+            else:
+                self._finding(
+                    "out-of-turn", f.where, f"{side} throws but it is {turn}'s turn",
+                    who=roller, consequence="replayed with the record's side to move",
+                )
             self.pos = self.pos.swapped()
         self.primaute = None
         self.releve_over = False
