@@ -55,6 +55,7 @@ from ..notation.record import (
     ReleveStart,
     Span,
 )
+from ..notation.visitor import RecordVisitor, visit_element
 from .findings import Finding
 from .judges.marks import MarksJudge
 from .judges.play import ROLL_CACHE
@@ -234,7 +235,7 @@ def _profile_for(record: Record, profile: Profile | None, notes: list[str]) -> P
 # ------------------------------------------------------------------------------------
 
 
-class _Verifier(MarksJudge, SectionsJudge):
+class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
     """One game's replay (internal; :func:`verify` is the API): the course of the game,
     asking the judges (:mod:`trictrac.replay.judges`) at each step."""
 
@@ -297,12 +298,8 @@ class _Verifier(MarksJudge, SectionsJudge):
                 self._coup(el, nxt, last=i == last_coup and not isinstance(nxt, (ReleveStart, MarqueStart)))
                 if not self.stopped:
                     self.index += 1
-            elif isinstance(el, ReleveStart):
-                self._releve_start(el)
-            elif isinstance(el, MarqueStart):
-                self._marque_start(el)
-            elif isinstance(el, MarqueResult):
-                self._marque_result(el)
+            else:
+                visit_element(el, self)  # relevé, marqué, result (comments and glyphs: nothing)
         # the record ends: windows still open close now
         for p in self.pending:
             if p.status == "open":

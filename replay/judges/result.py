@@ -165,7 +165,7 @@ class ResultJudge(TableState):
         except ValueError:
             return 0
 
-    def _marque_result(self, el: MarqueResult) -> None:
+    def visit_marque_result(self, el: MarqueResult) -> None:
         if self.over is not None and "marqué" in self.over:
             self.over, self.over_reported = None, False
         self.marque_open = False

@@ -44,7 +44,7 @@ class SectionsJudge(ResultJudge, PavillonJudge):
         self.refaits = 0
 
     # -- sections -------------------------------------------------------------------
-    def _releve_start(self, el: ReleveStart) -> None:
+    def visit_releve_start(self, el: ReleveStart) -> None:
         if self.over is not None:
             self._after_end(self._where(None, el.span))
         if not self.releve_over and self.index > 0:
@@ -57,7 +57,7 @@ class SectionsJudge(ResultJudge, PavillonJudge):
         self.releve_over = False
         self.pos = None  # set by the first coup (its side has the primauté)
 
-    def _marque_start(self, el: MarqueStart) -> None:
+    def visit_marque_start(self, el: MarqueStart) -> None:
         if self.marque_open and self.index > 0:
             self._unwritten_result()
         self.pav_due.clear()  # not lost: no hole followed it in that marqué
