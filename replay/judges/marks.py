@@ -41,8 +41,10 @@ class MarksJudge(GainsJudge, HolesJudge):
     # -- full records: marks against entitlement -------------------------------------------
     def _full_marks(self, f: CoupFacts) -> None:
         acts = f.acts
-        before, after, other_marked = marks_sum(acts.roller_before), marks_sum(acts.roller_after), marks_sum(
-            acts.other_marks)
+        # most coups write one mark or none: no call for an empty list (hot path)
+        before = marks_sum(acts.roller_before) if acts.roller_before else 0
+        after = marks_sum(acts.roller_after) if acts.roller_after else 0
+        other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
         if (before == f.gains and other_marked == f.receipts and not after and not f.left
                 and not acts.ne_marque_pas and not f.plein_lost and not acts.roller_claims
                 and not acts.other_claims and not acts.corrections and not f.forced_stay
