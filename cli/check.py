@@ -35,10 +35,11 @@ def _readable(path: str) -> None:
         raise BadInput(f"{path}: {e.strerror or e}") from None
 
 
-def _reports(path: str, profile: Profile | None, jobs: int, trace: bool = False) -> list[GameReport]:
+def _reports(path: str, profile: Profile | None, jobs: int, trace: bool = False,
+             recover: bool = False) -> list[GameReport]:
     _readable(path)
     try:
-        reports = list(verify_file(path, profile, jobs=jobs, trace=trace))
+        reports = list(verify_file(path, profile, jobs=jobs, trace=trace, recover=recover))
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror or e}") from None
     if not reports or all(not r.headers and not r.coups_verified for r in reports):
@@ -51,8 +52,15 @@ def _reports(path: str, profile: Profile | None, jobs: int, trace: bool = False)
 @profile_option
 @json_option
 @jobs_option
-def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int) -> None:
+@click.option("--strict", is_flag=True,
+              help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
+                   "for the wrong side) instead of proposing the nearest legal play and going on.")
+def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool) -> None:
     """Verify recorded games against the rules: one line per finding, a summary per game.
+
+    A mistake of the record itself (a typo: a move the throw cannot make, from an empty
+    point, a coup written for the wrong side) is one finding with a "did you mean"
+    proposal, and the game is verified on from it; --strict stops there instead.
 
     \b
     Example:
@@ -64,7 +72,7 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
     out: list[dict[str, Any]] = []
     colour = use_colour()
     for path in files:
-        for rep in _reports(path, profile, jobs):
+        for rep in _reports(path, profile, jobs, recover=not strict):
             errors = [d for d in rep.diagnostics if d.severity == "error"]
             if rep.findings or errors:
                 dirty = True

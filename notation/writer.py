@@ -12,9 +12,10 @@ line), line breaks in tag values and reasons become spaces.
 from __future__ import annotations
 
 import re
-from typing import Iterable, TextIO
+from collections.abc import Iterable
+from typing import TextIO
 
-from trictrac.notation.record import (
+from .record import (
     OFF,
     TAG_ROSTER,
     CannotPlay,
@@ -25,9 +26,9 @@ from trictrac.notation.record import (
     Ecole,
     Glyph,
     JouePourTout,
+    Mark,
     MarqueResult,
     MarqueStart,
-    Mark,
     Move,
     NeMarquePas,
     Pavillon,
@@ -35,8 +36,9 @@ from trictrac.notation.record import (
     ReleveStart,
     Replay,
 )
+from .visitor import RecordVisitor, visit_action, visit_element
 
-__all__ = ["write_record", "write_records", "write_action", "write_coup", "write_element"]
+__all__ = ["write_action", "write_coup", "write_element", "write_record", "write_records"]
 
 _LEAVE = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n|$)")
@@ -62,88 +64,112 @@ def _tag_value(v: str) -> str:
     return v.replace("\r", " ").replace("\n", " ").replace("\\", "\\\\").replace('"', '\\"')
 
 
-def write_action(a: object, side: str | None = None) -> str:
-    """The canonical token of one action or move.
+class _Writer(RecordVisitor[str]):
+    """The canonical text of each token (a visitor of :mod:`trictrac.notation.visitor`).
 
-    ``side`` is the roller of the coup the action stands in: a :class:`Replay` by the
-    roller is written ``A:rejoue(…)``, one by anybody else (or with ``side`` unknown)
-    ``B:fait-jouer(…)``, so that the written form says who decided (RULES.md §9.5).
-    """
-    t = type(a)
-    if t is Move:
-        return f"{a.from_}/{'off' if a.to == OFF else a.to}"  # type: ignore[attr-defined]
-    if t is Mark:
-        s = f"{a.who}+{a.points}"  # type: ignore[attr-defined]
-        if a.holes is not None:  # type: ignore[attr-defined]
-            s += f"t{a.holes}"  # type: ignore[attr-defined]
-        if a.bredouille is not None:  # type: ignore[attr-defined]
-            s += "b" if a.bredouille else "s"  # type: ignore[attr-defined]
+    ``side`` is the roller of the coup being written: a :class:`Replay` by the roller is
+    written ``A:rejoue(…)``, one by anybody else (or with ``side`` unknown)
+    ``B:fait-jouer(…)``, so that the written form says who decided (RULES.md §9.5)."""
+
+    __slots__ = ("side",)
+
+    def __init__(self, side: str | None = None) -> None:
+        self.side = side
+
+    def visit_move(self, move: Move) -> str:
+        return f"{move.from_}/{'off' if move.to == OFF else move.to}"
+
+    def visit_mark(self, mark: Mark) -> str:
+        s = f"{mark.who}+{mark.points}"
+        if mark.holes is not None:
+            s += f"t{mark.holes}"
+        if mark.bredouille is not None:
+            s += "b" if mark.bredouille else "s"
         return s
-    if t is CannotPlay:
-        return f"-{a.number}"  # type: ignore[attr-defined]
-    if t is Comment:
-        return _comment(a.text)  # type: ignore[attr-defined]
-    if t is Glyph:
-        return a.glyph  # type: ignore[attr-defined]
-    if t is Decision:
-        return f"{a.who}:{_LEAVE if a.leave else 'reste'}"  # type: ignore[attr-defined]
-    if t is NeMarquePas:
-        return f"{a.who}:ne-marque-pas"  # type: ignore[attr-defined]
-    if t is JouePourTout:
-        return f"{a.who}:joue-pour-tout"  # type: ignore[attr-defined]
-    if t is Pavillon:
-        return f"{a.who}:pavillon"  # type: ignore[attr-defined]
-    if t is Ecole:
-        return f"{a.claimant}:école{a.points:+d}{_reason(a.reason)}"  # type: ignore[attr-defined]
-    if t is Correction:
-        s = f"{a.who}:correction{a.points:+d}"  # type: ignore[attr-defined]
-        if a.holes:  # type: ignore[attr-defined]
-            s += f"t{a.holes:+d}"  # type: ignore[attr-defined]
-        return s + _reason(a.reason)  # type: ignore[attr-defined]
-    if t is Replay:
-        word = "rejoue" if a.who == side else "fait-jouer"  # type: ignore[attr-defined]
-        body = " ".join(map(write_action, a.moves)) or "--"  # type: ignore[attr-defined]
-        return f"{a.who}:{word}({body})"  # type: ignore[attr-defined]
-    raise TypeError(f"not a record action: {a!r}")
+
+    def visit_cannot_play(self, token: CannotPlay) -> str:
+        return f"-{token.number}"
+
+    def visit_comment(self, comment: Comment) -> str:
+        return _comment(comment.text)
+
+    def visit_glyph(self, glyph: Glyph) -> str:
+        return glyph.glyph
+
+    def visit_decision(self, decision: Decision) -> str:
+        return f"{decision.who}:{_LEAVE if decision.leave else 'reste'}"
+
+    def visit_ne_marque_pas(self, token: NeMarquePas) -> str:
+        return f"{token.who}:ne-marque-pas"
+
+    def visit_joue_pour_tout(self, token: JouePourTout) -> str:
+        return f"{token.who}:joue-pour-tout"
+
+    def visit_pavillon(self, token: Pavillon) -> str:
+        return f"{token.who}:pavillon"
+
+    def visit_ecole(self, ecole: Ecole) -> str:
+        return f"{ecole.claimant}:école{ecole.points:+d}{_reason(ecole.reason)}"
+
+    def visit_correction(self, correction: Correction) -> str:
+        s = f"{correction.who}:correction{correction.points:+d}"
+        if correction.holes:
+            s += f"t{correction.holes:+d}"
+        return s + _reason(correction.reason)
+
+    def visit_replay(self, replay: Replay) -> str:
+        word = "rejoue" if replay.who == self.side else "fait-jouer"
+        body = " ".join(self._text(m) for m in replay.moves) or "--"
+        return f"{replay.who}:{word}({body})"
+
+    def visit_coup(self, coup: Coup) -> str:
+        writer = _Writer(coup.side)
+        parts = [f"{coup.number}. {coup.side} {coup.roll[0]}-{coup.roll[1]}"]
+        parts.extend(writer._text(a) for a in coup.before)
+        if coup.moves:
+            parts.extend(writer._text(m) for m in coup.moves)
+        elif coup.after:
+            parts.append("--")  # no checker moved: what follows is after the (absent) play
+        parts.extend(writer._text(a) for a in coup.after)
+        return " ".join(parts)
+
+    def visit_releve_start(self, start: ReleveStart) -> str:
+        return f"relevé {start.number}"
+
+    def visit_marque_start(self, start: MarqueStart) -> str:
+        s = f"marqué {start.number}"
+        if start.players:
+            s += f" {start.players[0]}-{start.players[1]}"
+        return s
+
+    def visit_marque_result(self, result: MarqueResult) -> str:
+        s = "résultat " + ("refait" if result.refait or result.winner is None else result.winner)
+        s += f" {result.winner_holes}-{result.loser_holes}"
+        if result.bredouille != "none":
+            s += f" {result.bredouille}-bredouille"
+        if result.value is not None:
+            s += f" valeur {result.value}"
+        return s
+
+    def _text(self, token: object) -> str:
+        return visit_action(token, self) or ""
+
+
+_PLAIN = _Writer()
+
+
+def write_action(a: object, side: str | None = None) -> str:
+    """The canonical token of one action or move (``side``: the coup's roller, see
+    :class:`_Writer`)."""
+    return visit_action(a, _Writer(side) if side is not None else _PLAIN) or ""
 
 
 def write_coup(c: Coup) -> str:
-    parts = [f"{c.number}. {c.side} {c.roll[0]}-{c.roll[1]}"]
-    side = c.side
-    parts.extend(write_action(a, side) for a in c.before)
-    if c.moves:
-        parts.extend(map(write_action, c.moves))
-    elif c.after:
-        parts.append("--")  # no checker moved: what follows is after the (absent) play
-    parts.extend(write_action(a, side) for a in c.after)
-    return " ".join(parts)
+    return _PLAIN.visit_coup(c)
 
 
 def write_element(e: object) -> str:
-    t = type(e)
-    if t is Coup:
-        return write_coup(e)  # type: ignore[arg-type]
-    if t is ReleveStart:
-        return f"relevé {e.number}"  # type: ignore[attr-defined]
-    if t is MarqueStart:
-        s = f"marqué {e.number}"  # type: ignore[attr-defined]
-        if e.players:  # type: ignore[attr-defined]
-            s += f" {e.players[0]}-{e.players[1]}"  # type: ignore[attr-defined]
-        return s
-    if t is MarqueResult:
-        r: MarqueResult = e  # type: ignore[assignment]
-        s = "résultat " + ("refait" if r.refait or r.winner is None else r.winner)
-        s += f" {r.winner_holes}-{r.loser_holes}"
-        if r.bredouille != "none":
-            s += f" {r.bredouille}-bredouille"
-        if r.value is not None:
-            s += f" valeur {r.value}"
-        return s
-    if t is Comment:
-        return _comment(e.text)  # type: ignore[attr-defined]
-    if t is Glyph:
-        return e.glyph  # type: ignore[attr-defined]
-    raise TypeError(f"not a record element: {e!r}")
+    return visit_element(e, _PLAIN) or ""
 
 
 def write_record(record: Record) -> str:

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 STAY_MARGIN = 6.0
-MAX_COUPS = 6000  # a partie never gets near this; guards a bot bug
+MAX_COUPS = 6000  # coups per marqué (or per douze trous): never reached; guards a bot bug
 
 # chance (out of 36) that a die or the sum reaches a distance: 1..6 direct, 7..12 by sum
 _REACH = (0.0,) + tuple(11 / 36 for _ in range(6)) + (6 / 36, 5 / 36, 4 / 36, 3 / 36, 2 / 36, 1 / 36)
@@ -371,7 +371,8 @@ def play_partie(
     game = Game(kind, profile, first=first, marques=marques)
     rb = RecordBuilder(game, headers or {}, compact=compact)
     while not game.finished:
-        if game.coups > MAX_COUPS:
+        # bounded by the game: a partie à écrire of N marqués (refaits included) may take N times a marqué
+        if game.coups > MAX_COUPS * (len(game.marque_results) + 1):
             raise RuntimeError("selfplay: partie did not end (bot bug)")
         roll, ps, play, leave, say = bot_coup(game, rng, pour_tout=pour_tout and not compact, dice=dice)
         out = game.apply_coup(roll, play, leave=leave, pour_tout=say)

@@ -1,0 +1,186 @@
+"""Judge of écoles claimed and of the law of timing (RULES.md §7.2-7.4).
+
+A wrong mark becomes claimable when it is consummated and the adversary may claim it
+until he throws his own dice (003 §167, §171, §186-189; 001 r.34, r.41-43).  Every
+mistake waits as a :class:`~.table.Pending` until then: claimed, erased, or unclaimed,
+and each ends in exactly one finding (:meth:`ClaimsJudge._close`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .table import Pending, TableState, Where
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...notation.record import Ecole
+
+
+class ClaimsJudge(TableState):
+    def _close_windows_of(self, roller: str) -> None:
+        """The throw closes the roller's claim windows (003 §167, §186; 001 r.34)."""
+        for p in self.pending:
+            p.this_coup = False  # from now on a mistake of an earlier coup (003 §200)
+            # an école impossible stays open until its offender throws again (001 r.62)
+            if p.status == "open" and (p.offender == roller if p.kind == "impossible" else p.claimant == roller):
+                p.closed_at = self.index
+                self._close(p)
+        self.pending = [p for p in self.pending if p.status == "open"]
+
+    def _match(self, c: Ecole, n: int, claimant: str, offender: str, where: Where) -> Pending | None:
+        """Which pending école a claim of ``n`` points by ``claimant`` takes (RULES.md §7.3-7.4)."""
+        cw = Where(where.game, where.marque, where.releve, where.coup, where.index,
+                   c.span if c.span.line else where.span)
+        reason = (c.reason or "").lower()
+        if "deux" in reason and "jeton" in reason:
+            self._deux_jetons(n, claimant, offender, cw)
+            return None
+        open_ = [p for p in self.pending if p.status == "open" and p.claimant == claimant]
+        real = [p for p in open_ if p.kind != "impossible"]
+        exact = [p for p in real if p.amount == n or (p.kind == "nmp" and n <= p.amount)]
+        if exact:
+            return self._claim(exact[0], n)
+        if len(real) > 1 and sum(p.amount for p in real) == n:
+            for p in real:
+                self._claim(p, p.amount)
+            return real[-1]
+        bigger = [p for p in open_ if p.amount > n and p.kind != "impossible"]
+        if bigger:
+            p = bigger[0]
+            self._finding(
+                "ecole-partial", cw, f"{self._letter(claimant)} claims {n} of an école of {p.amount}",
+                who=claimant, entitled=p.amount, marked=n,
+                consequence=f"an école is indivisible: {self._letter(p.offender)} may force him to mark all "
+                            f"{p.amount} (003 §187; 001 r.46)",
+            )
+            return self._claim(p, n)
+        if real:
+            p = max(real, key=lambda q: q.amount)
+            self._claim(p, p.amount)
+            extra = n - p.amount
+            self.pending.append(Pending(
+                "fausse", claimant, offender, extra, cw, p.amount, n,
+                f"{self._letter(claimant)} claims {n} for an école of {p.amount}", extra, this_coup=True))
+            return p
+        self._claim_of_nothing(n, claimant, offender, cw, [p for p in open_ if p.kind == "impossible"])
+        return None
+
+    def _deux_jetons(self, n: int, claimant: str, offender: str, cw: Where) -> None:
+        """An école des deux jetons: a profile value (RULES.md §10; 001 r.65; 003 §195)."""
+        ok = self.profile.ecole_deux_jetons == "ecole"
+        who = self._letter(claimant)
+        self._finding(
+            "ecole-deux-jetons", cw,
+            f"{who} schools {self._letter(offender)}'s deux jetons for {n}",
+            who=offender, entitled=n if ok else 0, marked=n,
+            consequence=("école of the abandoned points (001 r.65; 000 ~l.758)" if ok else
+                         "no école under this profile: the adversary only removes one mark "
+                         "(003 §195; 001 III on r.65)"),
+        )
+        if ok:
+            self._erase(offender, n)
+        else:
+            self.pending.append(Pending("fausse", claimant, offender, n, cw, 0, n,
+                                        f"{who} marked {n} for an école des deux jetons", n, this_coup=True))
+
+    def _claim_of_nothing(self, n: int, claimant: str, offender: str, cw: Where, impossible: list[Pending]) -> None:
+        """A claim no open mistake answers: an école impossible, too late, or false."""
+        who = self._letter(claimant)
+        # too late: a window closed by the claimant's own last throw (this coup's, or the
+        # previous one when he is not the roller)
+        late = [q for q in self.closed if q.claimant == claimant and q.amount == n and q.status == "closed"
+                and q.closed_at >= self.index - 1]
+        if impossible:
+            impossible[0].status = "claimed"
+            self.pending.append(Pending(
+                "fausse", claimant, offender, n, cw, 0, n,
+                f"{who} claims {n} for an école impossible (001 r.62; 003 §197)", n,
+                detail="ecole-impossible", this_coup=True))
+        elif late:
+            self.pending.append(Pending(
+                "too-late", claimant, offender, n, cw, 0, n,
+                f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})", n,
+                this_coup=True))
+        else:
+            self.pending.append(Pending(
+                "fausse", claimant, offender, n, cw, 0, n, f"{who} claims an école of {n} that was not made", n,
+                this_coup=True))
+
+    def _claim(self, p: Pending, n: int) -> Pending:
+        p.status = "claimed"
+        p.claimed = n
+        self._close(p, claimed=True)
+        return p
+
+    def _close(self, p: Pending, *, claimed: bool = False, erased: bool = False, end: bool = False) -> None:
+        """Turn a pending mistake into its one finding (RULES.md §7.2-7.4)."""
+        if p.status == "open":
+            p.status = "closed"
+        self.closed.append(p)
+        if p.kind == "impossible":
+            return
+        tail = " (the record ends before his claim window closed)" if end else ""
+        if p.kind in ("par-trop", "par-moins", "nmp"):
+            self._close_mark(p, claimed, erased, tail)
+            return
+        cl = self._letter(p.claimant)
+        kind = {"plein": "ecole-plein-not-made", "must-fill": "must-fill", "must-conserve": "must-conserve",
+                "fausse": "ecole-claimed-wrongly", "too-late": "ecole-too-late"}[p.kind]
+        if claimed:
+            cons = f"claimed by {cl}: {cl} marks {p.claimed}"
+        else:
+            cons = f"{cl} could have marked {p.amount} and did not: it stands{tail}"
+        if p.kind == "plein":
+            rule = "001 r.59 double école" if p.detail == "double" else "003 §192"
+            cons = f"école of {p.amount} ({rule}); " + cons
+        elif p.kind in ("must-fill", "must-conserve"):
+            cons = f"école of {p.amount} (003 §192); " + cons
+        self._finding(kind, p.where, p.message, who=p.offender, entitled=p.entitled, marked=p.marked,
+                      consequence=cons, detail=p.detail, alternatives=p.alternatives)
+
+    def _close_mark(self, p: Pending, claimed: bool, erased: bool, tail: str) -> None:
+        """A wrong mark (par trop, par moins, a wrong "je ne marque pas") closed."""
+        off, cl = self._letter(p.offender), self._letter(p.claimant)
+        if claimed:
+            kind = "ecole-par-trop" if p.kind == "par-trop" else "ecole-par-moins"
+            cons = f"claimed by {cl}: {cl} marks {p.claimed} for himself"
+            if p.kind == "par-trop":
+                cons += f" and {off}'s excess is erased"
+        elif erased:
+            kind = "ecole-par-trop"
+            cons = "the excess was erased without école (003 §187; 001 r.56)"
+        else:
+            kind = "unclaimed-ecole"
+            cons = self._unclaimed(p, off, cl, tail)
+        self._finding(kind, p.where, p.message, who=p.offender, entitled=p.entitled, marked=p.marked,
+                      consequence=cons, detail=p.detail or p.kind)
+
+    def _unclaimed(self, p: Pending, off: str, cl: str, tail: str) -> str:
+        """What an unclaimed wrong mark leaves at the table (RULES.md §7.3)."""
+        if p.kind == "par-trop" and p.detail == "after-leave":
+            return (f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
+                    f"do not stand (003 §155, §157){tail}")
+        if p.kind != "par-trop":
+            return (f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
+                    f"no école of an école (003 §182; 001 r.43){tail}")
+        if self.profile.keep_unschooled_wrong_points:
+            cons = (f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points "
+                    f"(001 r.47; 003 §167){tail}")
+            if self.std.points(p.offender) < p.amount:
+                cons += "; a hole or a leave has since taken them off"
+            return cons
+        # D26: wrongly marked points are never kept (001 III on r.47); only points still
+        # on his jeton: a hole or a leave may have taken them
+        back = min(p.erase or p.amount, self.std.points(p.offender))
+        if back:
+            self._erase(p.offender, back)
+            self.in_sync = self.std.state == self.ent.state
+        return (f"not claimed by {cl} before he threw: no école, but {off} gives the "
+                f"{p.amount} points back (001 III on r.47){tail}")
+
+    def _ecole_before(self, seat: str) -> bool:
+        """Did ``seat`` claim an école on this or the previous coup (001 r.64; 003 §200)?"""
+        return any(
+            p.claimant == seat and p.status == "claimed" and self.index - 1 <= p.where.index <= self.index
+            for p in self.closed
+        )

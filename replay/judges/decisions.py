@@ -1,0 +1,89 @@
+"""Judge of the decisions: s'en aller or rester, and the right to leave (RULES.md §6;
+003 §155-157, §170, §173; 001 r.25, r.36, r.54)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...notation.record import Mark, Move
+from ..ledger import Ledger
+from .play import PlayJudge
+from .table import HOLE, CoupFacts, even
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ledger import ScoreState
+    from ..position import Position
+
+
+class DecisionsJudge(PlayJudge):
+    def _holes_of(self, st0: ScoreState, seat: str, points: int) -> int:
+        """Holes (double ones count 2) that ``points`` of ``seat``'s own make from ``st0``."""
+        if points <= 1:
+            return 0
+        return Ledger(self.profile, st0).mark(seat, even(points), own=True).holes_won
+
+    def _holes_over(self, st0: ScoreState, seat: str, gains: int, marks: list[Mark]) -> bool:
+        """Did the marks make more holes than the gains (RULES.md §6.4; 003 §173; 001 r.54)?"""
+        if not marks:
+            return False
+        written = [m.holes for m in marks if m.holes is not None]
+        marked = sum(m.points for m in marks)
+        h = sum(written) if written else self._holes_of(st0, seat, marked)
+        return h > self._holes_of(st0, seat, gains)
+
+    def _leave_forfeited(self, f: CoupFacts) -> bool:
+        """No right to leave: no hole of his own throw, or holes over-marked (RULES.md §6.1, §6.4)."""
+        st0 = self.std.state
+        return st0[f.roller].points + f.gains < HOLE or self._holes_over(st0, f.roller, f.gains, f.acts.roller_marks)
+
+    def _gains_end_partie(self, roller: str, pos: Position, roll: tuple[int, int]) -> bool:
+        """Do the roller's gains give him his twelfth hole (the partie en douze trous ends
+        on them and nothing is played, RULES.md §8.1; 003 §218)?"""
+        if self.partie_kind != "douze-trous":
+            return False
+        st = self.std.state
+        return st[roller].holes + self._holes_of(st, roller, self._score_roll(pos, roll).mover) >= 12
+
+    def _check_leave(self, f: CoupFacts, marked: int, st0: ScoreState) -> None:
+        """S'en aller: own gains must complete a hole, and the holes must not be
+        over-marked (RULES.md §6.1, §6.4, §6.5; 003 §170, §173; 001 r.54)."""
+        side, roller, gains = f.side, f.roller, f.gains
+        own_hole = st0[roller].points + gains >= HOLE
+        w = self._where(f.coup, f.acts.leave_span)
+        sortie = any(isinstance(m, Move) and m.to == 25 for m in f.coup.moves)
+        if not own_hole:
+            kind = "leave-at-sortie" if sortie else "leave-without-right"
+            self._finding(
+                kind, w, f"{side} leaves with {st0[roller].points} points and a gain of {gains}: "
+                "no hole of his own throw",
+                who=roller, entitled=gains, marked=marked,
+                consequence="école as soon as he lifts a checker; the opponent may make him stay and "
+                            "play the lifted checkers (003 §170; 001 r.25)",
+            )
+        elif marked > gains and self._holes_over(st0, roller, gains, f.acts.roller_marks):
+            self._finding(
+                "leave-without-right", w,
+                f"{side} leaves after marking {marked} for a gain of {gains}: over-marking his holes forfeits "
+                "the right to leave",
+                who=roller, entitled=gains, marked=marked, detail="over-marked",
+                consequence="the opponent may force him to stay and school the excess (003 §173; 001 r.54)",
+            )
+
+    def _judge_said_leave_then_played(self, f: CoupFacts) -> None:
+        """He said "je m'en vais" and played without bearing off (RULES.md §6.1; 003 §155-156)."""
+        play_text = f.play.text() if f.play else None
+        w = self._where(f.coup, f.acts.leave_span)
+        if f.forced_by_replay and not f.forced_stay:
+            self._finding(
+                "remedy-not-allowed", w,
+                f"{self._letter(f.other)} made {f.side} stay and play {play_text or '--'}, but his own "
+                "gains gave him a hole: he had the right to leave",
+                who=f.other, detail="right-to-leave",
+                consequence="the game goes on as the table played it (RULES.md §6.1; 003 §155)",
+            )
+        elif not f.forced_stay:
+            self._finding(
+                "stay-after-leave", w,
+                f"{f.side} said \"je m'en vais\" and then played {play_text or 'his checkers'}",
+                who=f.roller, consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
+            )

@@ -1,0 +1,192 @@
+"""Judge of the roller's own marks against his gains: par trop, par moins, the plein
+marked or missed, "je ne marque pas", the école impossible, the marks of a leaver
+(RULES.md §5.3, §6.4, §7.1-7.2, §7.5, §7.7, §7.8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .claims import ClaimsJudge
+from .decisions import DecisionsJudge
+from .table import HOLE, VIOLATION_KIND, CoupFacts, Pending
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...notation.record import Ecole
+    from ..ledger import ScoreState
+
+#: a claim as the table applies it: (claim, points that count, the mistake it answers)
+ClaimTaken = tuple["Ecole", int, "Pending | None"]
+
+
+class MarkTally:
+    """The marks of one coup, summed, and what the judges derived from them."""
+
+    __slots__ = (
+        "after",
+        "against_roller_claims",
+        "before",
+        "credit",
+        "earlier",
+        "late",
+        "marked",
+        "new",
+        "now",
+        "other_effective",
+        "other_marked",
+        "roller_claims",
+        "roller_erased",
+        "st0",
+    )
+
+    def __init__(self, before: int, after: int, other_marked: int) -> None:
+        self.before = before  # the roller's points before touching a checker
+        self.after = after
+        self.marked = before + after
+        self.other_marked = other_marked
+        self.other_effective = self.other_marked  # with the claims credited to his receipts (001 r.55)
+        self.late = 0  # points of the receiver's own unplayable throw added now (001 r.62)
+        self.credit: list[int] = []
+        self.new: list[Pending] = []  # mistakes of this coup
+        self.roller_erased = 0  # the roller's points a claim on this coup erases at once
+        self.earlier: list[ClaimTaken] = []  # the receiver's claims of earlier coups' écoles
+        self.now: list[ClaimTaken] = []  # ... of this coup's
+        self.against_roller_claims: list[ClaimTaken] = []
+        self.roller_claims: list[tuple[Ecole, Pending | None]] = []
+        self.st0: ScoreState | None = None
+
+
+class GainsJudge(ClaimsJudge, DecisionsJudge):
+    # -- the roller's own gains (RULES.md §7.1-7.2, §7.7, §7.8, §5.3) ----------------------
+    def _mistake(self, f: CoupFacts, t: MarkTally, kind: str, amount: int, message: str) -> Pending:
+        """A mistake of the roller's marks, claimable by the other (set its counts after)."""
+        p = Pending(kind, f.roller, f.other, amount, f.where, f.gains, t.marked, message, this_coup=True)
+        t.new.append(p)
+        return p
+
+    def _judge_roller_marks(self, f: CoupFacts, t: MarkTally) -> None:
+        gains, marked = f.gains, t.marked
+        if f.acts.ne_marque_pas:
+            self._judge_ne_marque_pas(f, t)
+            return
+        if f.plein_lost and marked >= gains + f.plein_lost:
+            self._judge_plein_marked(f, t)
+            return
+        if f.plein_lost:
+            self._judge_plein_missed(f, t)
+        else:
+            violation = f.judgement.violation if f.judgement is not None and not f.judgement.legal else None
+            if violation in ("must-fill", "must-conserve"):
+                j = f.judgement
+                assert j is not None and j.play is not None and violation is not None
+                self._finding(VIOLATION_KIND[violation], f.where,
+                              f"{f.side} plays {j.play.text()}: {violation.replace('-', ' ')}",
+                              who=f.roller, detail=violation, alternatives=tuple(x.text() for x in j.alternatives[:8]))
+        if f.left and marked != gains:
+            self._judge_marks_on_leave(f, t)
+        elif f.pairs and t.after and t.before < gains:
+            # law of timing: the omission was consummated when he touched a checker
+            p = self._mistake(f, t, "par-moins", gains - t.before,
+                              f"{f.side} marked {t.before} of his {gains} before touching a checker")
+            p.marked, p.detail = t.before, "marked-after-touching"
+            p = self._mistake(f, t, "par-trop", t.after, f"{f.side} marked {t.after} more after touching a checker")
+            p.entitled, p.marked, p.erase = 0, t.after, t.after
+        elif marked > gains:
+            p = self._mistake(f, t, "par-trop", marked - gains,
+                              f"{f.side} marked {marked} for a throw worth {gains} to him")
+            p.erase = marked - gains
+        elif marked < gains:
+            self._judge_under_marked(f, t)
+
+    def _judge_ne_marque_pas(self, f: CoupFacts, t: MarkTally) -> None:
+        """"Je ne marque pas" (RULES.md §5.3; 003 §150, §176)."""
+        st0, gains = t.st0, f.gains
+        assert st0 is not None
+        rightly = bool(f.receipts) and st0[f.other].points + f.receipts >= HOLE and st0[f.roller].points + gains < HOLE
+        if rightly or not gains:
+            return
+        if st0[f.roller].points + gains >= HOLE:
+            p = self._mistake(f, t, "nmp", gains,
+                              f"{f.side} said \"je ne marque pas\" but his own {gains} points make his hole")
+            p.marked, p.detail = 0, "ne-marque-pas"
+        else:
+            self.notes.append(f"coup {f.coup.number}: {f.side} said \"je ne marque pas\" wrongly; his {gains} "
+                              "points are lost without école (003 §176)")
+
+    def _judge_plein_marked(self, f: CoupFacts, t: MarkTally) -> None:
+        """Points of a plein marked, then a play that does not make it (RULES.md §7.7; 003 §192)."""
+        assert f.judgement is not None and f.judgement.play is not None
+        excess = t.marked - f.gains
+        rule = self.profile.remplir_error_ecole
+        value = {"single": excess, "double": excess + f.plein_lost, "correct": 0}[rule]
+        msg = (f"{f.side} marked {t.marked} including {f.plein_lost} for a plein, then played "
+               f"{f.judgement.play.text()} which does not make it")
+        if value:
+            p = self._mistake(f, t, "plein", value, msg)
+            p.erase, p.detail = excess, rule
+        else:
+            self._finding("ecole-plein-not-made", f.where, msg, who=f.roller, entitled=f.gains, marked=t.marked,
+                          consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)")
+
+    def _judge_plein_missed(self, f: CoupFacts, t: MarkTally) -> None:
+        """A plein he could fill or keep and did not (RULES.md §7.7; 003 §192)."""
+        j = f.judgement
+        assert j is not None and j.play is not None
+        violation = j.violation if not j.legal else None
+        kind = "must-conserve" if violation == "must-conserve" else "must-fill"
+        value = 0 if self.profile.remplir_error_ecole == "correct" else f.plein_lost
+        what = "keep" if kind == "must-conserve" else "fill"
+        msg = f"{f.side} could {what} a plein ({f.plein_lost} points) and played {j.play.text()} instead"
+        if value:
+            p = self._mistake(f, t, kind, value, msg)
+            p.entitled, p.detail = f.gains + f.plein_lost, violation
+            p.alternatives = tuple(x.text() for x in j.alternatives[:8])
+        else:
+            self._finding(kind, f.where, msg, who=f.roller, entitled=f.gains + f.plein_lost, marked=t.marked,
+                          consequence="bonne compagnie: he may correct (001 III on r.59)")
+
+    def _judge_marks_on_leave(self, f: CoupFacts, t: MarkTally) -> None:
+        """Leaving: the jetons go back to the rail, so points de reste over- or
+        under-marked are no école (003 §157, §169; 001 r.45); holes count (RULES.md
+        §6.4; 003 §173; 001 r.53-54)."""
+        st0, gains, marked, side = t.st0, f.gains, t.marked, f.side
+        assert st0 is not None
+        written = [m.holes for m in f.acts.roller_marks if m.holes is not None]
+        h_marked = sum(written) if written else self._holes_of(st0, f.roller, marked)
+        h_due = self._holes_of(st0, f.roller, gains)
+        if h_marked > h_due and marked > gains:
+            p = self._mistake(f, t, "par-trop", marked - gains,
+                              f"{side} marked {marked} ({h_marked} holes) for a throw worth {gains} ({h_due}) and left")
+            p.erase = marked - gains
+        elif h_marked < h_due:
+            self._finding(
+                "hole-mismatch", f.where,
+                f"{side} marked {h_marked} hole{'s' if h_marked != 1 else ''} and left; his throw made {h_due}",
+                who=f.roller, entitled=h_due, marked=h_marked, detail="left",
+                consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
+            )
+        else:
+            self.notes.append(f"coup {f.coup.number}: {side}'s points de reste are taken off as he leaves; "
+                              "no école (003 §169; 001 r.45)")
+
+    def _judge_under_marked(self, f: CoupFacts, t: MarkTally) -> None:
+        """Marked short: école par moins, or an école impossible (RULES.md §7.8)."""
+        gains, marked, side = f.gains, t.marked, f.side
+        if not f.pairs and not f.left:
+            # école impossible (RULES.md §7.8; 001 r.62; 003 §197)
+            self._finding(
+                "ecole-impossible", f.where, f"{side} marked {marked} of his {gains} on a throw he could not play",
+                who=f.roller, entitled=gains, marked=marked,
+                consequence=f"no école: he may still mark the {gains - marked} until he throws again (001 r.62)",
+            )
+            self._mistake(f, t, "impossible", gains - marked, "")
+        elif marked == 0 and gains == HOLE and self.profile.unmarked_whole_hole != "ecole":
+            # D10: a forgotten trou sans bouger is no école under lebrun-1828 (000 ~l.760)
+            # nor bonne-compagnie (001 III on r.50); 003 §184 schools it
+            self.notes.append(
+                f"coup {f.coup.number}: {side} did not mark his hole (12 points); no école under "
+                f"{self.profile.name} (RULES.md §7.5, §10 D10)"
+            )
+            self._mistake(f, t, "impossible", gains, "")
+        else:
+            self._mistake(f, t, "par-moins", gains - marked, f"{side} marked {marked} for a throw worth {gains} to him")
+

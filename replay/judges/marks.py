@@ -1,0 +1,239 @@
+"""Judge of the marks: what each side marked against what the rules give, holes and
+bredouille, and the order in which the table applies them (RULES.md §4.1, §5, §7).
+
+Two ledgers move together (see :mod:`trictrac.replay.verify`): the *standing* one (the
+marks as written, the écoles claimed) and the *entitled* one (every mark right).
+Wrong marks become :class:`~.table.Pending` mistakes the claims judge closes.
+"""
+
+from __future__ import annotations
+
+from .gains import GainsJudge, MarkTally
+from .holes import HolesJudge
+from .table import (
+    ERASING,
+    HOLE,
+    CoupFacts,
+    Pending,
+    even,
+    hole_words,
+    marks_sum,
+)
+
+
+class MarksJudge(GainsJudge, HolesJudge):
+    # -- compact records: perfect marking -------------------------------------------------
+    def _compact_marks(self, f: CoupFacts) -> None:
+        """Mark as perfect players would (replay.game order; RULES.md §4.1, §5.3, §6)."""
+        roller, other, gains, receipts = f.roller, f.other, f.gains, f.receipts
+        for led in (self.std, self.ent):
+            st = led.state
+            if gains and receipts and st[roller].points + gains < HOLE and st[other].points + receipts >= HOLE:
+                led.ne_marque_pas(roller)  # RULES.md §5.3; 003 §150, §176
+            elif gains:
+                led.mark(roller, gains, own=True)
+            if f.left:
+                led.leave(roller, force=True)
+            elif receipts:
+                led.stay(roller)
+                led.mark(other, receipts)
+
+    # -- full records: marks against entitlement -------------------------------------------
+    def _full_marks(self, f: CoupFacts) -> None:
+        acts = f.acts
+        # most coups write one mark or none: no call for an empty list (hot path)
+        before = marks_sum(acts.roller_before) if acts.roller_before else 0
+        after = marks_sum(acts.roller_after) if acts.roller_after else 0
+        other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
+        if (before == f.gains and other_marked == f.receipts and not after and not f.left
+                and not acts.ne_marque_pas and not f.plein_lost and not acts.roller_claims
+                and not acts.other_claims and not acts.corrections and not f.forced_stay
+                and self._fast_marks(f)):
+            return  # fast path: everything marked as entitled (the usual coup of a clean record)
+        t = MarkTally(before, after, other_marked)
+        t.st0 = self.std.state
+        self._judge_roller_marks(f, t)
+        self._judge_receiver_marks(f, t)
+        self.pending.extend(t.new)
+        self._take_claims(f, t)
+        self._mark_standing(f, t)
+        self._apply_corrections(f)
+        self._mark_entitled(f, t)
+
+    def _fast_marks(self, f: CoupFacts) -> bool:
+        """Marks exactly as entitled: both ledgers move alike (False = take the long way)."""
+        if not self.in_sync:
+            return False
+        roller, other, gains, receipts = f.roller, f.other, f.gains, f.receipts
+        std, ent = self.std, self.ent
+        if gains:
+            r2 = gains - (gains & 1)  # even(gains), gains > 0
+            res = std.mark(roller, r2, own=True)
+            ent.mark(roller, r2, own=True)
+            marks = f.acts.roller_before
+            if hole_words(marks):
+                self._check_holes(res, (gains, gains), marks, (roller, f.side), f.where)
+                std = self.std  # a bredouille lost at the table replaces the standing ledger
+        std.stay(roller)
+        ent.stay(roller)
+        if receipts:
+            o2 = receipts - (receipts & 1)
+            res = std.mark(other, o2)
+            ent.mark(other, o2)
+            if hole_words(f.acts.other_marks):
+                self._check_holes(res, (receipts, receipts), f.acts.other_marks, (other, self._letter(other)),
+                                  f.where)
+        return True
+
+    # -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --
+    def _judge_receiver_marks(self, f: CoupFacts, t: MarkTally) -> None:
+        receipts, other_claims = f.receipts, f.acts.other_claims
+        if t.other_marked < receipts and other_claims:
+            short = receipts - t.other_marked
+            for c in other_claims:
+                taken = min(short, c.points)
+                t.credit.append(taken)
+                short -= taken
+        else:
+            t.credit = [0] * len(other_claims)
+        t.other_effective = t.other_marked + sum(t.credit)
+        if t.other_effective > receipts and not f.left:
+            t.late = self._late_impossible(f.other, t.other_effective - receipts)
+            t.other_effective -= t.late
+        marked, who = t.other_effective, self._letter(f.other)
+        p = None
+        if f.left:
+            if t.other_marked:
+                p = Pending("par-trop", f.other, f.roller, t.other_marked, f.where, 0, t.other_marked,
+                            f"{who} marked {t.other_marked} from a throw after which {f.side} left",
+                            0, "after-leave", this_coup=True)
+        elif marked > receipts:
+            p = Pending("par-trop", f.other, f.roller, marked - receipts, f.where, receipts, marked,
+                        f"{who} marked {marked} for {receipts} given", marked - receipts, this_coup=True)
+        elif marked < receipts:
+            p = Pending("par-moins", f.other, f.roller, receipts - marked, f.where, receipts, marked,
+                        f"{who} marked {marked} of the {receipts} points given", this_coup=True)
+            if sum(t.credit):
+                p.detail = "credited"  # 001 r.55: his école claim counted against his receipts
+        if p is not None:
+            t.new.append(p)
+
+    def _late_impossible(self, seat: str, extra: int) -> int:
+        """Points missing from ``seat``'s own unplayable throw, added before he throws
+        again: no école, they are his (RULES.md §7.8; 001 r.62; 003 §197)."""
+        late = 0
+        for p in self.pending:
+            if p.status == "open" and p.kind == "impossible" and p.offender == seat and p.amount > 0:
+                taken = min(extra, p.amount)
+                late += taken
+                p.amount -= taken
+                if not p.amount:
+                    p.status = "closed"
+        return late
+
+    # -- match the claims (RULES.md §7.3-7.4) -------------------------------------------
+    def _take_claims(self, f: CoupFacts, t: MarkTally) -> None:
+        roller, other = f.roller, f.other
+        credit_of = {id(c): cr for c, cr in zip(f.acts.other_claims, t.credit)}
+        for c in f.acts.claims:
+            if id(c) not in credit_of:  # the roller's claim, matched where it was written
+                t.roller_claims.append((c, self._match(c, c.points, roller, other, f.where)))
+                continue
+            n = c.points - credit_of[id(c)]
+            if n <= 0:
+                continue
+            p = self._match(c, n, other, roller, f.where)
+            if p is not None and p.this_coup and p.offender == roller and p.kind == "fausse":
+                t.against_roller_claims.append((c, n, p))  # undoes the roller's own école claim (003 §194)
+            elif p is not None and p.this_coup and p.offender == roller:
+                t.now.append((c, n, p))
+                if p.kind in ERASING:
+                    t.roller_erased += min(p.erase, t.marked)
+            elif p is None or p.this_coup:
+                # a claim that answers no earlier mistake is made now, after the receipts
+                t.now.append((c, n, p))
+            else:
+                t.earlier.append((c, n, p))
+        if (t.earlier or f.acts.roller_claims) and not self.ordering_noted:
+            self.ordering_noted = True
+            self.notes.append(
+                "écoles on earlier coups are marked before the roller's gains, écoles on a coup "
+                "after its receipts (RULES.md §5.2; 003 §200; 001 r.64) — the usual order, assumed"
+            )
+
+    # -- the standing ledger, in the usual order --------------------------------------------
+    def _mark_standing(self, f: CoupFacts, t: MarkTally) -> None:
+        roller, other = f.roller, f.other
+        for _c, n, p in t.earlier:
+            if p is not None and p.kind in ERASING and p.erase:
+                self._erase(p.offender, min(p.erase, n))
+            self.std.mark(other, even(n))
+        self._mark_roller_standing(f, t)
+        for _c, n, p in t.now:
+            if p is not None and p.kind in ERASING and p.erase and p.offender != roller:
+                self._erase(p.offender, min(p.erase, n))
+            self.std.mark(other, even(n))
+        for c, p in t.roller_claims:
+            if p is not None and p.kind in ERASING and p.erase:
+                self._erase(p.offender, min(p.erase, c.points))
+            self.std.mark(roller, even(c.points))
+        for _c, n, p in t.against_roller_claims:
+            if p is not None and p.erase:
+                self._erase(roller, min(p.erase, n))
+            self.std.mark(other, even(n))
+
+    def _mark_roller_standing(self, f: CoupFacts, t: MarkTally) -> None:
+        """The roller's gains, his decision (RULES.md §6), the receiver's receipts."""
+        roller, other, st0 = f.roller, f.other, t.st0
+        assert st0 is not None
+        applied = max(0, t.marked - t.roller_erased)
+        if f.acts.ne_marque_pas:
+            self.std.ne_marque_pas(roller)
+        elif applied:
+            res = self.std.mark(roller, even(applied), own=True)
+            self._check_holes(res, (t.marked, applied), f.acts.roller_marks, (roller, f.side), f.where, st0)
+        if f.left or f.forced_stay:
+            self._check_leave(f, t.marked, st0)
+        if f.left:
+            self.std.leave(roller, force=True)
+            return
+        self.std.stay(roller)
+        if t.late:
+            self.std.mark(other, even(t.late), own=True)
+            self.notes.append(f"coup {f.coup.number}: {self._letter(other)} adds the {t.late} points missing "
+                              "from his unplayable throw before throwing again (001 r.62)")
+        if t.other_effective:
+            res = self.std.mark(other, even(t.other_effective))
+            self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
+                              (other, self._letter(other)), f.where, st0)
+
+    def _apply_corrections(self, f: CoupFacts) -> None:
+        """Corrections as written; one that undoes a pending mistake in time ends it."""
+        for c in f.acts.corrections:
+            s = self.seat_of.get(c.who, c.who)
+            self._correct(s, c.points, c.holes)
+            for p in self.pending:
+                if p.status != "open" or p.offender != s:
+                    continue
+                if p.kind in ("par-trop", "fausse") and -c.points == p.amount:
+                    p.status = "erased"
+                    self._close(p, erased=True)
+                elif p.kind in ("par-moins", "impossible") and c.points == p.amount:
+                    p.status = "closed"  # corrected in time: no mistake left
+
+    # -- the entitled ledger -------------------------------------------------------------
+    def _mark_entitled(self, f: CoupFacts, t: MarkTally) -> None:
+        roller, other, gains, receipts = f.roller, f.other, f.gains, f.receipts
+        ent = self.ent
+        est = ent.state
+        if gains and receipts and est[roller].points + gains < HOLE and est[other].points + receipts >= HOLE:
+            ent.ne_marque_pas(roller)
+        elif gains:
+            ent.mark(roller, gains, own=True)
+        if f.left:
+            ent.leave(roller, force=True)
+        else:
+            due = receipts + sum(p.amount for p in t.new if p.kind in ("must-fill", "must-conserve"))
+            if due:
+                ent.mark(other, even(due))
+        self.in_sync = self.std.state == ent.state

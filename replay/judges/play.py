@@ -1,0 +1,228 @@
+"""Judge of the play: is the written play legal, and the table's remedies
+(RULES.md §3, §9.4-9.6; 003 §211-216).
+
+The engine is asked one question per coup — :func:`~trictrac.replay.moves.judge_play`:
+is this written play legal, and if not, which are the legal ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ..moves import Play, judge_play, legal_plays
+from ..profiles import Profile
+from ..remedies import remedy_problems
+from ..scoring import play_outcome, score_roll
+from .table import VIOLATION_KIND, CoupFacts, TableState, moves_of, pairs_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...notation.record import Replay
+    from ..moves import PlayJudgement
+    from ..position import Position
+    from ..scoring import CoupScore
+
+# Per-process cache of the score of a roll, one dict per profile (hashing a Profile
+# costs ~2 µs): (position, roll) -> score (no-play coups and illegal plays only).
+# Coups themselves are not cached: real games seldom repeat a position, even in the
+# opening (measured: a cache of (position, roll, moves) gave nothing on cold runs and
+# cost garbage-collector time).
+ROLL_CACHE: dict[Profile, dict[tuple[Any, ...], CoupScore]] = {}
+ROLL_CACHE_MAX = 4096
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance with adjacent transpositions (a digit off, two digits swapped)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for k, cb in enumerate(b, 1):
+            cur[k] = min(prev[k] + 1, cur[k - 1] + 1, prev[k - 1] + (ca != cb))
+            if i > 1 and k > 1 and ca == b[k - 2] and a[i - 2] == cb:
+                cur[k] = min(cur[k], prev2[k - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def _forms(text: str) -> tuple[str, ...]:
+    """A written play, its moves in the other order, and from/to exchanged."""
+    moves = text.split()
+    swapped = " ".join(reversed(moves))
+    flipped = " ".join("/".join(reversed(m.split("/"))) for m in moves)
+    return (text, swapped, flipped)
+
+
+def nearest_plays(written: str, plays: Sequence[Play]) -> tuple[list[Play], bool]:
+    """The legal plays nearest to a written one (edit distance over its text, the moves
+    in either order, from/to exchanged) and whether one is clearly nearest (alone at a
+    distance of at most 2).  Only plays within 3 edits are proposed."""
+    if not plays:
+        return [], False
+    scored = sorted((min(_edit_distance(w, p.text()) for w in _forms(written)), i) for i, p in enumerate(plays))
+    best = scored[0][0]
+    near = [plays[i] for d, i in scored if d == best] if best <= 3 else []
+    return near, len(near) == 1 and best <= 2
+
+
+class PlayJudge(TableState):
+    roll_cache: dict[tuple[Any, ...], CoupScore]
+    recover: bool  # go on after a mistake of the record (issue 14 §2); False = stop (--strict)
+
+    def _judge_written_play(self, f: CoupFacts) -> bool:
+        """Judge ``f.moves`` from ``f.position``: fills the judgement, the play, its score,
+        the score of the roll and the position after; False when a checker does not
+        exist (the record cannot go on, RULES.md §9.6) and no legal play is near enough
+        to what is written to go on from (``recover``; issue 14 §2)."""
+        pos, roll = f.position, f.roll
+        assert pos is not None
+        j = judge_play(pos, roll, f.moves, self.profile)
+        if self.recover and j.violation == "wrong-distance":
+            # a move the roll cannot make: a mistake of the record, not of the table
+            head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
+            if self._go_on_from_nearest(f, ("illegal-move", head, "wrong-distance", "§3.1")):
+                return self._judge_written_play(f)
+        if j.play is None:
+            # not executable: a checker that does not exist, or a dame mal posée (§9.5)
+            play, problem = self._play_as_written(f)
+            if problem is not None:
+                if not self.recover or not self._go_on_from_nearest(f, problem):
+                    kind, head, detail, rule = problem
+                    sep = "; " if kind == "illegal-move" else ": "
+                    self._finding(kind, f.where, f"{head}{sep}the record cannot go on",
+                                  who=self.seat_of.get(f.side, f.side), detail=detail,
+                                  consequence=f"verification of this game stops here (RULES.md {rule})")
+                    self.stopped = True
+                    return False
+                return self._judge_written_play(f)
+            j = j._replace(play=play)
+        f.judgement, f.play = j, j.play
+        f.score, f.position_after = play_outcome(pos, roll, j.play, self.profile)
+        # what a legal play would give: needed only to measure a plein not made (§7.7)
+        f.score_of_roll = f.score if j.legal else self._score_roll(pos, roll)
+        return True
+
+    def _play_as_written(self, f: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
+        """The checkers moved as written, legal or not; or the problem (kind, message,
+        detail, rule) of a move that goes backwards or starts from an empty point."""
+        assert f.position is not None
+        counts = list(f.position.mover)
+        for p, q in f.pairs:
+            if not (1 <= p < q <= 25):
+                head = f"{f.side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off"
+                return None, ("illegal-move", head, "wrong-distance", "§3.1, §9.6")
+            if counts[p] <= 0:
+                head = f"{f.side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}"
+                return None, ("missing-checker", head, None, "§9.6")
+            counts[p] -= 1
+            counts[q] += 1
+        steps = tuple(f.pairs)
+        return Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0), None
+
+    def _go_on_from_nearest(self, f: CoupFacts, problem: tuple[str, str, str | None, str]) -> bool:
+        """A move the record cannot make, taken as a typo: one finding with the legal play
+        nearest to what is written ("did you mean"), and the walk goes on from it."""
+        assert f.position is not None
+        written = pairs_text(f.moves)
+        nearest, clear = nearest_plays(written, legal_plays(f.position, f.roll, self.profile).plays)
+        if not nearest:
+            return False
+        proposal = nearest[0]
+        how = ("the legal play nearest to what is written" if clear
+               else f"the first of {len(nearest)} legal plays as near to what is written")
+        self._finding(
+            problem[0], f.where, f"{problem[1]}; did you mean {proposal.text()}?",
+            who=self.seat_of.get(f.side, f.side),
+            detail="did-you-mean", alternatives=tuple(p.text() for p in nearest[:8]),
+            consequence=f"a mistake of the record: verification goes on from {proposal.text()}, {how} "
+                        f"(RULES.md {problem[3]})",
+        )
+        f.moves = tuple(proposal.steps)
+        f.pairs = list(proposal.steps)
+        return True
+
+    def _score_roll(self, pos: Position, roll: tuple[int, int]) -> CoupScore:
+        key = (pos, roll)
+        cache = self.roll_cache
+        cs = cache.get(key)
+        if cs is None:
+            if len(cache) >= ROLL_CACHE_MAX:
+                cache.clear()
+            cs = cache[key] = score_roll(pos, roll, self.profile)
+        return cs
+
+    def _illegal(self, f: CoupFacts, remedy_by: tuple[str, str] | None = None) -> None:
+        """The finding of an illegal play (a plein not made is reported with its école)."""
+        j = f.judgement
+        assert j is not None
+        v = j.violation or "illegal"
+        kind = VIOLATION_KIND.get(v, "illegal-move")
+        if kind in ("must-fill", "must-conserve"):
+            return  # reported with its école (RULES.md §7.7)
+        if remedy_by is None:
+            consequence = "the play stands unless the opponent had it corrected (RULES.md §9.5; 003 §211-216)"
+        else:
+            consequence = f"played again as {remedy_by[1]} at {remedy_by[0]}'s demand (RULES.md §9.5; 003 §211-216)"
+        alts = tuple(p.text() for p in j.alternatives[:8])
+        more = f" (+{len(j.alternatives) - 8} more)" if len(j.alternatives) > 8 else ""
+        played = j.play.text() if j.play is not None else "?"
+        self._finding(
+            kind, f.where,
+            f"{f.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
+            f"legal: {', '.join(alts) or 'none'}{more}",
+            who=f.roller, detail=v, alternatives=alts, consequence=consequence,
+        )
+
+    def _remedy(self, f: CoupFacts, rep: Replay) -> tuple[Any, ...] | None:
+        """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judged by
+        :func:`replay.remedies.remedy_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
+        score, position after, seat of who decided)`` — or None when the replay cannot be
+        played at all (the written play stands)."""
+        pos, roll, side = f.position, f.roll, f.side
+        assert pos is not None
+        rmoves = moves_of(rep.moves)
+        rw = replace(f.where, span=rep.span if rep.span.line else f.where.span)
+        by = self.seat_of.get(rep.who, rep.who)
+        if by not in ("A", "B"):
+            by = f.other
+        head = (f"{side} replays his throw as" if by == f.roller
+                else f"{self._letter(by)} has {side}'s throw played again as")
+        rj = judge_play(pos, roll, rmoves, self.profile)
+        rplay = rj.play
+        if rplay is None:
+            self._finding(
+                "remedy-not-allowed", rw,
+                f"{head} {pairs_text(rmoves)}, which cannot be played "
+                f"({(rj.violation or 'illegal').replace('-', ' ')})",
+                who=by, detail="not-executable",
+                consequence="the play as first written stands (RULES.md §9.5)",
+            )
+            return None
+        problems = remedy_problems(pos, roll, f.pairs, f.judgement, rj, by_roller=by == f.roller,
+                                   forced_stay=f.forced_stay, profile=self.profile, side=side)
+        if problems:
+            self._finding(
+                "remedy-not-allowed", rw,
+                f"{head} {rplay.text()}: " + "; ".join(t for _d, t in problems),
+                who=by, detail=problems[0][0], alternatives=tuple(pl.text() for pl in rj.alternatives[:8]),
+                consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
+            )
+        cs_r, pos_r = play_outcome(pos, roll, rplay, self.profile)
+        return (rplay, cs_r, pos_r, by)
+
+    def _replay_forced(self, f: CoupFacts, judgement: PlayJudgement) -> PlayJudgement:
+        """The opponent made the roller stay and chose his play (003 §170; 001 r.63): the
+        choice is the opponent's, so only an illegal choice other than a plein is his fault."""
+        if not judgement.legal:
+            if judgement.violation not in ("must-fill", "must-conserve"):
+                assert f.play is not None
+                self._finding(
+                    "remedy-not-allowed", f.where,
+                    f"{self._letter(f.other)} made {f.side} stay and play {f.play.text()}, which is illegal: "
+                    f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
+                    who=f.other, detail="illegal", alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
+                    consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
+                )
+            judgement = judgement._replace(legal=True, violation=None)
+        return judgement
