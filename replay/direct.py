@@ -183,6 +183,8 @@ def direct_play(
     filled = kept = 0
     broken = unfilled = False
     for table, bit in _TABLES:
+        if sum(m[table[0]:table[0] + 6]) < 10:
+            continue  # three or more lacking: neither made nor fillable by one throw
         if plein_made(m, table):
             if plein_made(r, table):
                 kept |= bit

@@ -1,0 +1,94 @@
+"""Coups for the differential test of ``replay.direct``: self-play positions, the play
+the bot wrote, and the mistakes ``replay/inject.py`` injects plus random perturbations."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+
+from trictrac.replay.moves import ROLLS, Play, judge_play, legal_plays
+from trictrac.replay.position import Position, start_position
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from trictrac.replay.scoring import next_position
+from trictrac.replay.selfplay import choose_play
+
+PROFILES: tuple[Profile, ...] = (
+    DEFAULT_PROFILE,
+    replace(DEFAULT_PROFILE, rest_on_own_empty_coin=True),
+    replace(DEFAULT_PROFILE, sortant_must_bear_off=True, defaillant_rearmost=True),
+    find_profile("lebrun-1828"),
+)
+
+Moves = list  # (from, to) pairs and bare ints, as judge_play takes them
+
+
+def written(play: Play, unplayable: tuple[int, ...]) -> Moves:
+    """The play as a record writes it: its canonical text (tout d'une as one move)."""
+    out: Moves = []
+    if play.steps:
+        for tok in play.text().split():
+            p, q = tok.split("/")
+            out.append((int(p), 25 if q == "off" else int(q)))
+    out.extend(unplayable)
+    return out
+
+
+def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random) -> list[Moves]:
+    """Wrong writings of one coup: the kinds of ``replay/inject.py`` (illegal-move: two
+    random steps of the roll; unplayed-number: one step alone; must-fill / must-conserve /
+    both-numbers: a play an obligation excluded; missing-checker: a move one point off)
+    and typos (a digit off, from and to exchanged, the steps swapped, a step dropped)."""
+    a, b = roll
+    me = pos.mover
+    pts = [p for p in range(1, 25) if me[p]]
+    out: list[Moves] = []
+    if pts:
+        p, q = rng.choice(pts), rng.choice(pts)
+        out.append([(p, min(p + a, 25)), (q, min(q + b, 25))])
+        out.append([(p, min(p + rng.choice(roll), 25))])
+    ex = legal_plays(pos, roll).excluded() if rng.random() < 0.5 else ()
+    if ex:
+        out.append(list(rng.choice(ex)[0].steps))
+    base = written(play, ())
+    if base:
+        i = rng.randrange(len(base))
+        p, q = base[i]
+        for d in (-1, 1):
+            out.append(base[:i] + [(p + d, q)] + base[i + 1:])
+            out.append(base[:i] + [(p, q + d)] + base[i + 1:])
+        out.append(base[:i] + [(q, p)] + base[i + 1:])
+        out.append(base[::-1])
+        out.append(base[:i] + base[i + 1:])
+        out.append(list(play.steps))  # a tout d'une written as its two steps
+    return out
+
+
+def coups(n: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves, Profile]]:
+    """``n`` written coups: self-played games under each profile in turn (the bots of
+    ``replay.selfplay``), each coup as written and with its mistakes."""
+    rng = random.Random(seed)
+    made = 0
+    g = 0
+    while made < n:
+        profile = PROFILES[g % len(PROFILES)]
+        g += 1
+        pos = start_position(rng.choice("AB"))
+        for _ in range(400):
+            roll = rng.choice(ROLLS)
+            ps = legal_plays(pos, roll, profile)
+            play = choose_play(pos, ps.plays, rng)
+            for mv in [written(play, ps.unplayable), *mistakes(pos, roll, play, rng)]:
+                if made == n:
+                    return
+                yield pos, roll, mv, profile
+                made += 1
+            pos = next_position(pos, roll, play, profile)
+            if play.result[25] == 15:
+                pos = start_position(pos.turn)
+
+
+def reference(pos: Position, roll: tuple[int, int], moves: Moves, profile: Profile) -> Play | None:
+    """The engine's own verdict: the legal play ``judge_play`` matches, or None."""
+    j = judge_play(pos, roll, moves, profile)
+    return j.play if j.legal else None
