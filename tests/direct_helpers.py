@@ -7,11 +7,10 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 
-from trictrac.replay.moves import ROLLS, Play, judge_play, legal_plays
-from trictrac.replay.position import Position, start_position
+from trictrac.bench.judge import game_coups, written
+from trictrac.replay.moves import Play, judge_play, legal_plays
+from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
-from trictrac.replay.scoring import next_position
-from trictrac.replay.selfplay import choose_play
 
 PROFILES: tuple[Profile, ...] = (
     DEFAULT_PROFILE,
@@ -23,18 +22,8 @@ PROFILES: tuple[Profile, ...] = (
 Moves = list  # (from, to) pairs and bare ints, as judge_play takes them
 
 
-def written(play: Play, unplayable: tuple[int, ...]) -> Moves:
-    """The play as a record writes it: its canonical text (tout d'une as one move)."""
-    out: Moves = []
-    if play.steps:
-        for tok in play.text().split():
-            p, q = tok.split("/")
-            out.append((int(p), 25 if q == "off" else int(q)))
-    out.extend(unplayable)
-    return out
-
-
-def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random) -> list[Moves]:
+def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random,
+             profile: Profile) -> list[Moves]:
     """Wrong writings of one coup: the kinds of ``replay/inject.py`` (illegal-move: two
     random steps of the roll; unplayed-number: one step alone; must-fill / must-conserve /
     both-numbers: a play an obligation excluded; missing-checker: a move one point off)
@@ -47,7 +36,7 @@ def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Rando
         p, q = rng.choice(pts), rng.choice(pts)
         out.append([(p, min(p + a, 25)), (q, min(q + b, 25))])
         out.append([(p, min(p + rng.choice(roll), 25))])
-    ex = legal_plays(pos, roll).excluded() if rng.random() < 0.5 else ()
+    ex = legal_plays(pos, roll, profile).excluded() if rng.random() < 0.5 else ()
     if ex:
         out.append(list(rng.choice(ex)[0].steps))
     base = written(play, ())
@@ -69,23 +58,12 @@ def coups(n: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves,
     ``replay.selfplay``), each coup as written and with its mistakes."""
     rng = random.Random(seed)
     made = 0
-    g = 0
-    while made < n:
-        profile = PROFILES[g % len(PROFILES)]
-        g += 1
-        pos = start_position(rng.choice("AB"))
-        for _ in range(400):
-            roll = rng.choice(ROLLS)
-            ps = legal_plays(pos, roll, profile)
-            play = choose_play(pos, ps.plays, rng)
-            for mv in [written(play, ps.unplayable), *mistakes(pos, roll, play, rng)]:
-                if made == n:
-                    return
-                yield pos, roll, mv, profile
-                made += 1
-            pos = next_position(pos, roll, play, profile)
-            if play.result[25] == 15:
-                pos = start_position(pos.turn)
+    for pos, roll, play, unplayable, profile in game_coups(seed, PROFILES):
+        for mv in [written(play, unplayable), *mistakes(pos, roll, play, rng, profile)]:
+            if made == n:
+                return
+            yield pos, roll, mv, profile
+            made += 1
 
 
 def reference(pos: Position, roll: tuple[int, int], moves: Moves, profile: Profile) -> Play | None:
