@@ -52,7 +52,7 @@ from . import moves as moves_bench
 from .common import Row, peak_memory, progress
 from .corpus import count_games_and_coups, generate_corpus, head
 
-__all__ = ["STEPS", "Options", "run_bench", "format_text"]
+__all__ = ["STEPS", "Options", "format_text", "run_bench"]
 
 #: every step, in the order they run
 STEPS: tuple[str, ...] = (
@@ -176,7 +176,8 @@ def _step(step: str, opt: Options, path: str, games: int, coups: int, tmp: str,
 def _rate(rows: list[Row], step: str, cpu: bool = True) -> float | None:
     for r in rows:
         if r["step"] == step:
-            return r["rate_per_cpu_second"] if cpu and r["rate_per_cpu_second"] else r["rate"]
+            rate: float | None = r["rate_per_cpu_second"] if cpu and r["rate_per_cpu_second"] else r["rate"]
+            return rate
     return None
 
 
@@ -203,8 +204,8 @@ def _headline(rows: list[Row], figures: dict[str, Any]) -> None:
 def format_text(result: dict[str, Any]) -> str:
     """The rows as a table, then issue 17's figures."""
     c = result["corpus"]
-    lines = [f"{c['file']}: {c['games']} games, {c['coups']} coups, {c['bytes'] / 1e6:.1f} MB; "
-             f"{result['machine']['cores']} cores, Python {result['machine']['python']}",
+    lines = [(f"{c['file']}: {c['games']} games, {c['coups']} coups, {c['bytes'] / 1e6:.1f} MB; "
+              f"{result['machine']['cores']} cores, Python {result['machine']['python']}"),
              f"{'step':<20}{'items':>10} {'unit':<6}{'seconds':>9}{'rate/s':>11}{'rate/cpu s':>12}{'peak MB':>9}  note"]
     for r in result["rows"]:
         rate = "-" if r["rate"] is None else f"{r['rate']:,.1f}"

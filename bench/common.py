@@ -14,10 +14,11 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-__all__ = ["Row", "row", "cpu_seconds", "peak_memory", "clear_caches", "timed", "Child", "run_child", "progress"]
+__all__ = ["Child", "Row", "clear_caches", "cpu_seconds", "peak_memory", "progress", "row", "run_child", "timed"]
 
 Row = dict[str, Any]
 
@@ -118,28 +119,27 @@ def run_child(args: list[str], *, code: str | None = None, ok: tuple[int, ...] =
     fd, peak_file = tempfile.mkstemp(prefix="trictrac-bench-peak-")
     os.close(fd)
     env = dict(os.environ, NO_COLOR="1", TRICTRAC_BENCH_PEAK=peak_file)
-    try:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _WRAP, *head, *args], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env)
-        # read the pipes fully before waiting, so that a chatty child never blocks
-        out = proc.stdout.read() if proc.stdout else b""
-        err = proc.stderr.read() if proc.stderr else b""
-        _pid, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        for f in (proc.stdout, proc.stderr):
-            if f:
-                f.close()
-        with open(peak_file, encoding="ascii") as f:
-            kb = f.read().strip()
-    finally:
-        os.unlink(peak_file)
-    if proc.returncode not in ok:
+    # output to files, not pipes: nothing to drain while waiting, so wait4 can reap it
+    with tempfile.TemporaryFile() as out_f, tempfile.TemporaryFile() as err_f:
+        try:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-c", _WRAP, *head, *args], stdout=out_f, stderr=err_f,
+                                    env=env)
+            _pid, status, usage = os.wait4(proc.pid, 0)
+            seconds = time.perf_counter() - t0
+            proc.returncode = returncode = os.waitstatus_to_exitcode(status)
+            with open(peak_file, encoding="ascii") as f:
+                kb = f.read().strip()
+        finally:
+            os.unlink(peak_file)
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read()
+    if returncode not in ok:
         tail = err.decode("utf-8", "replace").strip().splitlines()[-3:]
-        raise RuntimeError(f"{' '.join(args[:3])}: exit {proc.returncode}: {' / '.join(tail)}")
+        raise RuntimeError(f"{' '.join(args[:3])}: exit {returncode}: {' / '.join(tail)}")
     peak = int(kb) * 1024 / 1e6 if kb.isdigit() else usage.ru_maxrss * _RSS_SCALE / 1e6
-    return Child(seconds, usage.ru_utime + usage.ru_stime, peak, proc.returncode, out.decode("utf-8", "replace"))
+    return Child(seconds, usage.ru_utime + usage.ru_stime, peak, returncode, out.decode("utf-8", "replace"))
 
 
 def progress(text: str) -> None:

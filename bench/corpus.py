@@ -7,11 +7,12 @@ from __future__ import annotations
 import os
 import random
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .common import Row, cpu_seconds, row
 
-__all__ = ["generate_corpus", "count_games_and_coups", "head", "repeated", "chess_pgn"]
+__all__ = ["chess_pgn", "count_games_and_coups", "generate_corpus", "head", "repeated"]
 
 
 def _game_text(task: tuple[int, int, str]) -> tuple[str, int]:

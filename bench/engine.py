@@ -23,7 +23,7 @@ from ..replay import moves, scoring
 from ..replay.analyse import analyse
 from ..replay.moves import ROLLS, legal_plays
 from ..replay.position import Position, start_position
-from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..replay.profiles import DEFAULT_PROFILE, Profile
 from ..replay.scoring import next_position, score_roll
 
 __all__ = ["corpus", "run"]

@@ -23,13 +23,13 @@ from ..replay.profiles import DEFAULT_PROFILE, Profile
 from ..replay.scoring import next_position
 from ..replay.selfplay import choose_play
 
-__all__ = ["game_coups", "written", "run"]
+__all__ = ["game_coups", "run", "written"]
 
 
-def written(play: Play, unplayable: Sequence[int]) -> list:
+def written(play: Play, unplayable: Sequence[int]) -> list[tuple[int, int] | int]:
     """The play as a record writes it (its canonical text: a tout d'une as one move),
     plus the numbers declared unplayable."""
-    out: list = []
+    out: list[tuple[int, int] | int] = []
     if play.steps:
         for tok in play.text().split():
             p, q = tok.split("/")
@@ -59,7 +59,7 @@ def game_coups(seed: int, profiles: Sequence[Profile] = (DEFAULT_PROFILE,),
                 pos = start_position(pos.turn)
 
 
-def _time(fn: Any, sample: list) -> float:
+def _time(fn: Any, sample: list[Any]) -> float:
     moves.clear_cache()
     t = time.process_time()
     for pos, roll, mv, profile in sample:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import pairwise
 
 from ..replay import moves
 from ..replay.moves import ROLLS, legal_plays
 from ..replay.position import Position, start_position
-from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..replay.profiles import DEFAULT_PROFILE, Profile
 
 
 def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list[Position]:
@@ -45,7 +46,7 @@ def game_corpus(n_games: int, seed: int = 7, profile: Profile = DEFAULT_PROFILE)
     out: list[tuple[Position, tuple[int, int]]] = []
     for rec in selfplay(n_games, seed, profile=profile):
         trace = verify(rec, profile, trace=True).trace
-        for x, y in zip(trace, trace[1:]):
+        for x, y in pairwise(trace):
             if not x.releve_ended:
                 out.append((x.position_after, y.roll))
     return out

@@ -13,7 +13,7 @@ import random
 import tempfile
 import time
 import tracemalloc
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..notation.reader import index_records, iter_records
 from ..notation.record import (

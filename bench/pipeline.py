@@ -17,7 +17,7 @@ import time
 from .common import Row, clear_caches, cpu_seconds, row, run_child
 from .corpus import chess_pgn, repeated
 
-__all__ = ["parse_corpus", "verify_in_process", "check", "chess_replay", "memory", "db_import", "publish"]
+__all__ = ["check", "chess_replay", "db_import", "memory", "parse_corpus", "publish", "verify_in_process"]
 
 #: python-chess replaying a PGN (issue 17): read_game + board.push of every mainline move
 _CHESS = """

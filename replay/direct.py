@@ -46,7 +46,12 @@ from .moves import GRAND_JAN, JAN_DE_RETOUR, OFF, PETIT_JAN, Play, legal_plays, 
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
-__all__ = ["UNDECIDED", "direct_play", "judge_written", "written_in_legal_plays"]
+__all__ = ["UNDECIDED", "Written", "direct_play", "judge_written", "written_in_legal_plays"]
+
+#: moves as written, as :func:`~.moves.judge_play` takes them: ``(from, to)`` pairs and
+#: bare ints (a number declared unplayable)
+Written = Sequence[tuple[int, int] | int]
+Steps = tuple[tuple[int, int], ...]
 
 COIN = 12
 OPP_COIN = 13
@@ -69,7 +74,7 @@ _TABLES = ((PETIT_JAN, 1), (GRAND_JAN, 2), (JAN_DE_RETOUR, 4))
 _TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
 
 
-def _execute(mover: tuple[int, ...], moves: Sequence) -> tuple[list[int], dict[int, int]] | None:
+def _execute(mover: tuple[int, ...], moves: Written) -> tuple[list[int], dict[int, int]] | None:
     """Counts after the written pairs and the net change by point, or None when a pair
     goes backward, off the board or from an empty point (RULES.md §3.1; not executable)."""
     r = list(mover)
@@ -103,7 +108,8 @@ def _sides(delta: dict[int, int]) -> tuple[list[int], list[int]] | None:
     return src, dst
 
 
-def _route(pos: Position, profile: Profile, a: int, b: int, src: list[int], dst: list[int]) -> tuple | None:
+def _route(pos: Position, profile: Profile, a: int, b: int, src: list[int], dst: list[int]
+           ) -> tuple[Steps, tuple[int, int]] | None:
     """``(steps, numbers)`` of the two-number play with this net change as ``legal_plays``
     lists it, or None when no movement-legal tout d'une or tout à bas makes it."""
     other = pos.other
@@ -142,7 +148,7 @@ def _route(pos: Position, profile: Profile, a: int, b: int, src: list[int], dst:
 
 
 def direct_play(
-    pos: Position, roll: Sequence[int], moves: Sequence, profile: Profile = DEFAULT_PROFILE
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
 ) -> Play | None | _Undecided:
     """The legal :class:`~.moves.Play` the written ``moves`` make, proven without
     enumeration; ``None`` when they cannot be executed; ``UNDECIDED`` otherwise.
@@ -203,7 +209,7 @@ def direct_play(
 
 
 def written_in_legal_plays(
-    pos: Position, roll: Sequence[int], moves: Sequence, profile: Profile = DEFAULT_PROFILE
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
 ) -> Play | None:
     """The enumeration's answer: the legal play with the written resulting position,
     or None (RULES.md §3.12; as :func:`~.moves.judge_play` decides legality)."""
@@ -219,7 +225,7 @@ def written_in_legal_plays(
 
 
 def judge_written(
-    pos: Position, roll: Sequence[int], moves: Sequence, profile: Profile = DEFAULT_PROFILE
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
 ) -> Play | None:
     """The legal play the written ``moves`` make, or None when they make none: directly
     when :func:`direct_play` can prove it, else by enumeration (same answer)."""
