@@ -28,6 +28,7 @@ is a public interface (version 1)::
         "analyse_ms": float,                       # one position, all 21 throws
         "judge_us_direct": float,                  # written play judged directly ...
         "judge_us_enumeration": float,             # ... and by enumeration
+        "judge_us_proof": float,                   # the direct proof alone, where it decides
         "judge_decided_directly": float,           # share of coups, 0..1
         "engine": {...}, "moves": {...}, "parse": {...}   # the figures of each step
       },
@@ -151,6 +152,8 @@ def _step(step: str, opt: Options, path: str, games: int, coups: int, tmp: str,
         figures["judge_us_direct"] = res["us_per_coup_direct"]
         figures["judge_us_enumeration"] = res["us_per_coup_enumeration"]
         figures["judge_decided_directly"] = res["decided_directly"]
+        if res["us_per_decided_coup"] is not None:
+            figures["judge_us_proof"] = res["us_per_decided_coup"]
     elif step == "verify":
         rows.append(pipeline.verify_in_process(path))
     elif step == "check":
@@ -226,6 +229,7 @@ def format_text(result: dict[str, Any]) -> str:
         ("analyse_ms", "analyse one position, all 21 throws, ms (target <= 2)"),
         ("judge_us_direct", "written play judged directly, us per coup"),
         ("judge_us_enumeration", "written play judged by enumeration, us per coup"),
+        ("judge_us_proof", "the direct proof alone, us per coup it decides"),
         ("judge_decided_directly", "share of coups decided without enumeration"),
     )
     lines.append("")

@@ -38,7 +38,7 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
     f = data["figures"]
     keys = ["check_coups_per_s", "check_j2_speedup", "db_import_games_per_s", "db_import_j2_speedup",
             "publish_pages_per_s", "analyse_ms", "judge_us_direct", "judge_us_enumeration",
-            "judge_decided_directly"]
+            "judge_us_proof", "judge_decided_directly"]
     if chess:
         keys += ["chess_plies_per_s", "check_vs_chess"]
     for key in keys:
