@@ -70,3 +70,27 @@ def reference(pos: Position, roll: tuple[int, int], moves: Moves, profile: Profi
     """The engine's own verdict: the legal play ``judge_play`` matches, or None."""
     j = judge_play(pos, roll, moves, profile)
     return j.play if j.legal else None
+
+
+def injected_coups(games: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves, Profile]]:
+    """The coups of self-played parties with ``replay.inject`` mistakes in them, as
+    written, each from the position the verifier reached before it (its trace)."""
+    from trictrac.notation.record import CannotPlay, Move
+    from trictrac.replay.inject import inject
+    from trictrac.replay.position import start_position
+    from trictrac.replay.selfplay import play_partie
+    from trictrac.replay.verify import verify
+
+    for i in range(games):
+        rec = play_partie(random.Random(seed + i), "a-ecrire" if i % 2 else "douze-trous")
+        bad, _done = inject(rec, 8, random.Random(seed + i))
+        trace = verify(bad, DEFAULT_PROFILE, trace=True).trace
+        prev = None
+        for coup, t in zip(bad.coups, trace):
+            pos = start_position(coup.side) if prev is None or prev.releve_ended else prev.position_after
+            prev = t
+            if pos.turn != coup.side:
+                continue  # a coup written for the wrong side: not a play of this position
+            moves: Moves = [(m.from_, m.to) if isinstance(m, Move) else m.number
+                            for m in coup.moves if isinstance(m, (Move, CannotPlay))]
+            yield pos, coup.roll, moves, DEFAULT_PROFILE

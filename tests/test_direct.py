@@ -3,7 +3,8 @@
 The direct judgement must give the same answer as finding the written play among
 ``legal_plays`` (``judge_play``) on every coup: self-played games under several
 profiles, each coup as written and with the mistakes ``replay/inject.py`` injects
-and typos.  The suite runs a few thousand coups; ``TRICTRAC_SLOW=1`` runs 12,000.
+and typos.  The suite runs a few thousand coups; ``TRICTRAC_SLOW=1`` runs 12,000 generated coups
+and the coups of 20 records with injected mistakes.
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ import os
 from collections import Counter
 
 import pytest
-from direct_helpers import coups, reference
+from direct_helpers import coups, injected_coups, reference
 from trictrac.replay.direct import UNDECIDED, direct_play, judge_written, written_in_legal_plays
 from trictrac.replay.moves import IllegalMoveError, Play, legal_plays
 from trictrac.replay.position import Position, start_position
 
 
-def _compare(n: int, seed: int) -> Counter:
+def _compare(n: int, seed: int, source=coups) -> Counter:
     seen: Counter = Counter()
-    for pos, roll, moves, profile in coups(n, seed):
+    for pos, roll, moves, profile in source(n, seed):
         ref = reference(pos, roll, moves, profile)
         direct = direct_play(pos, roll, moves, profile)
         if direct is not UNDECIDED:
@@ -42,11 +43,19 @@ def test_same_verdict_as_enumeration() -> None:
     assert seen["direct"] > seen["coups"] // 3
 
 
+def test_same_verdict_on_records_with_injected_mistakes() -> None:
+    """The coups of records ``replay.inject`` put mistakes into, from the positions the
+    verifier reached: the same verdict both ways."""
+    seen = _compare(4, 40, injected_coups)
+    assert seen["coups"] > 1000 and seen["illegal"] > 0 and seen["direct"] > seen["coups"] // 2
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("TRICTRAC_SLOW"), reason="TRICTRAC_SLOW=1 runs the 12,000 coups")
 def test_same_verdict_on_twelve_thousand_coups() -> None:
     seen = _compare(12000, 1852)
     assert seen["coups"] == 12000
+    assert _compare(20, 1852, injected_coups)["coups"] > 5000
 
 
 def test_tout_d_une_rests_on_the_larger_number_first() -> None:
