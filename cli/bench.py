@@ -1,122 +1,90 @@
-"""``trictrac bench``: one benchmark of the whole pipeline on a generated corpus
-(wiring only; the work is :func:`trictrac.replay.benchmark.run_bench`; this module
-passes it the club database import and the publisher as extra stages)."""
+"""``trictrac bench``: every speed figure of issue 17 in one run (wiring only; the
+work is :mod:`trictrac.bench`, which documents the JSON shape)."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import Any, Callable
 
 import click
 
-from trictrac.cli.common import BadInput
-from trictrac.replay.benchmark import format_table, generate_corpus, run_bench
+from ..bench import STEPS, Options, format_text, run_bench
+from ..notation.textio import atomic_write_text
+from .common import BadInput
 
 
-def _head(path: str, n: int, tmp: str) -> str:
-    """The first ``n`` games of ``path`` as a file of their own."""
-    from trictrac.notation.reader import index_records
-
-    index = index_records(path)[:n]
-    out = os.path.join(tmp, "sample.trn")
-    with open(path, "rb") as f, open(out, "wb") as o:
-        for off, length in index:
-            f.seek(off)
-            o.write(f.read(length))
-            o.write(b"\n")
-    return out
+def _steps(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return STEPS
+    names = tuple(s.strip() for s in value.split(",") if s.strip())
+    unknown = [s for s in names if s not in STEPS]
+    if unknown or not names:
+        raise BadInput(f"--only: unknown step {unknown[0] if unknown else value!r}; steps: {', '.join(STEPS)}")
+    return names
 
 
-def _db_stage(sample: str, tmp: str, n: int) -> Callable[[], int]:
-    def run() -> int:
-        try:
-            db = importlib.import_module("trictrac.club.db")
-        except ImportError as e:
-            raise LookupError(f"trictrac.club.db not available ({e})") from None
-        fn = getattr(db, "import_records", None)
-        if fn is None:
-            raise LookupError("trictrac.club.db.import_records not available")
-        report = fn(os.path.join(tmp, "bench.db"), [sample])
-        return int(getattr(report, "imported", n))
-
-    return run
-
-
-def _publish_stage(sample: str, n: int) -> Callable[[], int]:
-    def run() -> int:
-        try:
-            html = importlib.import_module("trictrac.publish.html")
-        except ImportError as e:
-            raise LookupError(f"trictrac.publish.html not available ({e})") from None
-        fn = getattr(html, "render_game", None)
-        if fn is None:
-            raise LookupError("trictrac.publish.html.render_game not available")
-        from trictrac.notation.reader import iter_records
-        from trictrac.replay.verify import verify
-
-        done = 0
-        for i, pr in enumerate(iter_records(sample)):
-            if i >= n:
-                break
-            fn(pr.record, verify(pr.record, trace=True), number=i + 1)
-            done += 1
-        return done
-
-    return run
+def _sizes(value: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(x) for x in value.split(","))
+    except ValueError:
+        raise BadInput(f"--memory-sizes: numbers of parties separated by commas, not {value!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise BadInput("--memory-sizes: every size must be at least 1")
+    return sizes
 
 
 @click.command("bench")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-n", "n", type=click.IntRange(1, None), default=1000, show_default=True,
-              help="Games to generate when no FILE is given.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the generated corpus.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
-              help="Worker processes for the parallel stages (default: all cores).")
-@click.option("--db-sample", type=click.IntRange(0, None), default=200, show_default=True,
-              help="Games imported into a scratch club database (0 = skip).")
-@click.option("--publish-sample", type=click.IntRange(0, None), default=50, show_default=True,
-              help="Games published as HTML pages, verification included (0 = skip).")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the measurements as JSON to this file.")
-def bench(file: Path | None, n: int, seed: int, jobs: int | None, db_sample: int, publish_sample: int,
+@click.option("-n", "--parties", type=click.IntRange(1, None), default=300, show_default=True,
+              help="Self-played parties to generate when no FILE is given.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the generated parties and PGN.")
+@click.option("--only", "only", default=None, metavar="STEP,...",
+              help=f"Run only these steps (default all): {', '.join(STEPS)}.")
+@click.option("--memory-sizes", default="100,400", show_default=True, metavar="N,N,...",
+              help="Archive sizes (parties) for check's peak memory; issue 17's table uses 500,4000.")
+@click.option("--import-sample", type=click.IntRange(1, None), default=100, show_default=True,
+              help="Parties imported into a scratch club database.")
+@click.option("--publish-sample", type=click.IntRange(1, None), default=20, show_default=True,
+              help="Parties published as HTML pages.")
+@click.option("--positions", type=click.IntRange(1, None), default=500, show_default=True,
+              help="Positions of the engine and moves steps.")
+@click.option("--judge-coups", type=click.IntRange(1, None), default=5000, show_default=True,
+              help="Coups of the judge step (written play judged directly vs enumeration).")
+@click.option("--parse-games", type=click.IntRange(1, None), default=2000, show_default=True,
+              help="Games of the synthetic archive of the parse step.")
+@click.option("--json", "json_out", is_flag=True, help="Print the result as JSON (shape: trictrac.bench).")
+@click.option("--json-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the JSON result to this file.")
+def bench(file: Path | None, parties: int, seed: int, only: str | None, memory_sizes: str, import_sample: int,
+          publish_sample: int, positions: int, judge_coups: int, parse_games: int, json_out: bool,
           json_file: Path | None) -> None:
-    """Measure the whole pipeline in one run: selfplay games/s (when it generates the
-    corpus), parse MB/s, coups verified per second on 1 core and on all cores, club
-    database import games/s, published pages/s, and peak memory.
+    """Measure every figure of issue 17 in one run: check coups/s on one core (whole
+    process) against python-chess replaying as many plies (when installed: pip install
+    -e '.[bench]'), check -j 2, check's peak memory as the archive grows, db import
+    and publish rates, analyse of one position, the written play judged directly.
 
     \b
     Example:
-      trictrac bench -n 1000
-      python fixtures/make_corpus.py --large 10000 -o corpus/bench.trn
-      trictrac bench corpus/bench.trn --json bench.json
+      trictrac bench                                   # 300 parties, all steps
+      trictrac bench --only check,chess -n 300 --json
+      trictrac bench archive.trn --memory-sizes 500,4000 --json-file bench.json
+    Exit codes: 0 measured, 2 bad options or unreadable FILE.
     """
-    jobs = jobs or (os.cpu_count() or 1)
-    with tempfile.TemporaryDirectory(prefix="trictrac-bench-") as tmp:
-        generated: dict[str, Any] | None = None
-        if file is None:
-            path = os.path.join(tmp, "corpus.trn")
-            generated = generate_corpus(path, n, seed, jobs=jobs)
-        else:
-            if not file.is_file():
-                raise BadInput(f"no such file: {file}")
-            path = str(file)
-        stages: dict[str, tuple[str, Callable[[], int]]] = {}
-        if db_sample or publish_sample:
-            sample = _head(path, max(db_sample, publish_sample), tmp)
-            if db_sample:
-                stages["db import"] = ("games", _db_stage(sample, tmp, db_sample))
-            if publish_sample:
-                stages["publish"] = ("pages", _publish_stage(sample, publish_sample))
-        result = run_bench(path, jobs=jobs, stages=stages, generated=generated)
-    if file is None:
-        result["file"] = f"<generated: {n} games, seed {seed}>"
-    click.echo(format_table(result))
-    if json_file:
+    if file is not None and not file.is_file():
+        raise BadInput(f"no such file: {file}")
+    opt = Options(
+        file=str(file) if file is not None else None, parties=parties, seed=seed, only=_steps(only),
+        memory_sizes=_sizes(memory_sizes), import_sample=import_sample, publish_sample=publish_sample,
+        positions=positions, judge_coups=judge_coups, parse_games=parse_games,
+    )
+    try:
+        result = run_bench(opt)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
+    text = json.dumps(result, indent=1)
+    if json_file is not None:
         try:
-            json_file.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+            atomic_write_text(json_file, text + "\n")
         except OSError as e:
             raise BadInput(f"cannot write {json_file}: {e.strerror}") from None
+    click.echo(text if json_out else format_text(result))

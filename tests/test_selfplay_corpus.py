@@ -179,19 +179,6 @@ def test_cli_stats_json() -> None:
     assert data["coups_per_releve"] > 0 and data["marques"]["simple"] + data["marques"]["petite_bredouille"] > 0
 
 
-def test_cli_bench_runs(tmp_path: Path) -> None:
-    out = tmp_path / "b.json"
-    res = CliRunner().invoke(cli, ["bench", str(CORPUS / "douze-trous-compact.trn"), "--jobs", "1",
-                                   "--db-sample", "0", "--publish-sample", "0", "--json", str(out)])
-    assert res.exit_code == 0, res.output
-    data = json.loads(out.read_text())
-    stages = [r["stage"] for r in data["rows"]]
-    assert stages[:3] == ["parse", "parse", "verify (1 core)"]
-    coups = sum(len(pr.record.coups) for pr in iter_records(CORPUS / "douze-trous-compact.trn"))
-    assert data["rows"][2]["items"] == coups
-    assert data["peak_memory"]["self_mb"] > 0
-
-
 @pytest.mark.slow
 def test_fresh_corpus_frequencies() -> None:
     """Over 120 fresh games the common events are common and the special jans rare."""

@@ -1,4 +1,4 @@
-"""Parse-speed benchmark: ``python -m trictrac.notation.bench [--games N] [--seed S]``.
+"""Parse speed on a synthetic archive (the ``parse`` step of ``trictrac bench``).
 
 Generates a synthetic archive (records that look like club records — headers, relevés,
 coups with moves, marks, écoles, comments — but are not legal games), writes it to a
@@ -8,16 +8,15 @@ MB/s and the peak memory of the streaming pass (tracemalloc).
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import tempfile
 import time
 import tracemalloc
-from typing import Iterator
+from collections.abc import Iterator
 
-from trictrac.notation.reader import index_records, iter_records
-from trictrac.notation.record import (
+from ..notation.reader import index_records, iter_records
+from ..notation.record import (
     OFF,
     CannotPlay,
     Comment,
@@ -32,7 +31,7 @@ from trictrac.notation.record import (
     Record,
     ReleveStart,
 )
-from trictrac.notation.writer import write_record
+from ..notation.writer import write_record
 
 _NAMES = ["Dupont", "Martin", "Lefèvre", "Moreau", "Girard", "Bonnet", "Roux", "Fournier"]
 
@@ -152,22 +151,3 @@ def run(n_games: int = 10_000, seed: int = 1, path: str | None = None, repeat: i
     finally:
         if own:
             os.unlink(path)
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m trictrac.notation.bench", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args(argv)
-    r = run(args.games, args.seed, repeat=args.repeat)
-    print(f"archive: {r['games']:.0f} games, {r['elements']:.0f} elements, {r['bytes'] / 1e6:.1f} MB, "
-          f"{r['diagnostics']:.0f} diagnostics")
-    print(f"parse:   {r['records_per_s']:.0f} records/s  {r['mb_per_s']:.2f} MB/s on one core "
-          f"(CPU {r['cpu_seconds']:.2f} s; wall {r['seconds']:.2f} s = {r['wall_mb_per_s']:.2f} MB/s)")
-    print(f"index:   {r['index_mb_per_s']:.1f} MB/s ({r['indexed']:.0f} games)")
-    print(f"memory:  peak {r['peak_mb']:.2f} MB while streaming (tracemalloc)")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,4 @@
-"""Engine benchmark: (position, roll) analyses per second (issue 2, "How it is checked").
-
-``python -m trictrac.replay.bench [--positions N] [--seed S] [--profile-top K]``
+"""Engine speed: (position, roll) analyses per second (the ``engine`` step of ``trictrac bench``).
 
 1. Builds a corpus of reachable positions by random legal play from a fixed seed
    (every relevé starts from both talons; a relevé ends at the sortie or after 200
@@ -15,21 +13,20 @@
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import io
 import pstats
 import random
 import time
 
-from trictrac.replay import moves, scoring
-from trictrac.replay.analyse import analyse
-from trictrac.replay.moves import ROLLS, legal_plays
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
-from trictrac.replay.scoring import next_position, score_roll
+from ..replay import moves, scoring
+from ..replay.analyse import analyse
+from ..replay.moves import ROLLS, legal_plays
+from ..replay.position import Position, start_position
+from ..replay.profiles import DEFAULT_PROFILE, Profile
+from ..replay.scoring import next_position, score_roll
 
-__all__ = ["corpus", "run", "main"]
+__all__ = ["corpus", "run"]
 
 
 def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE, max_coups: int = 200) -> list[Position]:
@@ -149,27 +146,3 @@ def run(n_positions: int = 2000, seed: int = 1852, profile: Profile = DEFAULT_PR
         "analyse_positions_per_second": round(len(positions) / t_analyse),
         "profile": s.getvalue(),
     }
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m trictrac.replay.bench", description=__doc__.split("\n")[0])
-    ap.add_argument("--positions", type=int, default=2000, help="corpus size (default 2000)")
-    ap.add_argument("--seed", type=int, default=1852)
-    ap.add_argument("--profile", default=None, help="rules profile (default lelasseux-1852)")
-    ap.add_argument("--profile-top", type=int, default=15, help="cProfile lines to print")
-    args = ap.parse_args(argv)
-    res = run(args.positions, args.seed, find_profile(args.profile), args.profile_top)
-    print(f"corpus: {res['positions']} reachable positions ({res['corpus_seconds']} s to build)")
-    print("figures per CPU second of this process (one core)")
-    print(f"all 21 rolls per fresh position: {res['all_rolls_per_second']:,} analyses/s")
-    print(f"one random roll per fresh position: {res['one_roll_per_second']:,} analyses/s")
-    print("analysis = legal_plays + score_roll of one (position, roll); caches emptied per position")
-    print(f"  legal plays alone: {res['legal_plays_per_second']:,}/s; "
-          f"scoring alone (plays cached): {res['scoring_per_second']:,}/s; "
-          f"legal plays = {res['legal_share']:.0%} of the time")
-    print(f"analyse() dicts, 21 rolls + chances: {res['analyse_positions_per_second']:,} positions/s")
-    print(res["profile"])
-
-
-if __name__ == "__main__":
-    main()

@@ -1,24 +1,23 @@
-"""Speed of the legal-play generator alone (``python -m trictrac.replay.bench_moves``).
+"""Speed of the legal-play generator alone (the ``moves`` step of ``trictrac bench``).
 
 Corpus: reachable positions from random legal play (fixed seed), deep games
 included.  Two figures, caches emptied so that no (position, roll) is ever a hit:
 all 21 rolls of each position in a row (per-position facts shared, as ``analyse``
 does) and one random roll per fresh position.  A third figure is the one the
 verifier sees: the (position, roll) of every coup of self-played games, in game
-order, caches emptied once (``--games N``).  The whole-engine benchmark is
-``python -m trictrac.replay.bench``.
+order, caches emptied once.  The whole-engine figures are :mod:`.engine`.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
+from itertools import pairwise
 
-from trictrac.replay import moves
-from trictrac.replay.moves import ROLLS, legal_plays
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..replay import moves
+from ..replay.moves import ROLLS, legal_plays
+from ..replay.position import Position, start_position
+from ..replay.profiles import DEFAULT_PROFILE, Profile
 
 
 def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list[Position]:
@@ -41,13 +40,13 @@ def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list
 
 def game_corpus(n_games: int, seed: int = 7, profile: Profile = DEFAULT_PROFILE) -> list[tuple[Position, tuple[int, int]]]:
     """(position before the coup, roll) of every coup of ``n_games`` self-played games."""
-    from trictrac.replay.selfplay import selfplay
-    from trictrac.replay.verify import verify
+    from ..replay.selfplay import selfplay
+    from ..replay.verify import verify
 
     out: list[tuple[Position, tuple[int, int]]] = []
     for rec in selfplay(n_games, seed, profile=profile):
         trace = verify(rec, profile, trace=True).trace
-        for x, y in zip(trace, trace[1:]):
+        for x, y in pairwise(trace):
             if not x.releve_ended:
                 out.append((x.position_after, y.roll))
     return out
@@ -89,26 +88,3 @@ def run(n: int = 3000, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> 
         "us_per_call_one_roll": one / len(positions) * 1e6,
         "plays_per_call": plays / (21 * len(positions)),
     }
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m trictrac.replay.bench_moves", description=__doc__)
-    ap.add_argument("--positions", type=int, default=3000)
-    ap.add_argument("--seed", type=int, default=1852)
-    ap.add_argument("--profile", default=None)
-    ap.add_argument("--games", type=int, default=20, help="self-played games for the game figure (0: skip)")
-    args = ap.parse_args(argv)
-    if args.games:
-        g = run_games(args.games, 7, find_profile(args.profile))
-        print(f"legal_plays on the {g['pairs']} coups of {args.games} self-played games (game order, cold): "
-              f"{g['us_per_call_games']:.1f} us/call ({1e6 / g['us_per_call_games']:,.0f}/s)")
-    r = run(args.positions, args.seed, find_profile(args.profile))
-    print(f"{r['positions']} reachable positions, {r['plays_per_call']:.1f} legal plays per roll on average")
-    print(f"legal_plays, 21 rolls per fresh position: {r['us_per_call_21_rolls']:.1f} us/call "
-          f"({1e6 / r['us_per_call_21_rolls']:,.0f}/s)")
-    print(f"legal_plays, one roll per fresh position: {r['us_per_call_one_roll']:.1f} us/call "
-          f"({1e6 / r['us_per_call_one_roll']:,.0f}/s)")
-
-
-if __name__ == "__main__":
-    main()

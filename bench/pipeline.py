@@ -1,0 +1,121 @@
+"""Whole-process steps of ``trictrac bench``: ``check`` (one core, ``-j 2``, memory as
+the archive grows), the python-chess comparison, ``db import`` and ``publish``; plus
+the in-process ``parse`` and ``verify`` figures of the corpus.
+
+Each whole-process step runs the real command (``python -m trictrac.cli ...``) as a
+child; its CPU seconds and peak memory are that child's own (:func:`.common.run_child`).
+Rates of one process are per CPU second (a loaded machine disturbs them less); the
+``-j 2`` speed-ups compare wall seconds, which is what parallelism buys.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from .common import Row, clear_caches, cpu_seconds, row, run_child
+from .corpus import chess_pgn, repeated
+
+__all__ = ["check", "chess_replay", "db_import", "memory", "parse_corpus", "publish", "verify_in_process"]
+
+#: python-chess replaying a PGN (issue 17): read_game + board.push of every mainline move
+_CHESS = """
+import sys
+import chess.pgn
+n = 0
+with open(sys.argv[1], encoding="utf-8") as f:
+    while True:
+        game = chess.pgn.read_game(f)
+        if game is None:
+            break
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            n += 1
+print(n)
+"""
+
+
+def parse_corpus(path: str) -> list[Row]:
+    """The streaming reader over the corpus: MB/s and games/s (this process)."""
+    from ..notation.reader import iter_records
+
+    size = os.path.getsize(path)
+    c0 = cpu_seconds()
+    t0 = time.perf_counter()
+    games = sum(1 for _ in iter_records(path))
+    dt, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    return [row("parse corpus", round(size / 1e6, 3), "MB", dt, cpu=cpu, note=f"{games} games"),
+            row("parse corpus", games, "games", dt, cpu=cpu)]
+
+
+def verify_in_process(path: str, jobs: int = 1) -> Row:
+    """``verify_file`` in this process: coups verified per second."""
+    from ..replay.verify import verify_file
+
+    clear_caches()
+    c0 = cpu_seconds()
+    t0 = time.perf_counter()
+    coups = games = findings = 0
+    for rep in verify_file(path, jobs=jobs):
+        games += 1
+        coups += rep.coups_verified
+        findings += len(rep.findings)
+    return row(f"verify ({jobs} job{'s' if jobs > 1 else ''})", coups, "coups", time.perf_counter() - t0,
+               cpu=cpu_seconds() - c0, note=f"{games} games, {findings} findings")
+
+
+def check(path: str, coups: int, jobs: int = 1, step: str = "check") -> Row:
+    """``trictrac check FILE [-j N]`` as a whole process: coups per second."""
+    c = run_child(["check", path, "--jobs", str(jobs)])
+    # with -j the work is in grandchildren, which wait4 on the parent does not count
+    return row(step, coups, "coups", c.seconds, cpu=c.cpu if jobs == 1 else None, peak_mb=c.peak_mb,
+               note=f"exit {c.returncode}, {jobs} job(s)")
+
+
+def chess_replay(plies: int, tmp: str, seed: int = 1) -> Row:
+    """python-chess reading and replaying a PGN of ``plies`` plies, as a whole process."""
+    pgn = os.path.join(tmp, "random.pgn")
+    info = chess_pgn(pgn, plies, seed)
+    c = run_child([pgn], code=_CHESS, ok=(0,))
+    done = int(c.stdout.strip() or 0)
+    if done != plies:
+        raise RuntimeError(f"python-chess replayed {done} plies of {plies}")
+    return row("chess", plies, "plies", c.seconds, cpu=c.cpu, peak_mb=c.peak_mb,
+               note=f"python-chess {info['chess']}, {info['games']} games")
+
+
+def memory(path: str, sizes: list[int], tmp: str) -> list[Row]:
+    """Peak memory of ``trictrac check`` on archives of ``sizes`` parties (the corpus
+    repeated): flat memory means the same peak whatever the size."""
+    out = []
+    for n in sizes:
+        big = repeated(path, n, os.path.join(tmp, f"archive-{n}.trn"))
+        c = run_child(["check", big])
+        out.append(row(f"check memory {n}", n, "games", c.seconds, cpu=c.cpu, peak_mb=c.peak_mb,
+                       note=f"{os.path.getsize(big) / 1e6:.1f} MB archive"))
+        os.unlink(big)
+    return out
+
+
+def db_import(sample: str, games: int, tmp: str, jobs: int = 1) -> Row:
+    """``trictrac db import`` of ``games`` games into a new database (verification included)."""
+    db = os.path.join(tmp, f"bench-{jobs}.db")
+    c = run_child(["db", "import", db, sample, "--jobs", str(jobs)])
+    os.unlink(db)
+    return row("db import" + (f" -j {jobs}" if jobs > 1 else ""), games, "games", c.seconds,
+               cpu=c.cpu if jobs == 1 else None, peak_mb=c.peak_mb, note=f"exit {c.returncode}")
+
+
+def publish(sample: str, games: int, tmp: str) -> Row:
+    """``trictrac publish`` of ``games`` games (verification included): pages per second."""
+    out = os.path.join(tmp, "site")
+    c = run_child(["publish", sample, "-o", out])
+    size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+    return row("publish", games, "pages", c.seconds, cpu=c.cpu, peak_mb=c.peak_mb,
+               note=f"{size / 1e6:.1f} MB written, exit {c.returncode}")
+
+
+def python_version() -> str:
+    return sys.version.split()[0]

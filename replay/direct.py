@@ -1,0 +1,235 @@
+"""The written play judged directly, without enumerating every legal play (issue 17).
+
+A verifier does not need every legal play of a throw to judge a written one: it needs
+to know whether the written play is legal and, only when it is not, what the legal
+ones are.  :func:`direct_play` proves the common case — both numbers played, every
+movement law kept, no plein at stake or the play fills or keeps one — from the
+position alone; :func:`judge_written` falls back to :func:`~.moves.legal_plays`
+whenever that proof is not at hand, so its answer is always the enumeration's:
+"the legal play with the same resulting position" (checkers are indistinguishable,
+as in :func:`~.moves.judge_play`).
+
+Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`,
+:func:`~.moves.plein_made`, the tables), so a rule fixed there reaches this module;
+``tests/test_direct.py`` compares both ways on thousands of coups.
+
+What the proof checks (RULES.md §3):
+
+* the written pairs can be executed: forward, from a point holding a checker (§3.1
+  M1-M3; otherwise the written play is not executable: ``None``, as ``judge_play``);
+* no checker can bear off during the throw (>= 2 checkers on 1..18, §3.10 S1), so
+  every step law is static and the order of the steps does not matter;
+* the net change is one checker moving the sum (tout d'une, §3.1 M3, resting on a
+  repos §3.4 R1-R5) or two checkers moving one number each (tout à bas, M2); each
+  landing point is open (§3.3 L1 no opposing checker, L2 not the opponent's coin, L4
+  not a closed table §3.8 P3) and the coin never holds a lone checker at the end
+  (§3.5 C1-C2);
+* both numbers are played, so M6 and M7 (§3.6) hold; then M10-M12 (§3.7): with a plein
+  that can still be filled (lacking one or two checkers), the play must make it at its
+  end (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
+  it); with none, it must keep a plein made before the throw when there is one.
+
+Anything else — one number, a coin par puissance (§3.5 C3), bearing off, a fill *en
+passant* or a play that fills or keeps nothing while a plein is at stake — is left to
+the enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
+lists for that resulting position, route included: a tout d'une rests on the point of
+the larger number when that point is a repos, else on the other; a tout-à-bas play
+lists the larger number's step first, the pairing with the lowest starting points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .moves import GRAND_JAN, JAN_DE_RETOUR, OFF, PETIT_JAN, Play, legal_plays, opponent_table_closed, plein_made
+from .position import Position
+from .profiles import DEFAULT_PROFILE, Profile
+
+__all__ = ["UNDECIDED", "Written", "direct_play", "judge_written", "written_in_legal_plays"]
+
+#: moves as written, as :func:`~.moves.judge_play` takes them: ``(from, to)`` pairs and
+#: bare ints (a number declared unplayable)
+Written = Sequence[tuple[int, int] | int]
+Steps = tuple[tuple[int, int], ...]
+
+COIN = 12
+OPP_COIN = 13
+
+
+class _Undecided:
+    """The direct proof is not at hand: enumerate (a singleton)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNDECIDED"
+
+
+UNDECIDED: Final = _Undecided()
+
+#: (points, bit of Play.filled) of each plein (RULES.md §2.4, §4.5 F1)
+_TABLES = ((PETIT_JAN, 1), (GRAND_JAN, 2), (JAN_DE_RETOUR, 4))
+#: bit of each point's plein, 0 outside them
+_TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
+
+
+def _execute(mover: tuple[int, ...], moves: Written) -> tuple[list[int], dict[int, int]] | None:
+    """Counts after the written pairs and the net change by point, or None when a pair
+    goes backward, off the board or from an empty point (RULES.md §3.1; not executable)."""
+    r = list(mover)
+    delta: dict[int, int] = {}
+    for mv in moves:
+        if isinstance(mv, int):
+            continue  # a number declared unplayable: no checker moves
+        p, q = int(mv[0]), int(mv[1])
+        if not (1 <= p <= 24 and p < q <= OFF) or r[p] <= 0:
+            return None
+        r[p] -= 1
+        r[q] += 1
+        delta[p] = delta.get(p, 0) - 1
+        delta[q] = delta.get(q, 0) + 1
+    return r, delta
+
+
+def _sides(delta: dict[int, int]) -> tuple[list[int], list[int]] | None:
+    """Points left and reached (with multiplicity), or None unless two checkers' worth."""
+    src: list[int] = []
+    dst: list[int] = []
+    for p, d in delta.items():
+        if d < 0:
+            src.extend((p,) * -d)
+        elif d > 0:
+            dst.extend((p,) * d)
+    if not 1 <= len(src) == len(dst) <= 2:
+        return None
+    src.sort()
+    dst.sort()
+    return src, dst
+
+
+def _route(pos: Position, profile: Profile, a: int, b: int, src: list[int], dst: list[int]
+           ) -> tuple[Steps, tuple[int, int]] | None:
+    """``(steps, numbers)`` of the two-number play with this net change as ``legal_plays``
+    lists it, or None when no movement-legal tout d'une or tout à bas makes it."""
+    other = pos.other
+    closed = -1  # computed only when a checker lands in 13..24
+
+    def opens(q: int) -> bool:  # L1, L2, L4 (RULES.md §3.3)
+        nonlocal closed
+        if q > 24 or other[25 - q] or q == OPP_COIN:
+            return False
+        if q >= 13:
+            if closed < 0:
+                closed = opponent_table_closed(pos, profile)
+            return not (closed >> q) & 1
+        return True
+
+    if len(src) == 1:
+        x, v = src[0], dst[0]
+        if v - x != a + b or not opens(v):
+            return None
+        for u, w in ((a, b), (b, a)):
+            r = x + u
+            # R1-R5: a repos holds no opposing checker; one's own empty coin is none (R5)
+            if not other[25 - r] and (r != COIN or pos.mover[COIN] or profile.rest_on_own_empty_coin):
+                return ((x, r), (r, v)), (u, w)
+        return None
+    if not (opens(dst[0]) and opens(dst[1])):
+        return None
+    best = None
+    for sa, sb in ((src[0], src[1]), (src[1], src[0])):
+        for qa, qb in ((dst[0], dst[1]), (dst[1], dst[0])):
+            if qa - sa == a and qb - sb == b and (best is None or (sa, sb) < best[0]):
+                best = ((sa, sb), ((sa, qa), (sb, qb)))
+    if best is None:
+        return None
+    return best[1], (a, b)
+
+
+def direct_play(
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
+) -> Play | None | _Undecided:
+    """The legal :class:`~.moves.Play` the written ``moves`` make, proven without
+    enumeration; ``None`` when they cannot be executed; ``UNDECIDED`` otherwise.
+
+    ``moves`` as for :func:`~.moves.judge_play`: ``(from, to)`` pairs in the mover's
+    frame, bare ints for numbers declared unplayable.  See the module docstring for
+    what is proven (RULES.md §3.1-§3.7).
+    """
+    try:
+        a, b = roll
+    except (TypeError, ValueError):
+        return UNDECIDED
+    if type(a) is not int or type(b) is not int or not (1 <= a <= 6 and 1 <= b <= 6):
+        return UNDECIDED  # the enumeration raises its own error
+    if a < b:
+        a, b = b, a
+    m = pos.mover
+    done = _execute(m, moves)
+    if done is None:
+        return None
+    r, delta = done
+    if r[COIN] == 1 or sum(m[1:19]) < 2:
+        return UNDECIDED  # C1-C2 (lone coin); S1: a checker might bear off
+    sides = _sides(delta)
+    if sides is None:
+        return UNDECIDED
+    route = _route(pos, profile, a, b, *sides)
+    if route is None:
+        return UNDECIDED
+    steps, numbers = route
+    src = sides[0]
+    # points a checker reaches: a tout d'une's resting point counts too, since legal_plays
+    # merges into it the tout-à-bas chain through an occupied point (a fill en passant)
+    reached = (src[0] + a, src[0] + b, sides[1][0]) if len(src) == 1 else sides[1]
+    arrived = 0
+    for q in reached:
+        arrived |= _TABLE_OF[q]
+    filled = kept = 0
+    broken = unfilled = False
+    for table, bit in _TABLES:
+        if sum(m[table[0]:table[0] + 6]) < 10:
+            continue  # three or more lacking: neither made nor fillable by one throw
+        if plein_made(m, table):
+            if plein_made(r, table):
+                kept |= bit
+            else:
+                broken = True
+        elif sum(max(0, 2 - m[p]) for p in table) <= 2:  # three lacking: no throw fills it
+            if plein_made(r, table):
+                filled |= bit  # made at the end: filled and kept (M10, M13)
+            elif arrived & bit:
+                return UNDECIDED  # perhaps filled en passant (M13): the enumeration knows
+            else:
+                unfilled = True
+    if not filled and (unfilled or (broken and not kept)):
+        return UNDECIDED  # M10: could another play fill? M11: could another keep?
+    return Play(steps, numbers, tuple(r), filled)
+
+
+def written_in_legal_plays(
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
+) -> Play | None:
+    """The enumeration's answer: the legal play with the written resulting position,
+    or None (RULES.md §3.12; as :func:`~.moves.judge_play` decides legality)."""
+    ps = legal_plays(pos, roll, profile)
+    done = _execute(pos.mover, moves)
+    if done is None:
+        return None
+    result = tuple(done[0])
+    for play in ps.plays:
+        if play.result == result:
+            return play
+    return None
+
+
+def judge_written(
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
+) -> Play | None:
+    """The legal play the written ``moves`` make, or None when they make none: directly
+    when :func:`direct_play` can prove it, else by enumeration (same answer)."""
+    play = direct_play(pos, roll, moves, profile)
+    if play is UNDECIDED:
+        return written_in_legal_plays(pos, roll, moves, profile)
+    return play  # type: ignore[return-value]

@@ -1,0 +1,96 @@
+"""Coups for the differential test of ``replay.direct``: self-play positions, the play
+the bot wrote, and the mistakes ``replay/inject.py`` injects plus random perturbations."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+
+from trictrac.bench.judge import game_coups, written
+from trictrac.replay.moves import Play, judge_play, legal_plays
+from trictrac.replay.position import Position
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+
+PROFILES: tuple[Profile, ...] = (
+    DEFAULT_PROFILE,
+    replace(DEFAULT_PROFILE, rest_on_own_empty_coin=True),
+    replace(DEFAULT_PROFILE, sortant_must_bear_off=True, defaillant_rearmost=True),
+    find_profile("lebrun-1828"),
+)
+
+Moves = list  # (from, to) pairs and bare ints, as judge_play takes them
+
+
+def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random,
+             profile: Profile) -> list[Moves]:
+    """Wrong writings of one coup: the kinds of ``replay/inject.py`` (illegal-move: two
+    random steps of the roll; unplayed-number: one step alone; must-fill / must-conserve /
+    both-numbers: a play an obligation excluded; missing-checker: a move one point off)
+    and typos (a digit off, from and to exchanged, the steps swapped, a step dropped)."""
+    a, b = roll
+    me = pos.mover
+    pts = [p for p in range(1, 25) if me[p]]
+    out: list[Moves] = []
+    if pts:
+        p, q = rng.choice(pts), rng.choice(pts)
+        out.append([(p, min(p + a, 25)), (q, min(q + b, 25))])
+        out.append([(p, min(p + rng.choice(roll), 25))])
+    ex = legal_plays(pos, roll, profile).excluded() if rng.random() < 0.5 else ()
+    if ex:
+        out.append(list(rng.choice(ex)[0].steps))
+    base = written(play, ())
+    if base:
+        i = rng.randrange(len(base))
+        p, q = base[i]
+        for d in (-1, 1):
+            out.append(base[:i] + [(p + d, q)] + base[i + 1:])
+            out.append(base[:i] + [(p, q + d)] + base[i + 1:])
+        out.append(base[:i] + [(q, p)] + base[i + 1:])
+        out.append(base[::-1])
+        out.append(base[:i] + base[i + 1:])
+        out.append(list(play.steps))  # a tout d'une written as its two steps
+    return out
+
+
+def coups(n: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves, Profile]]:
+    """``n`` written coups: self-played games under each profile in turn (the bots of
+    ``replay.selfplay``), each coup as written and with its mistakes."""
+    rng = random.Random(seed)
+    made = 0
+    for pos, roll, play, unplayable, profile in game_coups(seed, PROFILES):
+        for mv in [written(play, unplayable), *mistakes(pos, roll, play, rng, profile)]:
+            if made == n:
+                return
+            yield pos, roll, mv, profile
+            made += 1
+
+
+def reference(pos: Position, roll: tuple[int, int], moves: Moves, profile: Profile) -> Play | None:
+    """The engine's own verdict: the legal play ``judge_play`` matches, or None."""
+    j = judge_play(pos, roll, moves, profile)
+    return j.play if j.legal else None
+
+
+def injected_coups(games: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves, Profile]]:
+    """The coups of self-played parties with ``replay.inject`` mistakes in them, as
+    written, each from the position the verifier reached before it (its trace)."""
+    from trictrac.notation.record import CannotPlay, Move
+    from trictrac.replay.inject import inject
+    from trictrac.replay.position import start_position
+    from trictrac.replay.selfplay import play_partie
+    from trictrac.replay.verify import verify
+
+    for i in range(games):
+        rec = play_partie(random.Random(seed + i), "a-ecrire" if i % 2 else "douze-trous")
+        bad, _done = inject(rec, 8, random.Random(seed + i))
+        trace = verify(bad, DEFAULT_PROFILE, trace=True).trace
+        prev = None
+        for coup, t in zip(bad.coups, trace):
+            pos = start_position(coup.side) if prev is None or prev.releve_ended else prev.position_after
+            prev = t
+            if pos.turn != coup.side:
+                continue  # a coup written for the wrong side: not a play of this position
+            moves: Moves = [(m.from_, m.to) if isinstance(m, Move) else m.number
+                            for m in coup.moves if isinstance(m, (Move, CannotPlay))]
+            yield pos, coup.roll, moves, DEFAULT_PROFILE
