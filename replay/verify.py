@@ -759,9 +759,10 @@ class _Verifier:
         if self.multi is not None:
             self._multi_after(exp_winner, ha, hb, st)
         self.marque_first = None
+        # the value counts the refaits before this marqué (003 §226): taken before the reset
+        self.winners.append((exp_winner, self._value_of(st, "A" if ha > hb else "B") if exp_winner else 0))
         self.refaits = self.refaits + 1 if (ha == hb) else 0
         self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb]})
-        self.winners.append((exp_winner, self._value_of(st, "A" if ha > hb else "B") if exp_winner else 0))
         if problems:
             self._finding(
                 "marque-result-mismatch", where, "; ".join(problems),
