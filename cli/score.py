@@ -12,8 +12,14 @@ from pathlib import Path
 import click
 
 from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
-from trictrac.replay.ledger import Ledger, LedgerError, ScoreState
-from trictrac.replay.partie import PartieError, marque_value, settle_text
+from trictrac.replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
+from trictrac.replay.partie import (
+    PartieError,
+    marque_value,
+    settle_text,
+    twelve_hole_multiplier,
+    twelve_hole_winner,
+)
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
 
 _EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")
@@ -48,16 +54,48 @@ def _parse_events(text: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def _parse_holes(text: str | None) -> tuple[int, int]:
+def _parse_holes(text: str | None, option: str = "--holes") -> tuple[int, int]:
     holes = [0, 0]
     if not text:
         return (0, 0)
     for part in text.split(","):
         m = _HOLES.match(part)
         if not m:
-            raise BadInput(f"cannot read --holes {text!r}: write A=3,B=5")
+            raise BadInput(f"cannot read {option} {text!r}: write A=3,B=5")
         holes["AB".index(m.group(1).upper())] = int(m.group(2))
     return (holes[0], holes[1])
+
+
+def _start_state(points: tuple[int, int], bredouille: str | None) -> ScoreState:
+    """Points and points-bredouille to start from (RULES.md §5.2): ``bredouille`` is
+    "A", "B", "A,B" or "none"; by default a player's points are in bredouille when the
+    other has none (nobody has marked since)."""
+    pa, pb = points
+    for side, n in (("A", pa), ("B", pb)):
+        if n > 11:
+            raise BadInput(f"--points: {side} has {n} points; 12 make a hole (give holes with --holes)")
+    if bredouille is None:
+        bred = (pa > 0 and pb == 0, pb > 0 and pa == 0)
+    else:
+        sides = {s.strip().upper() for s in bredouille.split(",") if s.strip()}
+        if not sides <= {"A", "B", "NONE"} or ("NONE" in sides and len(sides) > 1):
+            raise BadInput(f"cannot read --bredouille {bredouille!r}: write A, B, A,B or none")
+        bred = ("A" in sides, "B" in sides)
+        for side, n, b in (("A", pa, bred[0]), ("B", pb, bred[1])):
+            if b and n == 0:
+                raise BadInput(f"--bredouille {side}: {side} has no points (give them with --points)")
+    return ScoreState(PlayerScore(pa, bred[0]), PlayerScore(pb, bred[1]))
+
+
+def douze_trous_result(state: ScoreState, profile: Profile) -> str | None:
+    """The result line of a finished partie en douze trous, with the stake multiplier of
+    the profile (RULES.md §8.1, §10 D1; 002: Partie en douze trous), or None."""
+    w = twelve_hole_winner(state)
+    if w is None:
+        return None
+    win, lose = state[w], state["B" if w == "A" else "A"]
+    x = twelve_hole_multiplier(win.holes, lose.holes, win.pavillon, profile)
+    return f"{w} wins the partie en douze trous {win.holes}-{lose.holes}, stake ×{x} ({profile.twelve_hole_multiplier})"
 
 
 @score.command("events")
@@ -67,10 +105,17 @@ def _parse_holes(text: str | None) -> tuple[int, int]:
     "--pavillon", type=click.Choice(["A", "B", "none"], case_sensitive=False), default=None,
     help="Whose held holes are uninterrupted (implied when only one side has holes).",
 )
+@click.option("--points", "points_text", default=None, help="Points already marked, e.g. A=4,B=0 (0..11).")
+@click.option(
+    "--bredouille", default=None,
+    help="Whose points are in bredouille: A, B, A,B or none (default: a player's points when the other has none).",
+)
 @profile_option
 @json_option
-def events(events: str, holes_text: str | None, pavillon: str | None, profile: Profile | None, as_json: bool) -> None:
-    """Points, holes, bredouille and pavillon after scoring EVENTS from a fresh relevé.
+def events(events: str, holes_text: str | None, pavillon: str | None, points_text: str | None,
+           bredouille: str | None, profile: Profile | None, as_json: bool) -> None:
+    """Points, holes, bredouille and pavillon after scoring EVENTS, from a fresh relevé or
+    from the given points, holes, bredouille and pavillon.
 
     Each event is one throw's gains, one throw's receipts or one école (RULES.md
     §5.2): "A+4 B+4 A+16".  Also A:nmp (A says "je ne marque pas") and A:leave (A
@@ -80,10 +125,15 @@ def events(events: str, holes_text: str | None, pavillon: str | None, profile: P
     Examples:
       trictrac score events "A+4 B+4 A+16" --json        (003 §146)
       trictrac score events "B+6 A+18" --holes A=3,B=5 --pavillon B
+      trictrac score events "A+8" --points A=6,B=2 --bredouille A --holes A=11,B=0
+
+    When a player reaches twelve holes the partie en douze trous is over: its
+    result is shown with the stake multiplier of the profile (RULES.md §8.1, D1).
     """
     evs = _parse_events(events)
     ha, hb = _parse_holes(holes_text)
-    ledger = Ledger(profile or DEFAULT_PROFILE)
+    profile = profile or DEFAULT_PROFILE
+    ledger = Ledger(profile, _start_state(_parse_holes(points_text, "--points"), bredouille))
     pav = None if pavillon in (None, "none") else pavillon.upper()
     if pav is not None and (ha, hb)[0 if pav == "A" else 1] == 0:
         raise BadInput(f"--pavillon {pav}: {pav} has no holes (give them with --holes)")
@@ -105,8 +155,15 @@ def events(events: str, holes_text: str | None, pavillon: str | None, profile: P
     except LedgerError as e:
         raise BadInput(str(e)) from None
     st: ScoreState = ledger.state
+    result = douze_trous_result(st, profile)
     if as_json:
-        echo_json(st.as_dict())
+        out = st.as_dict()
+        w = twelve_hole_winner(st)
+        if w is not None:
+            win, lose = st[w], st["B" if w == "A" else "A"]
+            out["douze_trous"] = {"winner": w, "multiplier": twelve_hole_multiplier(
+                win.holes, lose.holes, win.pavillon, profile)}
+        echo_json(out)
         return
     for row in trace:
         made = row.get("holes")
@@ -116,6 +173,8 @@ def events(events: str, holes_text: str | None, pavillon: str | None, profile: P
         click.echo(f"{row['event']:>10}:  A {_fmt(row['A'])}   B {_fmt(row['B'])}{extra}")
     click.echo(f"A: {_long(st.a.as_dict())}")
     click.echo(f"B: {_long(st.b.as_dict())}")
+    if result:
+        click.echo(result)
 
 
 def _fmt(p: dict) -> str:

@@ -22,12 +22,15 @@ laws it enforces (RULES.md §3.12):
   off the rearmost checker, a défaillant one is played inside; switches
   ``sortant_must_bear_off``, ``defaillant_rearmost``, ``bear_off_while_plein_possible``.
 * M6, M7 (both numbers, else the larger), then M10 (fill), else M11 (conserve),
-  with M12 precedence; a fill with one number still counts (M13).  A fill *en
-  passant* (one number fills, the other then breaks the plein) is legal only when
-  the throw cannot fill and keep the plein: "rompre, c'est ... être obligé de jouer
-  une des douze dames" (003 §62), "il faut donc conserver aussi longtemps qu'il est
-  possible" (003 §60), "l'autre fait rompre" (003 §82); so M11 applies to the plein
-  just filled (excluded plays are labelled ``"must-conserve"``).
+  with M12 precedence.  M13: "Pour qu'un nombre d'un coup remplisse, il faut que
+  l'autre nombre puisse se jouer sans rompre" (003 §398): a play fills when the
+  plein is made at its end — both numbers played and the plein kept, or one number
+  played and the other unplayable (*remplir en jouant un seul nombre*, 003 §81).
+  *Remplir en passant* (one number fills, the other then breaks, 003 §64, §82,
+  §114) is no fill: it neither scores nor obliges.  Profile switch
+  ``score_remplir_en_passant`` (RULES.md §10 D33, off in every profile) counts it
+  as a fill again; a fill en passant is then legal only when no play fills and
+  keeps (M11 on the plein just filled, 003 §60, §62; labelled ``"must-conserve"``).
 
 Coin rule reading: the coin law is checked on the counts at the end of the throw
 (never exactly one checker on point 12).  So a coin holding two may lose one checker
@@ -126,8 +129,9 @@ class Play(NamedTuple):
     bears off; a tout d'une is two chained steps.  ``numbers``: the die number of each
     step (a coin par puissance step moves one pip less than its number, RULES.md §3.5
     C3).  ``result``: the mover's 26 counts after the play.  ``filled``: bits of the
-    pleins (:data:`TABLE_BITS`) completed by the play, at its end or *en passant*
-    (RULES.md §3.7 M13) — relative to the position before the throw.
+    pleins (:data:`TABLE_BITS`) the play fills (RULES.md §3.7 M13): made at its end
+    and not before the throw; *en passant* too only with the switch
+    ``score_remplir_en_passant`` (§10 D33).
     """
 
     steps: tuple[tuple[int, int], ...]
@@ -178,22 +182,28 @@ def plein_made(counts: Sequence[int], table: Sequence[int]) -> bool:
 
 
 def can_still_make_plein(counts: Sequence[int], table: Sequence[int] | str) -> bool:
-    """Can a side still make (or keep) this plein, ignoring dice? (RULES.md §3.8 P3).
+    """Can a side still make (or keep, or make again) this plein, ignoring dice?
+    (RULES.md §3.8 P3, corrected).
 
-    Operational test of P3: petit jan iff >= 2 on the talon and >= 12 checkers on
-    ``1..6``; grand jan iff >= 12 checkers on ``1..12``; jan de retour iff the checkers
-    not borne off can still reach every point of ``19..24`` moving forward (checkers
-    never move back, RULES.md §2.1).
+    Operational test of P3: for every k = 1..6, at least ``2k`` of the side's checkers
+    stand on or behind the k-th point of the table — checkers only move forward
+    (RULES.md §2.1), so only those can still reach it.  003 §77: all his checkers on
+    his ``5..12``, one behind his 7th point, and "il ne peut plus faire de plein" in
+    his second table.  The other side's checkers are no obstacle: a checker entered
+    into a table "où le plein est possible" stays there (003 §213).
     """
     if isinstance(table, str):
         table = TABLES[table]
-    first = table[0]
-    if first == 1:
-        return counts[1] >= 2 and sum(counts[1:7]) >= 12
-    if first == 7:
-        return sum(counts[1:13]) >= 12
-    carry = sum(counts[1:19])
-    for p in JAN_DE_RETOUR:
+    return _plein_possible(counts, table[0])
+
+
+def _plein_possible(counts: Sequence[int], first: int) -> bool:
+    """P3's test for the table ``first..first+5``: a running count of the checkers
+    on or behind each of its points, less two per point already passed."""
+    carry = 0
+    for p in range(1, first):
+        carry += counts[p]
+    for p in range(first, first + 6):
         carry += counts[p] - 2
         if carry < 0:
             return False
@@ -244,6 +254,7 @@ class _Info(NamedTuple):
     near: tuple[tuple[tuple[int, ...], int], ...]  # (table, bit) not made, fillable by 2 checkers
     made: tuple[tuple[tuple[int, ...], int], ...]  # (table, bit) made before the throw
     opp_coin_empty: bool
+    passant: bool  # a fill en passant is a fill (switch score_remplir_en_passant, D33)
 
 
 _PROFILE_KEYS: dict[int, tuple] = {}
@@ -260,6 +271,7 @@ def _profile_key(profile: Profile) -> tuple:
             profile.bear_off_while_plein_possible,
             profile.sortant_must_bear_off,
             profile.defaillant_rearmost,
+            profile.score_remplir_en_passant,
         )
         e = (profile, k, profile.opponent_table_closed == "until-broken")
         if len(_PROFILE_KEYS) > 256:
@@ -333,8 +345,8 @@ def _side(c: tuple[int, ...]) -> tuple:
         s1 + s2 + sum(c[13:19]),
         near,
         made,
-        c[1] >= 2 and s1 >= 12,
-        s1 + s2 >= 12,
+        _plein_possible(c, 1),
+        _plein_possible(c, 7),
         grand_made,
     )
     if len(_SIDES) >= _SIDES_MAX:
@@ -360,7 +372,11 @@ def _make_info(pos: Position, profile: Profile) -> _Info:
     rest = _MASK_1_24 & ~blocked
     if m[COIN] == 0 and not profile.rest_on_own_empty_coin:
         rest &= ~(1 << COIN)  # R5 default
-    return tuple.__new__(_Info, (m, stop, rest, blocked, closed, sm[0], sm[2], sm[3], sm[4], o[12] == 0))
+    return tuple.__new__(
+        _Info,
+        (m, stop, rest, blocked, closed, sm[0], sm[2], sm[3], sm[4], o[12] == 0,
+         profile.score_remplir_en_passant),
+    )
 
 
 # ---------------------------------------------------------------------------------
@@ -607,8 +623,8 @@ def _select(info: _Info, roll: Roll, cands: dict) -> tuple[list, tuple[int, ...]
                     if not c[3]:
                         c[5] = "must-fill"
                 pool = f
-            # M11 on the plein just filled: a fill en passant (the other number breaks
-            # it) is legal only when no play fills and keeps (003 §60, §62, §82)
+            # M11 on the plein just filled (only with D33: otherwise every fill keeps):
+            # a fill en passant is legal only when no play fills and keeps (003 §60, §62)
             k = [c for c in pool if c[3] & c[4]]
             if k and len(k) < len(pool):
                 for c in pool:
@@ -631,9 +647,11 @@ def _select(info: _Info, roll: Roll, cands: dict) -> tuple[list, tuple[int, ...]
 def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
     """(filled bits, kept bits) of a play (RULES.md §3.7 M10-M13; §4.5 F1, F7).
 
-    ``both_orders``: a tout-à-bas play whose steps may be played in either order
-    fills if the plein is made after either single step (*en passant*) or at the end;
-    a tout d'une or a puissance only at the end (a resting checker does not stop).
+    A play fills when the plein is made at its end (M13, 003 §398).  With the switch
+    ``score_remplir_en_passant`` (D33), ``both_orders``: a tout-à-bas play whose steps
+    may be played in either order fills also if the plein is made after either single
+    step (*en passant*); a tout d'une or a puissance only at the end (a resting checker
+    does not stop).
 
     Shortcut: a plein not made can only be made by a step arriving in its table,
     and a made one only broken by a step leaving it; the counts are built only when
@@ -659,7 +677,7 @@ def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
         if plein_made(r, t):
             filled |= bit
             kept |= bit
-        elif both_orders:
+        elif both_orders and info.passant:
             tm = _TABLE_MASK[bit]
             for p, q in steps:
                 if tm >> q & 1:
@@ -963,9 +981,11 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
 
 
 def _fill_route(info: _Info, s1: list[int], r: list[int]) -> int:
+    """Pleins a tout-à-bas play fills: at its end; after its first step too (*en
+    passant*) only with the switch of D33 (RULES.md §3.7 M13, 003 §398)."""
     f = 0
     for t, bit in info.near:
-        if plein_made(s1, t) or plein_made(r, t):
+        if plein_made(r, t) or (info.passant and plein_made(s1, t)):
             f |= bit
     return f
 

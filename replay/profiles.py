@@ -35,9 +35,14 @@ class Profile:
     #: D13 / R5: may a tout-d'une checker (or a hit by the sum) rest on one's own *empty* coin?
     rest_on_own_empty_coin: bool = False
     #: D14 / P3: when is the opponent's table closed to one's checkers?
-    #: "plein-possible" = while he can still make a plein there (003 §61, operational test of P3);
+    #: "plein-possible" = while he can still make a plein there (003 §61, §77; the operational
+    #: test of P3: at least 2k of his checkers on or behind the k-th point of the table);
     #: "until-broken" = 000 ~l.508, until his (grand) jan has been made and broken.
     opponent_table_closed: Literal["plein-possible", "until-broken"] = "plein-possible"
+    #: D33 / M13: *remplir en passant* (one number fills, the other then breaks) is a fill,
+    #: scored and obliged.  Off in every profile: "Pour qu'un nombre d'un coup remplisse, il
+    #: faut que l'autre nombre puisse se jouer sans rompre" (003 §398).
+    score_remplir_en_passant: bool = False
     #: D16 / S6: bearing off is allowed while the jan de retour can still be filled.
     bear_off_while_plein_possible: bool = True
     #: D15 / S3: a sortant number must bear off.

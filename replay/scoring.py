@@ -377,10 +377,13 @@ def fill_ways(
     F3 (one demi-case missing): each of the distances ``a``, ``b``, ``a + b`` (doublet
     ``a``, ``2a``) that carries a surplus checker exactly onto the gap is one way,
     provided the sum has an open repos (R1-R5) and the throw can then be completed
-    legally — checked against the legal plays: some legal play must have the net
-    change of "this checker onto the gap, then the other number anywhere (or nothing
-    when the legal plays play one number)" (003 §55-56, §72-73, §103-104; M12-M13, so
-    *en passant* and *en jouant un seul nombre* count).  Several checkers on one source
+    legally — checked against the legal plays that fill: some such play must have the
+    net change of "this checker onto the gap, then the other number anywhere (or
+    nothing when the legal plays play one number)" (003 §55-56, §72-73, §103-104;
+    M12).  M13: a play fills only when the plein is made at its end, "il faut que
+    l'autre nombre puisse se jouer sans rompre" (003 §398), so *en jouant un seul
+    nombre* counts (003 §81) and *en passant* does not (003 §64), except under the
+    switch ``score_remplir_en_passant`` (§10 D33).  Several checkers on one source
     point make one way (000 ~l.800).
     F4 (a case or two demi-cases missing): one way whenever a legal play fills
     (000 ~l.798; 003 §53-54); two ways for two demi-cases with the switch
@@ -427,7 +430,8 @@ def _fill_ways(c: _Ctx, a: int, b: int, ps: PlaySet, profile: Profile) -> tuple[
             ways += 1
             continue
         # the other number y from any point of the partial position (q = g included:
-        # a checker then leaves the gap, the fill *en passant* of 003 §64)
+        # a checker then leaves the gap, the fill *en passant* of 003 §64, which is in
+        # ``keys`` only under switch D33)
         for q in range(1, 25):
             n = m[q] - (q == s) + (q == g)
             if n <= 0:
@@ -570,7 +574,7 @@ def score_play(
     """The events of one actual play of ``roll`` (RULES.md §4.10).
 
     Position events as in :func:`score_roll`; fill only when ``play.filled`` says the
-    play fills (at its end or *en passant*), with the ways of the roll; conservation,
+    play fills (at its end; *en passant* only under switch D33), with the ways of the roll; conservation,
     sortie and pile de misère only when this play achieves them; impuissance 2 per
     number the play leaves unplayed (for an illegal play that leaves a playable number,
     M9: the opponent may accept it and take the 2).

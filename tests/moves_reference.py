@@ -45,10 +45,15 @@ class Reference:
         self.pos = pos
         self.profile = profile
         o = pos.other  # the opponent, in his own frame
-        # P3 operational test (RULES.md §3.8): his petit jan possible iff >= 2 on his
-        # talon and >= 12 on his 1..6; his grand jan iff >= 12 on his 1..12.
-        petit_possible = o[1] >= 2 and sum(o[p] for p in range(1, 7)) >= 12
-        grand_possible = sum(o[p] for p in range(1, 13)) >= 12
+        # P3 operational test (RULES.md §3.8, corrected): a plein is still possible iff
+        # for every k = 1..6 at least 2k of his checkers stand on or behind its k-th
+        # point — 003 §77: one checker behind his 7th point, "il ne peut plus faire de
+        # plein" in his second table (the old count test, >= 12 on his 1..12, said he could)
+        def possible(first: int) -> bool:
+            return all(sum(o[p] for p in range(1, first + k)) >= 2 * k for k in range(1, 7))
+
+        petit_possible = possible(1)
+        grand_possible = possible(7)
         if profile.opponent_table_closed == "until-broken":
             grand_made = all(o[p] >= 2 for p in range(7, 13))
             grand_closed = grand_made or ("grand-jan" not in pos.other_jans and grand_possible)
@@ -147,6 +152,11 @@ class Reference:
         cands: dict[tuple[int, ...], list[int]] = {}  # result -> [numbers played, filled, larger played]
 
         def fills_of(states: list[list[int]]) -> int:
+            # M13 (003 §398): "il faut que l'autre nombre puisse se jouer sans rompre":
+            # only the final state fills; the states after one step (remplir en
+            # passant) only with the switch of D33
+            if not self.profile.score_remplir_en_passant:
+                states = states[-1:]
             f = 0
             for bit, pts in PLEINS.items():
                 if not _made(start, pts) and any(_made(s, pts) for s in states):

@@ -149,13 +149,17 @@ def ref_fill(pos: Position, roll: tuple[int, int], profile: Profile = DEFAULT_PR
                 if ok_repos and partial in results:  # F3 (ii), (iii)
                     ways += 1
                 continue
-            # F3 (iii): the other number then played anywhere, or nothing
+            # F3 (iii): the other number then played anywhere without breaking, or
+            # nothing (M13, 003 §398: "il faut que l'autre nombre puisse se jouer sans
+            # rompre"; breaking = remplir en passant, a fill only under switch D33)
             done = partial in results
             for q in range(1, 25):
                 if done:
                     break
-                if partial[q] > 0 and _moved(partial, q, q + other_number) in results:
-                    done = True
+                if partial[q] > 0:
+                    r = _moved(partial, q, q + other_number)
+                    if r in results and (profile.score_remplir_en_passant or all(r[p] >= 2 for p in table)):
+                        done = True
             if done:
                 ways += 1
         return (kind, ways) if ways else None

@@ -83,7 +83,10 @@ def test_games_json_and_csv(club) -> None:
     res = run("db", "games", str(db_path), "--player", "Martin", "--season", "2024", "--csv")
     rows = list(csv.DictReader(io.StringIO(res.output)))
     assert [r["id"] for r in rows] == [rep["game_ids"][1], rep["game_ids"][3]]
-    assert rows[0]["player_a"] == MARTIN
+    # g2's seats follow the bot game's winner, which changed with the corrected P3
+    # (RULES.md §3.8): Martin sat on A before, Dupont now; read them from the record
+    assert rows[0]["player_a"] == club_records()[1].headers["A"]
+    assert {rows[0]["player_a"], rows[0]["player_b"]} == {DUPONT, MARTIN}
     res = run("db", "games", str(db_path))
     assert res.exit_code == 0 and DUPONT in res.output and rep["game_ids"][0][:12] in res.output
 

@@ -168,8 +168,16 @@ def test_E15_003_113_fill_with_one_number() -> None:
 
 
 def test_E16_003_114_remplir_en_passant() -> None:
+    """Corrected for RULES.md §3.7 M13 (003 §398: "il faut que l'autre nombre puisse se
+    jouer sans rompre"): the 3 fills and the 6 must break, so 6-3 does not fill and
+    M10 does not oblige; the old reading (a fill, the only legal play) is switch D33."""
     pos = P({24: 4, 23: 3, 22: 2, 21: 2, 20: 1, 19: 2, 17: 1}, B_FAR)
     ps = legal_plays(pos, (6, 3))
+    assert not ps.fills and not any(p.filled for p in ps.plays)
+    texts = [p.text() for p in ps.plays]
+    assert "17/20 19/off" in texts and "17/23 19/22" in texts
+    old = replace(DEFAULT_PROFILE, score_remplir_en_passant=True)
+    ps = legal_plays(pos, (6, 3), old)
     assert [p.text() for p in ps.plays] == ["17/20 19/off"]
     play = ps.plays[0]
     assert ps.fills and play.filled == 4  # filled en passant ...

@@ -42,7 +42,11 @@ def test_P3_operational_test() -> None:
     assert can_still_make_plein(c({1: 15}), "petit-jan")
     assert not can_still_make_plein(c({1: 1, 2: 11, 9: 3}), "petit-jan")  # talon below two
     assert not can_still_make_plein(c({1: 4, 2: 7, 9: 4}), "petit-jan")  # 11 on 1..6
-    assert can_still_make_plein(c({1: 3, 12: 9, 14: 3}), "grand-jan")
+    # corrected P3 (003 §77): 2k checkers on or behind the k-th point; the old count
+    # test (>= 12 on 1..12) said yes here, but 3 checkers behind his 8th point cannot
+    # put two on his 7th and two on his 8th
+    assert not can_still_make_plein(c({1: 3, 12: 9, 14: 3}), "grand-jan")
+    assert can_still_make_plein(c({1: 6, 9: 2, 10: 2, 12: 2, 14: 3}), "grand-jan")
     assert not can_still_make_plein(c({1: 3, 12: 8, 14: 4}), "grand-jan")
     assert can_still_make_plein(c({18: 3, 19: 1, 20: 2, 21: 2, 22: 2, 23: 2, 24: 3}), "jan-de-retour")
     assert not can_still_make_plein(c({19: 1, 20: 2, 21: 3, 22: 2, 23: 2, 24: 5}), "jan-de-retour")
@@ -53,7 +57,9 @@ def test_L4_closed_tables_and_the_until_broken_switch() -> None:
     closed = opponent_table_closed(s)
     assert all(closed >> q & 1 for q in range(13, 25))
     assert not any(closed >> q & 1 for q in range(1, 13))
-    pos = P({1: 15}, {1: 1, 12: 14})  # B: no petit jan (talon 1), grand jan possible
+    # B: no petit jan (talon 1), grand jan possible (2k on or behind his k-th point of
+    # 7..12; the former {1: 1, 12: 14} has one behind his 7th: impossible, 003 §77)
+    pos = P({1: 15}, {1: 1, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2, 12: 4})
     closed = opponent_table_closed(pos)
     assert not closed >> 20 & 1 and closed >> 15 & 1
     lebrun = find_profile("lebrun-1828")

@@ -104,8 +104,13 @@ def test_larger_number_M7() -> None:
 
 
 def test_must_fill_M10() -> None:
+    # E14 (003 §110), not E16 (003 §114) as before: under M13 (003 §398, "il faut que
+    # l'autre nombre puisse se jouer sans rompre") E16's 6-3 fills only en passant
+    # and is no fill, so not playing it is no must-fill
+    pos = P({24: 2, 23: 1, 22: 2, 21: 3, 20: 2, 19: 4, 18: 1}, B_FAR)  # E14
+    assert verdict(pos, (6, 5), [(18, 24), (19, 24)]) == "must-fill"
     pos = P({24: 4, 23: 3, 22: 2, 21: 2, 20: 1, 19: 2, 17: 1}, B_FAR)  # E16
-    assert verdict(pos, (6, 3), [(17, 23), (19, 22)]) == "must-fill"
+    assert verdict(pos, (6, 3), [(17, 23), (19, 22)]) is None
 
 
 def test_must_conserve_M11() -> None:

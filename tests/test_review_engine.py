@@ -10,6 +10,8 @@ docstring says.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from trictrac.replay.moves import PETIT_JAN, legal_plays, plein_made
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import find_profile
@@ -72,11 +74,16 @@ def test_M13_003_82_remplir_en_passant_only_when_the_other_number_forces_the_bre
 
 
 def test_M13_003_114_forced_en_passant_stays_legal() -> None:
-    """The companion of the test above (must keep passing after the fix): E16, 003
-    §114 — A{24:4, 23:3, 22:2, 21:2, 20:1, 19:2, 17:1}, 6-3: the 3 17→20 fills, then
-    everything is in and the 6 can only bear off from 19, breaking: remplir en
-    passant, the only legal play.  Black away in his own second table."""
+    """The companion of the test above: E16, 003 §114 — A{24:4, 23:3, 22:2, 21:2, 20:1,
+    19:2, 17:1}, 6-3: the 3 17→20 fills, then everything is in and the 6 can only bear
+    off from 19, breaking: remplir en passant.  Corrected for M13 as RULES.md now
+    reads it (003 §398: "il faut que l'autre nombre puisse se jouer sans rompre"):
+    not a fill, so still legal but no longer the only legal play; the former reading
+    (the only legal play, a fill) is switch D33.  Black away in his own second table."""
     pos = make({24: 4, 23: 3, 22: 2, 21: 2, 20: 1, 19: 2, 17: 1}, B_AWAY)
     ps = legal_plays(pos, (6, 3))
+    assert "17/20 19/off" in [p.text() for p in ps.plays]
+    assert not ps.fills
+    ps = legal_plays(pos, (6, 3), replace(find_profile(None), score_remplir_en_passant=True))
     assert [p.text() for p in ps.plays] == ["17/20 19/off"]
     assert ps.fills

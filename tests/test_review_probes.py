@@ -98,11 +98,13 @@ def test_K1_001_70_battre_le_coin_evacue() -> None:
 
 
 def test_P1_P2_003_61_rest_in_a_closed_table_stop_in_an_open_one() -> None:
-    """B can still make his grand jan (15 on his 1..12) but not his petit jan (talon
-    1): A may not stop in B's second table (A's 13..18, L4) but may rest there (P2;
-    003 §61 "une flèche vide pour vous reposer dans la deuxième table"): with 6-4,
-    11→21 through 17 is legal, 11→17 is not."""
-    pos = make({1: 14, 11: 1}, {1: 1, 2: 2, 3: 2, 10: 4, 11: 4, 12: 2})
+    """B can still make his grand jan (2k of his checkers on or behind his k-th point
+    of 7..12, RULES.md §3.8 P3) but not his petit jan (talon 1): A may not stop in B's
+    second table (A's 13..18, L4) but may rest there (P2; 003 §61 "une flèche vide
+    pour vous reposer dans la deuxième table"): with 6-4, 11→21 through 17 is legal,
+    11→17 is not.  B was {1: 1, 2: 2, 3: 2, 10: 4, 11: 4, 12: 2}: only 5 on or behind
+    his 9th point, so by the corrected P3 (003 §77) his grand jan is past making."""
+    pos = make({1: 14, 11: 1}, {1: 1, 2: 2, 3: 2, 5: 2, 6: 2, 7: 2, 9: 2, 12: 2})
     assert "11/21" in texts(pos, (6, 4))
     j = judge_play(pos, (6, 4), [(11, 17), (1, 5)])
     assert not j.legal and j.violation == "closed-table"

@@ -7,8 +7,11 @@ do not interfere, and says where they are.  Points are in each side's own frame;
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from trictrac.replay.analyse import analyse
 from trictrac.replay.moves import legal_plays
+from trictrac.replay.profiles import DEFAULT_PROFILE
 from trictrac.replay.scoring import next_position, position_events, score_play, score_roll
 from scoring_helpers import ALL_ROLLS, events, hits, make, weight
 
@@ -155,12 +158,20 @@ def test_E15_003_113_fill_with_one_number() -> None:
 
 
 def test_E16_003_114_remplir_en_passant() -> None:
+    """Corrected for RULES.md §3.7 M13: "Pour qu'un nombre d'un coup remplisse, il faut
+    que l'autre nombre puisse se jouer sans rompre" (003 §398); §114 names the case and
+    states no gain.  Scored 4 only under switch D33."""
     pos = make({24: 4, 23: 3, 22: 2, 21: 2, 20: 1, 19: 2, 17: 1}, B_AWAY)
     sc = score_roll(pos, (6, 3))
-    assert events(sc) == [("mover", "jan-de-retour", 1, 4, None, "remplir")]
+    assert events(sc) == []
     plays = legal_plays(pos, (6, 3)).plays
-    assert len(plays) == 1 and plays[0].result[19] == 1  # the 6 breaks: no conservation
-    assert score_play(pos, (6, 3), plays[0]).mover == 4
+    passant = [p for p in plays if p.text() == "17/20 19/off"]
+    assert len(passant) == 1 and passant[0].result[19] == 1  # the 6 breaks
+    assert score_play(pos, (6, 3), passant[0]).mover == 0
+    d33 = replace(DEFAULT_PROFILE, score_remplir_en_passant=True)
+    assert events(score_roll(pos, (6, 3), d33)) == [("mover", "jan-de-retour", 1, 4, None, "remplir")]
+    plays = legal_plays(pos, (6, 3), d33).plays
+    assert len(plays) == 1 and score_play(pos, (6, 3), plays[0], d33).mover == 4
 
 
 def test_E17_003_107_conserve_par_impuissance() -> None:
