@@ -20,6 +20,7 @@ import os
 import re
 from typing import IO, Callable, Iterable, Iterator, NamedTuple
 
+from trictrac.notation import limits as L
 from trictrac.notation.position import parse_position
 from trictrac.notation.record import (
     OFF,
@@ -124,6 +125,14 @@ _TOKEN = re.compile(
 )
 
 # one token inside the parentheses of a replay: a move, a cannot-play or "--"
+# the characters of moves and cannot-plays: after a coup's fifth move the rest of such a
+# run on the line is skipped in one C call (back to a token boundary)
+_MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
+# a comment's body up to where it stops (at '}' if closed): a '{' found before the stop of
+# an unclosed one is unclosed too (the parser then skips the rescan: linear, not quadratic)
+_COM_BODY = re.compile(r"\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*").match
+_UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
+_SKIP_WS = re.compile(r"[^\S\n]*").match
 _REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
@@ -221,7 +230,7 @@ def parse_partie(value: str) -> tuple[str, int | None] | None:
     head, _, tail = v.partition(" ")
     head = _PARTIE_ALIASES.get(head, head)
     m = _PARTIE.match(f"{head} {tail}".strip() if tail else head)
-    if not m:
+    if not m or (m.group(2) and int(m.group(2)) > L.MAX_MARQUES):
         return None
     return m.group(1), int(m.group(2)) if m.group(2) else None
 
@@ -310,6 +319,7 @@ class _Game:
         skipping = False  # after a bad coup head: ignore tokens until the next coup/section
         seen_movetext = False
         fast_open = False  # the last element is a coup read by the fast path
+        com_fail = 0  # a '{' before this index cannot start a closed comment
         fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
 
         def close() -> None:
@@ -350,7 +360,7 @@ class _Game:
                     elif ln[:1] == "[":
                         if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
                             break
-                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 17:
+                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
                         if coup is not None:
                             close()
                         append(ReleveStart(int(ln[7:]), mkspan(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
@@ -366,7 +376,12 @@ class _Game:
                         break
                 if ended:
                     break
-            m = match(text, pos)
+            if pos < com_fail and text[_SKIP_WS(text, pos).end()] == "{":
+                # a '{' inside the stretch where a comment already failed to close: it
+                # cannot close either (no '}' before the same blank line), so no rescan
+                m = _UCOM(text, pos)
+            else:
+                m = match(text, pos)
             if m is None:  # unreachable: the last alternatives always match
                 break
             kind = m.lastgroup
@@ -398,6 +413,9 @@ class _Game:
                     diag("bad-move", "error", line, col, ecol, off0 + s,
                          "a move goes from a point 1..24 to a point 1..24 or 'off'", text[s:pos])
                     continue
+                if len(coup[3]) >= L.MAX_MOVES:
+                    pos = self._too_many_moves(text, s, pos, line, col, ls)
+                    continue
                 _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
                 coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
                 coup[8] = (line, ecol)
@@ -406,6 +424,9 @@ class _Game:
                 if coup is not None:
                     close()
                 skipping = False
+                if self._big(int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, ecol, off0 + s, text[s:pos]):
+                    skipping = True
+                    continue
                 r2 = m.group(_HD_R2)
                 if r2 is not None:
                     r1, r2 = int(m.group(_HD_R1)), int(r2)
@@ -436,6 +457,9 @@ class _Game:
                     continue
                 h = m.group(_MK_HOLES)
                 bf = m.group(_MK_BS)
+                if (self._big(int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, ecol, off0 + s, text[s:pos])
+                        or (h is not None and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, ecol, off0 + s, text[s:pos]))):
+                    continue
                 act = Mark(m.group(_MK_WHO), int(m.group(_MK_PTS)), int(h) if h is not None else None,
                            None if bf is None else bf == "b", mkspan(Span, (line, col, line, ecol, off0 + s)))
                 if coup[6] == 0:
@@ -485,6 +509,8 @@ class _Game:
                         diag("glyph-outside-coup", "error", line, col, ecol, off0 + s, "a glyph annotates a coup", g)
                     continue
                 if g[0] == "$":
+                    if self._big(int(g[1:]), L.MAX_GLYPH, "a numbered glyph", line, col, ecol, off0 + s, g):
+                        continue
                     g = "$" + str(int(g[1:]))
                 coup[4 if coup[6] == 0 else 5].append(Glyph(g, mkspan(Span, (line, col, line, ecol, off0 + s))))
                 coup[8] = (line, ecol)
@@ -496,6 +522,9 @@ class _Game:
                 num = int(m.group(_CT_N))
                 if not 1 <= num <= 6:
                     diag("bad-move", "error", line, col, ecol, off0 + s, "'cannot play' names a die number 1..6", text[s:pos])
+                    continue
+                if len(coup[3]) >= L.MAX_MOVES:
+                    pos = self._too_many_moves(text, s, pos, line, col, ls)
                     continue
                 _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
                 coup[3].append(CannotPlay(num, mkspan(Span, (line, col, line, ecol, off0 + s))))
@@ -520,12 +549,15 @@ class _Game:
             elif kind == "rel":
                 seen_movetext = True
                 close()
-                skipping = False
-                append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
+                skipping = self._big(int(m.group(_RL_N)), L.MAX_RELEVE, "a relevé number", line, col, ecol, off0 + s, text[s:pos])
+                if not skipping:
+                    append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
             elif kind == "mq":
                 seen_movetext = True
                 close()
-                skipping = False
+                skipping = self._big(int(m.group(_MQ_N)), L.MAX_MARQUES, "a marqué number", line, col, ecol, off0 + s, text[s:pos])
+                if skipping:
+                    continue
                 p1 = m.group(_MQ_P1)
                 players = (p1, m.group(_MQ_P2)) if p1 else None
                 if players is not None and players[0] == players[1]:
@@ -542,6 +574,11 @@ class _Game:
                 wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
                 bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
                 val = m.group(_RS_VAL)
+                if (self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, ecol, off0 + s, text[s:pos])
+                        or (val is not None and self._big(int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col,
+                                                          ecol, off0 + s, text[s:pos]))):
+                    skipping = True
+                    continue
                 if refait and wh != lh:
                     hs = m.start(_RS_WH)
                     diag("bad-result", "warning", line, hs - ls + 1, ecol, off0 + hs,
@@ -551,6 +588,8 @@ class _Game:
                                     mkspan(Span, (line, col, line, ecol, off0 + s))))
             elif kind == "ucom":
                 raw = m.group(kind)
+                if com_fail <= s:
+                    com_fail = _COM_BODY(text, s).end()
                 diag("unclosed-comment", "error", line, col, ecol, off0 + s,
                      "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
                      raw)
@@ -621,6 +660,26 @@ class _Game:
         return Record(self._ordered(headers), elements)
 
     # -- helpers --------------------------------------------------------------------
+    def _big(self, value: int, bound: int, what: str, line: int, col: int, end_col: int, off: int, text: str) -> bool:
+        """True (and a diagnostic naming the bound) when ``value`` is past ``bound``
+        (notation/limits.py): no number can make the replayer work in proportion to it."""
+        if value <= bound:
+            return False
+        self.diag("number-too-large", "error", line, col, end_col, off,
+                  f"{what} is at most {bound} (docs/resilience.md); this token is ignored", text)
+        return True
+
+    def _too_many_moves(self, text: str, s: int, pos: int, line: int, col: int, ls: int) -> int:
+        """A coup's fifth move: one diagnostic, and the rest of the run of moves on the
+        line skipped at once (a line of millions of moves builds nothing)."""
+        end = _MOVE_RUN.match(text, pos).end()
+        if end < len(text) and not text[end].isspace() and text[end] not in "{}":
+            end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
+        self.diag("too-many-moves", "error", line, col, end - ls + 1, self.off0 + s,
+                  f"a coup has at most {L.MAX_MOVES} moves (a throw is two numbers, RULES.md §3.1); "
+                  "the extra moves are ignored", text[s:min(end, s + 60)])
+        return end
+
     def _fast_line(self, ln: str, line: int, base: int, fast: dict,
                    _new=object.__new__, _mk=tuple.__new__, _Span=Span, _Move=Move, _Coup=Coup,
                    _Mark=Mark, _heads=None, _rolls=None, _sides=None, _mset=None, _cset=None,
@@ -639,6 +698,8 @@ class _Game:
                 return None
             comment = (body, k + 1)
             ln = ln[:k]
+        if ln.count(" ") > 40:  # longer than any canonical coup: the token path bounds it
+            return None
         parts = ln.split(" ")
         if len(parts) < 3:
             return None
@@ -663,7 +724,7 @@ class _Game:
             sp = _mk(_Span, (line, i + 1, line, j + 1, base + i))
             k = spec[0]
             if k == 0:
-                if ph == 2:
+                if ph == 2 or len(moves) == 4:  # a fifth move: the token path reports it
                     return None
                 ph = 1
                 o = _new(_Move)
@@ -691,7 +752,7 @@ class _Game:
                         after.append(act)
                     ph = 2
             elif k == 1:
-                if ph == 2:
+                if ph == 2 or len(moves) == 4:
                     return None
                 ph = 1
                 moves.append(CannotPlay(spec[2], sp))
@@ -763,11 +824,17 @@ class _Game:
                 return None
             if holes is not None:
                 self.diag("bad-action", "error", line, col, end_col, off, "an école is counted in points, not holes (RULES.md §7.5)", raw)
+            if self._big(abs(int(num)), L.MAX_ECOLE_POINTS, "an école", line, col, end_col, off, raw):
+                return None
             return Ecole(who, int(num), reason, span)
         if kind == "corr":
             if num is None and holes is None:
                 self.diag("bad-action", "error", line, col, end_col, off,
                           "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'", raw)
+                return None
+            if (self._big(abs(int(num or 0)), L.MAX_CORRECTION_POINTS, "a correction's points", line, col, end_col, off, raw)
+                    or self._big(abs(int(holes or 0)), L.MAX_CORRECTION_HOLES, "a correction's holes", line, col, end_col,
+                                 off, raw)):
                 return None
             return Correction(who, int(num or 0), int(holes or 0), reason, span)
         if num is not None or holes is not None or reason is not None:
@@ -806,6 +873,11 @@ class _Game:
             o = off + c - col
             x = _REPLAY_TOKEN(tok)
             sp = _tuple_new(Span, (line, c, line, e, o))
+            if len(moves) >= L.MAX_MOVES:
+                self.diag("too-many-moves", "error", line, c, e, o,
+                          f"a replay has at most {L.MAX_MOVES} moves (a throw is two numbers, RULES.md §3.1)", tok)
+                ok = False
+                break
             if x is None:
                 self.diag("bad-move", "error", line, c, e, o,
                           "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)", tok)
@@ -855,7 +927,8 @@ class _Game:
             canon = _canonical_partie(value)
             if canon is None:
                 self.diag("unknown-partie", "warning", line, vcol, end_col, off,
-                          'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N"', value)
+                          'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
+                          f"(N at most {L.MAX_MARQUES})", value)
             else:
                 value = canon
         self.headers[name] = value
