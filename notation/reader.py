@@ -132,7 +132,7 @@ _MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
 # an unclosed one is unclosed too (the parser then skips the rescan: linear, not quadratic)
 _COM_BODY = re.compile(r"\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*").match
 _UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
-_SKIP_WS = re.compile(r"[^\S\n]*").match
+_OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
 _REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
@@ -376,7 +376,7 @@ class _Game:
                         break
                 if ended:
                     break
-            if pos < com_fail and text[_SKIP_WS(text, pos).end()] == "{":
+            if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
                 # a '{' inside the stretch where a comment already failed to close: it
                 # cannot close either (no '}' before the same blank line), so no rescan
                 m = _UCOM(text, pos)
