@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, Callable
 
 import click
 
+from trictrac.notation.textio import Input, InputError, open_input
 from trictrac.replay.profiles import Profile, find_profile, profile_names
+
+#: the exit codes every command keeps (README, `trictrac --help`)
+EXIT_CODES_HELP = (
+    "Exit codes: 0 ok (a command that produces something - annotate, fmt, publish, db import - "
+    "exits 0 when it did its job, whatever the games' findings); 1 findings (check) or not "
+    "canonical (fmt --check); 2 bad input: a FILE missing, a directory, empty, binary or not "
+    "text, or an output that could not be written (nothing is written)."
+)
 
 
 class BadInput(click.ClickException):
@@ -56,5 +66,40 @@ def echo_json(data: Any) -> None:
 
 
 def use_colour() -> bool:
-    """Colour only on a terminal."""
-    return sys.stdout.isatty()
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def read_input(name: str) -> Input:
+    """A FILE argument through the one input reader (``notation.textio.open_input``):
+    ``-`` is standard input; junk is :class:`BadInput` (one line, exit 2)."""
+    try:
+        return open_input(name)
+    except InputError as e:
+        raise BadInput(str(e)) from None
+
+
+def summary_line(files: int, games: int, coups: int, findings: int, *, unreadable: int = 0) -> str:
+    """The last line of a command that read several files."""
+    def n(k: int, word: str) -> str:
+        return f"{k} {word}{'' if k == 1 else 's'}"
+    tail = f" ({unreadable} unreadable)" if unreadable else ""
+    return f"{n(files, 'file')}{tail}, {n(games, 'game')}, {n(coups, 'coup')}, {n(findings, 'finding')}"
+
+
+def progress(length: int, label: str) -> Any:
+    """A progress bar on stderr when it is a terminal; a silent stand-in otherwise."""
+    if sys.stderr.isatty() and length > 0:
+        return click.progressbar(length=length, label=label, file=sys.stderr)
+    return _NoBar()
+
+
+class _NoBar:
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int, current_item: object = None) -> None:
+        return None
