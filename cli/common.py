@@ -79,6 +79,19 @@ def read_input(name: str) -> Input:
         raise BadInput(str(e)) from None
 
 
+def input_paths(files: tuple[str, ...], *, pass_missing: bool = False) -> tuple[str, ...]:
+    """Every FILE checked by the one input reader before anything is written (junk: one
+    line, exit 2), as paths for the APIs that take paths (``-`` and UTF-16 files as
+    temporary UTF-8 copies, removed when the command ends).  ``pass_missing``: a file
+    that does not exist is passed on as it is (the API reports it and goes on)."""
+    from contextlib import ExitStack
+
+    inputs = [Input(f, f) if pass_missing and f != "-" and not os.path.lexists(f) else read_input(f) for f in files]
+    stack = ExitStack()
+    click.get_current_context().call_on_close(stack.close)
+    return tuple(stack.enter_context(inp.as_path()) for inp in inputs)
+
+
 def summary_line(files: int, games: int, coups: int, findings: int, *, unreadable: int = 0) -> str:
     """The last line of a command that read several files."""
     def n(k: int, word: str) -> str:

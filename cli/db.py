@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, jobs_option, json_option, profile_option
+from trictrac.cli.common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
 from trictrac.club import queries
 from trictrac.club.db import (
     DatabaseMissing,
@@ -117,7 +117,7 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
 
 @db.command("import")
 @DB_PATH
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @profile_option
 @click.option("--season-start", type=click.IntRange(1, 12), default=1, show_default=True,
               help="Club season rule, set when the file is created: the month a season starts "
@@ -144,9 +144,7 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
       trictrac db import club.db big-archive.trn --jobs 4
       trictrac db import club.db new.trn --season-start 9
     """
-    for f in files:
-        if os.path.isdir(f):
-            raise BadInput(f"{f} is a directory")
+    files = input_paths(files, pass_missing=True)  # the one input reader: '-', BOMs, junk refused (exit 2)
     bar = None
     progress = None
     if not as_json and sys.stderr.isatty():

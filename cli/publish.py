@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.cli.common import BadInput, echo_json, input_paths, json_option, profile_option
 from trictrac.publish.site import PublishError, publish_files
 
 
@@ -25,7 +25,7 @@ def _count_games(files: tuple[str, ...]) -> int:
 
 
 @click.command("publish")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Directory to write index.html and the game pages into (created if needed).")
 @profile_option
@@ -43,6 +43,7 @@ def publish(files: tuple[str, ...], out_dir: str, profile: object, as_json: bool
     Exit codes: 0 published, 1 published with findings or games that could not be
     verified, 2 unreadable input.
     """
+    files = input_paths(files)  # junk refused before anything is written (exit 2)
     show_bar = sys.stderr.isatty() and not as_json
     try:
         if show_bar:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import random
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
 import click
 
 from trictrac.cli.common import BadInput, profile_option
+from trictrac.notation.textio import atomic_write_text, atomic_writer
 from trictrac.notation.writer import write_record
 from trictrac.replay.inject import INJECT_KINDS, InjectError, inject
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
@@ -69,11 +71,12 @@ def selfplay(
         raise BadInput("--inject needs -o FILE (or --truth FILE) to write the injected mistakes")
     truth_rows: list[dict[str, object]] = []
     out: TextIO
+    stack = ExitStack()  # -o is replaced whole when every game is written, else left as it was
     try:
-        out = open(output, "w", encoding="utf-8") if output else sys.stdout
+        out = stack.enter_context(atomic_writer(output)) if output else sys.stdout
     except OSError as e:
         raise BadInput(f"cannot write {output}: {e.strerror}") from None
-    try:
+    with stack:
         rng = random.Random(f"inject:{seed}")
         for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques)):
             if inject_k:
@@ -85,13 +88,10 @@ def selfplay(
             if i:
                 out.write("\n")
             out.write(write_record(rec))
-    finally:
-        if output:
-            out.close()
     if inject_k:
         path = truth or Path(str(output) + ".injected.json")
         try:
-            path.write_text(json.dumps(truth_rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            atomic_write_text(path, json.dumps(truth_rows, ensure_ascii=False, indent=1) + "\n")
         except OSError as e:
             raise BadInput(f"cannot write {path}: {e.strerror}") from None
         if output:

@@ -146,7 +146,7 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     if p.is_dir():
         raise InputError(f"{name}: a directory, not a record file")
     if not p.exists():
-        raise InputError(f"{name}: no such file")
+        raise InputError(f"{name}: cannot read: no such file")
     try:
         with open(p, "rb") as fh:
             head = fh.read(_PROBE)
