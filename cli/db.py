@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 import click
 
+from trictrac.notation.textio import terminal_safe
 from trictrac.cli.common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
 from trictrac.club import queries
 from trictrac.club.db import (
@@ -77,7 +78,7 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None)
         click.echo("(none)")
         return
     cols = list(columns or rows[0].keys())
-    cells = [["" if r.get(c) is None else str(r.get(c)) for c in cols] for r in rows]
+    cells = [["" if r.get(c) is None else terminal_safe(str(r.get(c))) for c in cols] for r in rows]
     width = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
     click.echo("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
     click.echo("  ".join("-" * w for w in width))
@@ -356,7 +357,7 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
         return
     click.echo(f"game {g['id']}")
     for k, v in g["headers"].items():
-        click.echo(f"  {k}: {v}")
+        click.echo(terminal_safe(f"  {k}: {v}"))
     click.echo(f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
                f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}")
     _table(g["results"])
@@ -367,7 +368,7 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
         for f in g["findings"]:
             click.echo(f"  {f['line']}:{f['col']}: {f['kind']}: {f['message']} [RULES.md {f['rule']}]")
     click.echo("")
-    click.echo(g["canonical"].rstrip("\n"))
+    click.echo(terminal_safe(g["canonical"].rstrip("\n")))
 
 
 @db.command("stats")

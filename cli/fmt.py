@@ -118,6 +118,8 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool) -> None:
                                err=True)
             continue
         if text:
+            if sys.stdout.isatty():  # a record's control characters never reach a terminal raw
+                text = terminal_safe(text)
             sys.stdout.write(text if first else "\n" + text)
             first = False
     if not (check or write):

@@ -110,7 +110,7 @@ _TOKEN = re.compile(
     rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$\d{{1,9}}){_W}"
     rf"|(?P<cant>[-xX](?P<ct_n>\d{{1,9}})){_WG}"
     rf"|(?P<none>--){_W}"
-    r"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"[ \t]*\])"
+    r"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_-]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"[ \t]*\])"
     r"(?=[^\S\n]*(?:\n|\Z))"
     rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>\d{{1,9}})){_W}"
     rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>\d{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
@@ -179,7 +179,7 @@ _ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for
 _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
 _FAST_OFF = False
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z").match
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
@@ -1035,8 +1035,14 @@ def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, b
     scan = 0  # index in buf where the search for tag lines resumes (a line start)
     eof = False
     read = stream.read
+    bom = base == 0  # a UTF-8 byte-order mark before the first tag is no text of the game
     while not eof:
         chunk = read(_CHUNK)
+        if bom:
+            bom = False
+            if chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+                base = gstart = 3
         if chunk:
             buf += chunk
             limit = buf.rfind(b"\n") + 1
@@ -1071,7 +1077,16 @@ def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, b
 
 
 def _split_text(stream: Iterable[str]) -> Iterator[tuple[int, int, list[str], bool]]:
-    return _split(stream, "[", "{", (" ", "\t"))
+    return _split(_no_bom(stream), "[", "{", (" ", "\t"))
+
+
+def _no_bom(lines: Iterable[str]) -> Iterator[str]:
+    """The lines with a byte-order mark dropped from the first (it would hide a tag line)."""
+    it = iter(lines)
+    for first in it:
+        yield first[1:] if first[:1] == "\ufeff" else first
+        break
+    yield from it
 
 
 def _text_lines(text: str) -> Iterator[str]:
