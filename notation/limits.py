@@ -12,7 +12,7 @@ from __future__ import annotations
 __all__ = [
     "MAX_MARK_POINTS", "MAX_MARK_HOLES", "MAX_ECOLE_POINTS", "MAX_CORRECTION_POINTS",
     "MAX_CORRECTION_HOLES", "MAX_COUP_NUMBER", "MAX_RELEVE", "MAX_MARQUES", "MAX_HOLES",
-    "MAX_RESULT_VALUE", "MAX_GLYPH", "MAX_MOVES",
+    "MAX_RESULT_VALUE", "MAX_GLYPH", "MAX_MOVES", "MAX_CANNOT",
 ]
 
 #: One throw scores under 230 points: hits on at most 15 lone checkers at 12 points each
@@ -42,5 +42,8 @@ MAX_HOLES = 99
 MAX_RESULT_VALUE = 99_999
 #: numbered annotation glyphs ``$n`` (as in PGN's NAGs).
 MAX_GLYPH = 255
-#: a throw is two numbers (RULES.md §3.1): its moves and cannot-plays are at most four.
+#: a throw is two numbers (RULES.md §3.1), so a right record has at most two moves or
+#: cannot-plays; a coup may hold four of each (room for a doublet wrongly played four
+#: times, the verifier judges it), no more.
 MAX_MOVES = 4
+MAX_CANNOT = 4

@@ -179,6 +179,7 @@ _ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for
 _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
 _FAST_OFF = False
+_MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
@@ -241,6 +242,11 @@ def _canonical_partie(value: str) -> str | None:
     if p is None:
         return None
     return p[0] if p[1] is None else f"{p[0]} {p[1]}"
+
+
+def _full(items: list, kind: type, bound: int) -> bool:
+    """``items`` (a coup's moves so far, at most a few) already hold ``bound`` of ``kind``."""
+    return sum(1 for x in items if type(x) is kind) >= bound
 
 
 def _enter_moves(coup: list, diag: Callable[..., None], line: int, col: int, ecol: int,
@@ -413,7 +419,7 @@ class _Game:
                     diag("bad-move", "error", line, col, ecol, off0 + s,
                          "a move goes from a point 1..24 to a point 1..24 or 'off'", text[s:pos])
                     continue
-                if len(coup[3]) >= L.MAX_MOVES:
+                if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
                     pos = self._too_many_moves(text, s, pos, line, col, ls)
                     continue
                 _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
@@ -523,7 +529,7 @@ class _Game:
                 if not 1 <= num <= 6:
                     diag("bad-move", "error", line, col, ecol, off0 + s, "'cannot play' names a die number 1..6", text[s:pos])
                     continue
-                if len(coup[3]) >= L.MAX_MOVES:
+                if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
                     pos = self._too_many_moves(text, s, pos, line, col, ls)
                     continue
                 _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
@@ -676,7 +682,8 @@ class _Game:
         if end < len(text) and not text[end].isspace() and text[end] not in "{}":
             end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
         self.diag("too-many-moves", "error", line, col, end - ls + 1, self.off0 + s,
-                  f"a coup has at most {L.MAX_MOVES} moves (a throw is two numbers, RULES.md §3.1); "
+                  f"a coup has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+                  "(a throw is two numbers, RULES.md §3.1); "
                   "the extra moves are ignored", text[s:min(end, s + 60)])
         return end
 
@@ -714,6 +721,7 @@ class _Game:
         after: list | None = None
         ph = 0
         mf, mt, ms = _mset
+        nm = nc = 0  # moves and cannot-plays so far (notation/limits.py)
         del parts[:3]
         for tok in parts:
             spec = fast.get(tok)
@@ -724,8 +732,9 @@ class _Game:
             sp = _mk(_Span, (line, i + 1, line, j + 1, base + i))
             k = spec[0]
             if k == 0:
-                if ph == 2 or len(moves) == 4:  # a fifth move: the token path reports it
+                if ph == 2 or nm == _MAXM:  # a fifth move: the token path reports it
                     return None
+                nm += 1
                 ph = 1
                 o = _new(_Move)
                 mf(o, spec[2])
@@ -752,8 +761,9 @@ class _Game:
                         after.append(act)
                     ph = 2
             elif k == 1:
-                if ph == 2 or len(moves) == 4:
+                if ph == 2 or nc == _MAXC:
                     return None
+                nc += 1
                 ph = 1
                 moves.append(CannotPlay(spec[2], sp))
             elif k == 3:
@@ -873,9 +883,10 @@ class _Game:
             o = off + c - col
             x = _REPLAY_TOKEN(tok)
             sp = _tuple_new(Span, (line, c, line, e, o))
-            if len(moves) >= L.MAX_MOVES:
+            if len(moves) >= L.MAX_MOVES + L.MAX_CANNOT:
                 self.diag("too-many-moves", "error", line, c, e, o,
-                          f"a replay has at most {L.MAX_MOVES} moves (a throw is two numbers, RULES.md §3.1)", tok)
+                          f"a replay has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+                          "(a throw is two numbers, RULES.md §3.1)", tok)
                 ok = False
                 break
             if x is None:
@@ -993,10 +1004,15 @@ def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, 
         c = raw[:1]
         if c == bracket or (c in blanks and raw.lstrip()[:1] == bracket):
             if closed:
-                yield start, first, buf, cut
-                buf = []
-                start = off
-                first = lineno
+                # comment lines right above the tags belong to the coming game
+                k = len(buf)
+                while k > 1 and _is_comment_line(buf[k - 1], brace):
+                    k -= 1
+                moved = buf[k:]
+                yield start, first, buf[:k], cut
+                buf = moved
+                start = off - sum(map(len, moved))
+                first = lineno - len(moved)
                 has_tags = closed = cut = False
             has_tags = True
         elif has_tags:
@@ -1015,6 +1031,13 @@ def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, 
 
 
 _NL = {bytes: b"\n", str: "\n"}
+_COMMENT_LINE = {str: re.compile(r"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
+                 bytes: re.compile(rb"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match}
+
+
+def _is_comment_line(raw, brace) -> bool:
+    """A line holding one whole comment and nothing else (a preamble of the next game)."""
+    return raw.lstrip()[:1] == brace and _COMMENT_LINE[type(raw)](raw) is not None
 
 
 _TAGLINE = re.compile(rb"^(?:[ \t][ \t\r\x0b\x0c]*)?\[", re.M)
@@ -1060,9 +1083,15 @@ def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, b
                 new_game = _PREAMBLE_TEXT.search(buf, gstart - base, p) is not None
             if new_game:
                 g0 = gstart - base
-                yield gstart, gline, buf[g0:p]
-                gline += buf.count(b"\n", g0, p)
-                gstart = P
+                q = p  # comment lines right above the tags belong to the coming game
+                while q > g0:
+                    ls = buf.rfind(b"\n", g0, q - 1) + 1
+                    if ls <= g0 or not _is_comment_line(buf[ls:q], b"{"):
+                        break
+                    q = ls
+                yield gstart, gline, buf[g0:q]
+                gline += buf.count(b"\n", g0, q)
+                gstart = base + q
             has_tags = True
             e = buf.find(b"\n", p, limit)
             prev_tag_end = base + (limit if e < 0 else e + 1)
