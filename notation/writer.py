@@ -39,7 +39,7 @@ from trictrac.notation.record import (
 __all__ = ["write_record", "write_records", "write_action", "write_coup", "write_element"]
 
 _LEAVE = "s'en-va"
-_BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n|$)")
+_BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
 _TAG_START = re.compile(r"(^|\n)([^\S\n]*)\[")
 
 
