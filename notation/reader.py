@@ -488,7 +488,8 @@ class _Game:
                     ls = s + raw.rindex("\n") + 1
                     ecol = pos - ls + 1
                 c = Comment(body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s)))
-                if coup is not None and not skipping and text[s - col + 1 : s].strip():
+                # a token before it on this line (tokens are never blank: no slice of the line)
+                if coup is not None and not skipping and m.start() > s - col + 1:
                     coup[4 if coup[6] == 0 else 5].append(c)
                     coup[8] = (line, ecol)
                 else:  # a comment that starts a line is a remark on the game
@@ -600,7 +601,7 @@ class _Game:
                      "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
                      raw)
                 c = Comment(raw[1:].rstrip("\r"), mkspan(Span, (line, col, line, ecol, off0 + s)))
-                if coup is not None and not skipping and text[ls:s].strip():
+                if coup is not None and not skipping and m.start() > ls:
                     coup[4 if coup[6] == 0 else 5].append(c)
                 else:
                     close()
