@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from trictrac.cli.common import (
-    BadInput, EXIT_CODES_HELP, echo_json, jobs_option, json_option, profile_option, read_input, summary_line, use_colour,
+    BadInput, echo_json, jobs_option, json_option, profile_option, read_input, summary_line, use_colour,
 )
 
 

@@ -12,13 +12,6 @@ import click
 from trictrac.notation.textio import Input, InputError, open_input
 from trictrac.replay.profiles import Profile, find_profile, profile_names
 
-#: the exit codes every command keeps (README, `trictrac --help`)
-EXIT_CODES_HELP = (
-    "Exit codes: 0 ok (a command that produces something - annotate, fmt, publish, db import - "
-    "exits 0 when it did its job, whatever the games' findings); 1 findings (check) or not "
-    "canonical (fmt --check); 2 bad input: a FILE missing, a directory, empty, binary or not "
-    "text, or an output that could not be written (nothing is written)."
-)
 
 
 class BadInput(click.ClickException):

@@ -26,13 +26,22 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator, TextIO
+from typing import IO, Any, ContextManager, TextIO
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_writer", "terminal_safe",
-           "InputError", "Input", "open_input", "STDIN"]
+__all__ = [
+    "STDIN",
+    "Input",
+    "InputError",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "atomic_writer",
+    "open_input",
+    "terminal_safe",
+]
 
 #: the FILE argument that means standard input
 STDIN = "-"
@@ -167,16 +176,22 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     return Input(name, os.fspath(p), None)
 
 
-@contextmanager
-def atomic_writer(path: str | os.PathLike[str], encoding: str = "utf-8") -> Iterator[TextIO]:
+def atomic_writer(path: str | os.PathLike[str], encoding: str = "utf-8") -> ContextManager[TextIO]:
     """A text handle whose content replaces ``path`` whole when the block ends without
     an exception (temporary file, fsync, rename); on an exception nothing is changed.
     For output too large to hold in memory (``selfplay -o``)."""
+    return _replacing(path, "w", encoding)
+
+
+@contextmanager
+def _replacing(path: str | os.PathLike[str], mode: str, encoding: str | None = None) -> Iterator[Any]:
+    """The file handle of a temporary file beside ``path``, flushed to disk and renamed
+    over ``path`` when the block ends normally, removed when it raises."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+        with os.fdopen(fd, mode, encoding=encoding, newline="" if encoding else None) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -202,22 +217,8 @@ def _set_mode(tmp: str, target: Path) -> None:
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (temporary file, fsync, rename)."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _set_mode(tmp, target)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    with _replacing(path, "wb") as handle:
+        handle.write(data)
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:

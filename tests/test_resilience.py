@@ -128,7 +128,7 @@ assert [d.code for d in pr.diagnostics] == ["too-many-moves"]""")
 ])
 def test_adversarial_text_is_linear(body: str):
     t = time.perf_counter()
-    recs, diags = parse_text(HEAD + "1. A 2-1 1/3 1/2\n" + body)
+    _recs, diags = parse_text(HEAD + "1. A 2-1 1/3 1/2\n" + body)
     assert time.perf_counter() - t < 5
     assert len(diags) <= 201  # capped per game
 
