@@ -13,7 +13,7 @@ from typing import TextIO
 
 import click
 
-from trictrac.cli.common import BadInput, profile_option
+from trictrac.cli.common import BadInput, profile_option, progress
 from trictrac.notation.textio import atomic_write_text, atomic_writer
 from trictrac.notation.writer import write_record
 from trictrac.replay.inject import INJECT_KINDS, InjectError, inject
@@ -77,6 +77,7 @@ def selfplay(
     except OSError as e:
         raise BadInput(f"cannot write {output}: {e.strerror}") from None
     with stack:
+        bar = stack.enter_context(progress(n if output else 0, "selfplay"))  # on a terminal only
         rng = random.Random(f"inject:{seed}")
         for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques)):
             if inject_k:
@@ -88,6 +89,7 @@ def selfplay(
             if i:
                 out.write("\n")
             out.write(write_record(rec))
+            bar.update(1)
     if inject_k:
         path = truth or Path(str(output) + ".injected.json")
         try:

@@ -284,3 +284,12 @@ def test_a_comment_above_the_tags_belongs_to_the_next_game():
     by_bytes = [[getattr(e, "text", "coup") for e in pr.record.elements]
                 for pr in iter_records(io.BytesIO(text.encode()))]
     assert by_text == by_bytes == [["sur la partie 1", "coup", "fin de la partie 1"], ["sur la partie 2", "coup"]]
+
+
+def test_progress_bars_only_on_a_terminal(monkeypatch):
+    from trictrac.cli import common
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert isinstance(common.progress(100, "x"), common._NoBar)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert not isinstance(common.progress(100, "x"), common._NoBar)
