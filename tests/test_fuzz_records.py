@@ -79,9 +79,13 @@ def test_short_atheris_run(tmp_path: Path) -> None:
     """The coverage-guided target runs and reports its figures (skipped without atheris)."""
     pytest.importorskip("atheris")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+    corpus = tmp_path / "corpus"  # libFuzzer adds its new inputs to this folder: never the fixtures
+    corpus.mkdir()
+    for p in (ROOT / "fixtures" / "records").glob("*.trn"):
+        (corpus / p.name).write_bytes(p.read_bytes())
     r = subprocess.run(
         [sys.executable, str(ROOT / "tests" / "fuzz" / "fuzz_records.py"), "-atheris_runs=300",
-         f"-crash_dir={tmp_path}", str(ROOT / "fixtures" / "records")],
+         f"-crash_dir={tmp_path / 'crashes'}", str(corpus)],
         capture_output=True, text=True, timeout=300, env=env, check=False,
     )
     assert "fuzz summary:" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
