@@ -6,6 +6,7 @@ import click
 
 from trictrac.cli.common import BadInput
 from trictrac.notation.position import parse_position
+from trictrac.notation.textio import atomic_write_text, terminal_safe
 from trictrac.publish.board import board_svg, svg_text
 
 
@@ -35,14 +36,13 @@ def board(position: str, output: str, size: int, orientation: str, labels: bool)
         if d is None:
             raise BadInput("unreadable position")
         caret = " " * (d.span.col - 1) + "^" * max(1, d.span.end_col - d.span.col)
-        raise BadInput(f"position, column {d.span.col}: {d.code}: {d.message}\n  {position}\n  {caret}")
+        raise BadInput(terminal_safe(f"position, column {d.span.col}: {d.code}: {d.message}\n  {position}\n  {caret}"))
     text = svg_text(board_svg(spec, size=size, orientation=orientation, labels=labels))
     if output == "-":
         click.echo(text, nl=False)
         return
     try:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+        atomic_write_text(output, text)
     except OSError as e:
         raise BadInput(f"cannot write {output}: {e.strerror}") from None
     click.echo(f"wrote {output}", err=True)

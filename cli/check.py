@@ -6,49 +6,59 @@ returns (STYLE.md §5).  Exit codes: 0 clean, 1 findings, 2 unreadable input.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, jobs_option, json_option, profile_option, use_colour
+from trictrac.cli.common import (
+    BadInput, echo_json, jobs_option, json_option, profile_option, read_input, summary_line, use_colour,
+)
 
 
 def _paint(text: str, fg: str, colour: bool) -> str:
     """Colour only on a terminal (never in pipes, files or tests)."""
     return click.style(text, fg=fg) if colour else text
-from trictrac.notation.record import Comment, Coup, Glyph, Record
+from trictrac.notation.record import Comment, Coup, Diagnostic, Glyph, Record
+from trictrac.notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
 from trictrac.replay.profiles import Profile
 from trictrac.replay.verify import GameReport, verify, verify_file
 
 __all__ = ["check", "annotate", "replay"]
 
 
-def _readable(path: str) -> None:
-    if not os.path.isfile(path):
-        raise BadInput(f"{path}: no such file")
-    try:
-        with open(path, "rb") as fh:
-            fh.read(1)
-    except OSError as e:
-        raise BadInput(f"{path}: {e.strerror or e}") from None
+def _distinct(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics less the verifier's second reading of a bad ``Position`` tag: the
+    reader already reported each fault at its place in the file (issue 18)."""
+    seen = {(d.code, d.message) for d in diags if d.code.startswith("position-") and d.file is not None}
+    return [d for d in diags if not (d.code.startswith("position-") and d.file is None and (d.code, d.message) in seen)]
 
 
-def _reports(path: str, profile: Profile | None, jobs: int, trace: bool = False,
+def _reports(inp: Input, profile: Profile | None, jobs: int, trace: bool = False,
              recover: bool = False) -> list[GameReport]:
-    _readable(path)
+    """Every game of ``inp`` verified; :class:`BadInput` when it holds no record."""
+    from trictrac.notation.reader import iter_records
+
+    path = inp.name
     try:
-        reports = list(verify_file(path, profile, jobs=jobs, trace=trace, recover=recover))
+        if inp.path is not None:
+            reports = list(verify_file(inp.path, profile, jobs=jobs, trace=trace, recover=recover))
+        else:
+            with inp.stream() as fh:
+                reports = [verify(pr.record, profile, file=path, game=i, trace=trace, diagnostics=pr.diagnostics,
+                                  recover=recover)
+                           for i, pr in enumerate(iter_records(fh, file=path))]
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror or e}") from None
     if not reports or all(not r.headers and not r.coups_verified for r in reports):
         raise BadInput(f"{path}: no trictrac record found (a record starts with [Tag \"value\"] lines)")
+    for r in reports:
+        r.diagnostics[:] = _distinct(r.diagnostics)
     return reports
 
 
 @click.command("check")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @profile_option
 @json_option
 @jobs_option
@@ -56,7 +66,9 @@ def _reports(path: str, profile: Profile | None, jobs: int, trace: bool = False,
               help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
                    "for the wrong side) instead of proposing the nearest legal play and going on.")
 def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool) -> None:
-    """Verify recorded games against the rules: one line per finding, a summary per game.
+    """Verify recorded games against the rules: one line per finding, a summary per game
+    (and a last line of totals when several files are given).  FILE '-' reads standard
+    input; a missing or unreadable FILE is reported and the others are still checked.
 
     A mistake of the record itself (a typo: a move the throw cannot make, from an empty
     point, a coup written for the wrong side) is one finding with a "did you mean"
@@ -66,29 +78,44 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
     Example:
         trictrac check fixtures/findings/e40-ecole-par-trop.trn
         trictrac check archive.trn --jobs 4 --json
-    Exit codes: 0 clean, 1 findings, 2 unreadable input.
+        cat game.trn | trictrac check -
+    Exit codes: 0 clean, 1 findings, 2 a FILE could not be read (bad input).
     """
     dirty = False
+    bad = 0
     out: list[dict[str, Any]] = []
     colour = use_colour()
-    for path in files:
-        for rep in _reports(path, profile, jobs, recover=not strict):
+    games = coups = findings = 0
+    for name in files:
+        try:
+            reports = _reports(open_input(name), profile, jobs, recover=not strict)
+        except (InputError, BadInput) as e:
+            click.echo(f"Error: {terminal_safe(str(e.format_message() if isinstance(e, BadInput) else e))}", err=True)
+            bad += 1
+            continue
+        path = terminal_safe(reports[0].file or name) if reports else name
+        for rep in reports:
             errors = [d for d in rep.diagnostics if d.severity == "error"]
+            games += 1
+            coups += rep.coups_verified
+            findings += len(rep.findings) + len(errors)
             if rep.findings or errors:
                 dirty = True
             if as_json:
                 out.append(rep.as_dict())
                 continue
             for d in rep.diagnostics:
-                click.echo(_paint(d.render(path), "red" if d.severity == "error" else "yellow", colour))
+                click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
             for f in rep.findings:
-                click.echo(_paint(f.render(path), "red", colour))
-            click.echo(_paint(f"{path}: {rep.summary()}", "yellow" if rep.findings else "green", colour))
+                click.echo(_paint(terminal_safe(f.render(path)), "red", colour))
+            click.echo(_paint(terminal_safe(f"{path}: {rep.summary()}"), "yellow" if rep.findings else "green", colour))
             for note in rep.notes:
-                click.echo(f"{path}: note: {note}")
+                click.echo(terminal_safe(f"{path}: note: {note}"))
     if as_json:
         echo_json(out)
-    raise SystemExit(1 if dirty else 0)
+    elif len(files) > 1:
+        click.echo(summary_line(len(files), games, coups, findings, unreadable=bad))
+    raise SystemExit(2 if bad else 1 if dirty else 0)
 
 
 def _annotated(record: Record, rep: GameReport, explain: bool) -> Record:
@@ -135,29 +162,30 @@ def _explain(t: Any) -> str:
 
 
 @click.command("annotate")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False),
               help="Where to write the annotated record ('-' = standard output).")
 @click.option("--explain", is_flag=True, help="Also write each coup's entitled marks.")
 @profile_option
 def annotate(file: str, output: str, explain: bool, profile: Profile | None) -> None:
     """Write FILE in canonical notation with every finding as a comment and a glyph.
+    FILE '-' reads standard input.  The output file is written whole or not at all.
 
     \b
     Example:
         trictrac annotate game.trn -o game.annotated.trn --explain
-    Exit codes: 0 clean, 1 findings, 2 unreadable input.
+    Exit codes: 0 written (whatever the games' findings), 2 FILE could not be read or
+    the output could not be written (nothing is written).
     """
     from trictrac.notation.reader import iter_records
     from trictrac.notation.writer import write_record
 
-    _readable(file)
+    inp = read_input(file)
     texts: list[str] = []
-    dirty = False
-    for i, pr in enumerate(iter_records(file, file=file)):
-        rep = verify(pr.record, profile, file=file, game=i, trace=explain, diagnostics=pr.diagnostics)
-        dirty = dirty or bool(rep.findings) or any(d.severity == "error" for d in rep.diagnostics)
-        texts.append(write_record(_annotated(pr.record, rep, explain)))
+    with inp.stream() as fh:
+        for i, pr in enumerate(iter_records(fh, file=inp.name)):
+            rep = verify(pr.record, profile, file=inp.name, game=i, trace=explain, diagnostics=pr.diagnostics)
+            texts.append(write_record(_annotated(pr.record, rep, explain)))
     if not texts:
         raise BadInput(f"{file}: no game found")
     text = "\n".join(texts)
@@ -165,28 +193,28 @@ def annotate(file: str, output: str, explain: bool, profile: Profile | None) -> 
         click.echo(text, nl=False)
     else:
         try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            atomic_write_text(output, text)
         except OSError as e:
             raise BadInput(f"{output}: {e.strerror or e}") from None
-    raise SystemExit(1 if dirty else 0)
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @profile_option
 @json_option
 def replay(file: str, profile: Profile | None, as_json: bool) -> None:
-    """The position, the score and the scoring events after every coup of FILE.
+    """The position, the score and the scoring events after every coup of FILE
+    ('-' reads standard input).
 
     \b
     Example:
         trictrac replay game.trn --json
+    Exit codes: 0 replayed, 2 FILE could not be read.
     """
     from trictrac.notation.position import write_position
 
     out = []
-    for rep in _reports(file, profile, 1, trace=True):
+    for rep in _reports(read_input(file), profile, 1, trace=True):
         coups = []
         for t in rep.trace:
             d = t.as_dict()
@@ -199,8 +227,8 @@ def replay(file: str, profile: Profile | None, as_json: bool) -> None:
         echo_json(out)
         return
     for g in out:
-        click.echo(f"game {g['game'] + 1} [{g['profile']}]")
+        click.echo(terminal_safe(f"game {g['game'] + 1} [{g['profile']}]"))
         for c in g["coups"]:
             ev = ", ".join(f"{e['kind']} {e['points']}" for e in c["events"]) or "-"
-            click.echo(f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "
-                       f"{ev} | {c['position']}")
+            click.echo(terminal_safe(f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "
+                                     f"{ev} | {c['position']}"))

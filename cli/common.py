@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, Callable
 
 import click
 
+from trictrac.notation.textio import Input, InputError, open_input
 from trictrac.replay.profiles import Profile, find_profile, profile_names
+
 
 
 class BadInput(click.ClickException):
@@ -56,5 +59,53 @@ def echo_json(data: Any) -> None:
 
 
 def use_colour() -> bool:
-    """Colour only on a terminal."""
-    return sys.stdout.isatty()
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def read_input(name: str) -> Input:
+    """A FILE argument through the one input reader (``notation.textio.open_input``):
+    ``-`` is standard input; junk is :class:`BadInput` (one line, exit 2)."""
+    try:
+        return open_input(name)
+    except InputError as e:
+        raise BadInput(str(e)) from None
+
+
+def input_paths(files: tuple[str, ...], *, pass_missing: bool = False) -> tuple[str, ...]:
+    """Every FILE checked by the one input reader before anything is written (junk: one
+    line, exit 2), as paths for the APIs that take paths (``-`` and UTF-16 files as
+    temporary UTF-8 copies, removed when the command ends).  ``pass_missing``: a file
+    that does not exist is passed on as it is (the API reports it and goes on)."""
+    from contextlib import ExitStack
+
+    inputs = [Input(f, f) if pass_missing and f != "-" and not os.path.lexists(f) else read_input(f) for f in files]
+    stack = ExitStack()
+    click.get_current_context().call_on_close(stack.close)
+    return tuple(stack.enter_context(inp.as_path()) for inp in inputs)
+
+
+def summary_line(files: int, games: int, coups: int, findings: int, *, unreadable: int = 0) -> str:
+    """The last line of a command that read several files."""
+    def n(k: int, word: str) -> str:
+        return f"{k} {word}{'' if k == 1 else 's'}"
+    tail = f" ({unreadable} unreadable)" if unreadable else ""
+    return f"{n(files, 'file')}{tail}, {n(games, 'game')}, {n(coups, 'coup')}, {n(findings, 'finding')}"
+
+
+def progress(length: int, label: str) -> Any:
+    """A progress bar on stderr when it is a terminal; a silent stand-in otherwise."""
+    if sys.stderr.isatty() and length > 0:
+        return click.progressbar(length=length, label=label, file=sys.stderr)
+    return _NoBar()
+
+
+class _NoBar:
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int, current_item: object = None) -> None:
+        return None

@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, jobs_option, json_option, profile_option
+from trictrac.notation.textio import terminal_safe
+from trictrac.cli.common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
 from trictrac.club import queries
 from trictrac.club.db import (
     DatabaseMissing,
@@ -124,7 +125,7 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
 
 @db.command("import")
 @DB_PATH
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @profile_option
 @click.option("--season-start", type=click.IntRange(1, 12), default=1, show_default=True,
               help="Club season rule, set when the file is created: the month a season starts "
@@ -151,9 +152,7 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
       trictrac db import club.db big-archive.trn --jobs 4
       trictrac db import club.db new.trn --season-start 9
     """
-    for f in files:
-        if os.path.isdir(f):
-            raise BadInput(f"{f} is a directory")
+    files = input_paths(files, pass_missing=True)  # the one input reader: '-', BOMs, junk refused (exit 2)
     bar = None
     progress = None
     if not as_json and sys.stderr.isatty():
@@ -446,7 +445,7 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
         return
     click.echo(f"game {g['id']}")
     for k, v in g["headers"].items():
-        click.echo(f"  {k}: {v}")
+        click.echo(terminal_safe(f"  {k}: {v}"))
     click.echo(f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
                f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}")
     _table(g["results"])
@@ -457,7 +456,7 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
         for f in g["findings"]:
             click.echo(f"  {f['line']}:{f['col']}: {f['kind']}: {f['message']} [RULES.md {f['rule']}]")
     click.echo("")
-    click.echo(g["canonical"].rstrip("\n"))
+    click.echo(terminal_safe(g["canonical"].rstrip("\n")))
 
 
 @db.command("stats")

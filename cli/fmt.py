@@ -1,85 +1,132 @@
 """``trictrac fmt``: print records in the canonical ``.trn`` form (docs/notation.md).
 
-Wiring only: ``notation.reader`` reads, ``notation.writer`` writes.
+Wiring only: ``notation.reader`` reads, ``notation.writer`` writes, every FILE comes
+through the one input reader (``notation.textio.open_input``) and ``--write`` replaces
+a file whole or not at all (``notation.textio.atomic_write_text``).
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
+from trictrac.cli.common import summary_line
 from trictrac.notation.reader import format_diagnostic, iter_records, source_lines
-from trictrac.notation.record import Diagnostic
+from trictrac.notation.record import Coup, Diagnostic
+from trictrac.notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
 from trictrac.notation.writer import write_record
 
 
-def _report(path: str, diags: list[Diagnostic]) -> None:
-    lines = source_lines(path, (d.span.line for d in diags))
+def _report(inp: Input, diags: list[Diagnostic]) -> None:
+    lines = source_lines(inp.path, (d.span.line for d in diags)) if inp.path else {}
     for d in diags:
-        click.echo(format_diagnostic(d, lines.get(d.span.line), path), err=True)
+        click.echo(terminal_safe(format_diagnostic(d, lines.get(d.span.line), inp.name)), err=True)
+
+
+def _canonical(inp: Input, strict: bool) -> tuple[str, list[Diagnostic], int, int]:
+    """The canonical text of every game of ``inp``, its diagnostics, games and coups."""
+    texts: list[str] = []
+    diags: list[Diagnostic] = []
+    games = coups = 0
+    with inp.stream() as fh:
+        for pr in iter_records(fh, file=inp.name, strict=strict):
+            diags.extend(pr.diagnostics)
+            text = write_record(pr.record)
+            if text:
+                texts.append(text)
+                games += 1
+                coups += sum(1 for e in pr.record.elements if type(e) is Coup)
+    return "\n".join(texts), diags, games, coups
+
+
+def _same(inp: Input, text: str) -> bool:
+    want = text.encode("utf-8")
+    if inp.data is not None:  # standard input as read, or a UTF-16 file (never canonical)
+        return inp.path is None and inp.name == "<stdin>" and inp.data == want
+    assert inp.path is not None
+    with open(inp.path, "rb") as fh:
+        return fh.read(len(want) + 1) == want
 
 
 @click.command("fmt")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=str))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=str))
 @click.option("--check", is_flag=True, help="Print nothing; exit 1 if a file is not in canonical form.")
+@click.option("--write", "-w", "write", is_flag=True,
+              help="Rewrite each FILE in place in canonical form (whole or not at all; never a file with errors).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def fmt(files: tuple[str, ...], check: bool, strict: bool) -> None:
+def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool) -> None:
     """Print each record FILE in canonical form (one spelling per keyword).
+    FILE '-' reads standard input.
 
     \b
-    Diagnostics go to stderr as file:line:col: severity: code: message.
-    Exit codes: 0 ok; 1 (--check) a file is not canonical; 2 unreadable file or
-    errors in the text (with --strict, warnings count as errors).
+    Diagnostics go to stderr as file:line:col: severity: code: message; with several
+    files a last line of totals goes to stderr too.
+    Exit codes: 0 ok; 1 (--check) a file is not canonical; 2 a FILE could not be read
+    (missing, a directory, empty, binary) or has errors in its text (with --strict,
+    warnings count as errors): such a file is never written.
 
     \b
     Examples:
       trictrac fmt fixtures/records/douze_trous_sloppy.trn
       trictrac fmt --check fixtures/records/*.trn
+      trictrac fmt --write club/*.trn
     """
-    errors = False
+    if check and write:
+        raise click.UsageError("--check and --write go separately")
+    errors = unreadable = 0
     not_canonical: list[str] = []
-    for path in files:
-        if not Path(path).is_file():
-            click.echo(f"{path}: error: cannot read: no such file", err=True)
-            errors = True
+    games = coups = findings = 0
+    first = True
+    for name in files:
+        if write and name == "-":
+            click.echo("-: error: --write rewrites files; standard input has none", err=True)
+            errors += 1
             continue
-        diags: list[Diagnostic] = []
-        same = True
         try:
-            with open(path, "rb") as raw:
-                first = True
-                for pr in iter_records(path, strict=strict):
-                    diags.extend(pr.diagnostics)
-                    text = write_record(pr.record)
-                    if not text:
-                        continue
-                    if not first:
-                        text = "\n" + text
-                    first = False
-                    if check:
-                        if same:
-                            want = text.encode("utf-8")
-                            same = raw.read(len(want)) == want
-                    else:
-                        sys.stdout.write(text)
-                if check and same:
-                    same = raw.read(1) == b""
-        except OSError as e:
-            click.echo(f"{path}: error: cannot read: {e.strerror or e}", err=True)
-            errors = True
+            inp = open_input(name)
+            text, diags, g, c = _canonical(inp, strict)
+        except InputError as e:
+            click.echo(f"{terminal_safe(str(e)).replace(': ', ': error: ', 1)}", err=True)
+            unreadable += 1
             continue
+        except OSError as e:
+            click.echo(f"{terminal_safe(name)}: error: cannot read: {e.strerror or e}", err=True)
+            unreadable += 1
+            continue
+        games, coups = games + g, coups + c
         if diags:
-            _report(path, diags)
-        if any(d.severity == "error" for d in diags):
-            errors = True
-        if check and not same:
-            not_canonical.append(path)
-            click.echo(f"{path}: not in canonical form (run: trictrac fmt {path})", err=True)
-    if not check:
+            _report(inp, diags)
+        bad = [d for d in diags if d.severity == "error"]
+        findings += len(bad)
+        if bad:
+            errors += 1
+            continue
+        if check or write:
+            if not _same(inp, text):
+                if write:
+                    try:
+                        atomic_write_text(name, text)
+                    except OSError as e:
+                        click.echo(f"{terminal_safe(name)}: error: cannot write: {e.strerror or e}", err=True)
+                        errors += 1
+                        continue
+                    click.echo(f"{terminal_safe(name)}: rewritten in canonical form", err=True)
+                else:
+                    not_canonical.append(name)
+                    click.echo(f"{terminal_safe(name)}: not in canonical form (run: trictrac fmt --write {name})",
+                               err=True)
+            continue
+        if text:
+            if sys.stdout.isatty():  # a record's control characters never reach a terminal raw
+                text = terminal_safe(text)
+            sys.stdout.write(text if first else "\n" + text)
+            first = False
+    if not (check or write):
         sys.stdout.flush()
-    if errors:
+    if len(files) > 1:
+        click.echo(summary_line(len(files), games, coups, findings, unreadable=unreadable), err=True)
+    if errors or unreadable:
         sys.exit(2)
     if not_canonical:
         sys.exit(1)

@@ -31,8 +31,15 @@ COMMANDS = [
 def cli() -> None:
     """Grand Trictrac records: write, check, analyse, store and publish games.
 
+    FILE '-' reads standard input wherever a FILE is taken.  NO_COLOR turns colour off.
+
     \b
-    Exit codes: 0 ok, 1 findings (or not canonical), 2 bad input.
+    Exit codes:
+      0  ok: check found nothing; annotate, fmt, publish, db import did their job
+         (whatever the games' findings)
+      1  check: findings; fmt --check: a file is not canonical
+      2  bad input: a FILE missing, a directory, empty or binary, or an output
+         that could not be written (nothing is written)
     """
 
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.cli.common import BadInput, echo_json, input_paths, json_option, profile_option
 from trictrac.publish.i18n import LANGS
 from trictrac.publish.site import PublishError, publish_files
 
@@ -26,7 +26,7 @@ def _count_games(files: tuple[str, ...]) -> int:
 
 
 @click.command("publish")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Directory to write index.html and the game pages into (created if needed).")
 @click.option("--lang", type=click.Choice(LANGS), default="fr", show_default=True,
@@ -55,6 +55,7 @@ def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, t
     be verified are published unverified and listed), 2 unreadable input or an
     output path that is not a directory.
     """
+    files = input_paths(files)  # junk refused before anything is written (exit 2)
     show_bar = sys.stderr.isatty() and not as_json
     opts = {"lang": lang, "club": club, "title": title, "standings_href": standings_href}
     try:

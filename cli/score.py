@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
 from trictrac.replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
 from trictrac.replay.partie import (
     PartieError,
@@ -48,6 +49,9 @@ def _parse_events(text: str) -> list[tuple[str, str, int]]:
             )
         side = m.group(1).upper()
         if m.group(2) is not None:
+            if len(m.group(2)) > 6 or int(m.group(2)) > MAX_ECOLE_POINTS:
+                raise BadInput(f"event {tok!r}: one event (a throw's gains or receipts, or an école) "
+                               f"is at most {MAX_ECOLE_POINTS} points")
             out.append(("mark", side, int(m.group(2))))
         else:
             out.append((m.group(3), side, 0))
@@ -62,6 +66,8 @@ def _parse_holes(text: str | None, option: str = "--holes") -> tuple[int, int]:
         m = _HOLES.match(part)
         if not m:
             raise BadInput(f"cannot read {option} {text!r}: write A=3,B=5")
+        if len(m.group(2)) > 6 or (option == "--holes" and int(m.group(2)) > MAX_HOLES):
+            raise BadInput(f"{option} {text!r}: a player holds at most {MAX_HOLES} holes")
         holes["AB".index(m.group(1).upper())] = int(m.group(2))
     return (holes[0], holes[1])
 

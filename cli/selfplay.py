@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import random
 import sys
+from contextlib import ExitStack
 from pathlib import Path
+from typing import TextIO
 
 import click
 
-from trictrac.cli.common import BadInput, profile_option
-from trictrac.notation.textio import atomic_write_text
+from trictrac.cli.common import BadInput, profile_option, progress
+from trictrac.notation.textio import atomic_write_text, atomic_writer
 from trictrac.notation.writer import write_record
 from trictrac.replay.inject import INJECT_KINDS, InjectError, inject
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
@@ -68,27 +70,26 @@ def selfplay(
     if inject_k and output is None and truth is None:
         raise BadInput("--inject needs -o FILE (or --truth FILE) to write the injected mistakes")
     truth_rows: list[dict[str, object]] = []
-    # -o is written whole once every game is made: a failure leaves the old file (issue 18)
-    texts: list[str] = []
-    rng = random.Random(f"inject:{seed}")
-    for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques)):
-        if inject_k:
-            try:
-                rec, done = inject(rec, inject_k, rng, kind_list, prof)
-            except InjectError as e:
-                raise BadInput(str(e)) from None
-            truth_rows.append({"game": i, "injected": [d.as_dict() for d in done]})
-        if output is None:
+    out: TextIO
+    stack = ExitStack()  # -o is replaced whole when every game is written, else left as it was
+    try:
+        out = stack.enter_context(atomic_writer(output)) if output else sys.stdout
+    except OSError as e:
+        raise BadInput(f"cannot write {output}: {e.strerror}") from None
+    with stack:
+        bar = stack.enter_context(progress(n if output else 0, "selfplay"))  # on a terminal only
+        rng = random.Random(f"inject:{seed}")
+        for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques)):
+            if inject_k:
+                try:
+                    rec, done = inject(rec, inject_k, rng, kind_list, prof)
+                except InjectError as e:
+                    raise BadInput(str(e)) from None
+                truth_rows.append({"game": i, "injected": [d.as_dict() for d in done]})
             if i:
-                sys.stdout.write("\n")
-            sys.stdout.write(write_record(rec))
-        else:
-            texts.append(write_record(rec))
-    if output is not None:
-        try:
-            atomic_write_text(output, "\n".join(texts))
-        except OSError as e:
-            raise BadInput(f"cannot write {output}: {e.strerror}") from None
+                out.write("\n")
+            out.write(write_record(rec))
+            bar.update(1)
     if inject_k:
         path = truth or Path(str(output) + ".injected.json")
         try:

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option, read_input
 from trictrac.notation.reader import iter_records
 from trictrac.replay.profiles import Profile
 from trictrac.replay.stats import CorpusStats, format_stats
 
 
 @click.command("stats")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=Path))
 @profile_option
 @json_option
 def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> None:
@@ -34,15 +34,15 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
     acc = CorpusStats(profile)
     index = 0
     for path in files:
-        if not path.is_file():
-            raise BadInput(f"no such file: {path}")
+        inp = read_input(str(path))  # '-', BOMs; junk is one line and exit 2
         try:
-            for parsed in iter_records(path, file=str(path)):
-                if any(d.severity == "error" for d in parsed.diagnostics):
-                    acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})  # nothing to judge
-                else:
-                    acc.add(parsed.record, index)
-                index += 1
+            with inp.stream() as fh:
+                for parsed in iter_records(fh, file=inp.name):
+                    if any(d.severity == "error" for d in parsed.diagnostics):
+                        acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})  # nothing to judge
+                    else:
+                        acc.add(parsed.record, index)
+                    index += 1
         except OSError as e:
             raise BadInput(f"cannot read {path}: {e.strerror}") from None
     data = acc.as_dict()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from trictrac.notation import limits as L
 from trictrac.notation.record import Diagnostic, Span
 
 __all__ = ["PositionSpec", "parse_position", "write_position", "JAN_NAMES", "START_SPEC"]
@@ -44,7 +45,7 @@ _JAN_ALIASES.update({"mézéas": "mezeas", "contre-mézéas": "contre-mezeas"})
 
 _KEY_ORDER = ("turn", "coups", "coin", "jans", "points", "holes")
 _MAX_POINTS = 11  # 12 points make a hole and are never left on the jetons (RULES.md §5.1)
-_MAX_HOLES = 99  # parties à écrire may run past twelve in a marqué's count
+_MAX_HOLES = L.MAX_HOLES  # parties à écrire may run past twelve in a marqué's count
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +261,9 @@ class _Parser:
             return (bool(nums[0]), bool(nums[1]))
         if key == "points" and max(nums) > _MAX_POINTS:
             self.err("position-bad-number", at, len(value), f"points run 0..{_MAX_POINTS} (12 make a hole)")
+            return None
+        if key == "coups" and max(nums) > L.MAX_COUP_NUMBER:
+            self.err("position-bad-number", at, len(value), f"coups run 0..{L.MAX_COUP_NUMBER}")
             return None
         if key == "holes" and max(nums) > _MAX_HOLES:
             self.err("position-bad-number", at, len(value), f"holes run 0..{_MAX_HOLES}")

@@ -20,6 +20,7 @@ import os
 import re
 from typing import IO, Callable, Iterable, Iterator, NamedTuple
 
+from trictrac.notation import limits as L
 from trictrac.notation.position import parse_position
 from trictrac.notation.record import (
     OFF,
@@ -109,7 +110,7 @@ _TOKEN = re.compile(
     rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$\d{{1,9}}){_W}"
     rf"|(?P<cant>[-xX](?P<ct_n>\d{{1,9}})){_WG}"
     rf"|(?P<none>--){_W}"
-    r"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"[ \t]*\])"
+    r"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_-]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"[ \t]*\])"
     r"(?=[^\S\n]*(?:\n|\Z))"
     rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>\d{{1,9}})){_W}"
     rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>\d{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
@@ -124,6 +125,14 @@ _TOKEN = re.compile(
 )
 
 # one token inside the parentheses of a replay: a move, a cannot-play or "--"
+# the characters of moves and cannot-plays: after a coup's fifth move the rest of such a
+# run on the line is skipped in one C call (back to a token boundary)
+_MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
+# a comment's body up to where it stops (at '}' if closed): a '{' found before the stop of
+# an unclosed one is unclosed too (the parser then skips the rescan: linear, not quadratic)
+_COM_BODY = re.compile(r"\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*").match
+_UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
+_OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
 _REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
@@ -170,7 +179,8 @@ _ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for
 _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
 _FAST_OFF = False
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z").match
+_MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
@@ -221,7 +231,7 @@ def parse_partie(value: str) -> tuple[str, int | None] | None:
     head, _, tail = v.partition(" ")
     head = _PARTIE_ALIASES.get(head, head)
     m = _PARTIE.match(f"{head} {tail}".strip() if tail else head)
-    if not m:
+    if not m or (m.group(2) and int(m.group(2)) > L.MAX_MARQUES):
         return None
     return m.group(1), int(m.group(2)) if m.group(2) else None
 
@@ -232,6 +242,11 @@ def _canonical_partie(value: str) -> str | None:
     if p is None:
         return None
     return p[0] if p[1] is None else f"{p[0]} {p[1]}"
+
+
+def _full(items: list, kind: type, bound: int) -> bool:
+    """``items`` (a coup's moves so far, at most a few) already hold ``bound`` of ``kind``."""
+    return sum(1 for x in items if type(x) is kind) >= bound
 
 
 def _enter_moves(coup: list, diag: Callable[..., None], line: int, col: int, ecol: int,
@@ -310,6 +325,7 @@ class _Game:
         skipping = False  # after a bad coup head: ignore tokens until the next coup/section
         seen_movetext = False
         fast_open = False  # the last element is a coup read by the fast path
+        com_fail = 0  # a '{' before this index cannot start a closed comment
         fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
 
         def close() -> None:
@@ -350,7 +366,7 @@ class _Game:
                     elif ln[:1] == "[":
                         if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
                             break
-                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 17:
+                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
                         if coup is not None:
                             close()
                         append(ReleveStart(int(ln[7:]), mkspan(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
@@ -366,7 +382,12 @@ class _Game:
                         break
                 if ended:
                     break
-            m = match(text, pos)
+            if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
+                # a '{' inside the stretch where a comment already failed to close: it
+                # cannot close either (no '}' before the same blank line), so no rescan
+                m = _UCOM(text, pos)
+            else:
+                m = match(text, pos)
             if m is None:  # unreachable: the last alternatives always match
                 break
             kind = m.lastgroup
@@ -398,6 +419,9 @@ class _Game:
                     diag("bad-move", "error", line, col, ecol, off0 + s,
                          "a move goes from a point 1..24 to a point 1..24 or 'off'", text[s:pos])
                     continue
+                if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
+                    pos = self._too_many_moves(text, s, pos, line, col, ls)
+                    continue
                 _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
                 coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
                 coup[8] = (line, ecol)
@@ -406,6 +430,9 @@ class _Game:
                 if coup is not None:
                     close()
                 skipping = False
+                if self._big(int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, ecol, off0 + s, text[s:pos]):
+                    skipping = True
+                    continue
                 r2 = m.group(_HD_R2)
                 if r2 is not None:
                     r1, r2 = int(m.group(_HD_R1)), int(r2)
@@ -436,6 +463,9 @@ class _Game:
                     continue
                 h = m.group(_MK_HOLES)
                 bf = m.group(_MK_BS)
+                if (self._big(int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, ecol, off0 + s, text[s:pos])
+                        or (h is not None and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, ecol, off0 + s, text[s:pos]))):
+                    continue
                 act = Mark(m.group(_MK_WHO), int(m.group(_MK_PTS)), int(h) if h is not None else None,
                            None if bf is None else bf == "b", mkspan(Span, (line, col, line, ecol, off0 + s)))
                 if coup[6] == 0:
@@ -458,7 +488,8 @@ class _Game:
                     ls = s + raw.rindex("\n") + 1
                     ecol = pos - ls + 1
                 c = Comment(body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s)))
-                if coup is not None and not skipping and text[s - col + 1 : s].strip():
+                # a token before it on this line (tokens are never blank: no slice of the line)
+                if coup is not None and not skipping and m.start() > s - col + 1:
                     coup[4 if coup[6] == 0 else 5].append(c)
                     coup[8] = (line, ecol)
                 else:  # a comment that starts a line is a remark on the game
@@ -485,6 +516,8 @@ class _Game:
                         diag("glyph-outside-coup", "error", line, col, ecol, off0 + s, "a glyph annotates a coup", g)
                     continue
                 if g[0] == "$":
+                    if self._big(int(g[1:]), L.MAX_GLYPH, "a numbered glyph", line, col, ecol, off0 + s, g):
+                        continue
                     g = "$" + str(int(g[1:]))
                 coup[4 if coup[6] == 0 else 5].append(Glyph(g, mkspan(Span, (line, col, line, ecol, off0 + s))))
                 coup[8] = (line, ecol)
@@ -496,6 +529,9 @@ class _Game:
                 num = int(m.group(_CT_N))
                 if not 1 <= num <= 6:
                     diag("bad-move", "error", line, col, ecol, off0 + s, "'cannot play' names a die number 1..6", text[s:pos])
+                    continue
+                if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
+                    pos = self._too_many_moves(text, s, pos, line, col, ls)
                     continue
                 _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
                 coup[3].append(CannotPlay(num, mkspan(Span, (line, col, line, ecol, off0 + s))))
@@ -520,12 +556,15 @@ class _Game:
             elif kind == "rel":
                 seen_movetext = True
                 close()
-                skipping = False
-                append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
+                skipping = self._big(int(m.group(_RL_N)), L.MAX_RELEVE, "a relevé number", line, col, ecol, off0 + s, text[s:pos])
+                if not skipping:
+                    append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
             elif kind == "mq":
                 seen_movetext = True
                 close()
-                skipping = False
+                skipping = self._big(int(m.group(_MQ_N)), L.MAX_MARQUES, "a marqué number", line, col, ecol, off0 + s, text[s:pos])
+                if skipping:
+                    continue
                 p1 = m.group(_MQ_P1)
                 players = (p1, m.group(_MQ_P2)) if p1 else None
                 if players is not None and players[0] == players[1]:
@@ -542,6 +581,11 @@ class _Game:
                 wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
                 bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
                 val = m.group(_RS_VAL)
+                if (self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, ecol, off0 + s, text[s:pos])
+                        or (val is not None and self._big(int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col,
+                                                          ecol, off0 + s, text[s:pos]))):
+                    skipping = True
+                    continue
                 if refait and wh != lh:
                     hs = m.start(_RS_WH)
                     diag("bad-result", "warning", line, hs - ls + 1, ecol, off0 + hs,
@@ -551,11 +595,13 @@ class _Game:
                                     mkspan(Span, (line, col, line, ecol, off0 + s))))
             elif kind == "ucom":
                 raw = m.group(kind)
+                if com_fail <= s:
+                    com_fail = _COM_BODY(text, s).end()
                 diag("unclosed-comment", "error", line, col, ecol, off0 + s,
                      "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
                      raw)
                 c = Comment(raw[1:].rstrip("\r"), mkspan(Span, (line, col, line, ecol, off0 + s)))
-                if coup is not None and not skipping and text[ls:s].strip():
+                if coup is not None and not skipping and m.start() > ls:
                     coup[4 if coup[6] == 0 else 5].append(c)
                 else:
                     close()
@@ -621,6 +667,27 @@ class _Game:
         return Record(self._ordered(headers), elements)
 
     # -- helpers --------------------------------------------------------------------
+    def _big(self, value: int, bound: int, what: str, line: int, col: int, end_col: int, off: int, text: str) -> bool:
+        """True (and a diagnostic naming the bound) when ``value`` is past ``bound``
+        (notation/limits.py): no number can make the replayer work in proportion to it."""
+        if value <= bound:
+            return False
+        self.diag("number-too-large", "error", line, col, end_col, off,
+                  f"{what} is at most {bound} (docs/resilience.md); this token is ignored", text)
+        return True
+
+    def _too_many_moves(self, text: str, s: int, pos: int, line: int, col: int, ls: int) -> int:
+        """A coup's fifth move: one diagnostic, and the rest of the run of moves on the
+        line skipped at once (a line of millions of moves builds nothing)."""
+        end = _MOVE_RUN.match(text, pos).end()
+        if end < len(text) and not text[end].isspace() and text[end] not in "{}":
+            end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
+        self.diag("too-many-moves", "error", line, col, end - ls + 1, self.off0 + s,
+                  f"a coup has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+                  "(a throw is two numbers, RULES.md §3.1); "
+                  "the extra moves are ignored", text[s:min(end, s + 60)])
+        return end
+
     def _fast_line(self, ln: str, line: int, base: int, fast: dict,
                    _new=object.__new__, _mk=tuple.__new__, _Span=Span, _Move=Move, _Coup=Coup,
                    _Mark=Mark, _heads=None, _rolls=None, _sides=None, _mset=None, _cset=None,
@@ -639,6 +706,8 @@ class _Game:
                 return None
             comment = (body, k + 1)
             ln = ln[:k]
+        if ln.count(" ") > 40:  # longer than any canonical coup: the token path bounds it
+            return None
         parts = ln.split(" ")
         if len(parts) < 3:
             return None
@@ -653,6 +722,7 @@ class _Game:
         after: list | None = None
         ph = 0
         mf, mt, ms = _mset
+        nm = nc = 0  # moves and cannot-plays so far (notation/limits.py)
         del parts[:3]
         for tok in parts:
             spec = fast.get(tok)
@@ -663,8 +733,9 @@ class _Game:
             sp = _mk(_Span, (line, i + 1, line, j + 1, base + i))
             k = spec[0]
             if k == 0:
-                if ph == 2:
+                if ph == 2 or nm == _MAXM:  # a fifth move: the token path reports it
                     return None
+                nm += 1
                 ph = 1
                 o = _new(_Move)
                 mf(o, spec[2])
@@ -691,8 +762,9 @@ class _Game:
                         after.append(act)
                     ph = 2
             elif k == 1:
-                if ph == 2:
+                if ph == 2 or nc == _MAXC:
                     return None
+                nc += 1
                 ph = 1
                 moves.append(CannotPlay(spec[2], sp))
             elif k == 3:
@@ -763,11 +835,17 @@ class _Game:
                 return None
             if holes is not None:
                 self.diag("bad-action", "error", line, col, end_col, off, "an école is counted in points, not holes (RULES.md §7.5)", raw)
+            if self._big(abs(int(num)), L.MAX_ECOLE_POINTS, "an école", line, col, end_col, off, raw):
+                return None
             return Ecole(who, int(num), reason, span)
         if kind == "corr":
             if num is None and holes is None:
                 self.diag("bad-action", "error", line, col, end_col, off,
                           "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'", raw)
+                return None
+            if (self._big(abs(int(num or 0)), L.MAX_CORRECTION_POINTS, "a correction's points", line, col, end_col, off, raw)
+                    or self._big(abs(int(holes or 0)), L.MAX_CORRECTION_HOLES, "a correction's holes", line, col, end_col,
+                                 off, raw)):
                 return None
             return Correction(who, int(num or 0), int(holes or 0), reason, span)
         if num is not None or holes is not None or reason is not None:
@@ -806,6 +884,12 @@ class _Game:
             o = off + c - col
             x = _REPLAY_TOKEN(tok)
             sp = _tuple_new(Span, (line, c, line, e, o))
+            if len(moves) >= L.MAX_MOVES + L.MAX_CANNOT:
+                self.diag("too-many-moves", "error", line, c, e, o,
+                          f"a replay has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+                          "(a throw is two numbers, RULES.md §3.1)", tok)
+                ok = False
+                break
             if x is None:
                 self.diag("bad-move", "error", line, c, e, o,
                           "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)", tok)
@@ -855,7 +939,8 @@ class _Game:
             canon = _canonical_partie(value)
             if canon is None:
                 self.diag("unknown-partie", "warning", line, vcol, end_col, off,
-                          'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N"', value)
+                          'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
+                          f"(N at most {L.MAX_MARQUES})", value)
             else:
                 value = canon
         self.headers[name] = value
@@ -920,10 +1005,15 @@ def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, 
         c = raw[:1]
         if c == bracket or (c in blanks and raw.lstrip()[:1] == bracket):
             if closed:
-                yield start, first, buf, cut
-                buf = []
-                start = off
-                first = lineno
+                # comment lines right above the tags belong to the coming game
+                k = len(buf)
+                while k > 1 and _is_comment_line(buf[k - 1], brace):
+                    k -= 1
+                moved = buf[k:]
+                yield start, first, buf[:k], cut
+                buf = moved
+                start = off - sum(map(len, moved))
+                first = lineno - len(moved)
                 has_tags = closed = cut = False
             has_tags = True
         elif has_tags:
@@ -942,6 +1032,13 @@ def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, 
 
 
 _NL = {bytes: b"\n", str: "\n"}
+_COMMENT_LINE = {str: re.compile(r"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
+                 bytes: re.compile(rb"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match}
+
+
+def _is_comment_line(raw, brace) -> bool:
+    """A line holding one whole comment and nothing else (a preamble of the next game)."""
+    return raw.lstrip()[:1] == brace and _COMMENT_LINE[type(raw)](raw) is not None
 
 
 _TAGLINE = re.compile(rb"^(?:[ \t][ \t\r\x0b\x0c]*)?\[", re.M)
@@ -962,8 +1059,14 @@ def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, b
     scan = 0  # index in buf where the search for tag lines resumes (a line start)
     eof = False
     read = stream.read
+    bom = base == 0  # a UTF-8 byte-order mark before the first tag is no text of the game
     while not eof:
         chunk = read(_CHUNK)
+        if bom:
+            bom = False
+            if chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+                base = gstart = 3
         if chunk:
             buf += chunk
             limit = buf.rfind(b"\n") + 1
@@ -981,9 +1084,15 @@ def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, b
                 new_game = _PREAMBLE_TEXT.search(buf, gstart - base, p) is not None
             if new_game:
                 g0 = gstart - base
-                yield gstart, gline, buf[g0:p]
-                gline += buf.count(b"\n", g0, p)
-                gstart = P
+                q = p  # comment lines right above the tags belong to the coming game
+                while q > g0:
+                    ls = buf.rfind(b"\n", g0, q - 1) + 1
+                    if ls <= g0 or not _is_comment_line(buf[ls:q], b"{"):
+                        break
+                    q = ls
+                yield gstart, gline, buf[g0:q]
+                gline += buf.count(b"\n", g0, q)
+                gstart = base + q
             has_tags = True
             e = buf.find(b"\n", p, limit)
             prev_tag_end = base + (limit if e < 0 else e + 1)
@@ -998,7 +1107,16 @@ def _split_bytes(stream: IO[bytes], base: int = 0) -> Iterator[tuple[int, int, b
 
 
 def _split_text(stream: Iterable[str]) -> Iterator[tuple[int, int, list[str], bool]]:
-    return _split(stream, "[", "{", (" ", "\t"))
+    return _split(_no_bom(stream), "[", "{", (" ", "\t"))
+
+
+def _no_bom(lines: Iterable[str]) -> Iterator[str]:
+    """The lines with a byte-order mark dropped from the first (it would hide a tag line)."""
+    it = iter(lines)
+    for first in it:
+        yield first[1:] if first[:1] == "\ufeff" else first
+        break
+    yield from it
 
 
 def _text_lines(text: str) -> Iterator[str]:

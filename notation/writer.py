@@ -41,7 +41,7 @@ from .visitor import RecordVisitor, visit_action, visit_element
 __all__ = ["write_action", "write_coup", "write_element", "write_record", "write_records"]
 
 _LEAVE = "s'en-va"
-_BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n|$)")
+_BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
 _TAG_START = re.compile(r"(^|\n)([^\S\n]*)\[")
 
 

@@ -286,24 +286,24 @@ class Ledger:
             bred[x] = False
         if pts[y] > 0:
             bred[y] = False  # y's series is interrupted
-        g = points
-        holes: list[tuple[int, bool]] = []
+        # closed form (issue 18): k holes; the first is double if x was in bredouille,
+        # every later one double, since the rest starts a fresh series (003 §147)
+        k, rest = divmod(pts[x] + points, POINTS_PER_HOLE)
+        holes: tuple[tuple[int, bool], ...] = ()
         erased = 0
-        while pts[x] + g >= POINTS_PER_HOLE:
-            g -= POINTS_PER_HOLE - pts[x]
-            n = 2 if bred[x] else 1
-            self._add_holes(x, n)
-            holes.append((n, n == 2))
-            if pts[y]:
-                erased = pts[y]
+        if k:
+            first = (2, True) if bred[x] else (1, False)
+            holes = (first,) + ((2, True),) * (k - 1)
+            self._add_holes(x, first[0] + 2 * (k - 1))
+            erased = pts[y]
             pts[y] = 0  # effacer the opponent (003 §148)
             bred[y] = False
             pts[x] = 0
             bred[x] = True  # the rest is a fresh series: rentrer en bredouille (003 §147)
-        pts[x] += g
+        pts[x] = rest
         if holes and own:
             self._leave_right = x
-        return MarkResult(side, points, own, tuple(holes), pts[x], bred[x] and pts[x] > 0, erased)
+        return MarkResult(side, points, own, holes, pts[x], bred[x] and pts[x] > 0, erased)
 
     def _add_holes(self, x: int, n: int) -> None:
         """RULES.md §5.4: the pavillon; no re-entering hole-bredouille (003 §225)."""

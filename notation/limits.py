@@ -1,0 +1,49 @@
+"""The largest number each field of a record may hold (issue 18: cost bounded by the input).
+
+Every number a record holds is checked against one of these bounds where it is read
+(``notation.reader``, ``notation.position``), with a diagnostic naming the bound, so no
+token can make the replayer loop or allocate in proportion to a number it wrote.  The
+bounds follow what the game allows, with room for a player's wrong mark (the verifier
+must still see a wrong mark to judge it).  docs/resilience.md states the guarantee.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_MARK_POINTS", "MAX_MARK_HOLES", "MAX_ECOLE_POINTS", "MAX_CORRECTION_POINTS",
+    "MAX_CORRECTION_HOLES", "MAX_COUP_NUMBER", "MAX_RELEVE", "MAX_MARQUES", "MAX_HOLES",
+    "MAX_RESULT_VALUE", "MAX_GLYPH", "MAX_MOVES", "MAX_CANNOT",
+]
+
+#: One throw scores under 230 points: hits on at most 15 lone checkers at 12 points each
+#: (3 ways x 4, or 2 x 6, RULES.md §4.3 B3-B5) = 180, one plein filled at most 12 (two
+#: pleins need 24 checkers, §4.5 F5), the jans, the coin and the sortie 34 (§4.2).  250
+#: leaves room for a wrong mark, which the verifier judges.
+MAX_MARK_POINTS = 250
+#: holes one mark can move: 250 points on 11 make 21 holes, all double (RULES.md §5.2).
+MAX_MARK_HOLES = 2 * ((11 + MAX_MARK_POINTS) // 12)
+#: an école is the points wrongly (un)marked, holes counted as 12 (RULES.md §7.1, §7.5),
+#: plus a fausse école re-marked on top (003 §194): at most two marks' worth.
+MAX_ECOLE_POINTS = 2 * MAX_MARK_POINTS
+#: an agreed correction puts right at most one mark and one école.
+MAX_CORRECTION_POINTS = MAX_ECOLE_POINTS
+MAX_CORRECTION_HOLES = 99
+#: coups of one relevé: a relevé of real play runs to about 120 (fixtures); each side's
+#: checkers travel at most 15 x 24 pips, so the number stays far below 1000.
+MAX_COUP_NUMBER = 999
+#: relevés of one partie or marqué, and the ``coups=`` of a position.
+MAX_RELEVE = 999
+#: marqués of a partie à écrire: 4 to 12 in the sources (RULES.md §8.2), 15 à tourner (§8.3).
+MAX_MARQUES = 99
+#: holes of one player in a marqué or a partie (no upper limit in the rules, RULES.md
+#: §8.2, but the fichet's rail has 12 and a marqué ends at the first leave past 6).
+MAX_HOLES = 99
+#: a marqué's value: 4 x (99 + 2 x 100 refaits) is far below this (RULES.md §8.2).
+MAX_RESULT_VALUE = 99_999
+#: numbered annotation glyphs ``$n`` (as in PGN's NAGs).
+MAX_GLYPH = 255
+#: a throw is two numbers (RULES.md §3.1), so a right record has at most two moves or
+#: cannot-plays; a coup may hold four of each (room for a doublet wrongly played four
+#: times, the verifier judges it), no more.
+MAX_MOVES = 4
+MAX_CANNOT = 4
