@@ -183,9 +183,10 @@ class ResultJudge(TableState):
             self._multi_after(exp_winner, ha, hb, st)
         self.marque_first = None
         # the value counts the refaits before this marqué (003 §226), so it is taken first
-        self.winners.append((exp_winner, self._value_of(st, "A" if ha > hb else "B") if exp_winner else 0))
+        value = self._value_of(st, "A" if ha > hb else "B") if exp_winner else 0
+        self.winners.append((exp_winner, value))
         self.refaits = self.refaits + 1 if (ha == hb) else 0
-        self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb]})
+        self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb], "value": value})
         if problems:
             self._finding(
                 "marque-result-mismatch", self._where(None, el.span), "; ".join(problems),
