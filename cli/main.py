@@ -22,6 +22,7 @@ COMMANDS = [
     ("bench", "bench"),
     ("db", "db"),
     ("publish", "publish"),
+    ("record", "record"),
 ]
 
 
