@@ -52,6 +52,8 @@ def _prompt_parts(session: RecordingSession) -> Any:
 
     class _Validator(Validator):
         def validate(self, document: Any) -> None:
+            if document.text.lstrip().startswith("/"):
+                return  # a command (/b /s /u /c /q)
             msg = session.check(document.text)
             if msg and not session.completions(document.text):
                 raise ValidationError(message=msg, cursor_position=len(document.text))
@@ -91,7 +93,7 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
 
     def toolbar() -> str:
         text = ps.default_buffer.text
-        return terminal_safe(session.hint(text) if text else HELP)
+        return terminal_safe(session.hint(text) if text and not text.startswith("/") else HELP)
 
     say(session.score_text())
     written = 0
@@ -170,6 +172,12 @@ def record(file: str | None, resume: str | None, a: str, b: str, event: str | No
     (Enter = what the rules give; or type what was really marked: A+2 B:école+4).
     Differences from the rules are flagged at once and written as they happened.
     The file is written after every coup; --resume FILE continues it.
+
+    \b
+    Examples:
+      trictrac record soiree.trn -a Dupont -b Martin --club "Cercle du Palais-Royal"
+      trictrac record ecrire.trn --partie "a-ecrire 4" --db club.db
+      trictrac record --resume soiree.trn
     """
     from trictrac.replay.game import GameFlowError
 
