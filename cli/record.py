@@ -13,7 +13,6 @@ import sys
 from typing import Any, TextIO
 
 import click
-
 from trictrac.cli.common import BadInput
 from trictrac.notation.textio import terminal_safe
 from trictrac.replay.recording import RecordingError, RecordingSession, State, Step
@@ -123,8 +122,7 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
                 elif cmd in ("s", "score"):
                     say(session.score_text())
                 elif cmd in ("u", "undo"):
-                    step = session.undo()
-                    say("\n".join(step.messages))
+                    say("\n".join(session.undo().messages))
                 elif cmd in ("c", "comment"):
                     say("\n".join(session.comment(arg).messages))
                 else:

@@ -16,16 +16,15 @@ import time
 
 import pytest
 from click.testing import CliRunner
-
-from record_helpers import fixture_game, headers_of, marks_of, type_coup
+from record_helpers import fixture_game, headers_of, type_coup
 from trictrac.cli.main import cli
 from trictrac.cli.record import run, screen
 from trictrac.notation.writer import write_record
 from trictrac.replay.recording import RecordingSession
 
 prompt_toolkit = pytest.importorskip("prompt_toolkit")
-from prompt_toolkit.input import create_pipe_input  # noqa: E402
-from prompt_toolkit.output import DummyOutput  # noqa: E402
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
 DOUZE = "fixtures/corpus/douze-trous.trn"
 HAND = "fixtures/records/douze_trous.trn"
@@ -169,7 +168,7 @@ def _type_coups(master, seen, shadow, coups, path):
     shows it (keys typed while no prompt runs stay in the terminal's line buffer)."""
     for coup in coups:
         prompt = shadow.state.prompt.strip().encode()
-        assert _wait_for(lambda: prompt in seen), bytes(seen)[-300:]
+        assert _wait_for(lambda p=prompt: p in seen), bytes(seen)[-300:]
         del seen[:]
         time.sleep(0.1)
         for key in "".join(type_coup(shadow, coup)):

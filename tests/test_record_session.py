@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from record_helpers import fixture_game, headers_of, type_coup
 from trictrac.notation.reader import parse_text
-from trictrac.notation.record import Coup, ReleveStart
+from trictrac.notation.record import ReleveStart
 from trictrac.notation.writer import write_record
 from trictrac.replay.recording import RecordingError, RecordingSession, parse_roll
 from trictrac.replay.verify import verify, verify_text
@@ -62,13 +61,20 @@ def test_worth_and_plays_are_shown_after_the_roll():
     assert s.state.stage == "marks" and s.state.default_marks == "A+4b"  # first points: in bredouille (RULES.md §5.2)
 
 
-def test_ecole_flagged_then_claimed_and_check_finds_exactly_it():
+def _jan_de_trois_coups_played():
+    """The hand-written game up to A's 6-5 played 1/7 1/6 (a jan de trois coups, RULES.md
+    §4.6), at the marks stage."""
     rec = fixture_game(HAND)
     s = _session(rec)
     for coup in rec.coups[:4]:
         type_coup(s, coup)
     s.enter("65")
     s.enter(str(s.state.plays.index("1/7 1/6") + 1))
+    return rec, s
+
+
+def test_ecole_flagged_then_claimed_and_check_finds_exactly_it():
+    _rec, s = _jan_de_trois_coups_played()
     step = s.enter("B:école+4")  # A forgot his jan de trois coups; B marks it
     assert any(m.startswith("école de 4 points : jan de trois coups 4 non marqué par A") and
                "B peut la marquer" in m for m in step.messages)
@@ -80,12 +86,7 @@ def test_ecole_flagged_then_claimed_and_check_finds_exactly_it():
 
 
 def test_unclaimed_ecole_flagged_once_and_stands():
-    rec = fixture_game(HAND)
-    s = _session(rec)
-    for coup in rec.coups[:4]:
-        type_coup(s, coup)
-    s.enter("65")
-    s.enter(str(s.state.plays.index("1/7 1/6") + 1))
+    rec, s = _jan_de_trois_coups_played()
     s.enter("--")  # nothing marked, nothing claimed
     assert len(s.flags) == 1
     type_coup(s, rec.coups[5])  # B throws: the window closes
