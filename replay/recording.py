@@ -51,7 +51,13 @@ from trictrac.notation.record import (
 )
 from trictrac.notation.textio import atomic_write_text
 from trictrac.notation.writer import write_action, write_element, write_record
-from trictrac.replay.game import Game, find_play, marque_bredouille, partie_kind, start_of
+from trictrac.replay.game import (
+    Game,
+    find_play,
+    marque_bredouille,
+    partie_kind,
+    start_of,
+)
 from trictrac.replay.ledger import ScoreState
 from trictrac.replay.moves import Play, PlaySet, judge_play
 from trictrac.replay.partie import marque_outcome, marque_value, twelve_hole_winner
@@ -62,13 +68,13 @@ from trictrac.replay.selfplay import coup_element, evaluate, play_moves
 from trictrac.replay.verify import GameReport, verify
 
 __all__ = [
+    "ROLLS",
     "RecordingError",
+    "RecordingSession",
     "State",
     "Step",
-    "RecordingSession",
-    "parse_roll",
     "event_words",
-    "ROLLS",
+    "parse_roll",
 ]
 
 #: the 21 throws, larger number first (completion list)
@@ -235,11 +241,11 @@ class RecordingSession:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def new(cls, headers: dict[str, str], *, path: str | None = None, first: str = "A") -> "RecordingSession":
+    def new(cls, headers: dict[str, str], *, path: str | None = None, first: str = "A") -> RecordingSession:
         return cls(Record(headers=dict(headers)), path=path, first=first)
 
     @classmethod
-    def resume(cls, path: str) -> "RecordingSession":
+    def resume(cls, path: str) -> RecordingSession:
         """Continue the record in ``path`` (its last game)."""
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -585,11 +591,12 @@ class RecordingSession:
             self.report = report = self._verify()
         msgs = self._flags(coup, report, before_findings)
         appended = "\n".join(write_element(x) for x in added) + "\n"
-        if self.table.finished:
-            self._rewrite()
-            msgs.append(f"fin de la partie : {self.result_text()}")
+        if self.table.finished or not old:
+            self._rewrite()  # the Result tag, or the blank line after the tags
         else:
             self._append(appended)
+        if self.table.finished:
+            msgs.append(f"fin de la partie : {self.result_text()}")
         return Step(self.state, appended, tuple(msgs))
 
     def _sections_after(self, trace: object, report: GameReport) -> list:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from conftest import ROOT
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Coup, Decision, Record
 from trictrac.notation.writer import write_action
 from trictrac.replay.game import moves_text
 from trictrac.replay.recording import RecordingSession
-
-from conftest import ROOT
 
 
 def fixture_game(name: str, index: int = 0) -> Record:
@@ -45,7 +44,7 @@ def type_coup(session: RecordingSession, coup: Coup) -> list[str]:
             enter("" if len(st.plays) == 1 else str(st.plays.index(want) + 1))
         else:
             enter(" ".join(write_action(m) for m in coup.moves))
-    if session.state.stage == "marks" and session.state.number == coup.number:
+    if session.state.stage == "marks":
         marks = marks_of(coup)
         enter("" if marks == session.state.default_marks else marks)
     return keys

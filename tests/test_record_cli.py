@@ -214,20 +214,41 @@ def test_killed_then_resumed(tmp_path):
     assert text.splitlines()[-8:] == write_record(rec).splitlines()[10:18]  # coups 1-8 of relevé 1
 
 
-def test_db_import_at_the_end(tmp_path):
-    rec = fixture_game("fixtures/records/book_e36_sortie_pour_tout.trn")
-    assert rec.start  # a book problem: --from
-    db = tmp_path / "club.db"
-    path = tmp_path / "g.trn"
-    shadow = RecordingSession.new(headers_of(rec))
-    keys = "".join(keys_of_game(rec, rec.coups[:1], shadow))
-    inp_keys = keys + "/q\r"
-    with create_pipe_input() as inp:
-        inp.send_text(inp_keys)
-        inp.close()
-        from prompt_toolkit.application import create_app_session
+def _invoke_typing(args, keys):
+    """``trictrac record ARGS`` with ``keys`` typed (prompt_toolkit pipe input)."""
+    from prompt_toolkit.application import create_app_session
 
+    with create_pipe_input() as inp:
+        inp.send_text(keys)
+        inp.close()
         with create_app_session(input=inp, output=DummyOutput()):
-            r = CliRunner().invoke(cli, ["record", str(path), "--from", rec.start, "--db", str(db)])
+            return CliRunner().invoke(cli, ["record", *args])
+
+
+def test_from_a_book_position(tmp_path):
+    rec = fixture_game("fixtures/records/book_e36_sortie_pour_tout.trn")
+    path = tmp_path / "g.trn"
+    keys = "".join(keys_of_game(rec, rec.coups[:1], RecordingSession.new(headers_of(rec))))
+    r = _invoke_typing([str(path), "--from", rec.start, "--partie", rec.headers["Partie"]], keys + "/q\r")
     assert r.exit_code == 0, r.output
-    assert path.exists()
+    text = path.read_text(encoding="utf-8")
+    assert CliRunner().invoke(cli, ["fmt", "--check", str(path)]).exit_code == 0
+    assert f'[Position "{rec.start}"]' in text and "\n\n61. A 2-1 A+4 A:joue-pour-tout 24/off 24/off {la sortie : A 4}\nrelevé 2\n" in text  # numbered on from coups=30/30
+
+
+def test_db_import_at_the_end(tmp_path):
+    """The last coup typed after --resume ends the partie; --db imports the record."""
+    rec = fixture_game(DOUZE)
+    path = tmp_path / "g.trn"
+    s = RecordingSession.new(headers_of(rec), path=str(path))
+    keys_of_game(rec, rec.coups[:-1], s)
+    s.path = None
+    keys = "".join(keys_of_game(rec, rec.coups[-1:], s))
+    db = tmp_path / "club.db"
+    r = _invoke_typing(["--resume", str(path), "--db", str(db)], keys)
+    assert r.exit_code == 0, r.output
+    assert path.read_text(encoding="utf-8") == write_record(rec)
+    assert "1 imported" in r.output
+    from trictrac.club.db import import_records
+
+    assert import_records(str(db), [str(path)]).unchanged == 1  # stored under the same hash
