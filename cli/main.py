@@ -23,6 +23,7 @@ COMMANDS = [
     ("db", "db"),
     ("standings", "standings"),
     ("publish", "publish"),
+    ("record", "record"),
 ]
 
 

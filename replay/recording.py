@@ -1,0 +1,764 @@
+"""A recording session: a game written coup by coup as it is played (issue 16).
+
+UI-free, so that ``trictrac record`` (``cli/record.py``) and a later web front end share
+it.  A :class:`RecordingSession` holds the record written so far; everything else (the
+position, the score, whose turn, what the next throw is worth) is derived from that
+record by the verifier (``replay.verify``), which is therefore the one authority on
+the score as it stands at the table, mistakes included (RULES.md §7.3).  Entries are
+text, one per stage of a coup:
+
+* ``roll``:  ``6-5``, ``65``, ``5-6`` or a doublet name (``sonnez``);
+* ``play``:  the number of a legal play as listed, the moves (``1/7 1/6``, illegal
+  ones too: they are written as played and flagged), ``v`` for *je m'en vais* when
+  the roller's own gains completed a hole (RULES.md §6.1), or Enter (empty) for the
+  only play.  Marks typed after the play (``3 B+2``) replace the default marks;
+* ``marks``: Enter accepts what the rules give (shown as the default), or the marks as
+  really made, in notation (``A+2 B+4 B:école+2 A:ne-marque-pas``…): the roller's
+  marks and decision go before the moves, the rest after (docs/notation.md).
+
+:meth:`RecordingSession.enter` returns a :class:`Step`: the new :class:`State`, the
+text appended to the record (``""`` when the coup is not complete yet) and messages,
+among them the mistakes flagged at once in the game's words.  :meth:`undo`,
+:meth:`comment`, :meth:`board_text` and :meth:`score_text` complete the API.
+
+With a ``path`` the record is written after every coup: the new lines are appended,
+flushed and fsync'ed, so the file is always the canonical text of the game so far
+(``trictrac fmt --check`` passes, ``trictrac check`` reads it); an undo, a comment or
+the final ``Result`` rewrite the whole file atomically (``notation.textio``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+
+from trictrac.notation.reader import DOUBLET_NAMES, parse_text
+from trictrac.notation.record import (
+    CannotPlay,
+    Comment,
+    Coup,
+    Decision,
+    JouePourTout,
+    Mark,
+    MarqueResult,
+    MarqueStart,
+    Move,
+    NeMarquePas,
+    Pavillon,
+    Record,
+    ReleveStart,
+)
+from trictrac.notation.textio import atomic_write_text
+from trictrac.notation.writer import write_action, write_element, write_record
+from trictrac.replay.game import (
+    Game,
+    find_play,
+    marque_bredouille,
+    partie_kind,
+    start_of,
+)
+from trictrac.replay.ledger import ScoreState
+from trictrac.replay.moves import Play, PlaySet, judge_play
+from trictrac.replay.partie import marque_outcome, marque_value, twelve_hole_winner
+from trictrac.replay.position import Position, other_side, start_position
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from trictrac.replay.scoring import CoupScore, ScoringEvent
+from trictrac.replay.selfplay import coup_element, evaluate, play_moves
+from trictrac.replay.verify import GameReport, verify
+
+__all__ = [
+    "ROLLS",
+    "RecordingError",
+    "RecordingSession",
+    "State",
+    "Step",
+    "event_words",
+    "parse_roll",
+]
+
+#: the 21 throws, larger number first (completion list)
+ROLLS: tuple[str, ...] = tuple(f"{a}-{b}" for a in range(6, 0, -1) for b in range(a, 0, -1))
+
+_ROLL = re.compile(r"^\s*([1-6])\s*-?\s*([1-6])\s*$")
+_MOVE = re.compile(r"^(\d{1,2})/(\d{1,2}|off|o|bande)$")
+_CANNOT = re.compile(r"^[-x]([1-6])$")
+_END_TAIL = "claim window closed)"  # the verifier's words for a window the record's end cut
+
+_EVENT_WORDS = {
+    "jan-de-trois-coups": "jan de trois coups",
+    "jan-de-deux-tables": "jan de deux tables",
+    "contre-jan-de-deux-tables": "contre-jan de deux tables",
+    "jan-de-mezeas": "jan de mézéas",
+    "contre-jan-de-mezeas": "contre-jan de mézéas",
+    "battre-le-coin": "battre le coin",
+    "battre-a-vrai": "battre à vrai",
+    "battre-a-faux": "battre à faux",
+    "petit-jan": "petit jan",
+    "grand-jan": "grand jan",
+    "jan-de-retour": "jan de retour",
+    "sortie": "sortie",
+    "pile-de-misere": "pile de misère",
+    "impuissance": "impuissance",
+}
+
+
+class RecordingError(ValueError):
+    """An entry the session cannot take (the message says why, in one line)."""
+
+
+def parse_roll(text: str) -> tuple[int, int] | None:
+    """``(larger, smaller)`` from ``6-5``, ``65``, ``5-6`` or a doublet name; None if not a roll."""
+    m = _ROLL.match(text)
+    if m:
+        a, b = int(m.group(1)), int(m.group(2))
+        return (a, b) if a >= b else (b, a)
+    d = DOUBLET_NAMES.get(text.strip().lower())
+    return (d, d) if d else None
+
+
+def event_words(e: ScoringEvent) -> str:
+    """One scoring event in the game's words: ``battre à vrai sur la 7 (2 façons) 8``."""
+    s = _EVENT_WORDS.get(e.kind, e.kind)
+    if e.how:
+        s += f" ({e.how})"
+    if e.target is not None:
+        s += f" sur la {e.target}"
+    if e.ways > 1:
+        s += f" ({e.ways} façons)"
+    return f"{s} {e.points}"
+
+
+def _words(cs: CoupScore, side: str) -> str:
+    return ", ".join(event_words(e) for e in cs.events if e.side == side) or "rien"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What a front end shows before the next entry (immutable).
+
+    ``stage`` is ``"roll"``, ``"play"``, ``"marks"`` or ``"over"``.  ``plays`` are the
+    legal plays numbered from 1 (most plausible first), ``default_marks`` the marks the
+    rules give for the chosen play (the ``marks`` stage's Enter), ``worth`` lines
+    saying what the throw is worth to each side.
+    """
+
+    stage: str
+    side: str
+    number: int
+    roll: tuple[int, int] | None = None
+    plays: tuple[str, ...] = ()
+    can_leave: bool = False
+    default_marks: str = ""
+    worth: tuple[str, ...] = ()
+    finished: bool = False
+    result: str = "*"
+
+    @property
+    def prompt(self) -> str:
+        if self.stage == "roll":
+            return f"{self.number}. {self.side} jet ? "
+        if self.stage == "play":
+            return f"{self.number}. {self.side} {self.roll[0]}-{self.roll[1]} jeu ? "  # type: ignore[index]
+        if self.stage == "marks":
+            return f"{self.number}. {self.side} marques [{self.default_marks or '—'}] ? "
+        return "partie finie "
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The result of one entry: the new state, the text appended to the record, messages."""
+
+    state: State
+    appended: str = ""
+    messages: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Entry:
+    """The coup being entered (internal)."""
+
+    roll: tuple[int, int]
+    game: Game
+    plays: tuple[Play, ...]
+    playset: PlaySet
+    can_leave: bool
+    ends: bool
+    worth: tuple[str, ...]
+    moves: tuple = ()
+    leave: bool = False
+    defaults: Coup | None = None
+
+
+@dataclass(slots=True)
+class _Table:
+    """The table before the next coup, derived from the record (internal)."""
+
+    position: Position
+    score: ScoreState
+    number: int
+    finished: bool
+    winner: str | None
+    forced_roll: tuple[int, int] | None = None
+    releve: int = 1
+    marque: int = 1
+
+
+class RecordingSession:
+    """A game being recorded (module docstring).  ``record`` may already hold coups
+    (``--resume``); ``first`` is who throws first when it holds none and has no
+    ``Position`` tag."""
+
+    def __init__(self, record: Record, *, path: str | None = None, profile: Profile | None = None,
+                 first: str = "A") -> None:
+        self.record = Record(headers=dict(record.headers), elements=list(record.elements))
+        h = self.record.headers
+        self.profile = profile or (find_profile(h["Profile"]) if h.get("Profile") else DEFAULT_PROFILE)
+        h.setdefault("Profile", self.profile.name)
+        h.setdefault("Partie", "douze-trous")
+        h.setdefault("Record", "full")
+        h.setdefault("Result", "*")
+        if self.record.mode != "full":
+            raise RecordingError("the recorder writes full records (Record \"full\")")
+        self.kind, self.marques = partie_kind(h["Partie"])
+        if h["Partie"].split()[0] not in ("douze-trous", "a-ecrire"):
+            raise RecordingError("the recorder writes parties en douze trous and à écrire between two players")
+        if self.record.start:
+            start_of(self.record.start)  # raises GameFlowError on a bad Position
+        self.first = first
+        self.path = path
+        self.flags: list[tuple[int, str, str]] = []  # (coup index, who, message) flagged at entry
+        if not self.record.elements and not self.record.start:
+            if self.kind == "a-ecrire":
+                self.record.elements.append(MarqueStart(1))
+            self.record.elements.append(ReleveStart(1))
+        elif self.record.start and not self.record.elements and self.kind == "a-ecrire":
+            self.record.elements.append(MarqueStart(1))
+        self._refresh()
+        self._entry: _Entry | None = None
+        if path is not None and not os.path.exists(path):
+            self._rewrite()
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def new(cls, headers: dict[str, str], *, path: str | None = None, first: str = "A") -> RecordingSession:
+        return cls(Record(headers=dict(headers)), path=path, first=first)
+
+    @classmethod
+    def resume(cls, path: str) -> RecordingSession:
+        """Continue the record in ``path`` (its last game)."""
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        records, diags = parse_text(text, file=path)
+        errors = [d for d in diags if d.severity == "error"]
+        if not records or errors:
+            raise RecordingError(errors[0].render() if errors else f"{path}: no game to resume")
+        if len(records) > 1:
+            raise RecordingError(f"{path}: {len(records)} games; the recorder resumes a file of one game")
+        session = cls(records[0], path=path)
+        if write_record(session.record) != text:
+            session._rewrite()  # canonical from now on
+        return session
+
+    # -- derived state ------------------------------------------------------------------
+    def _verify(self) -> GameReport:
+        return verify(self.record, self.profile)
+
+    def _refresh(self) -> None:
+        self.report = self._verify()
+        self.table = self._derive()
+
+    def _derive(self) -> _Table:
+        els = self.record.elements
+        trace = self.report.trace
+        releve = 1
+        marque = max(1, sum(1 for e in els if isinstance(e, MarqueStart)))
+        # relevé number within the current marqué
+        for e in reversed(els):
+            if isinstance(e, ReleveStart):
+                releve = e.number
+                break
+        number = 1
+        for e in reversed(els):
+            if isinstance(e, Coup):
+                number = e.number + 1
+                break
+            if isinstance(e, (ReleveStart, MarqueStart)):
+                break
+        decided = sum(1 for e in els if isinstance(e, MarqueResult) and not e.refait)
+        if not trace:
+            if self.record.start:
+                pos, score = start_of(self.record.start)
+                number = pos.mover_coups + pos.other_coups + 1 if number == 1 else number
+            else:
+                pos, score = start_position(self.first), ScoreState()
+            return _Table(pos, score, number, False, None, None, releve, marque)
+        last = trace[-1]
+        pos, score = last.position_after, last.score_standing
+        if isinstance(els[-1], ReleveStart) and any(isinstance(e, MarqueStart) for e in els[-2:]):
+            score = ScoreState()  # a new marqué: fresh score (RULES.md §8.2)
+            pos = start_position(self._marque_primaute())
+        if last.releve_ended:
+            number = 1
+        finished = False
+        winner = None
+        if self.kind == "douze-trous":
+            winner = twelve_hole_winner(last.score_standing)
+            finished = winner is not None
+        elif decided >= self.marques:
+            finished = True
+        forced = None
+        last_coup = next(e for e in reversed(els) if isinstance(e, Coup))
+        if last.releve_ended and not last.left and any(isinstance(a, JouePourTout) for a in last_coup.before):
+            forced = last_coup.roll  # je joue pour tout (RULES.md §6.5)
+        return _Table(pos, score, number, finished, winner, forced, releve, marque)
+
+    def _marque_primaute(self) -> str:
+        """Who throws first in a new marqué: the winner or the leaver by the profile (RULES.md
+        §8.2 D21; 003 §221, §155), after a refait whoever threw first in it (003 §226)."""
+        els = self.record.elements
+        result = next(e for e in reversed(els) if isinstance(e, MarqueResult))
+        last = next(e for e in reversed(els) if isinstance(e, Coup))
+        if result.refait:
+            starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+            k = starts[-2] if len(starts) >= 2 else -1  # the marqué just ended began there
+            return next(e for e in els[k + 1:] if isinstance(e, Coup)).side
+        if self.profile.primaute_after_marque_leave == "winner":
+            return result.winner or last.side
+        return last.side
+
+    @property
+    def state(self) -> State:
+        t = self.table
+        if t.finished:
+            return State("over", t.position.turn, t.number, finished=True, result=self.result_text())
+        e = self._entry
+        if e is None:
+            return State("roll", t.position.turn, t.number)
+        plays = tuple(p.text() for p in e.plays)
+        if e.defaults is None:
+            return State("play", t.position.turn, t.number, e.roll, plays, e.can_leave, "", e.worth)
+        marks = self._marks_text(e.defaults)
+        return State("marks", t.position.turn, t.number, e.roll, plays, e.can_leave, marks, e.worth)
+
+    # -- what a throw is worth ---------------------------------------------------------
+    def _game(self) -> Game:
+        t = self.table
+        return Game(self.kind, self.profile, start=t.position, score=t.score,
+                    marques=max(1, self.marques))
+
+    def _start_entry(self, roll: tuple[int, int]) -> _Entry:
+        g = self._game()
+        side = g.turn
+        opp = other_side(side)
+        ps = g.legal(roll)
+        cs = g.entitled(roll)
+        state, holes = g.after_gains(roll)
+        can_leave = g.can_leave(roll)
+        ends = self.kind == "douze-trous" and holes > 0 and state[side].holes >= 12
+        worth = [f"{side} : {_words(cs, 'mover')} = {cs.mover}"]
+        if holes:
+            worth.append(f"   {holes} trou{'s' if holes > 1 else ''}"
+                         f"{' (bredouille : trou double)' if holes > 1 else ''}"
+                         + (" ; peut s'en aller (v)" if can_leave else "")
+                         + (" ; fin de la partie" if ends else ""))
+        elif cs.mover and state[side].bredouille:
+            worth.append("   en bredouille")
+        worth.append(f"{opp} : {_words(cs, 'other')} = {cs.other}")
+        opp_mf = g.position.other_in_mover_frame()
+        plays = tuple(sorted(ps.plays, key=lambda p: (-evaluate(p.result, opp_mf), p.text())))
+        return _Entry(roll, g, plays, ps, can_leave, ends, tuple(worth))
+
+    def _default_coup(self, e: _Entry) -> Coup:
+        """The coup as perfect players mark it (``selfplay.coup_element``)."""
+        g = e.game.copy()
+        play = None if (e.leave or e.ends) else (find_play(e.playset, e.moves) if e.moves else None)
+        if play is None and not (e.leave or e.ends) and e.moves:
+            # an illegal play: nothing is due from it here; the verifier judges it
+            return Coup(self.table.number, g.turn, e.roll, e.moves)
+        if play is None and not (e.leave or e.ends) and len(e.plays) == 1:
+            play = e.plays[0]
+        out = g.apply_coup(e.roll, play, leave=e.leave)
+        c = coup_element(self.table.number, out, e.playset.unplayable, compact=False)
+        return replace(c, moves=e.moves) if e.moves else c
+
+    @staticmethod
+    def _marks_text(c: Coup) -> str:
+        return " ".join(write_action(a, c.side) for a in c.before + c.after)
+
+    # -- entries ------------------------------------------------------------------------
+    def complete(self, text: str) -> bool:
+        """Is ``text`` a whole entry nothing longer could change (auto-submit as typed)?"""
+        st = self.state
+        t = text.strip()
+        if st.stage == "roll":
+            return bool(re.fullmatch(r"[1-6][1-6]", t))
+        if st.stage == "play" and t.isdigit():
+            n = int(t)
+            return 1 <= n <= len(st.plays) and n * 10 > len(st.plays)
+        return False
+
+    def check(self, text: str) -> str | None:
+        """A validation message for ``text`` at the current stage (None = acceptable)."""
+        try:
+            self._parse(text)
+        except RecordingError as err:
+            return str(err)
+        return None
+
+    def hint(self, text: str) -> str:
+        """One line for the toolbar as ``text`` is typed: the fault, or what it means."""
+        try:
+            parsed = self._parse(text)
+        except RecordingError as err:
+            return f"? {err}"
+        st = self.state
+        if st.stage == "roll":
+            return f"jet {parsed[0]}-{parsed[1]}"  # type: ignore[index]
+        if st.stage == "play":
+            moves, leave, _marks, problem = parsed  # type: ignore[misc]
+            if leave:
+                return "je m'en vais"
+            written = " ".join(write_action(m) for m in moves) or "--"
+            return f"{written} — illégal ({problem}) : Entrée l'écrit tel quel" if problem else written
+        return "marques : " + (text.strip() or st.default_marks or "rien")
+
+    def completions(self, text: str) -> list[str]:
+        st = self.state
+        t = text.strip()
+        if st.stage == "roll":
+            return [r for r in ROLLS if r.startswith(t) or r.replace("-", "").startswith(t)]
+        if st.stage == "play":
+            opts = [f"{i}" for i in range(1, len(st.plays) + 1)] + list(st.plays)
+            if st.can_leave:
+                opts.append("v")
+            return [o for o in opts if o.startswith(t)]
+        return []
+
+    def _parse(self, text: str) -> object:
+        st = self.state
+        t = text.strip()
+        if st.stage == "over":
+            raise RecordingError("the partie is over")
+        if st.stage == "roll":
+            roll = parse_roll(t)
+            if roll is None:
+                raise RecordingError("a throw: 6-5, 65 or a doublet name (bezet … sonnez)")
+            if self.table.forced_roll and roll != self.table.forced_roll:
+                f = self.table.forced_roll
+                raise RecordingError(f"je joue pour tout: the throw {f[0]}-{f[1]} is played again (RULES.md §6.5)")
+            return roll
+        if st.stage == "play":
+            return self._parse_play(t)
+        return self._parse_marks(t)
+
+    def _parse_play(self, t: str) -> tuple[tuple, bool, tuple | None, str | None]:
+        e = self._entry
+        assert e is not None
+        toks = t.split()
+        play_toks = [x for x in toks if not ("+" in x or ":" in x or x.startswith("{"))]
+        mark_toks = toks[len(play_toks):] if toks[:len(play_toks)] == play_toks else None
+        if mark_toks is None:
+            raise RecordingError("the play first, then the marks (3 B+2)")
+        marks = self._parse_marks(" ".join(mark_toks)) if mark_toks else None
+        if e.ends:
+            if play_toks:
+                raise RecordingError("his gains end the partie: nothing is played (RULES.md §8.1)")
+            return (), False, marks, None
+        if not play_toks:
+            if len(e.plays) == 1:
+                return play_moves(e.plays[0], e.playset.unplayable), False, marks, None
+            raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
+        if play_toks == ["v"]:
+            if not e.can_leave:
+                raise RecordingError("no hole completed by his own gains: no right to leave (RULES.md §6.1)")
+            return (), True, marks, None
+        if len(play_toks) == 1 and play_toks[0].isdigit() and "/" not in play_toks[0]:
+            n = int(play_toks[0])
+            if not 1 <= n <= len(e.plays):
+                raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
+            return play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None
+        moves = []
+        for x in play_toks:
+            m = _MOVE.match(x)
+            c = _CANNOT.match(x)
+            if m:
+                a = int(m.group(1))
+                b = 25 if not m.group(2).isdigit() else int(m.group(2))
+                if not (1 <= a <= 24 and a < b <= 25):
+                    raise RecordingError(f"{x}: a move goes forward from 1..24 to 2..24 or off")
+                moves.append((a, b))
+            elif c:
+                moves.append(int(c.group(1)))
+            elif x == "--":
+                continue
+            else:
+                raise RecordingError(f"{x}: a play number, moves like 1/7, -6, or v")
+        counts = list(e.game.position.mover)
+        for m in moves:
+            if isinstance(m, tuple):
+                if counts[m[0]] <= 0:
+                    raise RecordingError(f"no checker of his on {m[0]} (RULES.md §9.6)")
+                counts[m[0]] -= 1
+                counts[m[1]] += 1
+        j = judge_play(e.game.position, e.roll, moves, self.profile)
+        if j.legal and j.play is not None:
+            return play_moves(j.play, e.playset.unplayable), False, marks, None
+        written = tuple(Move(m[0], m[1]) if isinstance(m, tuple) else CannotPlay(m) for m in moves)
+        problem = f"{(j.violation or '').replace('-', ' ')}, RULES.md {j.rule or '§3'}"
+        return written, False, marks, problem
+
+    def _parse_marks(self, t: str) -> tuple:
+        """The actions typed (notation tokens) as ``(before, after)``."""
+        if not t:
+            return ((), ())
+        side = self.table.position.turn
+        recs, diags = parse_text(f"1. {side} 1-1 -- {t}\n")
+        errors = [d for d in diags if d.severity == "error"]
+        if errors or not recs or not recs[0].coups:
+            raise RecordingError(errors[0].message if errors else "marks in notation: A+4 B+2 B:école+4 …")
+        acts = recs[0].coups[0].after
+        before = tuple(a for a in acts if isinstance(a, (Mark, NeMarquePas, Decision, JouePourTout, Pavillon))
+                       and getattr(a, "who", None) == side)
+        after = tuple(a for a in acts if not any(a is b for b in before))
+        return before, after
+
+    def enter(self, text: str) -> Step:
+        """Take one entry at the current stage (module docstring)."""
+        parsed = self._parse(text)
+        st = self.state
+        if st.stage == "roll":
+            self._entry = self._start_entry(parsed)  # type: ignore[arg-type]
+            e = self._entry
+            if e.ends:
+                e.defaults = self._default_coup(e)
+                return Step(self.state, "", ("ses points lui donnent le douzième trou : rien n'est joué",))
+            if not e.plays or (len(e.plays) == 1 and not e.plays[0].steps and not e.can_leave):
+                return self.enter("")  # nothing to choose: impuissance
+            return Step(self.state)
+        e = self._entry
+        assert e is not None
+        if st.stage == "play":
+            moves, leave, marks, _problem = parsed  # type: ignore[misc]
+            e.moves, e.leave = moves, leave
+            e.defaults = self._default_coup(e)
+            if marks is not None:
+                return self._commit(self._with_marks(e, marks))
+            if not (e.defaults.before or e.defaults.after) and not self._open_ecole():
+                return self._commit(e.defaults)
+            return Step(self.state)
+        # marks stage
+        assert e.defaults is not None
+        coup = e.defaults if not text.strip() else self._with_marks(e, parsed)  # type: ignore[arg-type]
+        return self._commit(coup)
+
+    def _with_marks(self, e: _Entry, marks: tuple) -> Coup:
+        before, after = marks
+        d = e.defaults
+        assert d is not None
+        side = d.side
+        decided = [a for a in d.before if isinstance(a, Decision)]
+        if decided and not any(isinstance(a, Decision) for a in before):
+            before = before + tuple(decided)
+        return Coup(d.number, side, d.roll, d.moves, before, after)
+
+    def _open_ecole(self) -> bool:
+        """Is a mistake of an earlier coup still open for a claim (the verifier's words)?"""
+        return any(f.consequence.endswith(_END_TAIL) or _END_TAIL in f.consequence
+                   for f in self.report.findings)
+
+    def _commit(self, coup: Coup) -> Step:
+        before_findings = {(f.index, f.kind, f.who) for f in self.report.findings}
+        old = list(self.record.elements)
+        self.record.elements.append(coup)
+        report = self._verify()
+        if report.stopped:
+            self.record.elements[:] = old
+            raise RecordingError("the record cannot go on from this coup (a checker that is not there)")
+        trace = report.trace[-1]
+        added: list[object] = [coup]
+        if trace.releve_ended:
+            sections = self._sections_after(trace, report)
+            self.record.elements.extend(sections)
+            added.extend(sections)
+            if sections:
+                report = self._verify()
+        self.report = report
+        self.table = self._derive()
+        self._entry = None
+        if self.table.finished:
+            self.record.headers["Result"] = self.result_text()
+            self.report = report = self._verify()
+        msgs = self._flags(coup, report, before_findings)
+        appended = "\n".join(write_element(x) for x in added) + "\n"
+        if self.table.finished or not old:
+            self._rewrite()  # the Result tag, or the blank line after the tags
+        else:
+            self._append(appended)
+        if self.table.finished:
+            msgs.append(f"fin de la partie : {self.result_text()}")
+        return Step(self.state, appended, tuple(msgs))
+
+    def _sections_after(self, trace: object, report: GameReport) -> list:
+        """The sections after a coup that ended its relevé (RULES.md §6.2, §8.1-8.2)."""
+        st = trace.score_standing  # type: ignore[attr-defined]
+        out: list = []
+        if self.kind == "douze-trous":
+            if twelve_hole_winner(st) is None:
+                out.append(ReleveStart(self.table.releve + 1))
+            return out
+        mo = marque_outcome(st, self.profile) if trace.left else None  # type: ignore[attr-defined]
+        if mo is None:
+            out.append(ReleveStart(self.table.releve + 1))
+            return out
+        if mo.refait:
+            out.append(MarqueResult(None, mo.winner_holes, mo.loser_holes, "none", True, None))
+        else:
+            refaits = 0
+            for e in reversed(self.record.elements):
+                if isinstance(e, MarqueResult):
+                    if not e.refait:
+                        break
+                    refaits += 1
+            w, lo, pav = mo.winner_holes, mo.loser_holes, mo.pavillon
+            out.append(MarqueResult(mo.winner, w, lo, marque_bredouille(w, pav, self.profile), False,
+                                    marque_value(w, lo, pav, refaits, self.profile).value))
+        decided = sum(1 for e in self.record.elements + out if isinstance(e, MarqueResult) and not e.refait)
+        if decided < self.marques:
+            out.append(MarqueStart(self.table.marque + 1))
+            out.append(ReleveStart(1))
+        return out
+
+    def _flags(self, coup: Coup, report: GameReport, seen: set) -> list[str]:
+        """Messages for this coup: what was marked against what the rules give, in the
+        game's words, and the verifier's new findings (illegal plays, claims…)."""
+        msgs: list[str] = []
+        tr = next(t for t in reversed(report.trace) if t.coup_number == coup.number)
+        index = tr.index
+        side, opp = coup.side, other_side(coup.side)
+        (r, o), (mx, my) = tr.entitled, tr.marked
+        words = {side: _words(CoupScore(tr.events, r, o), "mover"), opp: _words(CoupScore(tr.events, r, o), "other")}
+        for who, due, got in ((side, r, mx), (opp, o, my)):
+            if got is None or got == due:
+                continue
+            claimant = other_side(who)
+            if got < due:
+                text = (f"école de {due - got} points : {words[who]} non marqué par {who} "
+                        f"({got} pour {due}) — {claimant} peut la marquer")
+            else:
+                text = (f"école de {got - due} points : {who} a marqué {got} pour {due} dû "
+                        f"— {claimant} peut la marquer")
+            msgs.append(text)
+            self.flags.append((index, who, text))
+        for f in report.findings:
+            if (f.index, f.kind, f.who) in seen or _END_TAIL in f.consequence:
+                continue
+            if f.kind in ("ecole-par-moins", "ecole-par-trop", "unclaimed-ecole") and f.index < index:
+                msgs.append(f"{f.kind} (coup {f.coup}) : {f.consequence}")
+                continue  # an earlier mistake closed: flagged when it was made
+            if f.kind in ("ecole-par-moins", "ecole-par-trop") and f.index == index:
+                msgs.append(f"{f.kind} : {f.consequence}")
+                continue  # flagged above with its marks
+            text = f"{f.kind} : {f.message}" + (f" — {f.consequence}" if f.consequence else "")
+            msgs.append(text)
+            self.flags.append((f.index, f.who or side, text))
+        return msgs
+
+    # -- undo, comments, views -------------------------------------------------------------
+    def undo(self) -> Step:
+        """Forget the coup being entered, or else the last coup written (and its sections)."""
+        if self._entry is not None:
+            self._entry = None
+            return Step(self.state, "", ("entrée annulée",))
+        els = self.record.elements
+        k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
+        if k < 0:
+            raise RecordingError("nothing to undo")
+        gone = els[k]
+        del els[k:]
+        self.record.headers["Result"] = "*"
+        self._refresh()
+        index = len(self.report.trace)
+        self.flags = [f for f in self.flags if f[0] < index]
+        self._rewrite()
+        return Step(self.state, "", (f"annulé : {write_element(gone)}",))
+
+    def comment(self, text: str) -> Step:
+        """A remark on the last coup written (or on the game when none is written yet)."""
+        text = text.strip()
+        if not text:
+            raise RecordingError("an empty comment")
+        els = self.record.elements
+        k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
+        if k < 0:
+            els.append(Comment(text))
+        else:
+            c = els[k]
+            els[k] = replace(c, after=c.after + (Comment(text),))  # type: ignore[type-var]
+        self.report = self._verify()
+        self._rewrite()
+        return Step(self.state, "", ("commentaire noté",))
+
+    def score_text(self) -> str:
+        """The score as it stands at the table (RULES.md §5)."""
+        st = self.table.score
+        parts = []
+        for s in ("A", "B"):
+            p = st[s]
+            name = self.record.headers.get(s, s)
+            parts.append(f"{s} ({name}) : {p.holes} trou{'s' if p.holes != 1 else ''}"
+                         f"{' (pavillon)' if p.pavillon else ''}, {p.points} point{'s' if p.points != 1 else ''}"
+                         f"{' en bredouille' if p.bredouille else ''}")
+        where = f"relevé {self.table.releve}" + (f", marqué {self.table.marque}" if self.kind == "a-ecrire" else "")
+        return f"{' | '.join(parts)} — {where}, coup {self.table.number}, à {self.table.position.turn} de jouer"
+
+    def board_text(self) -> str:
+        """A text diagram of the position in A's frame (B's point q is A's 25-q; RULES.md §2.2)."""
+        pos = self.table.position
+        a, b = pos.side_counts("A"), pos.side_counts("B")
+
+        def cell(n: int, letter: str) -> str:
+            return f"{n}{letter}".rjust(4) if n else "   ."
+
+        top = "".join(f"{p:>4}" for p in range(13, 25))
+        row_top = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(13, 25))
+        bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
+        row_bottom = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(12, 0, -1))
+        off = f"hors du jeu : A {a[25]}, B {b[25]}"
+        return "\n".join(["points de A" + top, "           " + row_top, "           " + row_bottom,
+                          "points de A" + bottom, off])
+
+    def result_text(self) -> str:
+        """The ``Result`` tag: ``B 12-5`` (douze trous) or the marqués won (à écrire)."""
+        if not self.table.finished:
+            return "*"
+        if self.kind == "douze-trous":
+            st = self.table.score
+            w = self.table.winner or "A"
+            return f"{w} {st[w].holes}-{st[other_side(w)].holes}"
+        won = {"A": 0, "B": 0}
+        value = {"A": 0, "B": 0}
+        for e in self.record.elements:
+            if isinstance(e, MarqueResult) and e.winner in won:
+                won[e.winner] += 1
+                value[e.winner] += e.value or 0
+        w = "=" if value["A"] == value["B"] else ("A" if value["A"] > value["B"] else "B")
+        return f"{w} {won['A']}-{won['B']}"
+
+    def text(self) -> str:
+        return write_record(self.record)
+
+    # -- the file -----------------------------------------------------------------------------
+    def _rewrite(self) -> None:
+        if self.path is not None:
+            atomic_write_text(self.path, self.text())
+
+    def _append(self, text: str) -> None:
+        """Append the new lines, flushed and fsync'ed: the file is the record so far."""
+        if self.path is None:
+            return
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+
