@@ -8,12 +8,12 @@ from typing import Any
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
-from trictrac.notation.position import parse_position
-from trictrac.replay.analyse import analyse as analyse_position
-from trictrac.replay.analyse import parse_roll, render_text
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from ..notation.position import parse_position
+from ..replay.analyse import analyse as analyse_position
+from ..replay.analyse import parse_roll, render_text
+from ..replay.position import Position
+from ..replay.profiles import DEFAULT_PROFILE, Profile
+from .common import BadInput, echo_json, json_option, profile_option
 
 _JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
 

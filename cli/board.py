@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from trictrac.cli.common import BadInput
-from trictrac.notation.position import parse_position
-from trictrac.notation.textio import atomic_write_text, terminal_safe
-from trictrac.publish.board import board_svg, svg_text
+from ..notation.position import parse_position
+from ..notation.textio import atomic_write_text, terminal_safe
+from ..publish.board import board_svg, svg_text
+from .common import BadInput
 
 
 @click.command("board")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
-from trictrac.notation.textio import Input, InputError, open_input
-from trictrac.replay.profiles import Profile, find_profile, profile_names
-
+from ..notation.textio import Input, InputError, open_input
+from ..replay.profiles import Profile, find_profile, profile_names
 
 
 class BadInput(click.ClickException):
@@ -101,7 +101,7 @@ def progress(length: int, label: str) -> Any:
 
 
 class _NoBar:
-    def __enter__(self) -> "_NoBar":
+    def __enter__(self) -> _NoBar:
         return self
 
     def __exit__(self, *exc: object) -> None:

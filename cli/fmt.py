@@ -11,11 +11,11 @@ import sys
 
 import click
 
-from trictrac.cli.common import summary_line
-from trictrac.notation.reader import format_diagnostic, iter_records, source_lines
-from trictrac.notation.record import Coup, Diagnostic
-from trictrac.notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
-from trictrac.notation.writer import write_record
+from ..notation.reader import format_diagnostic, iter_records, source_lines
+from ..notation.record import Coup, Diagnostic
+from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
+from ..notation.writer import write_record
+from .common import summary_line
 
 
 def _report(inp: Input, diags: list[Diagnostic]) -> None:

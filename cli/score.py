@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option
-from trictrac.notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
-from trictrac.replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
-from trictrac.replay.partie import (
+from ..notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
+from ..replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
+from ..replay.partie import (
     PartieError,
     marque_value,
     settle_text,
     twelve_hole_multiplier,
     twelve_hole_winner,
 )
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from ..replay.profiles import DEFAULT_PROFILE, Profile
+from .common import BadInput, echo_json, json_option, profile_option
 
 _EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")
 _HOLES = re.compile(r"\s*([ABab])\s*=\s*(\d+)\s*\Z")
@@ -147,7 +148,7 @@ def events(events: str, holes_text: str | None, pavillon: str | None, points_tex
         raise BadInput("--pavillon none: when only one player has holes they are uninterrupted")
     try:
         ledger.set_holes((ha, hb), pav)
-        trace = []
+        trace: list[dict[str, Any]] = []
         for what, side, n in evs:
             if what == "mark":
                 r = ledger.mark(side, n)
@@ -183,11 +184,11 @@ def events(events: str, holes_text: str | None, pavillon: str | None, points_tex
         click.echo(result)
 
 
-def _fmt(p: dict) -> str:
+def _fmt(p: dict[str, Any]) -> str:
     return f"{p['points']}{'b' if p['bredouille'] else ''} pts {p['holes']}{'p' if p['pavillon'] else ''} holes"
 
 
-def _long(p: dict) -> str:
+def _long(p: dict[str, Any]) -> str:
     s = f"{p['points']} points{' in bredouille' if p['bredouille'] else ''}, {p['holes']} hole{'' if p['holes'] == 1 else 's'}"
     return s + (" with the pavillon" if p["pavillon"] else "")
 

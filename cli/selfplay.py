@@ -13,13 +13,13 @@ from typing import TextIO
 
 import click
 
-from trictrac.cli.common import BadInput, profile_option, progress
-from trictrac.notation.textio import atomic_write_text, atomic_writer
-from trictrac.notation.writer import write_record
-from trictrac.replay.inject import INJECT_KINDS, InjectError, inject
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
-from trictrac.replay.selfplay import MULTI
-from trictrac.replay.selfplay import selfplay as generate
+from ..notation.textio import atomic_write_text, atomic_writer
+from ..notation.writer import write_record
+from ..replay.inject import INJECT_KINDS, InjectError, inject
+from ..replay.profiles import DEFAULT_PROFILE, Profile
+from ..replay.selfplay import MULTI
+from ..replay.selfplay import selfplay as generate
+from .common import BadInput, profile_option, progress
 
 
 @click.command("selfplay")

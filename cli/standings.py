@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 import click
-from trictrac.cli.common import echo_json, json_option
-from trictrac.cli.db import read_query
-from trictrac.club.standings import compute_standings, format_standings, standing_games
-from trictrac.notation.textio import terminal_safe
+
+from ..club.standings import compute_standings, format_standings, standing_games
+from ..notation.textio import terminal_safe
+from .common import echo_json, json_option
+from .db import read_query
 
 _DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 

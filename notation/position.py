@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from trictrac.notation import limits as L
-from trictrac.notation.record import Diagnostic, Span
+from . import limits as L
+from .record import Diagnostic, Span
 
 __all__ = ["PositionSpec", "parse_position", "write_position", "JAN_NAMES", "START_SPEC"]
 
@@ -278,7 +278,7 @@ class _Parser:
             start = text.find(letter + "{")
             end = text.find("}", start) + 1
             if point is not None:
-                m = re.search(r"(?<![0-9])%d\s*:" % point, text[start:end])
+                m = re.search(rf"(?<![0-9]){point}\s*:", text[start:end])
                 if m:
                     seg = text[start + m.start() : end]
                     n = re.match(r"[^,}]*", seg)

@@ -27,10 +27,10 @@ import re
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, ContextManager, TextIO
+from typing import IO, Any, TextIO
 
 __all__ = [
     "STDIN",
@@ -176,7 +176,7 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     return Input(name, os.fspath(p), None)
 
 
-def atomic_writer(path: str | os.PathLike[str], encoding: str = "utf-8") -> ContextManager[TextIO]:
+def atomic_writer(path: str | os.PathLike[str], encoding: str = "utf-8") -> AbstractContextManager[TextIO]:
     """A text handle whose content replaces ``path`` whole when the block ends without
     an exception (temporary file, fsync, rename); on an exception nothing is changed.
     For output too large to hold in memory (``selfplay -o``)."""

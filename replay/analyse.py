@@ -19,12 +19,13 @@ twice, a doublet once) in which an event of that kind occurs (RULES.md §1.2; 00
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from trictrac.replay.moves import ROLLS, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
-from trictrac.replay.scoring import KINDS, CoupScore, _norm, _score
+from .moves import ROLLS, legal_plays
+from .position import Position
+from .profiles import DEFAULT_PROFILE, Profile
+from .scoring import KINDS, CoupScore, _norm, _score
 
 __all__ = ["analyse", "render_text", "roll_text", "parse_roll", "chances"]
 

@@ -32,15 +32,16 @@ The flow trusts its caller to pass legal plays (the bots take them from
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Literal
+from typing import Literal
 
-from trictrac.replay.ledger import Ledger, ScoreState
-from trictrac.replay.moves import Play, PlaySet, legal_plays
-from trictrac.replay.partie import marque_factor, marque_outcome, marque_value
-from trictrac.replay.position import Position, other_side, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
-from trictrac.replay.scoring import CoupScore, ScoringEvent, next_position, score_play, score_roll
+from .ledger import Ledger, ScoreState
+from .moves import Play, PlaySet, legal_plays
+from .partie import marque_factor, marque_outcome, marque_value
+from .position import Position, other_side, start_position
+from .profiles import DEFAULT_PROFILE, Profile
+from .scoring import CoupScore, ScoringEvent, next_position, score_play, score_roll
 
 __all__ = [
     "KINDS",
@@ -235,7 +236,7 @@ class Game:
             ]
         return out
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game.__new__(Game)
         g.kind = self.kind
         g.profile = self.profile
@@ -380,6 +381,7 @@ class Game:
         self.ledger.stay(roller)
         self.position = next_position(pos, roll, play, self.profile)
         receipts = pend.score.other if received is None else received
+        other_double: tuple[bool, ...]
         other_holes, other_double, other_bred = 0, (), None
         if receipts:
             res = self.ledger.mark(opp, receipts)
@@ -509,7 +511,7 @@ def partie_kind(header: str | None) -> tuple[str, int]:
     """``(kind, marques)`` of the flow from a ``Partie`` header (``notation.reader.parse_partie``):
     ``douze-trous``, else a partie à écrire (à quatre, chouette and à tourner are parties
     à écrire too) with its number of marqués (default 4).  No header: douze trous."""
-    from trictrac.notation.reader import parse_partie
+    from ..notation.reader import parse_partie
 
     parsed = parse_partie(header) if header else None
     if parsed is None or parsed[0] == "douze-trous":
@@ -544,7 +546,7 @@ def start_of(text: str) -> tuple[Position, ScoreState]:
     """The position and score of a record's ``Position`` header (book problems).
 
     :raises GameFlowError: the text is not a valid one-line position."""
-    from trictrac.notation.position import parse_position
+    from ..notation.position import parse_position
 
     spec, diags = parse_position(text)
     if spec is None or any(d.severity == "error" for d in diags):
@@ -553,7 +555,7 @@ def start_of(text: str) -> tuple[Position, ScoreState]:
     return Position.from_spec(spec), ScoreState.from_spec(spec)
 
 
-def replay_record(record: object, profile: Profile | None = None) -> "Iterator[tuple[object, CoupOutcome, Game]]":
+def replay_record(record: object, profile: Profile | None = None) -> Iterator[tuple[object, CoupOutcome, Game]]:
     """Drive a :class:`Game` through a record of perfect play, coup by coup.
 
     Yields ``(coup, outcome, game)`` (the game after the coup).  The marks written in
@@ -567,9 +569,9 @@ def replay_record(record: object, profile: Profile | None = None) -> "Iterator[t
     marqué (with its refaits) is a one-marqué partie à écrire between the two seated
     players, X in seat A; the outcomes then speak of seats ``"A"`` / ``"B"``.
     """
-    from trictrac.notation.reader import parse_partie
-    from trictrac.notation.record import Coup, Decision, JouePourTout, MarqueStart, Record
-    from trictrac.replay.profiles import find_profile
+    from ..notation.reader import parse_partie
+    from ..notation.record import Coup, Decision, JouePourTout, MarqueStart, Record
+    from .profiles import find_profile
 
     assert isinstance(record, Record)
     if profile is None:

@@ -80,18 +80,19 @@ marks) only ``illegal-move``, ``unplayed-number``, ``missing-checker``,
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
-from trictrac.notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
-from trictrac.replay.findings import FINDING_KINDS
-from trictrac.replay.game import Game, GameFlowError, partie_kind, replay_record
-from trictrac.replay.moves import Play, PlaySet, judge_play
-from trictrac.replay.ledger import Ledger
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import Profile, find_profile
-from trictrac.replay.scoring import score_play
-from trictrac.replay.selfplay import RecordBuilder, bot_coup, choose_play, play_moves
+from ..notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
+from .findings import FINDING_KINDS
+from .game import Game, GameFlowError, partie_kind, replay_record
+from .ledger import Ledger
+from .moves import Play, PlaySet, judge_play
+from .position import Position, start_position
+from .profiles import Profile, find_profile
+from .scoring import score_play
+from .selfplay import RecordBuilder, bot_coup, choose_play, play_moves
 
 __all__ = ["Injected", "inject", "expected_findings", "INJECT_KINDS", "COMPACT_KINDS", "InjectError"]
 
@@ -300,7 +301,8 @@ class _Injector:
             return None
         if kind in ("ecole-claimed-wrongly", "ecole-partial", "ecole-too-late", "ecole-impossible",
                     "ecole-deux-jetons", "leave-at-sortie"):
-            return getattr(self, "_" + kind.replace("-", "_"))(game, roll, ps, play, leave)
+            plan: Callable[..., _Plan | None] = getattr(self, "_" + kind.replace("-", "_"))
+            return plan(game, roll, ps, play, leave)
         if kind == "leave-without-right":
             if game.can_leave(roll, None) or leave:
                 return None
@@ -885,12 +887,13 @@ class _Injector:
             e = els[j]
             if isinstance(e, MarqueResult):
                 wrong = (e.value or 0) + self.rng.choice((2, 4, -2))
-                els[j] = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
+                fixed = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
+                els[j] = fixed
                 m = out.marque_ended
                 # a score-sheet matter, not a coup's: index -1 (as the verifier reports it)
                 out_list.append(Injected(
                     "marque-result-mismatch", "value", -1, 0, m.number, 0, None,
-                    e.value, els[j].value, False, f"written value of marqué {m.number} (after coup index {i})",
+                    e.value, fixed.value, False, f"written value of marqué {m.number} (after coup index {i})",
                 ))
                 return
 
@@ -921,7 +924,7 @@ def inject(
         raise InjectError(f"none of these kinds can go into a {record.mode} record")
     if k < 0:
         raise InjectError("k must be >= 0")
-    from trictrac.notation.reader import parse_partie
+    from ..notation.reader import parse_partie
 
     parsed = parse_partie(record.headers.get("Partie") or "douze-trous")
     if parsed is not None and parsed[0] not in ("douze-trous", "a-ecrire"):

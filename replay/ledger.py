@@ -26,10 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from .profiles import DEFAULT_PROFILE, Profile
 
 if TYPE_CHECKING:  # pragma: no cover
-    from trictrac.notation.position import PositionSpec
+    from ..notation.position import PositionSpec
 
 __all__ = [
     "SIDES",
@@ -100,7 +100,7 @@ class ScoreState:
         return {"A": self.a.as_dict(), "B": self.b.as_dict()}
 
     @classmethod
-    def from_spec(cls, spec: "PositionSpec") -> "ScoreState":
+    def from_spec(cls, spec: PositionSpec) -> ScoreState:
         """The score carried by a one-line position (``points=4b/0 holes=2p/0``)."""
         sides = []
         for i in (0, 1):
@@ -115,7 +115,7 @@ class ScoreState:
             )
         return cls(sides[0], sides[1])
 
-    def apply_to_spec(self, spec: "PositionSpec") -> "PositionSpec":
+    def apply_to_spec(self, spec: PositionSpec) -> PositionSpec:
         """``spec`` with its score fields replaced by this state."""
         return replace(
             spec,
@@ -241,7 +241,7 @@ class Ledger:
     def __repr__(self) -> str:
         return f"Ledger({self.profile.name!r}, {self.state!r}, primaute={self.primaute!r})"
 
-    def copy(self) -> "Ledger":
+    def copy(self) -> Ledger:
         new = Ledger.__new__(Ledger)
         new.profile = self.profile
         new._pts = self._pts[:]
@@ -355,7 +355,7 @@ class Ledger:
         r = self.mark(opp, given) if given else None
         return ThrowResult(roller, g, r, False)
 
-    def _restore(self, other_ledger: "Ledger") -> None:
+    def _restore(self, other_ledger: Ledger) -> None:
         for name in Ledger.__slots__:
             setattr(self, name, getattr(other_ledger, name))
 

@@ -19,12 +19,13 @@ Amounts are in jetons; a fiche is 10 jetons (003 §222).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any
 
-from trictrac.replay.ledger import ScoreState
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from .ledger import ScoreState
+from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
     "PartieError",
@@ -341,7 +342,7 @@ class _Rotation:
     def after(self, winner: str | None, loser: str | None, leaver: str | None) -> None:
         """Advance after one marqué (a refait changes nothing: replayed by the same
         players, the same primauté, 003 §226)."""
-        if winner is None:
+        if winner is None or loser is None:  # a refait: both None
             return
         self.decided += 1
         for x in self.active:
@@ -525,16 +526,16 @@ def settle_partie(
     jflows: list[tuple[str, str, str, int]] = []
     if complete:
         # postillons: each marqué lost beyond the share (003 §227, §246)
-        excess = [[a, marques_lost[a] - share] for a in accounts if marques_lost[a] > share]
-        deficit = [[a, share - marques_lost[a]] for a in accounts if marques_lost[a] < share]
+        excess = {a: marques_lost[a] - share for a in accounts if marques_lost[a] > share}
+        deficit = {a: share - marques_lost[a] for a in accounts if marques_lost[a] < share}
         pairs: dict[tuple[str, str], int] = {}
-        for e in excess:
-            for d in deficit:
-                t = min(e[1], d[1])
+        for over in excess:
+            for under in deficit:
+                t = min(excess[over], deficit[under])
                 if t:
-                    pairs[(e[0], d[0])] = pairs.get((e[0], d[0]), 0) + t
-                    e[1] -= t
-                    d[1] -= t
+                    pairs[(over, under)] = pairs.get((over, under), 0) + t
+                    excess[over] -= t
+                    deficit[under] -= t
         for (payer, payee), n in pairs.items():
             cost = postillon_cost(n, profile)
             postillons.append({"payer": payer, "payee": payee, "count": n, "jetons": cost})
@@ -700,13 +701,17 @@ def read_partie(text: str) -> PartieFile:
     return PartieFile(header, lines)
 
 
+def _at_line(no: int | None) -> str:
+    return f"line {no}: " if no else ""
+
+
 def _int(v: str, what: str, no: int | None = None) -> int:
     try:
         n = int(v)
     except ValueError:
-        raise PartieError(f"{'line %d: ' % no if no else ''}{what} must be a whole number, not {v!r}") from None
+        raise PartieError(f"{_at_line(no)}{what} must be a whole number, not {v!r}") from None
     if n < 0:
-        raise PartieError(f"{'line %d: ' % no if no else ''}{what} must be >= 0, not {n}")
+        raise PartieError(f"{_at_line(no)}{what} must be >= 0, not {n}")
     return n
 
 
@@ -753,7 +758,7 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
 
     :raises PartieError: bad file (message with the line number).
     """
-    from trictrac.replay.profiles import find_profile
+    from .profiles import find_profile
 
     pf = read_partie(text)
     header, lines = pf.header, pf.lines

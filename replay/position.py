@@ -22,11 +22,12 @@ lives in the ledger (``replay.ledger``); the one-line position notation carries 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # notation imports nothing of replay; replay may import notation
-    from trictrac.notation.position import PositionSpec
+    from ..notation.position import PositionSpec
 
 __all__ = ["Position", "Side", "other_side", "EMPTY", "start_position"]
 
@@ -80,7 +81,7 @@ class Position:
         mover_off: int | None = None,
         other_off: int | None = None,
         **facts: object,
-    ) -> "Position":
+    ) -> Position:
         """Build from ``{point: count}`` dicts, each in its side's own frame.
 
         Unlisted checkers are not invented: pass ``mover_off`` / ``other_off`` (or
@@ -96,14 +97,14 @@ class Position:
         return cls(tuple(m), tuple(o), **facts)  # type: ignore[arg-type]
 
     @classmethod
-    def from_spec(cls, spec: "PositionSpec") -> "Position":
+    def from_spec(cls, spec: PositionSpec) -> Position:
         """The position of a one-line notation value, seen from ``spec.turn``.
 
         Jans are converted from the notation's short names (``deux-tables``) to the
         scoring-event kinds (``jan-de-deux-tables``, RULES.md §4.6); the score
         (points, holes, bredouille, pavillon) is left to the ledger.
         """
-        from trictrac.notation.position import JAN_NAMES
+        from ..notation.position import JAN_NAMES
 
         def kinds(js: frozenset[str]) -> frozenset[str]:
             return frozenset(JAN_NAMES.get(j, j) for j in js)
@@ -124,11 +125,11 @@ class Position:
             kinds(spec.jans[j]),
         )
 
-    def to_spec(self, score: Any = None) -> "PositionSpec":
+    def to_spec(self, score: Any = None) -> PositionSpec:
         """The notation value of this position; ``score``: an optional score state with
         ``.a`` / ``.b`` each having ``points``, ``bredouille``, ``holes``, ``pavillon``
         (``replay.ledger.ScoreState``); zero score when omitted."""
-        from trictrac.notation.position import JAN_NAMES, PositionSpec
+        from ..notation.position import JAN_NAMES, PositionSpec
 
         short = {v: k for k, v in JAN_NAMES.items()}
 
@@ -166,7 +167,7 @@ class Position:
         o = self.other
         return (0,) + tuple(o[25 - p] for p in range(1, 25)) + (o[OFF],)
 
-    def swapped(self) -> "Position":
+    def swapped(self) -> Position:
         """The same position with the other side to move (turn passes)."""
         return Position(
             self.other,
@@ -183,7 +184,7 @@ class Position:
     def side_counts(self, side: Side) -> tuple[int, ...]:
         return self.mover if side == self.turn else self.other
 
-    def with_mover(self, mover: tuple[int, ...], **facts: object) -> "Position":
+    def with_mover(self, mover: tuple[int, ...], **facts: object) -> Position:
         return replace(self, mover=mover, **facts)  # type: ignore[arg-type]
 
     def problems(self) -> list[str]:

@@ -7,14 +7,19 @@ record with :func:`remedy_problems`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from trictrac.replay.profiles import Profile
+from .profiles import Profile
+
+if TYPE_CHECKING:
+    from .moves import Play, PlayJudgement
+    from .position import Position
 
 __all__ = ["remedy_problems"]
 
 
-def remedy_problems(pos: Any, roll: tuple[int, int], pairs: list, j: Any, rj: Any, *, by_roller: bool,
+def remedy_problems(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]], j: PlayJudgement | None,
+                    rj: PlayJudgement, *, by_roller: bool,
                     forced_stay: bool, profile: Profile, side: str = "the roller") -> list[tuple[str, str]]:
     """What is wrong with a throw played again (``B:fait-jouer`` / ``A:rejoue``): a list
     of ``(detail, explanation)``, empty when the table's law gives this remedy.
@@ -47,6 +52,8 @@ def remedy_problems(pos: Any, roll: tuple[int, int], pairs: list, j: Any, rj: An
       touched checkers must be played (dame touchée, dame jouée: 003 §46, §212).
     """
     rplay = rj.play
+    # the caller judges the first play, and a replay that cannot be played, itself
+    assert j is not None and rplay is not None
     problems: list[tuple[str, str]] = []
     alts = rj.alternatives
     w_orig = sorted(p for p, _q in pairs)
@@ -62,6 +69,7 @@ def remedy_problems(pos: Any, roll: tuple[int, int], pairs: list, j: Any, rj: An
     elif forced_stay and not by_roller:
         pass  # he plays the checkers the opponent chooses (003 §170; 001 r.63)
     elif j.legal:
+        assert j.play is not None  # a legal play is one of the legal plays
         if not by_roller:
             problems.append(("no-fault", f"{side}'s play {j.play.text()} was legal: nothing to remedy "
                                          "(dame touchée, dame jouée: 003 §46, §212)"))
@@ -134,7 +142,8 @@ def remedy_problems(pos: Any, roll: tuple[int, int], pairs: list, j: Any, rj: An
     return problems
 
 
-def _keep_good(counts: tuple, pairs: list, roll: tuple[int, int], good: int) -> tuple | None:
+def _keep_good(counts: tuple[int, ...], pairs: list[tuple[int, int]], roll: tuple[int, int],
+               good: int) -> tuple[int, ...] | None:
     """The mover's counts when the correctly played move ``pairs[good]`` stands and the
     misplaced checker plays the number left (none after a tout d'une): the one correction
     003 §201 leaves besides letting the play stand."""
@@ -153,7 +162,7 @@ def _keep_good(counts: tuple, pairs: list, roll: tuple[int, int], good: int) -> 
     return tuple(m)
 
 
-def _execute(counts: tuple, pairs: list) -> tuple:
+def _execute(counts: tuple[int, ...], pairs: list[tuple[int, int]]) -> tuple[int, ...]:
     """The mover's counts after the written moves, as physically made."""
     m = list(counts)
     for p, q in pairs:
@@ -162,7 +171,7 @@ def _execute(counts: tuple, pairs: list) -> tuple:
     return tuple(m)
 
 
-def _origins(play: Any) -> list[int]:
+def _origins(play: Play) -> list[int]:
     """The points the checkers of a play start from (a tout d'une's second step continues
     the same checker)."""
     out: list[int] = []

@@ -48,9 +48,10 @@ hits one throw ahead only, throw by throw rather than by the exact ways of B3.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
-from trictrac.notation.record import (
+from ..notation.record import (
+    Action,
     CannotPlay,
     Coup,
     Decision,
@@ -63,11 +64,11 @@ from trictrac.notation.record import (
     Record,
     ReleveStart,
 )
-from trictrac.replay.partie import RECORD_KINDS
-from trictrac.replay.game import CoupOutcome, Game
-from trictrac.replay.moves import Play, PlaySet
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from .game import CoupOutcome, Game
+from .moves import Play, PlaySet
+from .partie import RECORD_KINDS
+from .position import Position
+from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
     "evaluate",
@@ -263,7 +264,7 @@ def coup_element(number: int, out: CoupOutcome, unplayable: tuple[int, ...], *, 
     moves = () if not out.played else play_moves(out.play, unplayable)
     if compact:
         return Coup(number, out.side, out.roll, moves)
-    before: list = []
+    before: list[Action] = []
     opp = "B" if out.side == "A" else "A"
     if out.ne_marque_pas:
         before.append(NeMarquePas(out.side))
@@ -273,7 +274,7 @@ def coup_element(number: int, out: CoupOutcome, unplayable: tuple[int, ...], *, 
         before.append(Decision(out.side, out.left))
     if out.pour_tout:
         before.append(JouePourTout(out.side))
-    after: list = []
+    after: list[Action] = []
     if out.receipts:
         after.append(_mark(opp, out.receipts, out.other_holes, out.other_double, out.other_bredouille))
     return Coup(number, out.side, out.roll, moves, tuple(before), tuple(after))
@@ -463,7 +464,7 @@ def play_partie_multi(
     each marqué is played by the game flow between the two seated players, written
     as ``marqué N X-Y`` with the players' own letters.
     """
-    from trictrac.replay.partie import MarqueLine, PartieSpec, settle_partie
+    from .partie import MarqueLine, PartieSpec, settle_partie
 
     if kind not in MULTI:
         raise ValueError(f"unknown kind {kind!r}; known: {', '.join(MULTI)}")

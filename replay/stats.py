@@ -29,12 +29,13 @@ reuses it); :func:`corpus_stats` is the one-call form.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from trictrac.notation.reader import parse_partie
-from trictrac.notation.record import Record
-from trictrac.replay.game import GameFlowError, replay_record
-from trictrac.replay.profiles import Profile
+from ..notation.reader import parse_partie
+from ..notation.record import Record
+from .game import GameFlowError, MarqueOutcome, replay_record
+from .profiles import Profile
 
 __all__ = ["CorpusStats", "corpus_stats", "EVENT_KINDS", "format_stats"]
 
@@ -107,7 +108,7 @@ class CorpusStats:
             return True
 
     def _verify(self, record: Record, *, trace: bool) -> Any:
-        from trictrac.replay.verify import verify
+        from .verify import verify
 
         return verify(record, self.profile, trace=trace)
 
@@ -154,13 +155,14 @@ class CorpusStats:
 
     def _add_perfect(self, record: Record) -> bool:
         coups = releves = 0
-        marques: list = []
+        marques: list[MarqueOutcome] = []
         local: dict[str, Any] = {
             "events": Counter(), "points": Counter(), "leaves": 0, "sorties": 0, "could": 0, "stayed": 0,
             "holes": 0, "double": 0, "nmp": 0, "pour_tout": 0,
         }
         game = None
-        for _coup, out, game in replay_record(record, self.profile):
+        for _coup, out, now in replay_record(record, self.profile):
+            game = now  # the last one is read after the loop
             coups += 1
             seen: set[str] = set()
             for e in out.score.events:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from trictrac.notation.record import (
@@ -24,7 +24,7 @@ TABLES = ("players", "games", "game_players", "marques", "releves", "coups", "ma
 GAME_TABLES = ("game_players", "marques", "releves", "coups", "marks", "comments", "findings", "results")
 
 
-@lru_cache(maxsize=None)
+@cache
 def selfplay_records(n: int, seed: int = 7, compact: bool = False) -> tuple[Record, ...]:
     """``n`` bot games (douze trous), generated once per session."""
     from trictrac.replay.selfplay import selfplay

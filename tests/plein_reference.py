@@ -26,7 +26,7 @@ more checkers available is never harder to make).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 COIN = 12
 
@@ -39,7 +39,7 @@ def can_fill_by_search(counts: Sequence[int], first: int) -> bool:
     return _solvable(start, table)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _solvable(s: tuple[int, ...], table: tuple[int, ...]) -> bool:
     """The plein is made now or after some move (memoised: the states of many
     positions meet; every move advances a checker, so the recursion ends)."""

@@ -5,7 +5,7 @@ plainly from RULES.md §4.3 and §4.5 (no shared code with replay/scoring.py).""
 from __future__ import annotations
 
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 from trictrac.replay.moves import legal_plays
 from trictrac.replay.position import Position, start_position

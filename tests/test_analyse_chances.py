@@ -7,12 +7,12 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scoring_helpers import ALL_ROLLS, make, random_positions, weight
 
 from trictrac.replay.analyse import analyse, parse_roll, render_text, roll_text
 from trictrac.replay.position import start_position
 from trictrac.replay.profiles import DEFAULT_PROFILE
 from trictrac.replay.scoring import KINDS
-from scoring_helpers import ALL_ROLLS, make, random_positions, weight
 
 ROLL_KEYS = {"roll", "plays", "moves", "events", "points"}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from trictrac.bench import STEPS
 from trictrac.cli.main import cli
 from trictrac.notation.reader import iter_records

@@ -18,12 +18,11 @@ import re
 from pathlib import Path
 
 import pytest
+from verify_helpers import brief
 
 from trictrac.replay.partie import twelve_hole_multiplier
 from trictrac.replay.profiles import find_profile
 from trictrac.replay.verify import verify_file, verify_text
-
-from verify_helpers import brief
 
 BOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "books"
 

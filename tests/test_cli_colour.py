@@ -4,8 +4,8 @@ writes plain text into pipes and files."""
 from __future__ import annotations
 
 from click.testing import CliRunner
-
 from conftest import FIXTURES
+
 from trictrac.cli import check as check_module
 from trictrac.cli.main import cli
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from club_helpers import BERARD, DUPONT, MARTIN, club_records, counts, orphans, write_archive
+
 from trictrac.cli.main import cli
 
 pytest.importorskip("trictrac.notation.writer")
@@ -166,7 +166,7 @@ def test_missing_database_exit_2(tmp_path: Path) -> None:
 def test_every_command_has_help_with_examples() -> None:
     from trictrac.cli.db import db
 
-    for name, cmd in db.commands.items():
+    for name in db.commands:
         res = run("db", name, "--help")
         assert res.exit_code == 0 and "Examples:" in res.output and "trictrac db" in res.output, name
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from club_helpers import copy_record, selfplay_records, with_table_talk, write_archive
+
 from trictrac.cli.main import cli
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "findings"

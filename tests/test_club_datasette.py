@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from club_helpers import copy_record, selfplay_records, with_table_talk, write_archive
+
 from trictrac.cli.main import cli
 from trictrac.club.db import import_records
 
@@ -57,9 +58,9 @@ def served(tmp_path_factory: pytest.TempPathFactory):
             try:
                 _get(base + "/-/versions.json")
                 break
-            except OSError:
+            except OSError as err:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"datasette did not start: {proc.stderr.read() if proc.poll() is not None else 'timeout'}")
+                    raise AssertionError(f"datasette did not start: {proc.stderr.read() if proc.poll() is not None else 'timeout'}") from err
                 time.sleep(0.2)
         yield base + "/club", recs, json.loads(meta.read_text(encoding="utf-8"))
     finally:

@@ -10,9 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from club_helpers import (
     copy_record,
     counts,
@@ -21,9 +18,12 @@ from club_helpers import (
     with_table_talk,
     write_archive,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from trictrac.club import db as clubdb
-from trictrac.club.schema import SCHEMA_VERSION
 from trictrac.club.db import game_id_of, import_records, open_db, parse_date, season_of
+from trictrac.club.schema import SCHEMA_VERSION
 from trictrac.notation.record import Coup, Mark, NeMarquePas
 
 pytest.importorskip("trictrac.notation.writer")

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from club_helpers import copy_record, counts, selfplay_records, with_table_talk, write_archive
+
 from trictrac.club import schema
 from trictrac.club.db import import_records, open_db
 from trictrac.club.queries import search

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from club_helpers import BERARD, DUPONT, MARTIN, club_games, club_records, result_of, write_archive
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club_helpers import BERARD, DUPONT, MARTIN, club_games, club_records, result_of, write_archive
 from trictrac.club import queries as q
 from trictrac.club.db import GameNotFound, import_records, open_db
 
@@ -156,6 +156,7 @@ def test_four_players_marques_by_pairs(tmp_path: Path) -> None:
     """A partie à tourner shape: each marqué names the two seats who play it; results,
     écoles and the marqué views follow the seats to the right players."""
     from club_helpers import selfplay_records, with_table_talk
+
     from trictrac.notation.record import MarqueResult, MarqueStart, Record, ReleveStart
 
     base = selfplay_records(6)[4]

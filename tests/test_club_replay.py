@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from club_helpers import orphans, selfplay_records, write_archive
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club_helpers import orphans, selfplay_records, write_archive
 from trictrac.club import schema
 from trictrac.club.db import DatabaseMissing, game_id_of, import_records, open_db
 from trictrac.notation.reader import parse_text

@@ -23,6 +23,7 @@ from club_helpers import (
     with_table_talk,
     write_archive,
 )
+
 from trictrac.club.db import import_records, open_db, readonly_uri
 
 N = 12

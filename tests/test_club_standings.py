@@ -14,6 +14,7 @@ from club_helpers import (
     with_table_talk,
     write_archive,
 )
+
 from trictrac.cli.main import cli
 from trictrac.club.db import import_records, open_db
 from trictrac.club.standings import (

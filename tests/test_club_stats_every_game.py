@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from trictrac.cli.main import cli as main
 from trictrac.club.db import import_records
 from trictrac.notation.reader import iter_records

@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 from direct_helpers import coups, injected_coups, reference
+
 from trictrac.replay.direct import UNDECIDED, direct_play, judge_written, written_in_legal_plays
 from trictrac.replay.moves import IllegalMoveError, Play, legal_plays
 from trictrac.replay.position import Position, start_position

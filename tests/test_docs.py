@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 import pytest
-
 from conftest import ROOT
+
 from trictrac.cli.main import cli
 
 

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from fuzz.harness import exercise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from fuzz.harness import exercise
 from notation_strategies import records
+
 from trictrac.notation.writer import write_record
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,10 @@ from trictrac.replay.position import Position, start_position
 from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
 from trictrac.replay.selfplay import coup_element, play_partie
 
+_FRESH = PlayerScore()  # frozen: one value serves every default
 
-def _score(a: PlayerScore = PlayerScore(), b: PlayerScore = PlayerScore()) -> ScoreState:
+
+def _score(a: PlayerScore = _FRESH, b: PlayerScore = _FRESH) -> ScoreState:
     return ScoreState(a, b)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -99,7 +99,7 @@ _NEW_FULL = ("ecole-claimed-wrongly", "ecole-partial", "ecole-too-late", "ecole-
              "ecole-deux-jetons", "leave-at-sortie", "missing-checker", "out-of-turn", "releve-without-leave")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _games(profile: str, kind: str, n: int, seed: int, compact: bool = False) -> tuple[Record, ...]:
     return tuple(selfplay(n, seed, kind, compact, find_profile(profile), marques=1 if kind == "a-ecrire" else None))
 
@@ -148,7 +148,7 @@ def test_E41_003_183_fausse_ecole_stands_or_is_claimed_back() -> None:
     the wronged roller may take it (``claimed-back``) or let it stand."""
     verify = pytest.importorskip("trictrac.replay.verify").verify
     variants = set()
-    for rec, bad, d in _injections("ecole-claimed-wrongly", want=6, n=6):
+    for _rec, bad, d in _injections("ecole-claimed-wrongly", want=6, n=6):
         coup = bad.coups[d.index]
         claims = [a for a in coup.after if isinstance(a, Ecole)]
         assert (claims[0].claimant, claims[0].points) == (d.side, d.marked) and d.entitled == 0
@@ -165,7 +165,7 @@ def test_E43_003_187_partial_claim_is_also_the_wrong_mark() -> None:
     """003 §187 (E43a): an école is indivisible; the claim of part of it is found, and the
     wrong mark it answers is found claimed (ecole-par-trop / ecole-par-moins)."""
     verify = pytest.importorskip("trictrac.replay.verify").verify
-    for rec, bad, d in _injections("ecole-partial"):
+    for _rec, bad, d in _injections("ecole-partial"):
         roller = bad.coups[d.index].side
         assert d.side != roller and 0 < d.marked < d.entitled
         assert d.also == ((("ecole-par-trop" if d.variant == "par-trop" else "ecole-par-moins"), d.index, roller),)
@@ -176,7 +176,7 @@ def test_E43_003_187_partial_claim_is_also_the_wrong_mark() -> None:
 def test_003_167_claim_after_his_own_throw_is_too_late() -> None:
     """003 §167, §186; 001 r.34: the école is claimed on the claimant's own next coup,
     after he threw: too late, and the wrong mark stays unclaimed."""
-    for rec, bad, d in _injections("ecole-too-late"):
+    for _rec, bad, d in _injections("ecole-too-late"):
         (k, i, who), = d.also
         assert (k, i) == ("unclaimed-ecole", d.index - 1) and who != d.side
         late = bad.coups[d.index]
@@ -195,7 +195,7 @@ def test_deux_jetons_follows_the_profile(profile: str) -> None:
     # and the first six give the injector no room for this école
     got = _injections("ecole-deux-jetons", profile, want=2, n=12, tries=6)
     assert got, profile
-    for rec, bad, d in got:
+    for _rec, bad, d in got:
         coup = bad.coups[d.index]
         claim, = [a for a in coup.after if isinstance(a, Ecole)]
         assert claim.reason == "deux jetons" and claim.claimant != d.side == coup.side
@@ -210,7 +210,7 @@ def test_E45_001_r62_ecole_impossible_only_on_a_throw_that_cannot_be_played() ->
     all is no école.  Generated games seldom have such a throw with points: search."""
     got = _injections("ecole-impossible", want=2, n=12, tries=4)
     assert got
-    for rec, bad, d in got:
+    for _rec, bad, d in got:
         coup = bad.coups[d.index]
         assert coup.moves and not any(isinstance(m, Move) for m in coup.moves)
         assert d.marked < d.entitled
@@ -221,7 +221,7 @@ def test_003_163_leave_at_the_sortie_without_a_hole() -> None:
     """003 §163 (E35): at the sortie he may leave only if that throw completes his hole."""
     got = _injections("leave-at-sortie", want=2, n=8, tries=4)
     assert got
-    for rec, bad, d in got:
+    for _rec, bad, d in got:
         coup = bad.coups[d.index]
         assert any(isinstance(m, Move) and m.to == 25 for m in coup.moves)
         assert Decision(d.side, True) in coup.before
@@ -250,14 +250,14 @@ def test_missing_checker_is_a_slip_of_one_point_and_the_last_mistake() -> None:
 def test_003_28_out_of_turn_and_releve_without_leave_sections() -> None:
     """003 §28: out of turn, the player who has just thrown throws again (or the wrong one
     opens a relevé); 003 §155, §162: a relevé begun though nobody left nor bore off."""
-    for rec, bad, d in _injections("out-of-turn", want=4, n=6):
+    for _rec, bad, d in _injections("out-of-turn", want=4, n=6):
         i = d.index
         assert i > 0
         if d.variant == "alternation":
             assert bad.coups[i].side == bad.coups[i - 1].side == d.side
         else:  # the primauté was the leaver's or the first out's (RULES.md §9.3)
             assert bad.coups[i].number == 1 and bad.coups[i - 1].side != d.side == bad.coups[i].side
-    for rec, bad, d in _injections("releve-without-leave"):
+    for _rec, bad, d in _injections("releve-without-leave"):
         assert d.index == -1 and d.side is None
         els = bad.elements
         at = [j for j, e in enumerate(els) if isinstance(e, ReleveStart) and e.number == d.releve]
@@ -272,7 +272,7 @@ def test_003_28_out_of_turn_and_releve_without_leave_sections() -> None:
 def test_new_kind_in_a_compact_record(kind: str) -> None:
     got = _injections(kind, compact=True)
     assert len(got) >= 3
-    for rec, bad, d in got:
+    for _rec, bad, d in got:
         assert bad.mode == "compact"
         assert _found(bad) == expected_findings([d])
 

@@ -15,10 +15,10 @@ from trictrac.replay.moves import (
     TABLE_BITS,
     TABLES,
     VIOLATIONS,
-    plein_made,
     apply_play,
     judge_play,
     legal_plays,
+    plein_made,
 )
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile

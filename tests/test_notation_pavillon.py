@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from notation_strategies import coups, parse_both, records
+
 from trictrac.notation import reader
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Coup, JouePourTout, Mark, Move, Pavillon, Span

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notation_strategies import coups, parse_both, records
 
 import trictrac.notation.reader as reader
 from trictrac.notation.reader import (
@@ -38,7 +39,6 @@ from trictrac.notation.record import (
     Replay,
 )
 from trictrac.notation.writer import write_coup, write_records
-from notation_strategies import coups, parse_both, records
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures"
 RECORDS = sorted((FIX / "records").glob("*.trn"))

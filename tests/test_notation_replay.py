@@ -9,6 +9,7 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notation_strategies import coups, moves, parse_both, replays
 
 from trictrac.notation.reader import MAX_DIAGNOSTICS, iter_records, parse_text
 from trictrac.notation.record import (
@@ -26,7 +27,6 @@ from trictrac.notation.record import (
     Replay,
 )
 from trictrac.notation.writer import write_action, write_coup, write_record, write_records
-from notation_strategies import coups, moves, parse_both, replays
 
 HEAD = '[A "x"]\n[B "y"]\n\n'
 

@@ -6,8 +6,8 @@ import io
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from notation_strategies import coups, records
+
 from trictrac.notation.reader import index_records, iter_records, parse_text, read_record_at
 from trictrac.notation.record import Comment, Coup, Record
 from trictrac.notation.writer import write_record, write_records
@@ -67,7 +67,7 @@ def test_archive_index_and_random_access(tmp_path) -> None:
     assert len(idx) == 5
     data = p.read_bytes()
     assert sum(n for _, n in idx) == len(data)
-    for i, (off, n) in enumerate(idx):
+    for i, (off, _n) in enumerate(idx):
         assert data[off:off + 1] == b"["
         pr = read_record_at(p, off)
         assert pr is not None and pr.record == rs[i]

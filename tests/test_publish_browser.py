@@ -10,12 +10,12 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-
 from publish_helpers import XSS, have_chromium, png_colours, run_chromium, selfplay_record
+
+from trictrac.notation.position import parse_position
 from trictrac.notation.record import Coup
 from trictrac.notation.writer import write_records
 from trictrac.publish.board import board_svg, page_checkers, svg_text
-from trictrac.notation.position import parse_position
 from trictrac.publish.site import publish_files
 
 pytestmark = [

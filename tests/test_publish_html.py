@@ -12,14 +12,15 @@ from pathlib import Path
 import lxml.html
 import pytest
 from click.testing import CliRunner
-
 from publish_helpers import XSS, expand, html5_problems, selfplay_record
-from trictrac.publish.board import page_checkers
+
 from trictrac.notation.record import Coup, Mark, MarqueResult
 from trictrac.notation.writer import write_records
+from trictrac.publish.board import page_checkers
 from trictrac.publish.html import GameSummary, render_game, render_index
 from trictrac.publish.site import page_name, publish_files
 from trictrac.replay.verify import verify
+
 
 def mutate_first_mark(record, delta: int = 2) -> tuple[int, int]:
     """Over-mark the first roller's mark by ``delta`` (an école par trop, left unclaimed).
@@ -209,8 +210,9 @@ def test_cli_publish_and_board(tmp_path: Path) -> None:
 def test_compact_record_page_shows_the_scoring_the_verifier_marked() -> None:
     """Compact records (no marks): the verifier marks as perfect players would; the
     page shows its scoring events per coup and the boards with that score."""
-    from trictrac.replay.selfplay import play_partie
     import random
+
+    from trictrac.replay.selfplay import play_partie
 
     rec = play_partie(random.Random(5), compact=True, headers={"A": "Ann", "B": "Bob"})
     rep = verify(rec)
@@ -358,7 +360,6 @@ def test_a_replay_that_cannot_be_played_leaves_the_written_play_on_the_board() -
 def test_replay_in_plain_words(who: str, side: str, word: str) -> None:
     from trictrac.notation.record import CannotPlay, Move, Replay
     from trictrac.publish.html import _action_text
-
     from trictrac.publish.i18n import labels
 
     r = Replay(who, (Move(1, 6), CannotPlay(5)))
@@ -375,7 +376,6 @@ def test_pavillon_in_plain_words() -> None:
     with the hole that earns it, before or after the moves."""
     from trictrac.notation.record import Pavillon
     from trictrac.publish.html import _action_text
-
     from trictrac.publish.i18n import labels
 
     assert _action_text(Pavillon("B"), {}, "A", labels("en")) == "B takes the pavillon"

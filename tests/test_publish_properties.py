@@ -9,9 +9,9 @@ import random
 import lxml.html
 import pytest
 from hypothesis import given, settings
-
 from notation_strategies import records
 from publish_helpers import html5_problems, selfplay_record
+
 from trictrac.notation.record import Comment, Coup
 from trictrac.publish.html import render_game
 from trictrac.replay.verify import verify

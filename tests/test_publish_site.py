@@ -11,8 +11,8 @@ from pathlib import Path
 import lxml.html
 import pytest
 from click.testing import CliRunner
-
 from publish_helpers import XSS, html5_problems, selfplay_record
+
 from trictrac.notation.record import Comment
 from trictrac.notation.writer import write_records
 from trictrac.publish.html import CSS, GameSummary, render_game, render_index, render_player

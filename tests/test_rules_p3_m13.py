@@ -15,8 +15,8 @@ import random
 from dataclasses import fields, replace
 
 import pytest
-
 from plein_reference import can_fill_by_search
+
 from trictrac.cli.analyse import position_from_json
 from trictrac.replay.analyse import analyse
 from trictrac.replay.moves import can_still_make_plein, legal_plays, opponent_table_closed

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from scoring_helpers import ALL_ROLLS, events, hits, make, weight
+
 from trictrac.replay.analyse import analyse
 from trictrac.replay.moves import legal_plays
 from trictrac.replay.profiles import DEFAULT_PROFILE
 from trictrac.replay.scoring import next_position, position_events, score_play, score_roll
-from scoring_helpers import ALL_ROLLS, events, hits, make, weight
 
 # B non-interfering in his own retour (his 14..18 = the mover's 11..7): no lone
 # checker, no coin, cannot make his petit or grand jan any more, so none of the

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
+from scoring_helpers import ALL_ROLLS, hits, make, random_positions, ref_fill, ref_hits
 
 from trictrac.replay.moves import legal_plays
 from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
 from trictrac.replay.scoring import KINDS, SPECIAL_JANS, fill_ways, position_events, score_play, score_roll
-from scoring_helpers import ALL_ROLLS, hits, make, random_positions, ref_fill, ref_hits
 
 seeds = st.integers(min_value=0, max_value=10**9)
 plies = st.integers(min_value=0, max_value=160)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from verify_helpers import FINDINGS_DIR, expected, generated
 
 from trictrac.cli.main import cli
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record, write_records
 from trictrac.replay.verify import verify_text
-
-from verify_helpers import FINDINGS_DIR, expected, generated
 
 E40 = str(FINDINGS_DIR / "e40-ecole-par-trop.trn")
 

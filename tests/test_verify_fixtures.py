@@ -8,11 +8,10 @@ findings: kind, coup, who, points entitled and marked.
 from __future__ import annotations
 
 import pytest
+from verify_helpers import brief, expected, fixture_paths, one_record
 
 from trictrac.replay.findings import FINDING_KINDS
 from trictrac.replay.verify import verify, verify_file
-
-from verify_helpers import brief, expected, fixture_paths, one_record
 
 PATHS = fixture_paths()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from conftest import FIXTURES
+
 from trictrac.notation.reader import iter_records
 from trictrac.notation.record import Coup, MarqueResult, MarqueStart
 from trictrac.replay.selfplay import _relabel

@@ -12,13 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from verify_helpers import generated
 
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
 from trictrac.replay.inject import COMPACT_KINDS, INJECT_KINDS, expected_findings, inject
 from trictrac.replay.verify import verify
-
-from verify_helpers import generated
 
 FULL = generated(3, 7, "douze-trous", False) + generated(2, 8, "a-ecrire", False, 1)
 COMPACT = generated(2, 7, "douze-trous", True) + generated(1, 8, "a-ecrire", True, 1)

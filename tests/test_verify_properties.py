@@ -7,12 +7,11 @@ from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
+from verify_helpers import generated
 
-from trictrac.notation.record import CannotPlay, Coup, Correction, Decision, Ecole, Mark, Move, NeMarquePas
+from trictrac.notation.record import CannotPlay, Correction, Coup, Decision, Ecole, Mark, Move, NeMarquePas
 from trictrac.replay.findings import FINDING_KINDS, Finding
 from trictrac.replay.verify import verify
-
-from verify_helpers import generated
 
 RECS = generated(2, 7, "douze-trous", False) + generated(1, 8, "a-ecrire", False, 1)
 

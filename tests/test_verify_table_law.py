@@ -7,11 +7,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from verify_helpers import generated
 
 from trictrac.replay.profiles import find_profile
 from trictrac.replay.verify import verify, verify_text
-
-from verify_helpers import generated
 
 # E58 (003 §201): A holds 2-1 with checkers on 5, 6, 7, 8 and the talon
 E58 = '[Partie "douze-trous"]\n[Position "A{1:5,5:1,6:2,7:2,8:1,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9"]\n\n'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from trictrac.notation.reader import parse_text
@@ -34,7 +34,7 @@ def brief(findings) -> list[dict]:
     ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def generated(n: int, seed: int, kind: str, compact: bool, marques: int = 2) -> tuple[Record, ...]:
     from trictrac.replay.selfplay import selfplay
 
