@@ -32,6 +32,7 @@ from urllib.parse import quote
 from sqlite_utils import Database
 
 from trictrac.club.identity import game_key, game_label
+from trictrac.club.standings import MarqueRow, SeatRow, StandingGame
 from trictrac.club.schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
 from trictrac.notation.record import (
     Comment,
@@ -66,6 +67,7 @@ __all__ = [
     "open_db",
     "reverify",
     "season_of",
+    "standing_game",
 ]
 
 BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one game at a time
@@ -533,6 +535,39 @@ def _build_rows(
 
     rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
     return rows
+
+
+def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
+    """The row :func:`trictrac.club.standings.compute_standings` takes for one verified
+    game (``key`` names it), from the very rows :func:`import_records` stores: a
+    published site's standings and the database's agree."""
+    rows = _build_rows(rec, key, "", report, profile_name="", parse_diagnostics=(), source_file=None,
+                       source=None, season_start_month=1, engine_version="")
+    names = rows.names
+    ecoles: dict[str, list[int]] = {}
+    for m in rows.marks:  # _MARK_COLS: kind at 5, claimant seat at 7, the seat that made it at 9
+        if m[5] != "ecole":
+            continue
+        points = m[10] or 0
+        if m[9] in names:
+            e = ecoles.setdefault(m[9], [0, 0, 0, 0])
+            e[0] += 1
+            e[1] += points
+        if m[7] in names:
+            e = ecoles.setdefault(m[7], [0, 0, 0, 0])
+            e[2] += 1
+            e[3] += points
+    seats = tuple(SeatRow(names[r["seat"]], r["holes"], r["outcome"], *ecoles.get(r["seat"], (0, 0, 0, 0)))
+                  for r in rows.results if r["seat"] in names)
+    marques = []
+    for m in rows.marques:  # _MARQUE_COLS: seat_x 4, seat_y 5, winner 6, bredouille 9, value 11
+        winner, x, y = m[6], m[4], m[5]
+        loser = y if winner == x else x if winner == y else None
+        if loser is not None and winner in names and loser in names:
+            marques.append(MarqueRow(names[winner], names[loser], m[11], m[9] or "none"))
+    g = rows.game
+    return StandingGame(key, g["label"], g["date_iso"], g["season"], "a-ecrire" if rows.marques else "douze-trous",
+                        seats, tuple(marques))
 
 
 def _str_or_none(v: Any) -> str | None:
