@@ -16,18 +16,18 @@ import os
 import re
 import time
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
+from trictrac.club.standings import StandingGame, compute_standings
 from trictrac.notation.textio import atomic_write_text
-from trictrac.publish.html import (GameSummary, _title_of, page, partie_kind, render_game, render_index,
-                                   render_player)
+from trictrac.publish.html import GameSummary, _title_of, page, partie_kind, render_game, render_index, render_player
+from trictrac.publish.i18n import labels
 from trictrac.publish.markup import esc
 from trictrac.publish.sheet import feuille
 from trictrac.publish.standings import STANDINGS, render_standings
-from trictrac.club.standings import StandingGame, compute_standings
-from trictrac.publish.i18n import labels
 
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
@@ -142,8 +142,8 @@ def publish_files(
     when given (a page of the club's own).
     """
     L = labels(lang)
-    from trictrac.notation.reader import iter_records
     from trictrac.club.db import standing_game
+    from trictrac.notation.reader import iter_records
     from trictrac.replay.verify import verify
 
     out = Path(out_dir)
