@@ -10,8 +10,8 @@ from pathlib import Path
 import lxml.html
 import pytest
 from click.testing import CliRunner
-
 from publish_helpers import XSS, have_chromium, run_chromium, selfplay_record
+
 from trictrac.cli.main import cli
 from trictrac.club.db import import_records, open_db
 from trictrac.club.standings import compute_standings, standing_games
