@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -67,11 +68,12 @@ def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, t
 
         standings = read_query(db_path, lambda db: compute_standings(standing_games(db)))
     show_bar = sys.stderr.isatty() and not as_json
-    opts = {"lang": lang, "club": club, "title": title, "standings_href": standings_href, "standings": standings}
+    opts: dict[str, Any] = {"lang": lang, "club": club, "title": title, "standings_href": standings_href, "standings": standings}
     try:
         if show_bar:
-            with click.progressbar(length=_count_games(files), label="Publishing", file=sys.stderr,
-                                   item_show_func=lambda n: f"game {n}" if n else "") as bar:
+            shown: Any = click.progressbar(length=_count_games(files), label="Publishing", file=sys.stderr,
+                                           item_show_func=lambda n: f"game {n}" if n else "")
+            with shown as bar:
                 rep = publish_files(files, out_dir, profile=profile, on_game=lambda n: bar.update(1, n), **opts)
         else:
             rep = publish_files(files, out_dir, profile=profile, **opts)

@@ -324,12 +324,12 @@ def parse_date(text: str | None) -> str | None:
     if not m:
         return None
     out = m.group(1)
-    mo = m.group(2)
-    if mo and mo != "??" and 1 <= int(mo) <= 12:
-        out += f"-{int(mo):02d}"
-        d = m.group(3)
-        if d and d != "??" and 1 <= int(d) <= 31:
-            out += f"-{int(d):02d}"
+    month = m.group(2)
+    if month and month != "??" and 1 <= int(month) <= 12:
+        out += f"-{int(month):02d}"
+        day = m.group(3)
+        if day and day != "??" and 1 <= int(day) <= 31:
+            out += f"-{int(day):02d}"
     return out
 
 
@@ -723,11 +723,11 @@ def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final
             out["B"]["outcome"] = "loss" if ha > hb else "win"
     elif two and final_score is None:
         # Not verified: the Result header ("A 12-7": winner, his holes, the other's).
-        m = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
-        if m and m.group(1) in ("A", "B"):
-            w, lo = m.group(1), "B" if m.group(1) == "A" else "A"
+        res = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
+        if res and res.group(1) in ("A", "B"):
+            w, lo = res.group(1), "B" if res.group(1) == "A" else "A"
             out[w]["outcome"], out[lo]["outcome"] = "win", "loss"
-            out[w]["holes"], out[lo]["holes"] = int(m.group(2)), int(m.group(3))
+            out[w]["holes"], out[lo]["holes"] = int(res.group(2)), int(res.group(3))
     return list(out.values())
 
 
@@ -862,8 +862,9 @@ class _Store:
         pid = self.players.get(name) or pending.get(name)
         if pid is None:
             row = self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
-            pid = row[0] if row else self.conn.execute("INSERT INTO players(name) VALUES (?)", (name,)).lastrowid
-            pending[name] = pid
+            new = row[0] if row else self.conn.execute("INSERT INTO players(name) VALUES (?)", (name,)).lastrowid
+            assert new is not None  # an INSERT gives its row id
+            pid = pending[name] = int(new)
         return pid
 
     def store(self, rows: _GameRows, *, replace: bool = False) -> str:

@@ -764,8 +764,8 @@ def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, st
     cols = ["col_no", "col_date", "col_event", "col_players", "col_kind", "col_result", "col_coups", "col_findings"]
     if source:
         cols.append("col_source")
-    for h in cols:
-        out.append(f'<th scope="col">{esc(L(h))}</th>')
+    for col in cols:
+        out.append(f'<th scope="col">{esc(L(col))}</th>')
     out.append("</tr></thead><tbody>")
     for g in games:
         h = g.headers

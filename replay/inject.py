@@ -80,14 +80,15 @@ marks) only ``illegal-move``, ``unplayed-number``, ``missing-checker``,
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 from trictrac.notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
 from trictrac.replay.findings import FINDING_KINDS
 from trictrac.replay.game import Game, GameFlowError, partie_kind, replay_record
-from trictrac.replay.moves import Play, PlaySet, judge_play
 from trictrac.replay.ledger import Ledger
+from trictrac.replay.moves import Play, PlaySet, judge_play
 from trictrac.replay.position import Position, start_position
 from trictrac.replay.profiles import Profile, find_profile
 from trictrac.replay.scoring import score_play
@@ -300,7 +301,8 @@ class _Injector:
             return None
         if kind in ("ecole-claimed-wrongly", "ecole-partial", "ecole-too-late", "ecole-impossible",
                     "ecole-deux-jetons", "leave-at-sortie"):
-            return getattr(self, "_" + kind.replace("-", "_"))(game, roll, ps, play, leave)
+            plan: _Plan | None = getattr(self, "_" + kind.replace("-", "_"))(game, roll, ps, play, leave)
+            return plan
         if kind == "leave-without-right":
             if game.can_leave(roll, None) or leave:
                 return None
@@ -885,12 +887,13 @@ class _Injector:
             e = els[j]
             if isinstance(e, MarqueResult):
                 wrong = (e.value or 0) + self.rng.choice((2, 4, -2))
-                els[j] = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
+                changed = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
+                els[j] = changed
                 m = out.marque_ended
                 # a score-sheet matter, not a coup's: index -1 (as the verifier reports it)
                 out_list.append(Injected(
                     "marque-result-mismatch", "value", -1, 0, m.number, 0, None,
-                    e.value, els[j].value, False, f"written value of marqué {m.number} (after coup index {i})",
+                    e.value, changed.value, False, f"written value of marqué {m.number} (after coup index {i})",
                 ))
                 return
 
