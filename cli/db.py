@@ -14,11 +14,11 @@ import io
 import os
 import sqlite3
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import click
 
-from trictrac.notation.textio import terminal_safe
 from trictrac.cli.common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
 from trictrac.club import queries
 from trictrac.club.db import (
@@ -172,7 +172,7 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
         raise BadInput(f"{database}: cannot write the database ({e})") from None
     finally:
         if bar is not None:
-            bar.update(bar.length)  # steps report where a game starts: finish the last one
+            bar.update(bar.length or 0)  # steps report where a game starts: finish the last one
             bar.__exit__(None, None, None)
     if as_json:
         echo_json(report.as_dict())

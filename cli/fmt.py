@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from ..notation.identity import add_game_id
 from ..notation.reader import format_diagnostic, iter_records, source_lines
 from ..notation.record import Coup, Diagnostic
 from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
@@ -24,14 +25,17 @@ def _report(inp: Input, diags: list[Diagnostic]) -> None:
         click.echo(terminal_safe(format_diagnostic(d, lines.get(d.span.line), inp.name)), err=True)
 
 
-def _canonical(inp: Input, strict: bool) -> tuple[str, list[Diagnostic], int, int]:
-    """The canonical text of every game of ``inp``, its diagnostics, games and coups."""
+def _canonical(inp: Input, strict: bool, add_id: bool = False) -> tuple[str, list[Diagnostic], int, int]:
+    """The canonical text of every game of ``inp`` (with ``add_id``, each given the
+    ``GameId`` tag it lacks), its diagnostics, games and coups."""
     texts: list[str] = []
     diags: list[Diagnostic] = []
     games = coups = 0
     with inp.stream() as fh:
         for pr in iter_records(fh, file=inp.name, strict=strict):
             diags.extend(pr.diagnostics)
+            if add_id:
+                add_game_id(pr.record.headers)
             text = write_record(pr.record)
             if text:
                 texts.append(text)
@@ -55,13 +59,20 @@ def _same(inp: Input, text: str) -> bool:
 @click.option("--write", "-w", "write", is_flag=True,
               help="Rewrite each FILE in place in canonical form (whole or not at all; never a file with errors).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool) -> None:
+@click.option("--add-id", is_flag=True,
+              help="Give each game that lacks one a GameId tag (from its Event, Date, Round and players), "
+                   "so that a later correction of those tags still replaces it in the club database.")
+def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: bool) -> None:
     """Print each record FILE in canonical form (one spelling per keyword).
     FILE '-' reads standard input.
 
     \b
     Diagnostics go to stderr as file:line:col: severity: code: message; with several
     files a last line of totals goes to stderr too.
+    --add-id adds the GameId tag a game lacks (none when its tags cannot tell it
+    apart: no players, or neither Date nor Round); with --check, a game without
+    its GameId makes the file not canonical.  Off by default: canonical form
+    never changes what a record says.
     Exit codes: 0 ok; 1 (--check) a file is not canonical; 2 a FILE could not be read
     (missing, a directory, empty, binary) or has errors in its text (with --strict,
     warnings count as errors): such a file is never written.
@@ -71,6 +82,7 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool) -> None:
       trictrac fmt fixtures/records/douze_trous_sloppy.trn
       trictrac fmt --check fixtures/records/*.trn
       trictrac fmt --write club/*.trn
+      trictrac fmt --write --add-id soiree-2024-03-15.trn
     """
     if check and write:
         raise click.UsageError("--check and --write go separately")
@@ -85,7 +97,7 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool) -> None:
             continue
         try:
             inp = open_input(name)
-            text, diags, g, c = _canonical(inp, strict)
+            text, diags, g, c = _canonical(inp, strict, add_id)
         except InputError as e:
             click.echo(f"{terminal_safe(str(e)).replace(': ', ': error: ', 1)}", err=True)
             unreadable += 1

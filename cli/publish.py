@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -34,21 +35,25 @@ def _count_games(files: tuple[str, ...]) -> int:
 @click.option("--club", default=None, help="The club's name, at the head of the index.")
 @click.option("--title", default=None, help="The index's title (default: \"Parties de trictrac\").")
 @click.option("--standings-href", default=None, metavar="URL",
-              help="Link the index to the club's standings page (e.g. standings.html).")
+              help="Link the index to this standings page instead of the site's own standings.html.")
+@click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False), metavar="CLUB.db",
+              help="Rank the club's games of this database on standings.html (default: the games published).")
 @profile_option
 @json_option
 def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, title: str | None,
-            standings_href: str | None, profile: object, as_json: bool) -> None:
+            standings_href: str | None, db_path: str | None, profile: object, as_json: bool) -> None:
     """Publish the games of FILE… as static HTML: the club's index, a page per
     player, and per game a page with the header, the findings, the board after
     every coup (from either player's side, with the dice), the coups by relevé, a
     chart of points and holes and the feuille de marque (the part that prints, one
-    sheet a page).  See docs/publishing.md.
+    sheet a page); and standings.html, the standings of the games published (of
+    the club database with --db), one printed sheet per kind of partie.  See
+    docs/publishing.md.
 
     \b
     Examples:
       trictrac publish fixtures/records/*.trn -o site/
-      trictrac publish club-2025.trn -o www --club "Cercle de Lyon" --standings-href standings.html
+      trictrac publish club-2025.trn -o www --club "Cercle de Lyon" --db club.db
       trictrac publish club-2025.trn -o www/games --profile rigueur --lang en --json
 
     Exit codes: 0 published (whatever the games' findings; games that could not
@@ -56,12 +61,19 @@ def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, t
     output path that is not a directory.
     """
     files = input_paths(files)  # junk refused before anything is written (exit 2)
+    standings = None
+    if db_path is not None:  # a bad database is refused before anything is written (exit 2)
+        from trictrac.cli.db import read_query
+        from trictrac.club.standings import compute_standings, standing_games
+
+        standings = read_query(db_path, lambda db: compute_standings(standing_games(db)))
     show_bar = sys.stderr.isatty() and not as_json
-    opts = {"lang": lang, "club": club, "title": title, "standings_href": standings_href}
+    opts: dict[str, Any] = {"lang": lang, "club": club, "title": title, "standings_href": standings_href, "standings": standings}
     try:
         if show_bar:
-            with click.progressbar(length=_count_games(files), label="Publishing", file=sys.stderr,
-                                   item_show_func=lambda n: f"game {n}" if n else "") as bar:
+            shown: Any = click.progressbar(length=_count_games(files), label="Publishing", file=sys.stderr,
+                                           item_show_func=lambda n: f"game {n}" if n else "")
+            with shown as bar:
                 rep = publish_files(files, out_dir, profile=profile, on_game=lambda n: bar.update(1, n), **opts)
         else:
             rep = publish_files(files, out_dir, profile=profile, **opts)

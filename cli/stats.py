@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option, read_input
+from trictrac.cli.common import BadInput, echo_json, json_option, profile_option, read_input, summary_line
 from trictrac.notation.reader import iter_records
 from trictrac.replay.profiles import Profile
 from trictrac.replay.stats import CorpusStats, format_stats
+from trictrac.replay.verify import verify
 
 
 @click.command("stats")
@@ -25,6 +26,8 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
     game with a table mistake (an illegal move, a leave without the right) is counted
     from the verifier's judgement of each coup.  Every game is verified: the summary
     says how many games and coups had findings (`trictrac check` lists them).
+    With several files the last line sums them up as `check` does: files, games,
+    coups, findings.
 
     \b
     Example:
@@ -32,21 +35,28 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
       trictrac stats corpus.trn --json
     """
     acc = CorpusStats(profile)
-    index = 0
+    index = coups = findings = 0  # the summary line, counted as check counts
     for path in files:
         inp = read_input(str(path))  # '-', BOMs; junk is one line and exit 2
         try:
             with inp.stream() as fh:
-                for parsed in iter_records(fh, file=inp.name):
+                for i, parsed in enumerate(iter_records(fh, file=inp.name)):
+                    report = verify(parsed.record, profile, file=inp.name, game=i, diagnostics=parsed.diagnostics,
+                                    recover=True)
+                    coups += report.coups_verified
+                    findings += len(report.findings) + sum(1 for d in report.diagnostics if d.severity == "error")
                     if any(d.severity == "error" for d in parsed.diagnostics):
                         acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})  # nothing to judge
                     else:
-                        acc.add(parsed.record, index)
+                        acc.add(parsed.record, index, report=report)
                     index += 1
         except OSError as e:
             raise BadInput(f"cannot read {path}: {e.strerror}") from None
     data = acc.as_dict()
+    data["files"] = len(files)
     if as_json:
         echo_json(data)
-    else:
-        click.echo(format_stats(data))
+        return
+    click.echo(format_stats(data))
+    if len(files) > 1:  # as check: every game read, the coups verified, findings and reading errors
+        click.echo(summary_line(len(files), index, coups, findings))

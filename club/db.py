@@ -23,16 +23,18 @@ import re
 import sqlite3
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 from urllib.parse import quote
 
 from sqlite_utils import Database
 
 from trictrac.club.identity import game_key, game_label
 from trictrac.club.schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
+from trictrac.club.standings import MarqueRow, SeatRow, StandingGame
 from trictrac.notation.record import (
     Comment,
     Correction,
@@ -50,6 +52,7 @@ from trictrac.notation.record import (
     ReleveStart,
     Replay,
 )
+from trictrac.notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from trictrac.notation.writer import write_action
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 
@@ -66,6 +69,7 @@ __all__ = [
     "open_db",
     "reverify",
     "season_of",
+    "standing_game",
 ]
 
 BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one game at a time
@@ -320,12 +324,12 @@ def parse_date(text: str | None) -> str | None:
     if not m:
         return None
     out = m.group(1)
-    mo = m.group(2)
-    if mo and mo != "??" and 1 <= int(mo) <= 12:
-        out += f"-{int(mo):02d}"
-        d = m.group(3)
-        if d and d != "??" and 1 <= int(d) <= 31:
-            out += f"-{int(d):02d}"
+    month = m.group(2)
+    if month and month != "??" and 1 <= int(month) <= 12:
+        out += f"-{int(month):02d}"
+        day = m.group(3)
+        if day and day != "??" and 1 <= int(day) <= 31:
+            out += f"-{int(day):02d}"
     return out
 
 
@@ -402,6 +406,72 @@ class _GameRows:
     results: list[dict[str, Any]] = field(default_factory=list)
 
 
+class _RowsWalker(RecordVisitor[None]):
+    """One walk over a record's movetext (``notation.visitor``) filling the ``marques``,
+    ``releves``, ``coups``, ``marks`` and ``comments`` rows of ``rows``."""
+
+    def __init__(self, rows: _GameRows, gid: str) -> None:
+        self.rows, self.gid = rows, gid
+        self.seq = 0  # the element's index in the movetext
+        self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
+        self.marque: list[Any] | None = None  # current marqué row
+        self.releve_id: int | None = None
+        self.coup_keys: dict[tuple[int, int, int], int] = {}
+        self.coup_lines: list[tuple[int, int]] = []  # (line, local coup id)
+
+    def opponent(self, seat: str) -> str | None:
+        pair = self.pair
+        return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
+
+    def _new_marque(self, number: int, players: tuple[str, str] | None, span: Any) -> list[Any]:
+        row = [len(self.rows.marques) + 1, self.gid, number, self.seq, *(players or ("A", "B")),
+               None, None, None, None, None, None, span.line or None, span.col or None]
+        self.rows.marques.append(row)
+        return row
+
+    def visit_marque_start(self, start: MarqueStart) -> None:
+        self.marque = self._new_marque(start.number, start.players, start.span)
+        self.pair = start.players or ("A", "B")
+        self.releve_id = None
+
+    def visit_marque_result(self, result: MarqueResult) -> None:
+        if self.marque is None or self.marque[10] is not None:  # a result without its start
+            self.marque = self._new_marque(len(self.rows.marques) + 1, None, result.span)
+        self.marque[6:12] = [result.winner, result.winner_holes, result.loser_holes, result.bredouille,
+                             int(result.refait), result.value]
+
+    def visit_releve_start(self, start: ReleveStart) -> None:
+        self.releve_id = len(self.rows.releves) + 1
+        self.rows.releves.append([self.releve_id, self.gid, self.marque[0] if self.marque else None, start.number,
+                                  self.seq, start.span.line or None, start.span.col or None])
+
+    def visit_coup(self, coup: Coup) -> None:
+        rows, marque, releve_id = self.rows, self.marque, self.releve_id
+        cid = len(rows.coups) + 1
+        rows.coups.append([cid, self.gid, releve_id, marque[0] if marque else None, len(self.coup_lines),
+                           coup.number, coup.side, coup.side, coup.roll[0], coup.roll[1], moves_text(coup),
+                           coup.span.line or None, coup.span.col or None])
+        mnum = marque[2] if marque else 0
+        rnum = rows.releves[releve_id - 1][3] if releve_id else 0
+        self.coup_keys.setdefault((mnum, rnum, coup.number), cid)
+        self.coup_lines.append((coup.span.line, cid))
+        k = 0
+        for phase, actions in (("before", coup.before), ("after", coup.after)):
+            for a in actions:
+                rows.marks.append(_mark_row(len(rows.marks) + 1, self.gid, cid, k, phase, a, coup.side,
+                                            self.opponent))
+                if type(a) is Comment:
+                    self._comment(a, cid)
+                k += 1
+
+    def visit_comment(self, comment: Comment) -> None:
+        self._comment(comment, None)
+
+    def _comment(self, comment: Comment, cid: int | None) -> None:
+        self.rows.comments.append([len(self.rows.comments) + 1, self.gid, cid, comment.text,
+                                   comment.span.line or None, comment.span.col or None])
+
+
 def _build_rows(
     rec: Record,
     gid: str,
@@ -440,7 +510,7 @@ def _build_rows(
             "start_position": rec.start,
             "result": h.get("Result"),
             "annotator": h.get("Annotator"),
-            "n_releves": sum(1 for e in rec.elements if isinstance(e, ReleveStart)),
+            "n_releves": sum(1 for e in rec.elements if type(e) is ReleveStart),
             "n_marques": 0,  # set below
             "n_coups": len(coups),
             "n_findings": len(findings),
@@ -460,54 +530,11 @@ def _build_rows(
         names=names,
     )
 
-    pair: tuple[str, str] = ("A", "B")
-    marque: list[Any] | None = None  # current marqué row
-    releve_id: int | None = None
-    coup_keys: dict[tuple[int, int, int], int] = {}
-    coup_lines: list[tuple[int, int]] = []  # (line, local coup id)
-
-    def opponent(seat: str) -> str | None:
-        return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
-
-    def new_marque(number: int, players: tuple[str, str] | None, seq: int, span: Any) -> list[Any]:
-        row = [len(rows.marques) + 1, gid, number, seq, *(players or ("A", "B")),
-               None, None, None, None, None, None, span.line or None, span.col or None]
-        rows.marques.append(row)
-        return row
-
+    walker = _RowsWalker(rows, gid)
     for seq, el in enumerate(rec.elements):
-        if isinstance(el, MarqueStart):
-            marque = new_marque(el.number, el.players, seq, el.span)
-            pair = el.players or ("A", "B")
-            releve_id = None
-        elif isinstance(el, MarqueResult):
-            if marque is None or marque[10] is not None:  # a result without its start
-                marque = new_marque(len(rows.marques) + 1, None, seq, el.span)
-            marque[6:12] = [el.winner, el.winner_holes, el.loser_holes, el.bredouille, int(el.refait), el.value]
-        elif isinstance(el, ReleveStart):
-            releve_id = len(rows.releves) + 1
-            rows.releves.append([releve_id, gid, marque[0] if marque else None, el.number, seq,
-                                 el.span.line or None, el.span.col or None])
-        elif isinstance(el, Coup):
-            cid = len(rows.coups) + 1
-            rows.coups.append([cid, gid, releve_id, marque[0] if marque else None, len(coup_lines),
-                               el.number, el.side, el.side, el.roll[0], el.roll[1], moves_text(el),
-                               el.span.line or None, el.span.col or None])
-            mnum = marque[2] if marque else 0
-            rnum = rows.releves[releve_id - 1][3] if releve_id else 0
-            coup_keys.setdefault((mnum, rnum, el.number), cid)
-            coup_lines.append((el.span.line, cid))
-            k = 0
-            for phase, actions in (("before", el.before), ("after", el.after)):
-                for a in actions:
-                    rows.marks.append(_mark_row(len(rows.marks) + 1, gid, cid, k, phase, a, el.side, opponent))
-                    if isinstance(a, Comment):
-                        rows.comments.append([len(rows.comments) + 1, gid, cid, a.text,
-                                              a.span.line or None, a.span.col or None])
-                    k += 1
-        elif isinstance(el, Comment):
-            rows.comments.append([len(rows.comments) + 1, gid, None, el.text,
-                                  el.span.line or None, el.span.col or None])
+        walker.seq = seq
+        visit_element(el, walker)
+    coup_keys, coup_lines = walker.coup_keys, walker.coup_lines
     rows.game["n_marques"] = len(rows.marques)
 
     for i, f in enumerate(findings):
@@ -535,44 +562,108 @@ def _build_rows(
     return rows
 
 
+def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
+    """The row :func:`trictrac.club.standings.compute_standings` takes for one verified
+    game (``key`` names it), from the very rows :func:`import_records` stores: a
+    published site's standings and the database's agree."""
+    rows = _build_rows(rec, key, "", report, profile_name="", parse_diagnostics=(), source_file=None,
+                       source=None, season_start_month=1, engine_version="")
+    names = rows.names
+    ecoles: dict[str, list[int]] = {}
+    for m in rows.marks:  # _MARK_COLS: kind at 5, claimant seat at 7, the seat that made it at 9
+        if m[5] != "ecole":
+            continue
+        points = m[10] or 0
+        if m[9] in names:
+            e = ecoles.setdefault(m[9], [0, 0, 0, 0])
+            e[0] += 1
+            e[1] += points
+        if m[7] in names:
+            e = ecoles.setdefault(m[7], [0, 0, 0, 0])
+            e[2] += 1
+            e[3] += points
+    seats = tuple(SeatRow(names[r["seat"]], r["holes"], r["outcome"], *ecoles.get(r["seat"], (0, 0, 0, 0)))
+                  for r in rows.results if r["seat"] in names)
+    marques = []
+    for m in rows.marques:  # _MARQUE_COLS: seat_x 4, seat_y 5, winner 6, bredouille 9, value 11
+        winner, x, y = m[6], m[4], m[5]
+        loser = y if winner == x else x if winner == y else None
+        if loser is not None and winner in names and loser in names:
+            marques.append(MarqueRow(names[winner], names[loser], m[11], m[9] or "none"))
+    g = rows.game
+    return StandingGame(key, g["label"], g["date_iso"], g["season"], "a-ecrire" if rows.marques else "douze-trous",
+                        seats, tuple(marques))
+
+
 def _str_or_none(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
 def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str,
               opponent: Callable[[str], str | None]) -> list[Any]:
+    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
+    return _MarkRow(mid, gid, cid, k, phase, side, opponent).of(a)
+
+
+class _MarkRow(ActionVisitor[list[Any]]):
     """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``); ``side`` is
     the coup's roller (the token of a replay says whether he or his opponent decided)."""
-    tail = [write_action(a, side), a.span.line or None, a.span.col or None]
-    base = [mid, gid, cid, k, phase]
-    if isinstance(a, Mark):
-        return base + ["mark", a.who, a.who, None, None, a.points, a.holes, _b(a.bredouille), None, None, None, *tail]
-    if isinstance(a, NeMarquePas):
-        return base + ["ne-marque-pas", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
-    if isinstance(a, Decision):
-        return base + ["decision", a.who, a.who, None, None, None, None, None, int(a.leave), None, None, *tail]
-    if isinstance(a, Ecole):
+
+    def __init__(self, mid: int, gid: str, cid: int, k: int, phase: str, side: str,
+                 opponent: Callable[[str], str | None]) -> None:
+        self.base: list[Any] = [mid, gid, cid, k, phase]
+        self.side, self.opponent = side, opponent
+        self.tail: list[Any] = []
+
+    def of(self, a: Any) -> list[Any]:
+        self.tail = [write_action(a, self.side), a.span.line or None, a.span.col or None]
+        row = visit_action(a, self)
+        if row is None:  # a move is no action of a marks row
+            raise TypeError(f"unknown action {type(a).__name__}")
+        return row
+
+    def _row(self, kind: str, who: str | None, against: str | None = None, points: int | None = None,
+             holes: int | None = None, bredouille: int | None = None, leave: int | None = None,
+             reason: str | None = None, text: str | None = None) -> list[Any]:
+        return [*self.base, kind, who, who, against, against, points, holes, bredouille, leave, reason, text,
+                *self.tail]
+
+    def visit_mark(self, mark: Mark) -> list[Any]:
+        return self._row("mark", mark.who, points=mark.points, holes=mark.holes, bredouille=_b(mark.bredouille))
+
+    def visit_ne_marque_pas(self, token: NeMarquePas) -> list[Any]:
+        return self._row("ne-marque-pas", token.who)
+
+    def visit_decision(self, decision: Decision) -> list[Any]:
+        return self._row("decision", decision.who, leave=int(decision.leave))
+
+    def visit_ecole(self, ecole: Ecole) -> list[Any]:
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
-        against = opponent(a.claimant)
-        return base + ["ecole", a.claimant, a.claimant, against, against, a.points, None, None, None, a.reason, None,
-                       *tail]
-    if isinstance(a, Correction):
-        return base + ["correction", a.who, a.who, None, None, a.points, a.holes, None, None, a.reason, None, *tail]
-    if isinstance(a, JouePourTout):
-        return base + ["joue-pour-tout", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
-    if isinstance(a, Pavillon):
+        return self._row("ecole", ecole.claimant, self.opponent(ecole.claimant), points=ecole.points,
+                         reason=ecole.reason)
+
+    def visit_correction(self, correction: Correction) -> list[Any]:
+        return self._row("correction", correction.who, points=correction.points, holes=correction.holes,
+                         reason=correction.reason)
+
+    def visit_joue_pour_tout(self, token: JouePourTout) -> list[Any]:
+        return self._row("joue-pour-tout", token.who)
+
+    def visit_pavillon(self, token: Pavillon) -> list[Any]:
         # prendre le pavillon: ``who`` sets the mark of hole-bredouille (RULES.md §5.4; 001 r.58)
-        return base + ["pavillon", a.who, a.who, None, None, None, None, None, None, None, None, *tail]
-    if isinstance(a, Replay):
+        return self._row("pavillon", token.who)
+
+    def visit_replay(self, replay: Replay) -> list[Any]:
         # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
         # holds the moves played again as written between the parentheses.
-        moves = " ".join(map(write_action, a.moves)) or "--"
-        return base + ["replay", a.who, a.who, None, None, None, None, None, None, None, moves, *tail]
-    if isinstance(a, Comment):
-        return base + ["comment", None, None, None, None, None, None, None, None, None, a.text, *tail]
-    if isinstance(a, Glyph):
-        return base + ["glyph", None, None, None, None, None, None, None, None, None, a.glyph, *tail]
-    raise TypeError(f"unknown action {type(a).__name__}")
+        moves = " ".join(map(write_action, replay.moves)) or "--"
+        return self._row("replay", replay.who, text=moves)
+
+    def visit_comment(self, comment: Comment) -> list[Any]:
+        return self._row("comment", None, text=comment.text)
+
+    def visit_glyph(self, glyph: Glyph) -> list[Any]:
+        return self._row("glyph", None, text=glyph.glyph)
 
 
 def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final_score: Any) -> list[dict[str, Any]]:
@@ -632,11 +723,11 @@ def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final
             out["B"]["outcome"] = "loss" if ha > hb else "win"
     elif two and final_score is None:
         # Not verified: the Result header ("A 12-7": winner, his holes, the other's).
-        m = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
-        if m and m.group(1) in ("A", "B"):
-            w, lo = m.group(1), "B" if m.group(1) == "A" else "A"
+        res = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
+        if res and res.group(1) in ("A", "B"):
+            w, lo = res.group(1), "B" if res.group(1) == "A" else "A"
             out[w]["outcome"], out[lo]["outcome"] = "win", "loss"
-            out[w]["holes"], out[lo]["holes"] = int(m.group(2)), int(m.group(3))
+            out[w]["holes"], out[lo]["holes"] = int(res.group(2)), int(res.group(3))
     return list(out.values())
 
 
@@ -771,8 +862,9 @@ class _Store:
         pid = self.players.get(name) or pending.get(name)
         if pid is None:
             row = self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
-            pid = row[0] if row else self.conn.execute("INSERT INTO players(name) VALUES (?)", (name,)).lastrowid
-            pending[name] = pid
+            new = row[0] if row else self.conn.execute("INSERT INTO players(name) VALUES (?)", (name,)).lastrowid
+            assert new is not None  # an INSERT gives its row id
+            pid = pending[name] = int(new)
         return pid
 
     def store(self, rows: _GameRows, *, replace: bool = False) -> str:

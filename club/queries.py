@@ -69,7 +69,8 @@ def _like_prefix(text: str) -> str:
 
 def _filters(player_id: int | None, season: str | None, *, player_col: str, season_col: str = "season"
              ) -> tuple[str, list[Any]]:
-    where, params = [], []
+    where: list[str] = []
+    params: list[Any] = []
     if player_id is not None:
         where.append(f"{player_col} = ?")
         params.append(player_id)

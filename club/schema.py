@@ -405,7 +405,7 @@ def _create_missing(conn: sqlite3.Connection) -> None:
     db = Database(conn, execute_plugins=False)
     for table, columns in FTS:
         if not db[f"{table}_fts"].exists():
-            db[table].enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
+            db.table(table).enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
 
 
 def _migrate(conn: sqlite3.Connection) -> bool:

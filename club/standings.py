@@ -78,13 +78,24 @@ def _zero(kind: str) -> dict[str, int]:
 def _rank(rows: list[dict[str, Any]], key: Any) -> list[dict[str, Any]]:
     """Sort by ``key`` (best first, then name); equal keys share a rank (1, 2, 2, 4)."""
     rows = sorted(rows, key=lambda r: (key(r), r["player"].casefold()))
-    out, prev = [], None
+    out: list[dict[str, Any]] = []
+    prev = None
     for i, r in enumerate(rows):
         k = key(r)
         rank = out[-1]["rank"] if out and k == prev else i + 1
         out.append({"rank": rank, **r})
         prev = k
     return out
+
+
+def _douze_key(r: dict[str, Any]) -> tuple[int, ...]:
+    # partie en douze trous: wins, then wins minus losses, then the holes' difference
+    return (-r["wins"], -(r["wins"] - r["losses"]), -(r["holes_for"] - r["holes_against"]))
+
+
+def _ecrire_key(r: dict[str, Any]) -> tuple[int, ...]:
+    # partie à écrire: the net value in jetons, then marqués won, then fewest lost
+    return (-r["net_value"], -r["marques_won"], r["marques_lost"])
 
 
 def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
@@ -144,11 +155,7 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
         rows = [{"player": p, **r} for p, r in per[kind].items()]
         if not rows:
             continue
-        if kind == "douze-trous":
-            key = (lambda r: (-r["wins"], -(r["wins"] - r["losses"]), -(r["holes_for"] - r["holes_against"])))
-        else:
-            key = (lambda r: (-r["net_value"], -r["marques_won"], r["marques_lost"]))
-        ranked = _rank(rows, key)
+        ranked = _rank(rows, _douze_key if kind == "douze-trous" else _ecrire_key)
         order = [r["player"] for r in ranked]
         tables[kind] = {
             "games": n_games[kind],

@@ -36,10 +36,11 @@ Score (RULES.md §5.1-§5.4; 003 §141-144, §175, §223):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 from lxml import etree
 
@@ -120,7 +121,7 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stack(n: int, bottom: bool, fb: float, ft: float) -> tuple[str, ...]:
     """The y of each checker of a stack of n (as attribute text)."""
     step = _stack_step(n)
@@ -137,7 +138,7 @@ class BoardScore:
     pavillon: tuple[bool, bool] = (False, False)
 
     @classmethod
-    def of(cls, score: Any) -> "BoardScore":
+    def of(cls, score: Any) -> BoardScore:
         if isinstance(score, BoardScore):
             return score
         if isinstance(score, PositionSpec):
@@ -534,7 +535,7 @@ def _xml(e: etree._Element) -> str:
     return etree.tostring(e, encoding="unicode").replace(f' xmlns="{SVG_NS}"', "")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _page_static_defs(labels: bool) -> str:
     """Tablier, checker faces, jeton, fichets, pavillon, arrow head, dice faces."""
     d = board_defs(labels=labels)[0]
@@ -550,7 +551,7 @@ def _page_static_defs(labels: bool) -> str:
     return "".join(_xml(c) for c in d)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stack_def(side: str, n: int, bottom: bool, labels: bool) -> str:
     """One side's stack of n checkers on a flèche (x = 0), drawn like board_svg draws it."""
     g = _Geometry("A", labels)
@@ -563,7 +564,7 @@ def _stack_def(side: str, n: int, bottom: bool, labels: bool) -> str:
     return f'<g id="{s}{n}{"b" if bottom else "t"}">{body}</g>'
 
 
-@lru_cache(maxsize=None)
+@cache
 def _off_def(side: str, n: int, labels: bool) -> str:
     """A side's n borne-off checkers on the short bande (A near in the page frame)."""
     g = _Geometry("A", labels)
@@ -611,7 +612,7 @@ def _score_parts(sc: BoardScore, labels: bool) -> tuple[str, ...]:
     return tuple(_PARTS[(k, labels)] for k in keys)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _arrow(side: str, fr: int, to: int, labels: bool) -> str:
     g = _Geometry("A", labels)
     x1, y1 = _point_xy(g, {}, side, fr)

@@ -7,7 +7,8 @@ Step lines, because the score changes only at a coup.  Built with lxml.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from lxml import etree
 
@@ -24,7 +25,7 @@ def _n(v: float) -> str:
     return s[:-2] if s.endswith(".0") else s
 
 
-def _steps(values: Sequence[int], x: callable, y: callable) -> str:  # type: ignore[valid-type]
+def _steps(values: Sequence[int], x: Callable[[int], float], y: Callable[[int], float]) -> str:
     """A step line as path data: ``M`` to the start, then ``H``/``V`` at each change."""
     if not values:
         return ""
@@ -39,8 +40,8 @@ def _steps(values: Sequence[int], x: callable, y: callable) -> str:  # type: ign
 
 
 def score_chart(
-    points: dict[str, Sequence[int]],
-    holes: dict[str, Sequence[int]],
+    points: Mapping[str, Sequence[int]],
+    holes: Mapping[str, Sequence[int]],
     *,
     breaks: Sequence[tuple[int, str]] = (),
     id: str | None = None,

@@ -18,8 +18,9 @@ adds the buttons, the arrow keys and clicking a row.  All words come from
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from trictrac.notation.position import START_SPEC, PositionSpec, parse_position
 from trictrac.notation.record import (
@@ -42,6 +43,7 @@ from trictrac.notation.record import (
     ReleveStart,
     Replay,
 )
+from trictrac.notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from trictrac.publish.board import BoardScore, PageBoards
 from trictrac.publish.chart import score_chart
 from trictrac.publish.i18n import Labels, labels
@@ -211,43 +213,75 @@ def replay_of(coup: Coup) -> Replay | None:
     return None
 
 
-def _action_text(a: Any, names: dict[str, str], side: str | None = None, L: Labels | None = None) -> str:
+class _ActionWords(ActionVisitor[str]):
     """An action in plain words; ``side`` is the coup's roller (a replay by him is his
     own correction, by anybody else the remedy the opponent imposed: RULES.md §9.5;
-    003 §192, §211, §216)."""
-    L = L or labels("fr")
-    if isinstance(a, Mark):
-        s = L("marks", who=a.who, points=a.points)
-        if a.bredouille:
+    003 §192, §211, §216).  Comments and glyphs have no words (None): they are notes."""
+
+    def __init__(self, L: Labels, side: str | None = None) -> None:
+        self.L, self.side = L, side
+
+    def visit_mark(self, mark: Mark) -> str:
+        L = self.L
+        s = L("marks", who=mark.who, points=mark.points)
+        if mark.bredouille:
             s += L("in_bredouille")
-        elif a.bredouille is False:
+        elif mark.bredouille is False:
             s += L("one_jeton")
-        if a.holes:
-            s += L.n("holes_n", a.holes)
+        if mark.holes:
+            s += L.n("holes_n", mark.holes)
         return s
-    if isinstance(a, NeMarquePas):
-        return L("ne_marque_pas", who=a.who)
-    if isinstance(a, Decision):  # s'en aller / tenir (RULES.md §6)
-        return L("leave" if a.leave else "stay", who=a.who)
-    if isinstance(a, Ecole):
-        s = L("ecole", who=a.claimant, points=a.points)
-        return s + (f" ({a.reason})" if a.reason else "")
-    if isinstance(a, Correction):
+
+    def visit_ne_marque_pas(self, token: NeMarquePas) -> str:
+        return self.L("ne_marque_pas", who=token.who)
+
+    def visit_decision(self, decision: Decision) -> str:  # s'en aller / tenir (RULES.md §6)
+        return self.L("leave" if decision.leave else "stay", who=decision.who)
+
+    def visit_ecole(self, ecole: Ecole) -> str:
+        s = self.L("ecole", who=ecole.claimant, points=ecole.points)
+        return s + (f" ({ecole.reason})" if ecole.reason else "")
+
+    def visit_correction(self, correction: Correction) -> str:
+        L = self.L
         bits = []
-        if a.points:
-            bits.append(L("corr_points", n=a.points))
-        if a.holes:
-            bits.append(L("corr_holes", n=a.holes))
-        s = L("correction", who=a.who, what=", ".join(bits) or L("corr_none"))
-        return s + (f" ({a.reason})" if a.reason else "")
-    if isinstance(a, JouePourTout):
-        return L("joue_pour_tout", who=a.who)
-    if isinstance(a, Pavillon):  # prendre le pavillon (RULES.md §5.4)
-        return L("pavillon", who=a.who)
-    if isinstance(a, Replay):
-        moves = moves_text(a.moves, L) if a.moves else L("no_checker")
-        return L("rejoue" if a.who == side else "fait_rejouer", who=a.who, moves=moves)
-    return str(a)
+        if correction.points:
+            bits.append(L("corr_points", n=correction.points))
+        if correction.holes:
+            bits.append(L("corr_holes", n=correction.holes))
+        s = L("correction", who=correction.who, what=", ".join(bits) or L("corr_none"))
+        return s + (f" ({correction.reason})" if correction.reason else "")
+
+    def visit_joue_pour_tout(self, token: JouePourTout) -> str:
+        return self.L("joue_pour_tout", who=token.who)
+
+    def visit_pavillon(self, token: Pavillon) -> str:  # prendre le pavillon (RULES.md §5.4)
+        return self.L("pavillon", who=token.who)
+
+    def visit_replay(self, replay: Replay) -> str:
+        L = self.L
+        moves = moves_text(replay.moves, L) if replay.moves else L("no_checker")
+        return L("rejoue" if replay.who == self.side else "fait_rejouer", who=replay.who, moves=moves)
+
+
+class _Notes(ActionVisitor[None]):
+    """The remarks and glyphs written among a coup's actions, in their order."""
+
+    def __init__(self) -> None:
+        self.glyphs: list[str] = []
+        self.comments: list[str] = []
+
+    def visit_glyph(self, glyph: Glyph) -> None:
+        self.glyphs.append(glyph.glyph)
+
+    def visit_comment(self, comment: Comment) -> None:
+        self.comments.append(comment.text)
+
+
+def _action_text(a: Any, names: dict[str, str], side: str | None = None, L: Labels | None = None) -> str:
+    """An action in plain words (:class:`_ActionWords`); ``str(a)`` for a token without words."""
+    words = visit_action(a, _ActionWords(L or labels("fr"), side))
+    return str(a) if words is None else words
 
 
 def _partie(record: Record) -> tuple[str, int | None] | None:
@@ -599,34 +633,52 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
 
 def _coups_table(record: Record, findings: list[Any], trace: list[Any], st: _Steps,
                  names: dict[str, str], L: Labels) -> str:
-    by_index: dict[int, list[Any]] = {}
-    for f in findings:
-        idx = getattr(f, "index", -1)
-        if idx is not None and idx >= 0:
-            by_index.setdefault(idx, []).append(f)
-    trace_by_index = {getattr(t, "index", i): t for i, t in enumerate(trace)}
     out = ['<table class="coups"><thead><tr>']
     for h in ("col_no", "col_player", "col_dice", "col_play", "col_marks", "col_notes"):
         out.append(f'<th scope="col">{esc(L(h))}</th>')
     out.append("</tr></thead><tbody>")
-    ci = -1
+    rows = _CoupRows(findings, trace, st, names, L)
     for el in record.elements:
-        if isinstance(el, ReleveStart):
-            out.append(_section_row(L("Releve", n=el.number)))
-        elif isinstance(el, MarqueStart):
-            who = (f" ({names.get(el.players[0], el.players[0])} – {names.get(el.players[1], el.players[1])})"
-                   if el.players else "")
-            out.append(_section_row(L("Marque_n", n=el.number) + who))
-        elif isinstance(el, MarqueResult):
-            out.append(_section_row(marque_result_text(el, names, L)))
-        elif isinstance(el, Comment):
-            out.append(f'<tr class="comment-row"><td colspan="6" class="comment">{esc(el.text)}</td></tr>')
-        elif isinstance(el, Coup):
-            ci += 1
-            out.append(_coup_row(el, ci, by_index.get(ci, ()), trace_by_index.get(ci), st.of_coup.get(ci),
-                                 names, L, st.moves.get(ci)))
+        row = visit_element(el, rows)
+        if row is not None:
+            out.append(row)
     out.append("</tbody></table>")
     return "".join(out)
+
+
+class _CoupRows(RecordVisitor[str]):
+    """The rows of the coups' table: a row per section, remark and coup (with its findings)."""
+
+    def __init__(self, findings: list[Any], trace: list[Any], st: _Steps, names: dict[str, str], L: Labels) -> None:
+        self.by_index: dict[int, list[Any]] = {}
+        for f in findings:
+            idx = getattr(f, "index", -1)
+            if idx is not None and idx >= 0:
+                self.by_index.setdefault(idx, []).append(f)
+        self.trace_by_index = {getattr(t, "index", i): t for i, t in enumerate(trace)}
+        self.st, self.names, self.L = st, names, L
+        self.ci = -1  # the coup's index in the game
+
+    def visit_releve_start(self, start: ReleveStart) -> str:
+        return _section_row(self.L("Releve", n=start.number))
+
+    def visit_marque_start(self, start: MarqueStart) -> str:
+        names = self.names
+        who = (f" ({names.get(start.players[0], start.players[0])} – {names.get(start.players[1], start.players[1])})"
+               if start.players else "")
+        return _section_row(self.L("Marque_n", n=start.number) + who)
+
+    def visit_marque_result(self, result: MarqueResult) -> str:
+        return _section_row(marque_result_text(result, self.names, self.L))
+
+    def visit_comment(self, comment: Comment) -> str:
+        return f'<tr class="comment-row"><td colspan="6" class="comment">{esc(comment.text)}</td></tr>'
+
+    def visit_coup(self, coup: Coup) -> str:
+        self.ci += 1
+        ci = self.ci
+        return _coup_row(coup, ci, self.by_index.get(ci, ()), self.trace_by_index.get(ci), self.st.of_coup.get(ci),
+                         self.names, self.L, self.st.moves.get(ci))
 
 
 def _section_row(text: str) -> str:
@@ -661,17 +713,18 @@ def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, 
     events = getattr(t, "events", ()) if t is not None else ()
     if acts or events:  # a row without marks nor notes ends after the play
         out.append("<td>")
-        out.append(esc("; ".join(_action_text(a, names, coup.side, L) for a in acts
-                                 if not isinstance(a, (Comment, Glyph)))))
+        words = _ActionWords(L, coup.side)
+        notes = _Notes()
+        out.append(esc("; ".join(w for a in acts if (w := visit_action(a, words)) is not None)))
+        for a in acts:
+            visit_action(a, notes)
         if events:
             out.append(f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>')
         out.append("</td><td>")
-        glyphs = "".join(a.glyph for a in acts if isinstance(a, Glyph))
-        if glyphs:
-            out.append(f"<strong>{esc(glyphs)}</strong> ")
-        for a in acts:
-            if isinstance(a, Comment):
-                out.append(f'<span class="comment">{esc(a.text)}</span> ')
+        if notes.glyphs:
+            out.append(f"<strong>{esc(''.join(notes.glyphs))}</strong> ")
+        for text in notes.comments:
+            out.append(f'<span class="comment">{esc(text)}</span> ')
         out.append("</td>")
     out.append("</tr>")
     for f in fs:
@@ -711,8 +764,8 @@ def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, st
     cols = ["col_no", "col_date", "col_event", "col_players", "col_kind", "col_result", "col_coups", "col_findings"]
     if source:
         cols.append("col_source")
-    for h in cols:
-        out.append(f'<th scope="col">{esc(L(h))}</th>')
+    for col in cols:
+        out.append(f'<th scope="col">{esc(L(col))}</th>')
     out.append("</tr></thead><tbody>")
     for g in games:
         h = g.headers

@@ -63,9 +63,9 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
     else:
         out = [f'<section class="feuille"><h2>{esc(L("sheet"))} — {esc(title)}</h2>']
     meta = [L("partie_of_kind", kind=partie_kind(record, L))]
-    for k in ("Event", "Site", "Date", "Round"):
-        if h.get(k):
-            meta.append(h[k])
+    for tag in ("Event", "Site", "Date", "Round"):
+        if h.get(tag):
+            meta.append(h[tag])
     out.append(f"<p>{esc(' · '.join(meta))}</p>")
     out.append(f"<p><b>A</b> {esc(names['A'])} — <b>B</b> {esc(names['B'])}</p>")
     lines = releve_holes(trace)
@@ -153,9 +153,9 @@ def _marques(record: Record, profile: Any, names: dict[str, str], L: Labels) -> 
     except ValueError as e:  # a result the rules do not allow: say so, show the lines
         return as_written(L("sheet_cannot", e=e))
     out = [f'<table class="sheet marques"><caption>{esc(L("sheet_marques"))} (003 §222-226)</caption><thead><tr>']
-    for k in ("sheet_col_marque", "sheet_col_winner", "sheet_col_holes", "sheet_col_bredouille", "sheet_col_value",
-              "sheet_col_written"):
-        out.append(_h(L(k), L))
+    for key in ("sheet_col_marque", "sheet_col_winner", "sheet_col_holes", "sheet_col_bredouille", "sheet_col_value",
+                "sheet_col_written"):
+        out.append(_h(L(key), L))
     out.append("</tr></thead><tbody>")
     for d, r in zip(st.detail, results):
         out.append(f"<tr><td>{esc(d.get('n', ''))}</td>")

@@ -16,16 +16,18 @@ import os
 import re
 import time
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
+from trictrac.club.standings import StandingGame, compute_standings
 from trictrac.notation.textio import atomic_write_text
-from trictrac.publish.html import (GameSummary, _title_of, page, partie_kind, render_game, render_index,
-                                   render_player)
+from trictrac.publish.html import GameSummary, _title_of, page, partie_kind, render_game, render_index, render_player
+from trictrac.publish.i18n import labels
 from trictrac.publish.markup import esc
 from trictrac.publish.sheet import feuille
-from trictrac.publish.i18n import labels
+from trictrac.publish.standings import STANDINGS, render_standings
 
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
@@ -126,6 +128,7 @@ def publish_files(
     club: str | None = None,
     title: str | None = None,
     standings_href: str | None = None,
+    standings: dict[str, Any] | None = None,
 ) -> PublishReport:
     """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
     player.
@@ -133,10 +136,13 @@ def publish_files(
     ``profile``: the rules profile (None = each record's ``Profile`` header, else the
     default).  ``on_game(n)`` is called after each game (progress bars).  ``lang``:
     ``"fr"`` or ``"en"``.  ``club`` and ``title`` head the index;
-    ``standings_href`` (e.g. ``"standings.html"``, written by the club's standings)
-    is linked from it when given.
+    The site's ``standings.html`` (:mod:`trictrac.publish.standings`) ranks the
+    published games, or shows ``standings`` when given (``compute_standings`` of the
+    club database: ``publish --db``); the index links it, or ``standings_href`` instead
+    when given (a page of the club's own).
     """
     L = labels(lang)
+    from trictrac.club.db import standing_game
     from trictrac.notation.reader import iter_records
     from trictrac.replay.verify import verify
 
@@ -146,6 +152,7 @@ def publish_files(
     out.mkdir(parents=True, exist_ok=True)
     rep = PublishReport(out)
     summaries: list[GameSummary] = []
+    ranked: list[StandingGame] = []  # the published games' standings rows
     sheets: list[str] = []  # every game's feuille de marque, for feuilles.html
     t0 = time.perf_counter()
     number = 0
@@ -172,6 +179,7 @@ def publish_files(
                 sheets.append(feuille(record, report, profile, list(getattr(report, "trace", ()) or ()), L,
                                       title=f"{number}. " + _title_of(record, L)))
                 rep.pages.append(target)
+                ranked.append(standing_game(record, report, fname))
                 nf = len(getattr(report, "findings", ()) or ())
                 rep.findings += nf
                 summaries.append(GameSummary(fname, number, dict(record.headers), len(record.coups), nf,
@@ -191,8 +199,13 @@ def publish_files(
     # the evening's sheets in one page: printed, one sheet a sheet of paper
     atomic_write_text(out / SHEETS, page(esc(L("sheets")), [
         f'<nav><a href="index.html">{esc(L("back_index"))}</a></nav>', f"<h1>{esc(L('sheets'))}</h1>", *sheets], L))
+    from_db = standings is not None
+    st = standings if standings is not None else compute_standings(ranked)
+    atomic_write_text(out / STANDINGS, render_standings(st, lang=L, club=club, from_db=from_db,
+                                                        player_pages=players))
     atomic_write_text(out / "index.html", render_index(summaries, title=title, club=club, lang=L,
-                                                       standings_href=standings_href, player_pages=players,
+                                                       standings_href=standings_href or STANDINGS,
+                                                       player_pages=players,
                                                        sheets_href=SHEETS))
     rep.seconds = time.perf_counter() - t0
     return rep
