@@ -1005,7 +1005,8 @@ class PlayJudgement(NamedTuple):
 
     ``play``: the matching legal play, or the play as physically executed when it is
     illegal but executable.  ``violation``: stable id (see :data:`VIOLATIONS`) and
-    ``rule`` its RULES.md section; ``alternatives``: all the legal plays of the roll.
+    ``rule`` its RULES.md section; ``alternatives``: all the legal plays of the roll
+    (a tuple, or :class:`~.direct.LegalPlays` enumerating them when first read).
     """
 
     legal: bool
@@ -1013,7 +1014,7 @@ class PlayJudgement(NamedTuple):
     executable: bool
     violation: str | None
     rule: str | None
-    alternatives: tuple[Play, ...]
+    alternatives: Sequence[Play]
 
 
 #: violation id -> RULES.md rule

@@ -590,6 +590,7 @@ def verify(
     trace: bool = True,
     diagnostics: Sequence[Diagnostic] = (),
     recover: bool = False,
+    direct: bool = True,
 ) -> GameReport:
     """Verify one game (RULES.md §3-§9): findings, final score, per-coup trace.
 
@@ -599,6 +600,8 @@ def verify(
     ``recover``: a mistake of the record itself (a move it cannot make, a coup written
     for the wrong side) is one finding with a "did you mean" proposal and the walk goes
     on; False (``check --strict``) stops there as the table's record cannot go on.
+    ``direct=False`` judges every written play by enumerating the legal plays instead of
+    proving it directly first (same verdicts; for the differential test, issue 17).
     """
     if not isinstance(record, Record):
         raise VerifyError(f"verify() needs a Record, not {type(record).__name__}")
@@ -606,6 +609,7 @@ def verify(
     prof = _profile_for(record, profile, notes)
     with quiet_gc():
         v = _Verifier(record, prof, game, file, trace, recover)
+        v.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
         v.notes[:0] = notes
         v.diagnostics[:0] = list(diagnostics)
         report = v.run()
