@@ -6,7 +6,10 @@ returns (STYLE.md §5).  Exit codes: 0 clean, 1 findings, 2 unreadable input.
 
 from __future__ import annotations
 
+import json
 import os
+import textwrap
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -37,14 +40,31 @@ def _readable(path: str) -> None:
 
 def _reports(path: str, profile: Profile | None, jobs: int, trace: bool = False,
              recover: bool = False) -> list[GameReport]:
+    return list(_streamed(path, profile, jobs, trace, recover))
+
+
+def _streamed(path: str, profile: Profile | None, jobs: int, trace: bool = False,
+              recover: bool = False) -> Iterator[GameReport]:
+    """The reports of ``path`` one by one as they are verified (flat memory, issue 17).
+    Reports of no record (no header, no coup) are held back until a record shows up, so
+    that a file without any is bad input with nothing printed."""
     _readable(path)
+    held: list[GameReport] = []
+    seen = False
     try:
-        reports = list(verify_file(path, profile, jobs=jobs, trace=trace, recover=recover))
+        for rep in verify_file(path, profile, jobs=jobs, trace=trace, recover=recover):
+            if seen:
+                yield rep
+                continue
+            held.append(rep)
+            if rep.headers or rep.coups_verified:
+                seen = True
+                yield from held
+                held.clear()
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror or e}") from None
-    if not reports or all(not r.headers and not r.coups_verified for r in reports):
+    if not seen:
         raise BadInput(f"{path}: no trictrac record found (a record starts with [Tag \"value\"] lines)")
-    return reports
 
 
 @click.command("check")
@@ -69,15 +89,17 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
     Exit codes: 0 clean, 1 findings, 2 unreadable input.
     """
     dirty = False
-    out: list[dict[str, Any]] = []
+    items = 0  # --json: the array is written item by item, nothing kept (flat memory)
     colour = use_colour()
     for path in files:
-        for rep in _reports(path, profile, jobs, recover=not strict):
+        for rep in _streamed(path, profile, jobs, recover=not strict):
             errors = [d for d in rep.diagnostics if d.severity == "error"]
             if rep.findings or errors:
                 dirty = True
             if as_json:
-                out.append(rep.as_dict())
+                text = json.dumps(rep.as_dict(), ensure_ascii=False, indent=2)
+                click.echo(("[\n" if not items else ",\n") + textwrap.indent(text, "  "), nl=False)
+                items += 1
                 continue
             for d in rep.diagnostics:
                 click.echo(_paint(d.render(path), "red" if d.severity == "error" else "yellow", colour))
@@ -87,7 +109,7 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
             for note in rep.notes:
                 click.echo(f"{path}: note: {note}")
     if as_json:
-        echo_json(out)
+        click.echo("\n]" if items else "[]")  # as echo_json(list) writes it
     raise SystemExit(1 if dirty else 0)
 
 
