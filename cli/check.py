@@ -6,6 +6,9 @@ returns (STYLE.md §5).  Exit codes: 0 clean, 1 findings, 2 unreadable input.
 
 from __future__ import annotations
 
+import json
+import textwrap
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -37,24 +40,44 @@ def _distinct(diags: list[Diagnostic]) -> list[Diagnostic]:
 def _reports(inp: Input, profile: Profile | None, jobs: int, trace: bool = False,
              recover: bool = False) -> list[GameReport]:
     """Every game of ``inp`` verified; :class:`BadInput` when it holds no record."""
-    from trictrac.notation.reader import iter_records
+    return list(_streamed(inp, profile, jobs, trace, recover))
 
+
+def _verified(inp: Input, profile: Profile | None, jobs: int, trace: bool, recover: bool) -> Iterator[GameReport]:
+    if inp.path is not None:
+        yield from verify_file(inp.path, profile, jobs=jobs, trace=trace, recover=recover)
+        return
+    from ..notation.reader import iter_records
+
+    with inp.stream() as fh:
+        for i, pr in enumerate(iter_records(fh, file=inp.name)):
+            yield verify(pr.record, profile, file=inp.name, game=i, trace=trace, diagnostics=pr.diagnostics,
+                         recover=recover)
+
+
+def _streamed(inp: Input, profile: Profile | None, jobs: int, trace: bool = False,
+              recover: bool = False) -> Iterator[GameReport]:
+    """The reports of ``inp`` one by one as they are verified (flat memory, issue 17).
+    Reports of no record (no header, no coup) are held back until a record shows up, so
+    that a file without any is bad input (:class:`BadInput`) with nothing printed."""
     path = inp.name
+    held: list[GameReport] = []
+    seen = False
     try:
-        if inp.path is not None:
-            reports = list(verify_file(inp.path, profile, jobs=jobs, trace=trace, recover=recover))
-        else:
-            with inp.stream() as fh:
-                reports = [verify(pr.record, profile, file=path, game=i, trace=trace, diagnostics=pr.diagnostics,
-                                  recover=recover)
-                           for i, pr in enumerate(iter_records(fh, file=path))]
+        for rep in _verified(inp, profile, jobs, trace, recover):
+            rep.diagnostics[:] = _distinct(rep.diagnostics)
+            if seen:
+                yield rep
+                continue
+            held.append(rep)
+            if rep.headers or rep.coups_verified:
+                seen = True
+                yield from held
+                held.clear()
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror or e}") from None
-    if not reports or all(not r.headers and not r.coups_verified for r in reports):
+    if not seen:
         raise BadInput(f"{path}: no trictrac record found (a record starts with [Tag \"value\"] lines)")
-    for r in reports:
-        r.diagnostics[:] = _distinct(r.diagnostics)
-    return reports
 
 
 @click.command("check")
@@ -83,39 +106,44 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
     """
     dirty = False
     bad = 0
-    out: list[dict[str, Any]] = []
+    items = 0  # --json: the array is written item by item, nothing kept (flat memory)
     colour = use_colour()
     games = coups = findings = 0
     for name in files:
         try:
-            reports = _reports(open_input(name), profile, jobs, recover=not strict)
+            inp = open_input(name)
+            path = terminal_safe(inp.name)
+            for rep in _streamed(inp, profile, jobs, recover=not strict):
+                errors = [d for d in rep.diagnostics if d.severity == "error"]
+                games += 1
+                coups += rep.coups_verified
+                findings += len(rep.findings) + len(errors)
+                if rep.findings or errors:
+                    dirty = True
+                if as_json:
+                    text = json.dumps(rep.as_dict(), ensure_ascii=False, indent=2)
+                    click.echo(("[\n" if not items else ",\n") + textwrap.indent(text, "  "), nl=False)
+                    items += 1
+                    continue
+                _echo_report(rep, path, colour)
         except (InputError, BadInput) as e:
             click.echo(f"Error: {terminal_safe(str(e.format_message() if isinstance(e, BadInput) else e))}", err=True)
             bad += 1
-            continue
-        path = terminal_safe(reports[0].file or name) if reports else name
-        for rep in reports:
-            errors = [d for d in rep.diagnostics if d.severity == "error"]
-            games += 1
-            coups += rep.coups_verified
-            findings += len(rep.findings) + len(errors)
-            if rep.findings or errors:
-                dirty = True
-            if as_json:
-                out.append(rep.as_dict())
-                continue
-            for d in rep.diagnostics:
-                click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
-            for f in rep.findings:
-                click.echo(_paint(terminal_safe(f.render(path)), "red", colour))
-            click.echo(_paint(terminal_safe(f"{path}: {rep.summary()}"), "yellow" if rep.findings else "green", colour))
-            for note in rep.notes:
-                click.echo(terminal_safe(f"{path}: note: {note}"))
     if as_json:
-        echo_json(out)
+        click.echo("\n]" if items else "[]")  # as echo_json(list) writes it
     elif len(files) > 1:
         click.echo(summary_line(len(files), games, coups, findings, unreadable=bad))
     raise SystemExit(2 if bad else 1 if dirty else 0)
+
+
+def _echo_report(rep: GameReport, path: str, colour: bool) -> None:
+    for d in rep.diagnostics:
+        click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
+    for f in rep.findings:
+        click.echo(_paint(terminal_safe(f.render(path)), "red", colour))
+    click.echo(_paint(terminal_safe(f"{path}: {rep.summary()}"), "yellow" if rep.findings else "green", colour))
+    for note in rep.notes:
+        click.echo(terminal_safe(f"{path}: note: {note}"))
 
 
 def _annotated(record: Record, rep: GameReport, explain: bool) -> Record:

@@ -39,14 +39,25 @@ lists the larger number's step first, the pairing with the lowest starting point
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Iterator, Sequence
+from typing import Final, overload
 
-from .moves import GRAND_JAN, JAN_DE_RETOUR, OFF, PETIT_JAN, Play, legal_plays, opponent_table_closed, plein_made
+from .moves import (
+    GRAND_JAN,
+    JAN_DE_RETOUR,
+    OFF,
+    PETIT_JAN,
+    Play,
+    PlayJudgement,
+    judge_play,
+    legal_plays,
+    opponent_table_closed,
+    plein_made,
+)
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
-__all__ = ["UNDECIDED", "Written", "direct_play", "judge_written", "written_in_legal_plays"]
+__all__ = ["UNDECIDED", "Written", "LegalPlays", "direct_play", "judge_direct", "judge_written", "written_in_legal_plays"]
 
 #: moves as written, as :func:`~.moves.judge_play` takes them: ``(from, to)`` pairs and
 #: bare ints (a number declared unplayable)
@@ -233,3 +244,56 @@ def judge_written(
     if play is UNDECIDED:
         return written_in_legal_plays(pos, roll, moves, profile)
     return play  # type: ignore[return-value]
+
+
+class LegalPlays(Sequence[Play]):
+    """The legal plays of a throw, enumerated only when first read: the alternatives of
+    a judgement the direct proof decided, which the verifier reads only on rare paths
+    (a remedy under ``touch_strict``).  Compares equal to the tuple it stands for."""
+
+    __slots__ = ("_args", "_plays")
+
+    def __init__(self, pos: Position, roll: Sequence[int], profile: Profile) -> None:
+        self._args = (pos, roll, profile)
+        self._plays: tuple[Play, ...] | None = None
+
+    def _all(self) -> tuple[Play, ...]:
+        if self._plays is None:
+            self._plays = legal_plays(*self._args).plays
+        return self._plays
+
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Play, ...]: ...
+    def __getitem__(self, i: int | slice) -> Play | tuple[Play, ...]:
+        return self._all()[i]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalPlays):
+            other = other._all()
+        return self._all() == other
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+def judge_direct(
+    pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
+) -> PlayJudgement:
+    """:func:`~.moves.judge_play`'s judgement, the direct proof first: a legal play it
+    proves is judged without enumerating (its alternatives enumerated only if read);
+    anything else — undecided, not executable, illegal — is ``judge_play``'s."""
+    play = direct_play(pos, roll, moves, profile)
+    if isinstance(play, Play):
+        return PlayJudgement(True, play, True, None, None, LegalPlays(pos, roll, profile))
+    return judge_play(pos, roll, moves, profile)

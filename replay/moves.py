@@ -257,29 +257,6 @@ class _Info(NamedTuple):
     passant: bool  # a fill en passant is a fill (switch score_remplir_en_passant, D33)
 
 
-_PROFILE_KEYS: dict[int, tuple] = {}
-
-
-def _profile_key(profile: Profile) -> tuple:
-    """(profile, movement switches, history needed): cached by id, holding the profile so
-    that its id cannot be reused by another object while the entry lives."""
-    e = _PROFILE_KEYS.get(id(profile))
-    if e is None or e[0] is not profile:
-        k = (
-            profile.rest_on_own_empty_coin,
-            profile.opponent_table_closed,
-            profile.bear_off_while_plein_possible,
-            profile.sortant_must_bear_off,
-            profile.defaillant_rearmost,
-            profile.score_remplir_en_passant,
-        )
-        e = (profile, k, profile.opponent_table_closed == "until-broken")
-        if len(_PROFILE_KEYS) > 256:
-            _PROFILE_KEYS.clear()
-        _PROFILE_KEYS[id(profile)] = e
-    return e
-
-
 _LAST: list = [None, None, None]  # (pos, profile, info): the 21 rolls of one position
 
 
@@ -496,30 +473,18 @@ def _norm_roll(roll: Sequence[int]) -> Roll:
     return (a, b) if a >= b else (b, a)
 
 
-_CACHE: dict = {}
-_CACHE_MAX = 4096  # small: a big cache of container objects costs more in GC than it saves
-
-
 def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE) -> PlaySet:
     """Every legal play of ``roll`` in ``pos`` after all obligations (RULES.md §3).
 
-    Cached on what movement depends on: both sides' counts, the roll and the
-    profile's movement switches (bounded dict, cleared when full).  The last call is
-    also remembered by identity (a verifier judges, then scores, the same throw).
+    The last call is remembered by identity (a verifier judges, then scores, the same
+    throw).  No cache by value: a game seldom comes back to a position, and a cache
+    keyed on both sides' counts hit ~0.5 % of a verifier's calls while its play sets
+    cost the garbage collector (docs/performance.md, issue 17).
     """
     last = _LAST_PS
     if last[0] is pos and last[2] is profile and last[1] == roll:
         return last[3]
-    e = _PROFILE_KEYS.get(id(profile))
-    if e is None or e[0] is not profile:
-        e = _profile_key(profile)
-    key = (pos.mover, pos.other, roll, e[1], pos.other_jans if e[2] else None)
-    ps = _CACHE.get(key)
-    if ps is None:
-        ps = _legal_plays(pos, _norm_roll(roll), profile)
-        if len(_CACHE) >= _CACHE_MAX:
-            _CACHE.clear()
-        _CACHE[key] = ps
+    ps = _legal_plays(pos, _norm_roll(roll), profile)
     last[0], last[1], last[2], last[3] = pos, roll, profile, ps
     return ps
 
@@ -529,7 +494,6 @@ _LAST_PS: list = [None, None, None, None]  # (pos, roll, profile, play set) of t
 
 def clear_cache() -> None:
     """Empty the caches (benchmarks; memory)."""
-    _CACHE.clear()
     _LAST_PS[:] = [None, None, None, None]
     _SIDES.clear()
     _LAST[:] = [None, None, None]
@@ -1005,7 +969,8 @@ class PlayJudgement(NamedTuple):
 
     ``play``: the matching legal play, or the play as physically executed when it is
     illegal but executable.  ``violation``: stable id (see :data:`VIOLATIONS`) and
-    ``rule`` its RULES.md section; ``alternatives``: all the legal plays of the roll.
+    ``rule`` its RULES.md section; ``alternatives``: all the legal plays of the roll
+    (a tuple, or :class:`~.direct.LegalPlays` enumerating them when first read).
     """
 
     legal: bool
@@ -1013,7 +978,7 @@ class PlayJudgement(NamedTuple):
     executable: bool
     violation: str | None
     rule: str | None
-    alternatives: tuple[Play, ...]
+    alternatives: Sequence[Play]
 
 
 #: violation id -> RULES.md rule

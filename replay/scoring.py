@@ -505,24 +505,36 @@ def _total(events: list[ScoringEvent]) -> CoupScore:
 
 
 def _score(
-    pos: Position, a: int, b: int, profile: Profile, ps: PlaySet, play: Play | None, c: _Ctx | None = None
+    pos: Position, a: int, b: int, profile: Profile, ps: PlaySet | None, play: Play | None, c: _Ctx | None = None
 ) -> CoupScore:
+    """The events of the roll (``play`` None; ``ps`` required) or of one play.  For one
+    play the legal plays are enumerated (``ps`` None: on demand) only when the play
+    fills a plein, whose ways F3-F5 depend on the other legal plays (RULES.md §4.5);
+    conservation, sortie, pile de misère and impuissance are the play's own (§4.5 F7,
+    §4.9, §10 D20, §4.8 M8: 2 a number *this* play leaves unplayed)."""
     if c is None:
         c = _ctx(pos, profile)
     v = 6 if a == b else 4
     events: list[ScoringEvent] = []
     _position_events(c, a, b, events)
-    plays = ps.plays if play is None else (play,)
+    if play is None:
+        assert ps is not None
+        plays = ps.plays
+    else:
+        plays = (play,)
     # -- pleins: fill (F2-F5, F11-F12) or conserve (F7-F8); one plein at stake at a time
     if c.plein is not None:
         kind, table = c.plein
         if c.deficit:
-            fw = _fill_ways(c, a, b, ps, profile)
-            if play is not None:
-                if play.filled & TABLE_BITS[kind]:
-                    fw = (kind, fw[1] if fw else 1)
-                else:
-                    fw = None
+            if play is None:
+                fw = _fill_ways(c, a, b, ps, profile)  # type: ignore[arg-type]
+            elif play.filled & TABLE_BITS[kind]:
+                if ps is None:
+                    ps = legal_plays(pos, (a, b), profile)
+                fw = _fill_ways(c, a, b, ps, profile)
+                fw = (kind, fw[1] if fw else 1)
+            else:
+                fw = None
             if fw is not None:
                 events.append(ScoringEvent("mover", kind, fw[1], fw[1] * v, how="remplir"))
         else:
@@ -547,7 +559,7 @@ def _score(
     if sortie:
         unplayed = 0
     elif play is None:
-        unplayed = len(ps.unplayable)
+        unplayed = len(ps.unplayable)  # type: ignore[union-attr]
     else:
         unplayed = 2 - len(play.numbers)
     if unplayed > 0:
@@ -641,5 +653,5 @@ def play_outcome(
         # shared cache (no hashing of the position, no garbage kept alive)
         c = _Ctx(pos, profile)
         last[0], last[1], last[2] = pos, profile, c
-    cs = _score(pos, a, b, profile, legal_plays(pos, (a, b), profile), play, c)
+    cs = _score(pos, a, b, profile, None, play, c)
     return cs, _next(pos, play, profile, cs.events)

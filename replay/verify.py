@@ -75,7 +75,6 @@ from .judges.table import (
     read_actions,
 )
 from .ledger import Ledger, ScoreState
-from .moves import clear_cache as clear_moves_cache
 from .moves import judge_play
 from .position import Position, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
@@ -590,6 +589,7 @@ def verify(
     trace: bool = True,
     diagnostics: Sequence[Diagnostic] = (),
     recover: bool = False,
+    direct: bool = True,
 ) -> GameReport:
     """Verify one game (RULES.md §3-§9): findings, final score, per-coup trace.
 
@@ -599,6 +599,8 @@ def verify(
     ``recover``: a mistake of the record itself (a move it cannot make, a coup written
     for the wrong side) is one finding with a "did you mean" proposal and the walk goes
     on; False (``check --strict``) stops there as the table's record cannot go on.
+    ``direct=False`` judges every written play by enumerating the legal plays instead of
+    proving it directly first (same verdicts; for the differential test, issue 17).
     """
     if not isinstance(record, Record):
         raise VerifyError(f"verify() needs a Record, not {type(record).__name__}")
@@ -606,15 +608,10 @@ def verify(
     prof = _profile_for(record, profile, notes)
     with quiet_gc():
         v = _Verifier(record, prof, game, file, trace, recover)
+        v.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
         v.notes[:0] = notes
         v.diagnostics[:0] = list(diagnostics)
-        report = v.run()
-        # A game's positions are seldom seen again: the play sets it left in the
-        # engine's cache only cost collector passes and memory traffic in the next
-        # game (measured on selfplay games: ~19k -> ~24k coups/s).  Results do not
-        # depend on the cache.
-        clear_moves_cache()
-        return report
+        return v.run()
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..direct import judge_direct
 from ..moves import Play, judge_play, legal_plays
 from ..profiles import Profile
 from ..remedies import remedy_problems
@@ -69,6 +70,9 @@ def nearest_plays(written: str, plays: Sequence[Play]) -> tuple[list[Play], bool
 class PlayJudge(TableState):
     roll_cache: dict[tuple[Any, ...], CoupScore]
     recover: bool  # go on after a mistake of the record (issue 14 §2); False = stop (--strict)
+    #: the written play proved legal without enumerating first (issue 17); False = always
+    #: ``judge_play`` (the differential test compares both)
+    direct_judge: bool = True
 
     def _judge_written_play(self, f: CoupFacts) -> bool:
         """Judge ``f.moves`` from ``f.position``: fills the judgement, the play, its score,
@@ -77,7 +81,7 @@ class PlayJudge(TableState):
         to what is written to go on from (``recover``; issue 14 §2)."""
         pos, roll = f.position, f.roll
         assert pos is not None
-        j = judge_play(pos, roll, f.moves, self.profile)
+        j = (judge_direct if self.direct_judge else judge_play)(pos, roll, f.moves, self.profile)
         if self.recover and j.violation == "wrong-distance":
             # a move the roll cannot make: a mistake of the record, not of the table
             head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"

@@ -1,0 +1,113 @@
+"""The verifier judging written plays directly (``replay.direct``, issue 17) gives the
+very verdicts of the verifier judging them by enumeration: every finding, score, mark
+and traced coup of ``GameReport.as_dict(trace=True)``, with ``verify(direct=True)`` and
+``verify(direct=False)`` side by side.
+
+Records: self-played parties (douze trous and à écrire) with the table mistakes
+``replay/inject.py`` puts in, some with a typo of the record as well (a digit off, two
+moves swapped, a coup for the wrong side, a coup line deleted: ``replay/typo_bench.py``),
+verified with and without recovery, under the profile played and under others.  The
+suite runs a few thousand coups; ``TRICTRAC_SLOW=1`` runs over 10,000.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from trictrac.notation.reader import parse_text
+from trictrac.notation.writer import write_record
+from trictrac.replay.inject import inject
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from trictrac.replay.selfplay import play_partie
+from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
+from trictrac.replay.typo_bench import make_typo
+from trictrac.replay.verify import verify
+
+#: profiles the records are verified under besides their own (other movement laws)
+OTHER_PROFILES: tuple[Profile | None, ...] = (
+    None,  # the record's own (its Profile header)
+    replace(DEFAULT_PROFILE, rest_on_own_empty_coin=True),
+    replace(DEFAULT_PROFILE, sortant_must_bear_off=True, defaillant_rearmost=True),
+    find_profile("lebrun-1828"),
+)
+
+
+def _records(parties: int, seed: int):
+    """(record, how) pairs: each partie with injected mistakes, half of them with a typo too."""
+    for i in range(parties):
+        rng = random.Random(seed + i)
+        rec = play_partie(rng, "a-ecrire" if i % 2 else "douze-trous")
+        bad, done = inject(rec, 8, rng)
+        how = f"partie {i}: {len(done)} injected"
+        if i % 2:
+            kind = TYPO_KINDS[(i // 2) % len(TYPO_KINDS)]
+            typo = make_typo(write_record(bad), kind, rng)
+            if typo is not None:
+                records, _diags = parse_text(typo[0])
+                if records:
+                    bad, how = records[0], f"{how}, typo {kind} on line {typo[1].line}"
+        yield bad, how
+
+
+def _compare(parties: int, seed: int) -> Counter:
+    seen: Counter = Counter()
+    for i, (rec, how) in enumerate(_records(parties, seed)):
+        profile = OTHER_PROFILES[i % len(OTHER_PROFILES)]
+        recover = i % 3 != 2
+        fast = verify(rec, profile, trace=True, recover=recover, direct=True)
+        slow = verify(rec, profile, trace=True, recover=recover, direct=False)
+        assert fast.as_dict(trace=True) == slow.as_dict(trace=True), f"{how}, profile {profile}, recover {recover}"
+        seen["coups"] += fast.coups_verified
+        seen["findings"] += len(fast.findings)
+        seen["stopped"] += fast.stopped
+    return seen
+
+
+def test_direct_judging_gives_the_same_verdicts() -> None:
+    seen = _compare(10, 1717)
+    # things that could be false: enough coups, and the mistakes were found
+    assert seen["coups"] >= 2500, seen
+    assert seen["findings"] >= 40, seen
+
+
+@pytest.mark.skipif(not os.environ.get("TRICTRAC_SLOW"), reason="TRICTRAC_SLOW=1 runs over 10,000 coups")
+def test_direct_judging_gives_the_same_verdicts_on_ten_thousand_coups() -> None:
+    seen = _compare(40, 2026)
+    assert seen["coups"] >= 10_000, seen
+
+
+def test_the_switch_changes_how_not_what() -> None:
+    """direct=False really enumerates (the direct path is not taken), direct=True mostly
+    does not: counted through ``moves.judge_play``."""
+    from trictrac.replay import moves
+
+    rec = play_partie(random.Random(5), "douze-trous")
+    calls = Counter()
+    orig = moves.judge_play
+
+    def counting(*a, **k):
+        calls["n"] += 1
+        return orig(*a, **k)
+
+    import trictrac.replay.direct as direct
+    import trictrac.replay.judges.play as play
+
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(play, "judge_play", counting)
+        mp.setattr(direct, "judge_play", counting)
+        slow = verify(rec, trace=True, direct=False)
+        n_slow = calls["n"]
+        calls["n"] = 0
+        fast = verify(rec, trace=True, direct=True)
+        n_fast = calls["n"]
+    finally:
+        mp.undo()
+    assert fast.as_dict(trace=True) == slow.as_dict(trace=True)
+    assert n_slow >= fast.coups_verified * 0.9
+    assert n_fast < n_slow / 2
