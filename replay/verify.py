@@ -64,7 +64,6 @@ from .judges.table import (
     ALL_OFF,
     HOLE,
     IMPUISSANCE,
-    PLEIN_KINDS,
     SORTIE,
     CoupFacts,
     Pending,
@@ -513,8 +512,7 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         if f.no_play or j is None:
             return
         if not j.legal:
-            f.plein_lost = max(0, points_of(f.score_of_roll, PLEIN_KINDS, "mover")
-                               - points_of(f.score, PLEIN_KINDS, "mover"))
+            self._plein_of_illegal_play(f)
         if f.remedy is not None:
             self._remedy_played(f, f.remedy)
         elif (not j.legal and j.violation in ("both-numbers", "larger-number")

@@ -73,7 +73,6 @@ def test_003_213_entree_par_inadvertance():
 # -- points marked on an illegal play (RULES.md §7.7; 003 §192) -----------------------------
 
 
-@xfail("§192 — a conservation is credited on an illegal play (8/14 enters a closed table)")
 def test_003_192_conservation_marked_on_an_illegal_play():
     """« Si l'on marque des points croyant remplir ou conserver, quoiqu'on ne remplisse pas
     ou qu'on ne conserve pas, on fait école des points marqués » (003 §192).  Every legal
@@ -81,7 +80,6 @@ def test_003_192_conservation_marked_on_an_illegal_play():
     check("003-192-conservation-marquee-coup-illegal")
 
 
-@xfail("§192 — a conservation lost by an illegal play is labelled must-fill")
 def test_003_192_conservation_lost_by_an_illegal_play():
     """« pouvant conserver, on ne conserve pas, l'adversaire marque autant de points qu'on
     aurait dû en marquer » (003 §192).  2-1 conserves from the talon; 7/11 1/2 breaks."""
@@ -148,7 +146,6 @@ def test_003_180_a_hole_taken_by_mistake_stands_when_both_take_up():
 # -- école impossible (RULES.md §7.8; 003 §197; 001 r.62) ------------------------------------
 
 
-@xfail("§7.8 — école impossible is decided by 'no checker moved', not 'the throw could not be played'")
 def test_003_197_a_playable_throw_left_unplayed_is_no_ecole_impossible():
     """« Lorsqu'on amène des dés qu'on ne peut jouer par impuissance, on ne peut être envoyé
     à l'école » (001 r.62).  A's 3-1 could be played: his omission is an école."""

@@ -190,6 +190,7 @@ class CoupFacts:
         "pairs",
         "play",
         "plein_lost",
+        "plein_not_due",
         "position",
         "position_after",
         "receipts",
@@ -216,6 +217,7 @@ class CoupFacts:
         self.remedy: tuple[Any, ...] | None = None
         self.forced_stay = False
         self.plein_lost = 0
+        self.plein_not_due = 0
 
     # set by the flow at their step, always before a judge reads them
     position: Position | None
