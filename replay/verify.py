@@ -501,7 +501,9 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         leave = f.acts.leave
         f.left = bool(leave) or f.inferred_leave
         f.sortie = f.play is not None and not f.no_play and f.play.result[25] == ALL_OFF
-        if leave is True and f.moves and not f.sortie:
+        if self._leave_right_lost(f):
+            f.left = False
+        elif leave is True and f.moves and not f.sortie:
             f.left = False
             self._judge_said_leave_then_played(f)
 

@@ -96,28 +96,24 @@ def test_003_155_leaving_takes_the_reste_off():
     assert rep.trace[0].left and rep.trace[1].side == "A"
 
 
-@xfail("§6.1 — a leave after the points de reste were marked passes")
 def test_003_156_reste_marked_then_leave():
     """« Quand on a marqué les points qu'on a de reste, on est obligé de rester » (001 r.40;
     003 §156: « n'avoir pas marqué les points de reste »)."""
     check("003-156-reste-marque-puis-s-en-va")
 
 
-@xfail("§6.1 — a leave after saying je reste passes (the last decision wins)")
 def test_003_156_je_reste_then_leave():
     """« on est forcé de rester, si l'on a dit qu'on restait » (001 r.36; 003 §156: « ne pas
     avoir dit : Je reste »)."""
     check("003-156-je-reste-puis-s-en-va")
 
 
-@xfail("§6.1 — playing then leaving is reported as stay-after-leave (the wrong order)")
 def test_003_156_played_then_leave():
     """« On ne doit toucher aucune de ses dames, car cela ôterait le droit de s'en aller »
     (003 §155)."""
     check("003-156-joue-puis-s-en-va")
 
 
-@xfail("§6.1 — a leave written for the player who did not throw is ignored")
 def test_003_156_leave_by_the_player_who_did_not_throw():
     """« Pour avoir le droit de s'en aller, il faut achever le trou de son coup » (003 §156)."""
     check("003-156-s-en-va-sans-avoir-jete")
@@ -181,7 +177,6 @@ def test_003_186_the_opponent_obliges_him_to_mark_the_hole():
     check("003-186-obliger-a-marquer-le-trou")
 
 
-@xfail("§6.1 — a leave on a hole of points given, written in the opponent's coup, is ignored")
 def test_003_186_a_hole_received_gives_no_right_to_leave():
     """« il a déjà huit points, cela lui donne le trou et l'empêche de s'en aller »
     (003 §186; 003 §217: on ne peut s'en aller que lorsque l'on gagne le trou par un de ses coups)."""

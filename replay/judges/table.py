@@ -93,9 +93,12 @@ class WrittenActions:
         "claims",
         "corrections",
         "leave",
+        "leave_after_play",
+        "leave_marks",
         "leave_span",
         "ne_marque_pas",
         "other_claims",
+        "other_leave",
         "other_marks",
         "pavillons",
         "pour_tout",
@@ -104,6 +107,7 @@ class WrittenActions:
         "roller_after",
         "roller_before",
         "roller_claims",
+        "said_reste",
     )
 
     def __init__(self, span: Span) -> None:
@@ -117,6 +121,11 @@ class WrittenActions:
         self.ne_marque_pas = False
         self.leave: bool | None = None
         self.leave_span = span
+        # the order of his actions, for the right to leave (RULES.md §6.1; 003 §156)
+        self.leave_marks = 0  # the roller's marks written before his leave
+        self.leave_after_play = False  # the leave written after the moves
+        self.said_reste = False  # "je reste" written before the leave
+        self.other_leave: Decision | None = None  # a leave by the player who did not throw
         self.pour_tout = False
         self.replay: Replay | None = None
         self.replays = 0
@@ -150,9 +159,17 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
                 if seat_of.get(a.who, a.who) == roller:
                     acts.ne_marque_pas = True
             elif isinstance(a, Decision):
-                if seat_of.get(a.who, a.who) == roller:
-                    acts.leave = a.leave
-                    acts.leave_span = a.span
+                if seat_of.get(a.who, a.who) != roller:
+                    if a.leave:
+                        acts.other_leave = a
+                    continue
+                if a.leave and acts.leave is False:
+                    acts.said_reste = True
+                if a.leave:
+                    acts.leave_marks = len(acts.roller_before) + len(acts.roller_after)
+                    acts.leave_after_play = part == 1
+                acts.leave = a.leave
+                acts.leave_span = a.span
             elif isinstance(a, Correction):
                 if (part == 0 and a.points < 0 and not a.holes and bonne_compagnie_jeton
                         and seat_of.get(a.who, a.who) == roller):
