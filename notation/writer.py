@@ -24,6 +24,8 @@ from .record import (
     Coup,
     Decision,
     Ecole,
+    FaitMarquer,
+    Force,
     Glyph,
     JouePourTout,
     Mark,
@@ -34,6 +36,7 @@ from .record import (
     Pavillon,
     Record,
     ReleveStart,
+    Remet,
     Replay,
 )
 from .visitor import RecordVisitor, visit_action, visit_element
@@ -121,6 +124,18 @@ class _Writer(RecordVisitor[str]):
         word = "rejoue" if replay.who == self.side else "fait-jouer"
         body = " ".join(self._text(m) for m in replay.moves) or "--"
         return f"{replay.who}:{word}({body})"
+
+    def visit_force(self, force: Force) -> str:
+        return f"{force.who}:force({' '.join(self._text(m) for m in force.moves)})"
+
+    def visit_fait_marquer(self, token: FaitMarquer) -> str:
+        return f"{token.who}:fait-marquer({self.visit_mark(token.mark)})"
+
+    def visit_remet(self, remet: Remet) -> str:
+        s = f"{remet.who}:remet({remet.target}{remet.points:+d}"
+        if remet.holes:
+            s += f"t{remet.holes:+d}"
+        return s + ")"
 
     def visit_coup(self, coup: Coup) -> str:
         writer = _Writer(coup.side)
