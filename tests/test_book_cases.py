@@ -59,8 +59,6 @@ def xfail(reason: str):
 # -- inadvertent entry into the opponent's table (RULES.md §3.8 P5) ------------------------
 
 
-@xfail("P5 — the opponent's demand A:force(…) is not read; the forced break is reported as "
-       "must-conserve; the conservation marked on the illegal 8/14 is credited")
 def test_003_213_entree_par_inadvertance():
     """« vous l'obligez à jouer le six avec la dame qu'il a à votre dixième flèche, et de
     rompre pour jouer le cinq » (003 §213).  B's 4-2 must break; he marks 4 and enters A's
@@ -170,7 +168,6 @@ def test_003_177_the_warner_may_not_school_the_hole_he_announced():
     check("003-177-avertissement-a-tort")
 
 
-@xfail("§7.3 — A:fait-marquer(…) is not read; B's omission stays an unclaimed école")
 def test_003_186_the_opponent_obliges_him_to_mark_the_hole():
     """« L'école est volontaire ou non, mais il faut l'empêcher, et obliger l'adversaire à
     marquer le trou » (003 §186; E27)."""
@@ -186,7 +183,6 @@ def test_003_186_a_hole_received_gives_no_right_to_leave():
 # -- claims are whole; two écoles are two claims (RULES.md §7.3; 003 §187; 001 r.46) -----------
 
 
-@xfail("§7.3 — A:fait-marquer(…) is not read; the partial claim stands at 2")
 def test_003_187_the_whole_ecole_forced_on_the_claimant():
     """« il croit qu'elle n'est que de deux points, et les marque : on l'oblige à marquer le
     trou, en marquant l'école entière » (003 §187)."""

@@ -47,7 +47,7 @@ class MarksJudge(GainsJudge, HolesJudge):
         other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
         if (before == f.gains and other_marked == f.receipts and not after and not f.left
                 and not acts.ne_marque_pas and not f.plein_lost and not acts.roller_claims
-                and not acts.other_claims and not acts.corrections and not f.forced_stay
+                and not acts.other_claims and not acts.corrections and not f.forced_stay and not acts.fait_marquer
                 and self._fast_marks(f)):
             return  # fast path: everything marked as entitled (the usual coup of a clean record)
         t = MarkTally(before, after, other_marked)
@@ -58,6 +58,8 @@ class MarksJudge(GainsJudge, HolesJudge):
         self._take_claims(f, t)
         self._mark_standing(f, t)
         self._apply_corrections(f)
+        if f.acts.fait_marquer:
+            self._apply_fait_marquer(f)
         self._mark_entitled(f, t)
 
     def _fast_marks(self, f: CoupFacts) -> bool:
@@ -220,6 +222,37 @@ class MarksJudge(GainsJudge, HolesJudge):
                     self._close(p, erased=True)
                 elif p.kind in ("par-moins", "impossible") and c.points == p.amount:
                     p.status = "closed"  # corrected in time: no mistake left
+
+    def _apply_fait_marquer(self, f: CoupFacts) -> None:
+        """``X:fait-marquer(Y+N)``: X obliges Y to mark points he omitted or the rest of an
+        école he marked short (RULES.md §7.3; 003 §186: « il faut l'empêcher, et obliger
+        l'adversaire à marquer le trou »; 003 §187: « on l'oblige à marquer le trou, en
+        marquant l'école entière »).  Marked on Y's jeton as if Y had marked it; his
+        omission stays his école par moins."""
+        for d in f.acts.fait_marquer:
+            x, y = self.seat_of.get(d.who, d.who), self.seat_of.get(d.mark.who, d.mark.who)
+            n = d.mark.points
+            w = self._where(f.coup, d.span)
+            omitted = [p for p in self.pending if p.status == "open" and p.kind == "par-moins"
+                       and p.offender == y and p.claimant == x and p.amount >= n]
+            short = [p for p in self.closed if p.status == "claimed" and p.claimant == y and p.offender == x
+                     and 0 < p.claimed and p.claimed + n <= p.amount]
+            if omitted:
+                p = omitted[0]
+                p.status, p.claimed = "claimed", 0
+                self.closed.append(p)
+                self._finding("ecole-par-moins", p.where, p.message, who=y, entitled=p.entitled, marked=p.marked,
+                              detail="fait-marquer",
+                              consequence=f"{self._letter(x)} obliged {self._letter(y)} to mark the {n} points "
+                                          "(003 §186)")
+            elif short:
+                short[-1].claimed += n  # the whole école, at the offender's demand (003 §187)
+            else:
+                self._finding("remedy-not-allowed", w,
+                              f"{self._letter(x)} obliges {self._letter(y)} to mark {n} he is not owed",
+                              who=x, detail="fait-marquer",
+                              consequence="the game goes on from the marks as the table made them (RULES.md §7.3)")
+            self.std.mark(y, even(n))
 
     # -- the entitled ledger -------------------------------------------------------------
     def _mark_entitled(self, f: CoupFacts, t: MarkTally) -> None:

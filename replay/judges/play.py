@@ -15,6 +15,7 @@ from ..moves import Play, judge_play, legal_plays
 from ..profiles import Profile
 from ..remedies import remedy_problems
 from ..scoring import play_outcome, score_roll
+from ...notation.record import Move
 from .table import VIOLATION_KIND, CoupFacts, TableState, moves_of, pairs_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,6 +79,8 @@ class PlayJudge(TableState):
         pos, roll = f.position, f.roll
         assert pos is not None
         j = judge_play(pos, roll, f.moves, self.profile)
+        if f.acts.forces and j.violation in ("must-fill", "must-conserve"):
+            j = self._forced_by_demand(f, j)
         if self.recover and j.violation == "wrong-distance":
             # a move the roll cannot make: a mistake of the record, not of the table
             head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
@@ -102,6 +105,21 @@ class PlayJudge(TableState):
         # what a legal play would give: needed only to measure a plein not made (§7.7)
         f.score_of_roll = f.score if j.legal else self._score_roll(pos, roll)
         return True
+
+    def _forced_by_demand(self, f: CoupFacts, j: PlayJudgement) -> PlayJudgement:
+        """``A:force(14/20)``: the opponent makes the checker entered inadvertently into his
+        second table pass into his first (RULES.md §3.8 P5; 003 §213: « vous l'obligez à
+        jouer le six avec la dame qu'il a à votre dixième flèche, et de rompre pour jouer
+        le cinq »).  The throw is judged among the plays that contain the forced moves:
+        when no legal play does, the fill or conservation it forbids is no duty (M10-M11),
+        so the break it forces is no école."""
+        forced = [(m.from_, m.to) for d in f.acts.forces for m in d.moves if isinstance(m, Move)]
+        if j.play is None or not all(m in j.play.steps for m in forced):
+            return j
+        assert f.position is not None
+        if any(all(m in p.steps for m in forced) for p in j.alternatives):
+            return j  # a legal play obeys the demand: the duty to fill or conserve stands
+        return j._replace(legal=True, violation=None, rule=None)
 
     def _play_as_written(self, f: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
         """The checkers moved as written, legal or not; or the problem (kind, message,

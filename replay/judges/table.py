@@ -15,6 +15,8 @@ from ...notation.record import (
     Decision,
     Diagnostic,
     Ecole,
+    FaitMarquer,
+    Force,
     JouePourTout,
     Mark,
     Move,
@@ -92,6 +94,8 @@ class WrittenActions:
     __slots__ = (
         "claims",
         "corrections",
+        "fait_marquer",
+        "forces",
         "leave",
         "leave_after_play",
         "leave_marks",
@@ -118,6 +122,8 @@ class WrittenActions:
         self.other_claims: list[Ecole] = []
         self.claims: list[Ecole] = []  # both sides', in the order written (003 §194)
         self.corrections: list[Correction] = []
+        self.forces: list[Force] = []  # the opponent's demands on the play (003 §213)
+        self.fait_marquer: list[FaitMarquer] = []  # marks one side obliges the other to make (003 §187)
         self.ne_marque_pas = False
         self.leave: bool | None = None
         self.leave_span = span
@@ -183,6 +189,10 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
             elif isinstance(a, Replay):
                 acts.replay = a
                 acts.replays += 1
+            elif isinstance(a, Force):
+                acts.forces.append(a)
+            elif isinstance(a, FaitMarquer):
+                acts.fait_marquer.append(a)
     return acts
 
 
