@@ -189,14 +189,12 @@ def test_003_187_the_whole_ecole_forced_on_the_claimant():
     check("003-187-ecole-entiere-forcee")
 
 
-@xfail("§4 — B:remet(…) (a jeton put back apart from a claim) is not read")
 def test_003_187_jeton_put_back_and_erased():
     """« l'adversaire vous remet à huit points, et en marque quatre. On se contente
     d'effacer ces quatre points, et l'on se remet à dix » (003 §187)."""
     check("003-187-deux-ecoles-remet")
 
 
-@xfail("§4 — taking one école of two is reported as ecole-partial; remet(…) is not read")
 def test_003_187_one_ecole_taken_the_other_declined():
     """« deux écoles de deux points chacune ; on a le droit de marquer la première et de ne
     pas marquer la deuxième » (003 §187)."""

@@ -48,6 +48,7 @@ class MarksJudge(GainsJudge, HolesJudge):
         if (before == f.gains and other_marked == f.receipts and not after and not f.left
                 and not acts.ne_marque_pas and not f.plein_lost and not acts.roller_claims
                 and not acts.other_claims and not acts.corrections and not f.forced_stay and not acts.fait_marquer
+                and not acts.remets
                 and self._fast_marks(f)):
             return  # fast path: everything marked as entitled (the usual coup of a clean record)
         t = MarkTally(before, after, other_marked)
@@ -60,6 +61,8 @@ class MarksJudge(GainsJudge, HolesJudge):
         self._apply_corrections(f)
         if f.acts.fait_marquer:
             self._apply_fait_marquer(f)
+        if f.acts.remets:
+            self._apply_remets(f)
         self._mark_entitled(f, t)
 
     def _fast_marks(self, f: CoupFacts) -> bool:
@@ -253,6 +256,20 @@ class MarksJudge(GainsJudge, HolesJudge):
                               who=x, detail="fait-marquer",
                               consequence="the game goes on from the marks as the table made them (RULES.md §7.3)")
             self.std.mark(y, even(n))
+
+    def _apply_remets(self, f: CoupFacts) -> None:
+        """``X:remet(Y±N)``: X moves Y's jeton apart from any claim of his own (003 §187:
+        « l'adversaire vous remet à huit points, et en marque quatre. On se contente
+        d'effacer ces quatre points, et l'on se remet à dix »).  Erasing points of an
+        open false école is no école, and leaves the école to claim (the points are
+        already off); restoring one's own jeton undoes a wrong remet."""
+        for r in f.acts.remets:
+            x, y = self.seat_of.get(r.who, r.who), self.seat_of.get(r.target, r.target)
+            self._correct(y, r.points, r.holes)
+            if r.points < 0 and x != y:
+                for p in self.pending:
+                    if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse"):
+                        p.erase = max(0, p.erase + r.points)
 
     # -- the entitled ledger -------------------------------------------------------------
     def _mark_entitled(self, f: CoupFacts, t: MarkTally) -> None:

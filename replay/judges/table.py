@@ -23,6 +23,7 @@ from ...notation.record import (
     NeMarquePas,
     Pavillon,
     Record,
+    Remet,
     Replay,
     Span,
 )
@@ -85,6 +86,7 @@ class Pending:
     claimed: int = 0
     this_coup: bool = False
     closed_at: int = -1  # index of the coup whose throw closed the claim window
+    parts: tuple[int, ...] = ()  # two écoles made in one act: each may be claimed alone (003 §187)
 
 
 class WrittenActions:
@@ -106,6 +108,7 @@ class WrittenActions:
         "other_marks",
         "pavillons",
         "pour_tout",
+        "remets",
         "replay",
         "replays",
         "roller_after",
@@ -124,6 +127,7 @@ class WrittenActions:
         self.corrections: list[Correction] = []
         self.forces: list[Force] = []  # the opponent's demands on the play (003 §213)
         self.fait_marquer: list[FaitMarquer] = []  # marks one side obliges the other to make (003 §187)
+        self.remets: list[Remet] = []  # a jeton put back apart from a claim (003 §187)
         self.ne_marque_pas = False
         self.leave: bool | None = None
         self.leave_span = span
@@ -193,6 +197,8 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
                 acts.forces.append(a)
             elif isinstance(a, FaitMarquer):
                 acts.fait_marquer.append(a)
+            elif isinstance(a, Remet):
+                acts.remets.append(a)
     return acts
 
 
