@@ -5,9 +5,8 @@ Each ``fixtures/books/X.trn`` is a case the books narrate throw by throw; its
 ``fixtures/findings``) and, under ``book``, the reference, the passage and every
 figure the book states (points, holes, bredouille after a coup or at the end).
 
-Cases the verifier gets wrong today, or that need a token the reader does not know
-yet (``docs/notation-proposals.md``), are strict xfails: they fail the suite the
-moment they pass, so the fix of issue 13 §3 turns them into plain tests.
+The tokens of ``docs/notation-proposals.md`` (``force``, ``fait-marquer``, ``remet``)
+are read since issue 13 §3-§4; every case here is a plain test.
 """
 
 from __future__ import annotations
@@ -50,10 +49,6 @@ def check(name: str):
             for key, value in fig.get(side, {}).items():
                 assert getattr(st[side], key) == value, f"{side} {key} after {at}"
     return rep
-
-
-def xfail(reason: str):
-    return pytest.mark.xfail(strict=True, reason=f"issue 13 §3: {reason}")
 
 
 # -- inadvertent entry into the opponent's table (RULES.md §3.8 P5) ------------------------
@@ -161,7 +156,6 @@ def test_003_176_wrong_warning_loses_the_points_and_keeps_his_bredouille():
     check("003-176-ne-marque-pas-a-tort")
 
 
-@xfail("§5.3 — the warner schools the hole he induced; the receiver's bredouille is lost")
 def test_003_177_the_warner_may_not_school_the_hole_he_announced():
     """« le lui faire effacer en le réduisant aux points qu'il avait ; mais il ne peut
     marquer l'école » (003 §177; 001 r.57)."""

@@ -28,6 +28,7 @@ class MarkTally:
         "before",
         "credit",
         "earlier",
+        "induced",
         "late",
         "marked",
         "new",
@@ -46,6 +47,9 @@ class MarkTally:
         self.other_marked = other_marked
         self.other_effective = self.other_marked  # with the claims credited to his receipts (001 r.55)
         self.late = 0  # points of the receiver's own unplayable throw added now (001 r.62)
+        # the roller's "je ne marque pas" was wrong: he announced a hole (003 §177); None
+        # once the hole it made the receiver mark is erased
+        self.induced: bool | None = False
         self.credit: list[int] = []
         self.new: list[Pending] = []  # mistakes of this coup
         self.roller_erased = 0  # the roller's points a claim on this coup erases at once
@@ -126,6 +130,7 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
                               f"{f.side} said \"je ne marque pas\" but his own {gains} points make his hole")
             p.marked, p.detail = 0, "ne-marque-pas"
         else:
+            t.induced = True
             self.notes.append(f"coup {f.coup.number}: {f.side} said \"je ne marque pas\" wrongly; his {gains} "
                               "points are lost without école (003 §176)")
 

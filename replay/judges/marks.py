@@ -8,6 +8,8 @@ Wrong marks become :class:`~.table.Pending` mistakes the claims judge closes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .gains import GainsJudge, MarkTally
 from .holes import HolesJudge
 from .table import (
@@ -19,6 +21,9 @@ from .table import (
     hole_words,
     marks_sum,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...notation.record import Ecole
 
 
 class MarksJudge(GainsJudge, HolesJudge):
@@ -115,6 +120,9 @@ class MarksJudge(GainsJudge, HolesJudge):
         elif marked > receipts:
             p = Pending("par-trop", f.other, f.roller, marked - receipts, f.where, receipts, marked,
                         f"{who} marked {marked} for {receipts} given", marked - receipts, this_coup=True)
+            st0 = t.st0
+            if t.induced and st0 is not None and st0[f.other].points + marked >= HOLE:
+                p.detail = "induced"  # the hole the roller's wrong warning announced (003 §177)
         elif marked < receipts:
             p = Pending("par-moins", f.other, f.roller, receipts - marked, f.where, receipts, marked,
                         f"{who} marked {marked} of the {receipts} points given", this_coup=True)
@@ -141,6 +149,8 @@ class MarksJudge(GainsJudge, HolesJudge):
         roller, other = f.roller, f.other
         credit_of = {id(c): cr for c, cr in zip(f.acts.other_claims, t.credit)}
         for c in f.acts.claims:
+            if id(c) not in credit_of and self._induced_claim(f, t, c):
+                continue
             if id(c) not in credit_of:  # the roller's claim, matched where it was written
                 t.roller_claims.append((c, self._match(c, c.points, roller, other, f.where)))
                 continue
@@ -165,6 +175,28 @@ class MarksJudge(GainsJudge, HolesJudge):
                 "écoles on earlier coups are marked before the roller's gains, écoles on a coup "
                 "after its receipts (RULES.md §5.2; 003 §200; 001 r.64) — the usual order, assumed"
             )
+
+    def _induced_claim(self, f: CoupFacts, t: MarkTally, c: Ecole) -> bool:
+        """The roller's claim of the hole his own wrong "je ne marque pas" announced: he may
+        have it erased, not school it (RULES.md §5.3; 003 §177: « le lui faire effacer en le
+        réduisant aux points qu'il avait ; mais il ne peut marquer l'école »; 001 r.57).
+        The over-mark is erased before it reaches the ledger (the receiver keeps his
+        bredouille) and the claim marks nothing: a claim of an école not made."""
+        for p in t.new:
+            if p.detail == "induced" and p.status == "open" and p.amount == c.points:
+                p.status = "erased"
+                self._close(p, erased=True)
+                t.other_effective -= p.amount
+                t.induced = None
+                self._finding(
+                    "ecole-claimed-wrongly", self._where(f.coup, c.span),
+                    f"{f.side} claims {c.points} for the hole his own \"je ne marque pas\" made "
+                    f"{self._letter(f.other)} mark",
+                    who=f.roller, entitled=0, marked=c.points,
+                    consequence="the hole is erased, no école: he marks nothing (003 §177; 001 r.57)",
+                )
+                return True
+        return False
 
     # -- the standing ledger, in the usual order --------------------------------------------
     def _mark_standing(self, f: CoupFacts, t: MarkTally) -> None:
@@ -209,8 +241,9 @@ class MarksJudge(GainsJudge, HolesJudge):
                               "from his unplayable throw before throwing again (001 r.62)")
         if t.other_effective:
             res = self.std.mark(other, even(t.other_effective))
-            self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
-                              (other, self._letter(other)), f.where, st0)
+            if t.induced is not None:  # None: the hole he wrote was erased (003 §177)
+                self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
+                                  (other, self._letter(other)), f.where, st0)
 
     def _apply_corrections(self, f: CoupFacts) -> None:
         """Corrections as written; one that undoes a pending mistake in time ends it."""
