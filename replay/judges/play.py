@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ...notation.record import Move
 from ..moves import Play, judge_play, legal_plays
 from ..profiles import Profile
 from ..remedies import remedy_problems
 from ..scoring import play_outcome, score_roll
-from ...notation.record import Move
 from .table import VIOLATION_KIND, CoupFacts, TableState, moves_of, pairs_text
 
 if TYPE_CHECKING:  # pragma: no cover
