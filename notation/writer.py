@@ -63,6 +63,11 @@ def _reason(reason: str | None) -> str:
     return f"({r})"
 
 
+def _change(points: int, holes: int) -> str:
+    """A signed change of a jeton (and of the fichet when holes move): ``-2``, ``+0t-1``."""
+    return f"{points:+d}t{holes:+d}" if holes else f"{points:+d}"
+
+
 def _tag_value(v: str) -> str:
     return v.replace("\r", " ").replace("\n", " ").replace("\\", "\\\\").replace('"', '\\"')
 
@@ -115,10 +120,7 @@ class _Writer(RecordVisitor[str]):
         return f"{ecole.claimant}:école{ecole.points:+d}{_reason(ecole.reason)}"
 
     def visit_correction(self, correction: Correction) -> str:
-        s = f"{correction.who}:correction{correction.points:+d}"
-        if correction.holes:
-            s += f"t{correction.holes:+d}"
-        return s + _reason(correction.reason)
+        return f"{correction.who}:correction{_change(correction.points, correction.holes)}{_reason(correction.reason)}"
 
     def visit_replay(self, replay: Replay) -> str:
         word = "rejoue" if replay.who == self.side else "fait-jouer"
@@ -132,10 +134,7 @@ class _Writer(RecordVisitor[str]):
         return f"{token.who}:fait-marquer({self.visit_mark(token.mark)})"
 
     def visit_remet(self, remet: Remet) -> str:
-        s = f"{remet.who}:remet({remet.target}{remet.points:+d}"
-        if remet.holes:
-            s += f"t{remet.holes:+d}"
-        return s + ")"
+        return f"{remet.who}:remet({remet.target}{_change(remet.points, remet.holes)})"
 
     def visit_coup(self, coup: Coup) -> str:
         writer = _Writer(coup.side)
