@@ -95,17 +95,13 @@ class DecisionsJudge(PlayJudge):
         if need > f.gains:
             return False  # no hole of his own throw: _check_leave says so
         lost = None
+        marks = acts.roller_marks[:acts.leave_marks]
         if acts.said_reste:
             lost = "said-reste", "he had said \"je reste\""
         elif acts.leave_after_play and f.moves:
             lost = "touched", "he had played his checkers"
-        else:
-            done = 0
-            for m in acts.roller_marks[:acts.leave_marks]:
-                if done >= need and m.points > 0:
-                    lost = "reste-marked", "he had marked his points de reste"
-                    break
-                done += m.points
+        elif any(m.points > 0 for m in marks[self._hole_mark(marks, need) + 1:]):
+            lost = "reste-marked", "he had marked his points de reste"
         if lost is None:
             return False
         self._finding(
@@ -115,6 +111,20 @@ class DecisionsJudge(PlayJudge):
             consequence="the leave is refused: he stays and keeps his points de reste (003 §156; 001 r.36, r.40)",
         )
         return True
+
+    @staticmethod
+    def _hole_mark(marks: list[Mark], need: int) -> int:
+        """Index of the mark that completes the hole: the last one that writes holes, else
+        the first that brings his points to ``need``."""
+        written = [i for i, m in enumerate(marks) if m.holes]
+        if written:
+            return written[-1]
+        done = 0
+        for i, m in enumerate(marks):
+            done += m.points
+            if done >= need:
+                return i
+        return len(marks)
 
     def _judge_said_leave_then_played(self, f: CoupFacts) -> None:
         """He said "je m'en vais" and played without bearing off (RULES.md §6.1; 003 §155-156)."""
