@@ -202,5 +202,6 @@ def replay(file: str, profile: Profile | None, as_json: bool) -> None:
         click.echo(f"game {g['game'] + 1} [{g['profile']}]")
         for c in g["coups"]:
             ev = ", ".join(f"{e['kind']} {e['points']}" for e in c["events"]) or "-"
+            holes = "".join(f"; {h['side']} trou {h['hole']}" for h in c["holes"])
             click.echo(f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "
-                       f"{ev} | {c['position']}")
+                       f"{ev}{holes} | {c['position']}")

@@ -36,12 +36,16 @@ class MarksJudge(GainsJudge, HolesJudge):
             if gains and receipts and st[roller].points + gains < HOLE and st[other].points + receipts >= HOLE:
                 led.ne_marque_pas(roller)  # RULES.md §5.3; 003 §150, §176
             elif gains:
-                led.mark(roller, gains, own=True)
+                res = led.mark(roller, gains, own=True)
+                if led is self.std:
+                    self._log_holes(roller, res)
             if f.left:
                 led.leave(roller, force=True)
             elif receipts:
                 led.stay(roller)
-                led.mark(other, receipts)
+                res = led.mark(other, receipts)
+                if led is self.std:
+                    self._log_holes(other, res)
 
     # -- full records: marks against entitlement -------------------------------------------
     def _full_marks(self, f: CoupFacts) -> None:
@@ -78,7 +82,7 @@ class MarksJudge(GainsJudge, HolesJudge):
         std, ent = self.std, self.ent
         if gains:
             r2 = gains - (gains & 1)  # even(gains), gains > 0
-            res = std.mark(roller, r2, own=True)
+            res = self._mark_std(roller, r2, own=True)
             ent.mark(roller, r2, own=True)
             marks = f.acts.roller_before
             if hole_words(marks):
@@ -88,7 +92,7 @@ class MarksJudge(GainsJudge, HolesJudge):
         ent.stay(roller)
         if receipts:
             o2 = receipts - (receipts & 1)
-            res = std.mark(other, o2)
+            res = self._mark_std(other, o2)
             ent.mark(other, o2)
             if hole_words(f.acts.other_marks):
                 self._check_holes(res, (receipts, receipts), f.acts.other_marks, (other, self._letter(other)),
@@ -204,20 +208,20 @@ class MarksJudge(GainsJudge, HolesJudge):
         for _c, n, p in t.earlier:
             if p is not None and p.kind in ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, n))
-            self.std.mark(other, even(n))
+            self._mark_std(other, even(n))
         self._mark_roller_standing(f, t)
         for _c, n, p in t.now:
             if p is not None and p.kind in ERASING and p.erase and p.offender != roller:
                 self._erase(p.offender, min(p.erase, n))
-            self.std.mark(other, even(n))
+            self._mark_std(other, even(n))
         for c, p in t.roller_claims:
             if p is not None and p.kind in ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, c.points))
-            self.std.mark(roller, even(c.points))
+            self._mark_std(roller, even(c.points))
         for _c, n, p in t.against_roller_claims:
             if p is not None and p.erase:
                 self._erase(roller, min(p.erase, n))
-            self.std.mark(other, even(n))
+            self._mark_std(other, even(n))
 
     def _mark_roller_standing(self, f: CoupFacts, t: MarkTally) -> None:
         """The roller's gains, his decision (RULES.md §6), the receiver's receipts."""
@@ -227,7 +231,7 @@ class MarksJudge(GainsJudge, HolesJudge):
         if f.acts.ne_marque_pas:
             self.std.ne_marque_pas(roller)
         elif applied:
-            res = self.std.mark(roller, even(applied), own=True)
+            res = self._mark_std(roller, even(applied), own=True)
             self._check_holes(res, (t.marked, applied), f.acts.roller_marks, (roller, f.side), f.where, st0)
         if f.left or f.forced_stay:
             self._check_leave(f, t.marked, st0)
@@ -236,11 +240,11 @@ class MarksJudge(GainsJudge, HolesJudge):
             return
         self.std.stay(roller)
         if t.late:
-            self.std.mark(other, even(t.late), own=True)
+            self._mark_std(other, even(t.late), own=True)
             self.notes.append(f"coup {f.coup.number}: {self._letter(other)} adds the {t.late} points missing "
                               "from his unplayable throw before throwing again (001 r.62)")
         if t.other_effective:
-            res = self.std.mark(other, even(t.other_effective))
+            res = self._mark_std(other, even(t.other_effective))
             if t.induced is not None:  # None: the hole he wrote was erased (003 §177)
                 self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
                                   (other, self._letter(other)), f.where, st0)
@@ -288,7 +292,7 @@ class MarksJudge(GainsJudge, HolesJudge):
                               f"{self._letter(x)} obliges {self._letter(y)} to mark {n} he is not owed",
                               who=x, detail="fait-marquer",
                               consequence="the game goes on from the marks as the table made them (RULES.md §7.3)")
-            self.std.mark(y, even(n))
+            self._mark_std(y, even(n))
 
     def _apply_remets(self, f: CoupFacts) -> None:
         """``X:remet(Y±N)``: X moves Y's jeton apart from any claim of his own (003 §187:

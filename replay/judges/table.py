@@ -28,7 +28,7 @@ from ...notation.record import (
     Span,
 )
 from ..findings import FINDING_KINDS, Finding
-from ..ledger import Ledger
+from ..ledger import Ledger, MarkResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Play, PlayJudgement
@@ -318,6 +318,23 @@ class TableState:
 
     def _letter(self, seat: str) -> str:
         return self.letter_of.get(seat, seat)
+
+    hole_log: list[tuple[str, int]]  # this coup's holes on the standing ledger: (seat, 1 simple | 2 double)
+
+    def _mark_std(self, seat: str, n: int, own: bool = False) -> MarkResult:
+        """Mark on the standing ledger, keeping the holes it completes (simple or double)."""
+        res = self.std.mark(seat, n, own=own)
+        if res.holes:
+            self._log_holes(seat, res)
+        return res
+
+    double_holes: dict[str, int]  # trous doubles marked in the game, by seat (RULES.md §5.2)
+
+    def _log_holes(self, seat: str, res: MarkResult) -> None:
+        for k, _double in res.holes:
+            self.hole_log.append((seat, k))
+            if k == 2:
+                self.double_holes[seat] += 1
 
     # -- the standing ledger put right (claims, corrections; RULES.md §7.3, §5.5) ----------
     def _erase(self, seat: str, n: int) -> None:
