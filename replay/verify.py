@@ -132,6 +132,7 @@ class CoupTrace:
     left: bool = False
     releve_ended: bool = False
     holes: tuple[tuple[str, int], ...] = ()  # holes marked this coup: (player, 1 simple | 2 double)
+    score_mid: ScoreState | None = None  # after the roller's own gains, before receipts and écoles
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -149,6 +150,7 @@ class CoupTrace:
             "events": [e.as_dict() for e in self.events],
             "score": self.score_standing.as_dict(),
             "score_entitled": self.score_entitled.as_dict(),
+            "score_after_gains": self.score_mid.as_dict() if self.score_mid is not None else None,
             "line": self.span.line,
         }
 
@@ -267,6 +269,7 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         self.trace: list[CoupTrace] = []
         self.pending: list[Pending] = []
         self.hole_log: list[tuple[str, int]] = []
+        self.score_mid: ScoreState | None = None
         self.double_holes = {"A": 0, "B": 0}
         self.closed: list[Pending] = []  # mistakes whose claim window has closed
         self.marques: list[dict[str, Any]] = []
@@ -335,6 +338,7 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         the position after, the end of the relevé / marqué / partie (docs/architecture.md)."""
         f = self._facts_of(coup)
         self.hole_log.clear()
+        self.score_mid = None
         if self.over is not None:
             self._after_end(f.where)
         self._who_throws(f, nxt)
@@ -590,6 +594,7 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
                 play=f.play.text() if f.play is not None and not f.no_play else "-",
                 left=f.left, releve_ended=releve_ended,
                 holes=tuple((self._letter(seat), n) for seat, n in self.hole_log),
+                score_mid=self.score_mid,
             )
         )
 

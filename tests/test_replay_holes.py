@@ -35,3 +35,17 @@ def test_check_counts_the_double_holes(tmp_path):
     assert "A 2 holes (1 double, 0 simple)" in res.output
     assert json.loads(_run(tmp_path, ["check", "--json"], True).output)[0]["double_holes"] == {"A": 1, "B": 0}
     assert "(1 double" not in _run(tmp_path, ["check"], False).output
+
+
+def test_replay_shows_the_score_between_the_gains_and_the_receipts(tmp_path):
+    """RULES.md §4.1 O2-O4: the roller marks first, then the opponent his receipts; B's
+    hole of points given (003 §186) erases A's 4 after A marked them."""
+    path = tmp_path / "g.trn"
+    path.write_text('[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
+                    '[Position "A{1:1,2:1,3:1,6:1,7:2,8:1,9:2,10:2,11:2,12:2} B{6:1,7:2,8:2,9:2,10:2,11:3,12:3} '
+                    'coin=1/1 coups=20/20 points=0/8"]\n\n1. A 4-3 A+4 1/8 B+4t1\n', encoding="utf-8")
+    coup = json.loads(CliRunner().invoke(cli, ["replay", "--json", str(path)]).output)[0]["coups"][0]
+    assert coup["score_after_gains"]["A"]["points"] == 4 and coup["score_after_gains"]["B"]["points"] == 8
+    assert coup["score"]["A"]["points"] == 0 and coup["score"]["B"]["holes"] == 1
+    text = CliRunner().invoke(cli, ["replay", str(path)]).output
+    assert "after A's gains: A 0t 4pb, B 0t 8p" in text and "B trou simple" in text

@@ -39,6 +39,8 @@ class MarksJudge(GainsJudge, HolesJudge):
                 res = led.mark(roller, gains, own=True)
                 if led is self.std:
                     self._log_holes(roller, res)
+            if self.keep_trace and led is self.std:
+                self.score_mid = led.state
             if f.left:
                 led.leave(roller, force=True)
             elif receipts:
@@ -88,6 +90,8 @@ class MarksJudge(GainsJudge, HolesJudge):
             if hole_words(marks):
                 self._check_holes(res, (gains, gains), marks, (roller, f.side), f.where)
                 std = self.std  # a bredouille lost at the table replaces the standing ledger
+        if self.keep_trace:
+            self.score_mid = std.state
         std.stay(roller)
         ent.stay(roller)
         if receipts:
@@ -233,6 +237,8 @@ class MarksJudge(GainsJudge, HolesJudge):
         elif applied:
             res = self._mark_std(roller, even(applied), own=True)
             self._check_holes(res, (t.marked, applied), f.acts.roller_marks, (roller, f.side), f.where, st0)
+        if self.keep_trace:
+            self.score_mid = self.std.state
         if f.left or f.forced_stay:
             self._check_leave(f, t.marked, st0)
         if f.left:

@@ -28,7 +28,7 @@ from ...notation.record import (
     Span,
 )
 from ..findings import FINDING_KINDS, Finding
-from ..ledger import Ledger, MarkResult
+from ..ledger import Ledger, MarkResult, ScoreState
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Play, PlayJudgement
@@ -319,6 +319,10 @@ class TableState:
     def _letter(self, seat: str) -> str:
         return self.letter_of.get(seat, seat)
 
+    keep_trace: bool
+    #: the standing score after the roller's own gains, before the receipts and the
+    #: écoles of the coup (RULES.md §4.1 O2-O4); kept only with a trace
+    score_mid: ScoreState | None
     hole_log: list[tuple[str, int]]  # this coup's holes on the standing ledger: (seat, 1 simple | 2 double)
 
     def _mark_std(self, seat: str, n: int, own: bool = False) -> MarkResult:
