@@ -36,3 +36,8 @@ def test_leave_said_before_playing_is_still_a_broken_word():
 def test_fait_marquer_of_points_not_owed_is_not_allowed():
     found = _kinds("1. A 3-1 A+4t1 8/11 9/10 A:fait-marquer(B+2)")
     assert ("remedy-not-allowed", "A", "fait-marquer") in found
+
+
+def test_a_force_outside_the_opponents_second_table_is_not_allowed():
+    found = _kinds("1. A 3-1 A+4t1 B:force(8/11) 8/11 9/10")
+    assert ("remedy-not-allowed", "B", "force") in found

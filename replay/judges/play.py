@@ -79,7 +79,7 @@ class PlayJudge(TableState):
         pos, roll = f.position, f.roll
         assert pos is not None
         j = judge_play(pos, roll, f.moves, self.profile)
-        if f.acts.forces and j.violation in ("must-fill", "must-conserve"):
+        if f.acts.forces:
             j = self._forced_by_demand(f, j)
         if self.recover and j.violation == "wrong-distance":
             # a move the roll cannot make: a mistake of the record, not of the table
@@ -114,6 +114,19 @@ class PlayJudge(TableState):
         when no legal play does, the fill or conservation it forbids is no duty (M10-M11),
         so the break it forces is no école."""
         forced = [(m.from_, m.to) for d in f.acts.forces for m in d.moves if isinstance(m, Move)]
+        # from the opponent's second table (the roller's 13..18) into his first (19..24)
+        if not forced or not all(13 <= a <= 18 < b <= 24 for a, b in forced):
+            d = f.acts.forces[0]
+            self._finding(
+                "remedy-not-allowed", replace(f.where, span=d.span if d.span.line else f.where.span),
+                f"{self._letter(f.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
+                "from his second table into his first",
+                who=f.other, detail="force",
+                consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
+            )
+            return j
+        if j.violation not in ("must-fill", "must-conserve"):
+            return j
         if j.play is None or not all(m in j.play.steps for m in forced):
             return j
         assert f.position is not None
