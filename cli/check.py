@@ -258,5 +258,13 @@ def replay(file: str, profile: Profile | None, as_json: bool) -> None:
         click.echo(terminal_safe(f"game {g['game'] + 1} [{g['profile']}]"))
         for c in g["coups"]:
             ev = ", ".join(f"{e['kind']} {e['points']}" for e in c["events"]) or "-"
+            holes = "".join(f"; {h['side']} trou {h['hole']}" for h in c["holes"])
+            mid = c["score_after_gains"]
+            between = "" if mid is None or mid == c["score"] else f" | after {c['side']}'s gains: {_score_text(mid)}"
             click.echo(terminal_safe(f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "
-                                     f"{ev} | {c['position']}"))
+                       f"{ev}{holes}{between} | {c['position']}"))
+
+
+def _score_text(score: dict[str, dict[str, Any]]) -> str:
+    """``A 1t 2p, B 0t 4pb``: holes, points, b = bredouille."""
+    return ", ".join(f"{x} {s['holes']}t {s['points']}p{'b' if s['bredouille'] else ''}" for x, s in score.items())

@@ -34,16 +34,19 @@ from trictrac.notation.record import (
     Diagnostic,
     Ecole,
     Element,
+    FaitMarquer,
+    Force,
     Glyph,
     JouePourTout,
+    Mark,
     MarqueResult,
     MarqueStart,
-    Mark,
     Move,
     NeMarquePas,
     Pavillon,
     Record,
     ReleveStart,
+    Remet,
     Replay,
     Span,
 )
@@ -88,6 +91,10 @@ for _kind, _words in {
     "corr": ("correction", "corr", "fix"),
     # both build a Replay; the canonical word says who decided (docs/notation.md)
     "replay": ("fait-jouer", "fait-rejouer", "impose", "remedy", "rejoue", "rejoué", "replay"),
+    # demands of the other player (docs/notation.md; 003 §187, §213)
+    "force": ("force", "oblige"),
+    "fait-marquer": ("fait-marquer", "oblige-a-marquer"),
+    "remet": ("remet", "remet-a", "efface"),
 }.items():
     for _w in _words:
         _ACTION_WORDS[_w] = _kind
@@ -136,7 +143,11 @@ _OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
 _REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
-_KEYWORDS_HINT = "reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), rejoue(…)"
+_KEYWORDS_HINT = ("reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), "
+                  "rejoue(…), force(…), fait-marquer(…), remet(…)")
+# the body of fait-marquer(B+4t1) and of remet(A-2t-1)
+_DEMAND_MARK = re.compile(r"([A-D])\+(\d{1,9})(?:t(\d{1,9}))?([bs])?").fullmatch
+_DEMAND_REMET = re.compile(r"([A-D])([+-]\d{1,9})(?:t([+-]\d{1,9}))?").fullmatch
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
 _UNESC_REASON = re.compile(r"\\([\\)])")
@@ -827,8 +838,13 @@ class _Game:
             self.diag("unknown-keyword", "error", line, col + 2, end_col, off + 2,
                       "unknown keyword (" + _KEYWORDS_HINT + ")", word)
             return None
-        if kind == "replay":
-            return self._replay(m, who, raw, num is not None or holes is not None, line, col, end_col, off, span)
+        if kind in ("replay", "force"):
+            r = self._replay(m, who, raw, num is not None or holes is not None, line, col, end_col, off, span,
+                             kind == "force")
+            return Force(r.who, r.moves, span) if kind == "force" and r is not None else r
+        if kind in ("fait-marquer", "remet"):
+            return self._demand(kind, word.lower(), who, raw, (reason or "").strip(), num is not None or holes is not None,
+                                line, col, end_col, off, span)
         if kind == "ecole":
             if num is None:
                 self.diag("bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw)
@@ -860,14 +876,40 @@ class _Game:
             return Pavillon(who, span)
         return JouePourTout(who, span)
 
+    def _demand(self, kind: str, word: str, who: str, raw: str, body: str, numbered: bool, line: int, col: int,
+                end_col: int, off: int, span: Span) -> FaitMarquer | Remet | None:
+        """``A:fait-marquer(B+4t1)`` (003 §185-187) and ``B:remet(A-2)`` (003 §187): a mark
+        or a signed change of a side's jeton (and fichet) in the parentheses."""
+        if kind == "fait-marquer":
+            x = _DEMAND_MARK(body)
+            ok = x is not None
+            hint = "fait-marquer states the mark in parentheses: 'A:fait-marquer(B+4t1)'"
+        else:
+            x = _DEMAND_REMET(body)
+            ok = x is not None and not (word == "efface" and int(x.group(2)) > 0)
+            hint = "remet states a side and a signed number: 'B:remet(A-2)', 'A:remet(A+2t1)'"
+        if not ok:
+            self.diag("bad-action", "error", line, col, end_col, off, hint, raw)
+            return None
+        assert x is not None
+        if numbered:
+            self.diag("bad-action", "warning", line, col, end_col, off, f"'{word}' takes its number in parentheses; ignored", raw)
+        if kind == "fait-marquer":
+            bred = None if x.group(4) is None else x.group(4) == "b"
+            mark = Mark(x.group(1), int(x.group(2)), None if x.group(3) is None else int(x.group(3)), bred, span)
+            return FaitMarquer(who, mark, span)
+        return Remet(who, x.group(1), int(x.group(2)), int(x.group(3) or 0), span)
+
     def _replay(self, m: re.Match, who: str, raw: str, numbered: bool, line: int, col: int,
-                end_col: int, off: int, span: Span) -> Replay | None:
+                end_col: int, off: int, span: Span, force: bool = False) -> Replay | None:
         """``B:fait-jouer(1/6 1/5)`` / ``A:rejoue(…)``: the throw played again, a table
-        remedy (RULES.md §9.5; 003 §211, §216).  The contents are read like a coup's
-        moves, each with its own span; any bad token drops the whole action."""
+        remedy (RULES.md §9.5; 003 §211, §216); ``force``: the same body for ``A:force(…)``
+        (003 §213).  The contents are read like a coup's moves, each with its own span;
+        any bad token drops the whole action."""
         body = m.group("ac_reason")  # raw (escapes kept): a backslash is a bad move
         if body is None or not body.strip():
             self.diag("bad-action", "error", line, col, end_col, off,
+                      "a force states the moves it imposes: 'A:force(14/20)'" if force else
                       "a replay states the play in parentheses: 'B:fait-jouer(1/12)', "
                       "'A:rejoue(1/7 1/6)', '(--)' if no checker moves", raw)
             return None
@@ -968,7 +1010,7 @@ def _finish(g: _Game, record: Record, nlines: int, length: int) -> ParsedRecord:
                 for a in c.before + c.after:
                     # score marks the compact replayer makes itself; a decision and
                     # joue-pour-tout are choices it reads, so they stay silent
-                    if isinstance(a, (Mark, NeMarquePas, Ecole, Correction, Pavillon)):
+                    if isinstance(a, (Mark, NeMarquePas, Ecole, Correction, Pavillon, FaitMarquer, Remet)):
                         s = a.span
                         g.diag("marks-in-compact-record", "warning", s.line, s.col, s.end_col, s.offset,
                                "a compact record holds rolls and moves only; marks are ignored by the replayer")

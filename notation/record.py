@@ -32,6 +32,9 @@ __all__ = [
     "Correction",
     "JouePourTout",
     "Replay",
+    "Force",
+    "FaitMarquer",
+    "Remet",
     "Pavillon",
     "Comment",
     "Glyph",
@@ -211,6 +214,42 @@ class Replay:
 
 
 @dataclass(frozen=True, slots=True)
+class Force:
+    """``A:force(14/20)``: the opponent ``who`` obliges the roller to play these moves
+    (roller's frame) with this throw — a checker entered inadvertently into ``who``'s
+    second table passes into his first (RULES.md §3.8 P5; 003 §213).  Written before
+    the roller's moves."""
+
+    who: str
+    moves: tuple["Move | CannotPlay", ...]
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FaitMarquer:
+    """``A:fait-marquer(B+4t1)``: ``who`` obliges the other player to mark ``mark`` —
+    points he omitted, a hole he would rather not take, the rest of an école marked
+    short (RULES.md §7.3; 003 §185-187; 001 r.46)."""
+
+    who: str
+    mark: Mark
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Remet:
+    """``B:remet(A-2)``: ``who`` puts ``target``'s jeton back (or forward) by ``points``
+    and his fichet by ``holes``, apart from any claim of his own; unlike a correction it
+    is one player's act, and judged (003 §187, §177; 001 r.56, r.67)."""
+
+    who: str
+    target: str
+    points: int
+    holes: int = 0
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Pavillon:
     """*Prendre le pavillon*: ``who`` sets the pavillon, the mark of hole-bredouille of the
     written game (RULES.md §5.4).  It must be taken before the next hole is marked by
@@ -237,7 +276,8 @@ class Glyph:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Replay, Pavillon, Comment, Glyph]
+Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Replay, Force, FaitMarquer, Remet,
+               Pavillon, Comment, Glyph]
 
 
 @dataclass(frozen=True, slots=True)

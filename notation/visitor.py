@@ -19,6 +19,8 @@ from .record import (
     Coup,
     Decision,
     Ecole,
+    FaitMarquer,
+    Force,
     Glyph,
     JouePourTout,
     Mark,
@@ -29,6 +31,7 @@ from .record import (
     Pavillon,
     Record,
     ReleveStart,
+    Remet,
     Replay,
 )
 
@@ -70,6 +73,15 @@ class ActionVisitor(Generic[T]):
     def visit_replay(self, replay: Replay) -> T | None:
         return None
 
+    def visit_force(self, force: Force) -> T | None:
+        return None
+
+    def visit_fait_marquer(self, token: FaitMarquer) -> T | None:
+        return None
+
+    def visit_remet(self, remet: Remet) -> T | None:
+        return None
+
     def visit_comment(self, comment: Comment) -> T | None:
         return None
 
@@ -106,7 +118,7 @@ _ACTION_METHOD: dict[type, str] = {
     Move: "visit_move", CannotPlay: "visit_cannot_play", Mark: "visit_mark", Decision: "visit_decision",
     NeMarquePas: "visit_ne_marque_pas", JouePourTout: "visit_joue_pour_tout", Pavillon: "visit_pavillon",
     Ecole: "visit_ecole", Correction: "visit_correction", Replay: "visit_replay", Comment: "visit_comment",
-    Glyph: "visit_glyph",
+    Glyph: "visit_glyph", Force: "visit_force", FaitMarquer: "visit_fait_marquer", Remet: "visit_remet",
 }
 _ELEMENT_METHOD: dict[type, str] = {
     Coup: "visit_coup", ReleveStart: "visit_releve_start", MarqueStart: "visit_marque_start",

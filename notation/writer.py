@@ -24,6 +24,8 @@ from .record import (
     Coup,
     Decision,
     Ecole,
+    FaitMarquer,
+    Force,
     Glyph,
     JouePourTout,
     Mark,
@@ -34,6 +36,7 @@ from .record import (
     Pavillon,
     Record,
     ReleveStart,
+    Remet,
     Replay,
 )
 from .visitor import RecordVisitor, visit_action, visit_element
@@ -58,6 +61,11 @@ def _reason(reason: str | None) -> str:
         return ""
     r = reason.replace("\r", " ").replace("\n", " ").replace("\\", "\\\\").replace(")", "\\)")
     return f"({r})"
+
+
+def _change(points: int, holes: int) -> str:
+    """A signed change of a jeton (and of the fichet when holes move): ``-2``, ``+0t-1``."""
+    return f"{points:+d}t{holes:+d}" if holes else f"{points:+d}"
 
 
 def _tag_value(v: str) -> str:
@@ -112,15 +120,21 @@ class _Writer(RecordVisitor[str]):
         return f"{ecole.claimant}:école{ecole.points:+d}{_reason(ecole.reason)}"
 
     def visit_correction(self, correction: Correction) -> str:
-        s = f"{correction.who}:correction{correction.points:+d}"
-        if correction.holes:
-            s += f"t{correction.holes:+d}"
-        return s + _reason(correction.reason)
+        return f"{correction.who}:correction{_change(correction.points, correction.holes)}{_reason(correction.reason)}"
 
     def visit_replay(self, replay: Replay) -> str:
         word = "rejoue" if replay.who == self.side else "fait-jouer"
         body = " ".join(self._text(m) for m in replay.moves) or "--"
         return f"{replay.who}:{word}({body})"
+
+    def visit_force(self, force: Force) -> str:
+        return f"{force.who}:force({' '.join(self._text(m) for m in force.moves)})"
+
+    def visit_fait_marquer(self, token: FaitMarquer) -> str:
+        return f"{token.who}:fait-marquer({self.visit_mark(token.mark)})"
+
+    def visit_remet(self, remet: Remet) -> str:
+        return f"{remet.who}:remet({remet.target}{_change(remet.points, remet.holes)})"
 
     def visit_coup(self, coup: Coup) -> str:
         writer = _Writer(coup.side)

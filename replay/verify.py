@@ -64,7 +64,6 @@ from .judges.table import (
     ALL_OFF,
     HOLE,
     IMPUISSANCE,
-    PLEIN_KINDS,
     SORTIE,
     CoupFacts,
     Pending,
@@ -131,6 +130,8 @@ class CoupTrace:
     play: str = "-"
     left: bool = False
     releve_ended: bool = False
+    holes: tuple[tuple[str, int], ...] = ()  # holes marked this coup: (player, 1 simple | 2 double)
+    score_mid: ScoreState | None = None  # after the roller's own gains, before receipts and écoles
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -142,11 +143,13 @@ class CoupTrace:
             "roll": list(self.roll),
             "play": self.play,
             "left": self.left,
+            "holes": [{"side": who, "hole": "double" if n == 2 else "simple"} for who, n in self.holes],
             "entitled": {"roller": self.entitled[0], "other": self.entitled[1]},
             "marked": {"roller": self.marked[0], "other": self.marked[1]},
             "events": [e.as_dict() for e in self.events],
             "score": self.score_standing.as_dict(),
             "score_entitled": self.score_entitled.as_dict(),
+            "score_after_gains": self.score_mid.as_dict() if self.score_mid is not None else None,
             "line": self.span.line,
         }
 
@@ -174,6 +177,8 @@ class GameReport:
     stopped: bool = False
     notes: list[str] = field(default_factory=list)
     marques: list[dict[str, Any]] = field(default_factory=list)
+    #: trous doubles marked (in bredouille) by each player letter; the rest of his holes are simple
+    double_holes: dict[str, int] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -184,7 +189,8 @@ class GameReport:
         st = self.final_score
         score = ""
         if st is not None:
-            score = f"A {st.a.holes} holes {st.a.points} pts, B {st.b.holes} holes {st.b.points} pts"
+            score = ", ".join(f"{x} {ps.holes} holes{self._doubles(x, ps.holes)} {ps.points} pts"
+                              for x, ps in (("A", st.a), ("B", st.b)))
         n = len(self.findings)
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
         status = "clean" if n == 0 else f"{n} finding{'s' if n > 1 else ''}"
@@ -192,6 +198,13 @@ class GameReport:
             status += f", {errors} text error{'s' if errors > 1 else ''}"
         stop = " (stopped)" if self.stopped else ""
         return f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score} [{self.profile_name}]"
+
+    def _doubles(self, x: str, holes: int) -> str:
+        """How the holes were won: `` (1 double, 1 simple)``; nothing when all are simple."""
+        d = self.double_holes.get(x, 0)
+        if not d:
+            return ""
+        return f" ({d} double, {max(0, holes - 2 * d)} simple)"
 
     def as_dict(self, *, trace: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -205,6 +218,7 @@ class GameReport:
             "final_score": self.final_score.as_dict() if self.final_score is not None else None,
             "entitled_score": self.entitled_score.as_dict() if self.entitled_score is not None else None,
             "marques": list(self.marques),
+            "double_holes": dict(self.double_holes),
             "diagnostics": [d.as_dict() for d in self.diagnostics],
             "notes": list(self.notes),
         }
@@ -253,6 +267,9 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         self.diagnostics: list[Diagnostic] = []
         self.trace: list[CoupTrace] = []
         self.pending: list[Pending] = []
+        self.hole_log: list[tuple[str, int]] = []
+        self.score_mid: ScoreState | None = None
+        self.double_holes = {"A": 0, "B": 0}
         self.closed: list[Pending] = []  # mistakes whose claim window has closed
         self.marques: list[dict[str, Any]] = []
         self.seat_of: dict[str, str] = {"A": "A", "B": "B"}
@@ -311,6 +328,7 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
             profile_name=self.profile.name, coups_verified=self.index, entitled_score=self.ent.state,
             game=self.game, file=self.file, headers=dict(self.rec.headers), stopped=self.stopped,
             notes=self.notes, marques=self.marques,
+            double_holes={self._letter(s): n for s, n in self.double_holes.items()},
         )
 
     # -- one coup: the states of its course ---------------------------------------------
@@ -318,6 +336,8 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         """throw → claim windows close → actions read → play judged → decision → marks →
         the position after, the end of the relevé / marqué / partie (docs/architecture.md)."""
         f = self._facts_of(coup)
+        self.hole_log.clear()
+        self.score_mid = None
         if self.over is not None:
             self._after_end(f.where)
         self._who_throws(f, nxt)
@@ -501,7 +521,9 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         leave = f.acts.leave
         f.left = bool(leave) or f.inferred_leave
         f.sortie = f.play is not None and not f.no_play and f.play.result[25] == ALL_OFF
-        if leave is True and f.moves and not f.sortie:
+        if self._leave_right_lost(f):
+            f.left = False
+        elif leave is True and f.moves and not f.sortie:
             f.left = False
             self._judge_said_leave_then_played(f)
 
@@ -512,8 +534,7 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
         if f.no_play or j is None:
             return
         if not j.legal:
-            f.plein_lost = max(0, points_of(f.score_of_roll, PLEIN_KINDS, "mover")
-                               - points_of(f.score, PLEIN_KINDS, "mover"))
+            self._plein_of_illegal_play(f)
         if f.remedy is not None:
             self._remedy_played(f, f.remedy)
         elif (not j.legal and j.violation in ("both-numbers", "larger-number")
@@ -571,6 +592,8 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
                 marked=(None, None) if unmarked else (marked_by_roller, marks_sum(acts.other_marks)),
                 play=f.play.text() if f.play is not None and not f.no_play else "-",
                 left=f.left, releve_ended=releve_ended,
+                holes=tuple((self._letter(seat), n) for seat, n in self.hole_log),
+                score_mid=self.score_mid,
             )
         )
 

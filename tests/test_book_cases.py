@@ -5,9 +5,8 @@ Each ``fixtures/books/X.trn`` is a case the books narrate throw by throw; its
 ``fixtures/findings``) and, under ``book``, the reference, the passage and every
 figure the book states (points, holes, bredouille after a coup or at the end).
 
-Cases the verifier gets wrong today, or that need a token the reader does not know
-yet (``docs/notation-proposals.md``), are strict xfails: they fail the suite the
-moment they pass, so the fix of issue 13 §3 turns them into plain tests.
+The tokens of ``docs/notation-proposals.md`` (``force``, ``fait-marquer``, ``remet``)
+are read since issue 13 §3-§4; every case here is a plain test.
 """
 
 from __future__ import annotations
@@ -51,15 +50,9 @@ def check(name: str):
     return rep
 
 
-def xfail(reason: str):
-    return pytest.mark.xfail(strict=True, reason=f"issue 13 §3: {reason}")
-
-
 # -- inadvertent entry into the opponent's table (RULES.md §3.8 P5) ------------------------
 
 
-@xfail("P5 — the opponent's demand A:force(…) is not read; the forced break is reported as "
-       "must-conserve; the conservation marked on the illegal 8/14 is credited")
 def test_003_213_entree_par_inadvertance():
     """« vous l'obligez à jouer le six avec la dame qu'il a à votre dixième flèche, et de
     rompre pour jouer le cinq » (003 §213).  B's 4-2 must break; he marks 4 and enters A's
@@ -72,7 +65,6 @@ def test_003_213_entree_par_inadvertance():
 # -- points marked on an illegal play (RULES.md §7.7; 003 §192) -----------------------------
 
 
-@xfail("§192 — a conservation is credited on an illegal play (8/14 enters a closed table)")
 def test_003_192_conservation_marked_on_an_illegal_play():
     """« Si l'on marque des points croyant remplir ou conserver, quoiqu'on ne remplisse pas
     ou qu'on ne conserve pas, on fait école des points marqués » (003 §192).  Every legal
@@ -80,7 +72,6 @@ def test_003_192_conservation_marked_on_an_illegal_play():
     check("003-192-conservation-marquee-coup-illegal")
 
 
-@xfail("§192 — a conservation lost by an illegal play is labelled must-fill")
 def test_003_192_conservation_lost_by_an_illegal_play():
     """« pouvant conserver, on ne conserve pas, l'adversaire marque autant de points qu'on
     aurait dû en marquer » (003 §192).  2-1 conserves from the talon; 7/11 1/2 breaks."""
@@ -97,28 +88,24 @@ def test_003_155_leaving_takes_the_reste_off():
     assert rep.trace[0].left and rep.trace[1].side == "A"
 
 
-@xfail("§6.1 — a leave after the points de reste were marked passes")
 def test_003_156_reste_marked_then_leave():
     """« Quand on a marqué les points qu'on a de reste, on est obligé de rester » (001 r.40;
     003 §156: « n'avoir pas marqué les points de reste »)."""
     check("003-156-reste-marque-puis-s-en-va")
 
 
-@xfail("§6.1 — a leave after saying je reste passes (the last decision wins)")
 def test_003_156_je_reste_then_leave():
     """« on est forcé de rester, si l'on a dit qu'on restait » (001 r.36; 003 §156: « ne pas
     avoir dit : Je reste »)."""
     check("003-156-je-reste-puis-s-en-va")
 
 
-@xfail("§6.1 — playing then leaving is reported as stay-after-leave (the wrong order)")
 def test_003_156_played_then_leave():
     """« On ne doit toucher aucune de ses dames, car cela ôterait le droit de s'en aller »
     (003 §155)."""
     check("003-156-joue-puis-s-en-va")
 
 
-@xfail("§6.1 — a leave written for the player who did not throw is ignored")
 def test_003_156_leave_by_the_player_who_did_not_throw():
     """« Pour avoir le droit de s'en aller, il faut achever le trou de son coup » (003 §156)."""
     check("003-156-s-en-va-sans-avoir-jete")
@@ -147,7 +134,6 @@ def test_003_180_a_hole_taken_by_mistake_stands_when_both_take_up():
 # -- école impossible (RULES.md §7.8; 003 §197; 001 r.62) ------------------------------------
 
 
-@xfail("§7.8 — école impossible is decided by 'no checker moved', not 'the throw could not be played'")
 def test_003_197_a_playable_throw_left_unplayed_is_no_ecole_impossible():
     """« Lorsqu'on amène des dés qu'on ne peut jouer par impuissance, on ne peut être envoyé
     à l'école » (001 r.62).  A's 3-1 could be played: his omission is an école."""
@@ -169,21 +155,18 @@ def test_003_176_wrong_warning_loses_the_points_and_keeps_his_bredouille():
     check("003-176-ne-marque-pas-a-tort")
 
 
-@xfail("§5.3 — the warner schools the hole he induced; the receiver's bredouille is lost")
 def test_003_177_the_warner_may_not_school_the_hole_he_announced():
     """« le lui faire effacer en le réduisant aux points qu'il avait ; mais il ne peut
     marquer l'école » (003 §177; 001 r.57)."""
     check("003-177-avertissement-a-tort")
 
 
-@xfail("§7.3 — A:fait-marquer(…) is not read; B's omission stays an unclaimed école")
 def test_003_186_the_opponent_obliges_him_to_mark_the_hole():
     """« L'école est volontaire ou non, mais il faut l'empêcher, et obliger l'adversaire à
     marquer le trou » (003 §186; E27)."""
     check("003-186-obliger-a-marquer-le-trou")
 
 
-@xfail("§6.1 — a leave on a hole of points given, written in the opponent's coup, is ignored")
 def test_003_186_a_hole_received_gives_no_right_to_leave():
     """« il a déjà huit points, cela lui donne le trou et l'empêche de s'en aller »
     (003 §186; 003 §217: on ne peut s'en aller que lorsque l'on gagne le trou par un de ses coups)."""
@@ -193,21 +176,18 @@ def test_003_186_a_hole_received_gives_no_right_to_leave():
 # -- claims are whole; two écoles are two claims (RULES.md §7.3; 003 §187; 001 r.46) -----------
 
 
-@xfail("§7.3 — A:fait-marquer(…) is not read; the partial claim stands at 2")
 def test_003_187_the_whole_ecole_forced_on_the_claimant():
     """« il croit qu'elle n'est que de deux points, et les marque : on l'oblige à marquer le
     trou, en marquant l'école entière » (003 §187)."""
     check("003-187-ecole-entiere-forcee")
 
 
-@xfail("§4 — B:remet(…) (a jeton put back apart from a claim) is not read")
 def test_003_187_jeton_put_back_and_erased():
     """« l'adversaire vous remet à huit points, et en marque quatre. On se contente
     d'effacer ces quatre points, et l'on se remet à dix » (003 §187)."""
     check("003-187-deux-ecoles-remet")
 
 
-@xfail("§4 — taking one école of two is reported as ecole-partial; remet(…) is not read")
 def test_003_187_one_ecole_taken_the_other_declined():
     """« deux écoles de deux points chacune ; on a le droit de marquer la première et de ne
     pas marquer la deuxième » (003 §187)."""

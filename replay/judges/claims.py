@@ -37,7 +37,7 @@ class ClaimsJudge(TableState):
             return None
         open_ = [p for p in self.pending if p.status == "open" and p.claimant == claimant]
         real = [p for p in open_ if p.kind != "impossible"]
-        exact = [p for p in real if p.amount == n or (p.kind == "nmp" and n <= p.amount)]
+        exact = [p for p in real if p.amount == n or (p.kind == "nmp" and n <= p.amount) or n in p.parts]
         if exact:
             return self._claim(exact[0], n)
         if len(real) > 1 and sum(p.amount for p in real) == n:
@@ -104,7 +104,19 @@ class ClaimsJudge(TableState):
         else:
             self.pending.append(Pending(
                 "fausse", claimant, offender, n, cw, 0, n, f"{who} claims an école of {n} that was not made", n,
-                this_coup=True))
+                this_coup=True, parts=self._two_ecoles(claimant, n)))
+
+    def _two_ecoles(self, claimant: str, n: int) -> tuple[int, ...]:
+        """A false claim by a player whose over-mark was just schooled: his points over-
+        marked again and a pretended fausse école — two écoles, each claimable alone
+        (003 §187: « deux écoles de deux points chacune ; on a le droit de marquer la
+        première et de ne pas marquer la deuxième »; §194)."""
+        for p in self.closed:
+            if (p.kind == "par-trop" and p.status == "claimed" and p.offender == claimant
+                    and p.where.index >= self.index - 1
+                    and p.amount < n):
+                return (p.amount, n - p.amount)
+        return ()
 
     def _claim(self, p: Pending, n: int) -> Pending:
         p.status = "claimed"

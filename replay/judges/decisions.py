@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ...notation.record import Mark, Move
 from ..ledger import Ledger
 from .play import PlayJudge
-from .table import HOLE, CoupFacts, even
+from .table import HOLE, CoupFacts, even, marks_sum
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ledger import ScoreState
@@ -68,6 +68,63 @@ class DecisionsJudge(PlayJudge):
                 who=roller, entitled=gains, marked=marked, detail="over-marked",
                 consequence="the opponent may force him to stay and school the excess (003 §173; 001 r.54)",
             )
+
+    def _leave_right_lost(self, f: CoupFacts) -> bool:
+        """The right to leave followed through the coup's actions in order (RULES.md §6.1;
+        003 §156: « Pour avoir le droit de s'en aller, il faut achever le trou de son coup,
+        n'avoir pas marqué les points de reste, ne pas avoir dit : Je reste »; 001 r.40).
+
+        Set when his own gains complete the hole; lost by a separate mark after the one
+        that completes it (the reste laid on the board, 003 §161), by *je reste*, or by
+        moving his checkers — except at the sortie, where he decides after playing
+        (003 §163).  A leave written for the player who did not throw is without right
+        (003 §186, §217).  True when the roller's leave is refused: he stays."""
+        acts = f.acts
+        if acts.other_leave is not None:
+            self._finding(
+                "leave-without-right", self._where(f.coup, acts.other_leave.span),
+                f"{self._letter(f.other)} leaves in {f.side}'s coup: only the player who throws can leave, "
+                "on a hole of his own throw",
+                who=f.other, entitled=0, marked=0, detail="not-roller",
+                consequence="he stays; points given by the opponent's throw give no right to leave (003 §186, §217)",
+            )
+        if acts.leave is not True or f.sortie:
+            return False
+        st0 = self.std.state
+        need = HOLE - st0[f.roller].points
+        if need > f.gains:
+            return False  # no hole of his own throw: _check_leave says so
+        lost = None
+        marks = acts.roller_marks[:acts.leave_marks]
+        if acts.said_reste:
+            lost = "said-reste", "he had said \"je reste\""
+        elif acts.leave_after_play and f.moves:
+            lost = "touched", "he had played his checkers"
+        elif any(m.points > 0 for m in marks[self._hole_mark(marks, need) + 1:]):
+            lost = "reste-marked", "he had marked his points de reste"
+        if lost is None:
+            return False
+        self._finding(
+            "leave-without-right", self._where(f.coup, acts.leave_span),
+            f"{f.side} leaves after {lost[1]}: he must stay",
+            who=f.roller, entitled=f.gains, marked=marks_sum(acts.roller_marks), detail=lost[0],
+            consequence="the leave is refused: he stays and keeps his points de reste (003 §156; 001 r.36, r.40)",
+        )
+        return True
+
+    @staticmethod
+    def _hole_mark(marks: list[Mark], need: int) -> int:
+        """Index of the mark that completes the hole: the last one that writes holes, else
+        the first that brings his points to ``need``."""
+        written = [i for i, m in enumerate(marks) if m.holes]
+        if written:
+            return written[-1]
+        done = 0
+        for i, m in enumerate(marks):
+            done += m.points
+            if done >= need:
+                return i
+        return len(marks)
 
     def _judge_said_leave_then_played(self, f: CoupFacts) -> None:
         """He said "je m'en vais" and played without bearing off (RULES.md §6.1; 003 §155-156)."""

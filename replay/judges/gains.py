@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..moves import legal_plays
 from .claims import ClaimsJudge
 from .decisions import DecisionsJudge
-from .table import HOLE, VIOLATION_KIND, CoupFacts, Pending
+from .table import HOLE, PLEIN_KINDS, VIOLATION_KIND, CoupFacts, Pending, points_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...notation.record import Ecole
@@ -27,6 +28,7 @@ class MarkTally:
         "before",
         "credit",
         "earlier",
+        "induced",
         "late",
         "marked",
         "new",
@@ -45,6 +47,9 @@ class MarkTally:
         self.other_marked = other_marked
         self.other_effective = self.other_marked  # with the claims credited to his receipts (001 r.55)
         self.late = 0  # points of the receiver's own unplayable throw added now (001 r.62)
+        # the roller's "je ne marque pas" was wrong: he announced a hole (003 §177); None
+        # once the hole it made the receiver mark is erased
+        self.induced: bool | None = False
         self.credit: list[int] = []
         self.new: list[Pending] = []  # mistakes of this coup
         self.roller_erased = 0  # the roller's points a claim on this coup erases at once
@@ -63,13 +68,29 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         t.new.append(p)
         return p
 
+    def _plein_of_illegal_play(self, f: CoupFacts) -> None:
+        """The pleins of an illegal play measured against the legal plays (RULES.md §7.7;
+        003 §192: « Si l'on marque des points croyant remplir ou conserver, quoiqu'on ne
+        remplisse pas ou qu'on ne conserve pas, on fait école des points marqués »).
+        A plein the legal plays make and this one does not is lost (``plein_lost``); a
+        plein only this illegal play makes is not due to him (``plein_not_due``)."""
+        due = points_of(f.score_of_roll, PLEIN_KINDS, "mover")
+        played = points_of(f.score, PLEIN_KINDS, "mover")
+        f.plein_lost = max(0, due - played)
+        if played > due:
+            f.plein_not_due = played - due
+            f.gains -= f.plein_not_due
+
     def _judge_roller_marks(self, f: CoupFacts, t: MarkTally) -> None:
         gains, marked = f.gains, t.marked
         if f.acts.ne_marque_pas:
             self._judge_ne_marque_pas(f, t)
             return
         if f.plein_lost and marked >= gains + f.plein_lost:
-            self._judge_plein_marked(f, t)
+            self._judge_plein_marked(f, t, f.plein_lost)
+            return
+        if f.plein_not_due and marked >= gains + f.plein_not_due:
+            self._judge_plein_marked(f, t, 0)
             return
         if f.plein_lost:
             self._judge_plein_missed(f, t)
@@ -109,16 +130,19 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
                               f"{f.side} said \"je ne marque pas\" but his own {gains} points make his hole")
             p.marked, p.detail = 0, "ne-marque-pas"
         else:
+            t.induced = True
             self.notes.append(f"coup {f.coup.number}: {f.side} said \"je ne marque pas\" wrongly; his {gains} "
                               "points are lost without école (003 §176)")
 
-    def _judge_plein_marked(self, f: CoupFacts, t: MarkTally) -> None:
-        """Points of a plein marked, then a play that does not make it (RULES.md §7.7; 003 §192)."""
+    def _judge_plein_marked(self, f: CoupFacts, t: MarkTally, lost: int) -> None:
+        """Points of a plein marked, then a play that does not make it (RULES.md §7.7; 003 §192);
+        ``lost``: the points of the plein a legal play would have made (0 when every legal
+        play breaks and only an illegal one kept it)."""
         assert f.judgement is not None and f.judgement.play is not None
         excess = t.marked - f.gains
         rule = self.profile.remplir_error_ecole
-        value = {"single": excess, "double": excess + f.plein_lost, "correct": 0}[rule]
-        msg = (f"{f.side} marked {t.marked} including {f.plein_lost} for a plein, then played "
+        value = {"single": excess, "double": excess + lost, "correct": 0}[rule]
+        msg = (f"{f.side} marked {t.marked} including {lost or f.plein_not_due} for a plein, then played "
                f"{f.judgement.play.text()} which does not make it")
         if value:
             p = self._mistake(f, t, "plein", value, msg)
@@ -132,7 +156,12 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         j = f.judgement
         assert j is not None and j.play is not None
         violation = j.violation if not j.legal else None
-        kind = "must-conserve" if violation == "must-conserve" else "must-fill"
+        # the kind is the plein lost, whatever made the play illegal (003 §192: « pouvant
+        # conserver, on ne conserve pas »)
+        conserved = any(ev.how == "conserver" for ev in f.score_of_roll.events
+                        if ev.side == "mover" and ev.kind in PLEIN_KINDS)
+        kind = "must-conserve" if violation == "must-conserve" or (violation != "must-fill" and conserved) \
+            else "must-fill"
         value = 0 if self.profile.remplir_error_ecole == "correct" else f.plein_lost
         what = "keep" if kind == "must-conserve" else "fill"
         msg = f"{f.side} could {what} a plein ({f.plein_lost} points) and played {j.play.text()} instead"
@@ -143,6 +172,16 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         else:
             self._finding(kind, f.where, msg, who=f.roller, entitled=f.gains + f.plein_lost, marked=t.marked,
                           consequence="bonne compagnie: he may correct (001 III on r.59)")
+
+    def _throw_unplayable(self, f: CoupFacts) -> bool:
+        """No legal play of the throw moves a checker: only then is an omission an école
+        impossible (RULES.md §7.8; 001 r.62: « Lorsqu'on amène des dés qu'on ne peut jouer
+        par impuissance, on ne peut être envoyé à l'école »; 003 §197) — not a playable
+        throw the record leaves unplayed."""
+        if f.pairs:
+            return False
+        assert f.position is not None
+        return not any(p.steps for p in legal_plays(f.position, f.roll, self.profile).plays)
 
     def _judge_marks_on_leave(self, f: CoupFacts, t: MarkTally) -> None:
         """Leaving: the jetons go back to the rail, so points de reste over- or
@@ -171,7 +210,7 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
     def _judge_under_marked(self, f: CoupFacts, t: MarkTally) -> None:
         """Marked short: école par moins, or an école impossible (RULES.md §7.8)."""
         gains, marked, side = f.gains, t.marked, f.side
-        if not f.pairs and not f.left:
+        if not f.left and self._throw_unplayable(f):
             # école impossible (RULES.md §7.8; 001 r.62; 003 §197)
             self._finding(
                 "ecole-impossible", f.where, f"{side} marked {marked} of his {gains} on a throw he could not play",

@@ -8,6 +8,8 @@ Wrong marks become :class:`~.table.Pending` mistakes the claims judge closes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .gains import GainsJudge, MarkTally
 from .holes import HolesJudge
 from .table import (
@@ -20,6 +22,9 @@ from .table import (
     marks_sum,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ...notation.record import Ecole
+
 
 class MarksJudge(GainsJudge, HolesJudge):
     # -- compact records: perfect marking -------------------------------------------------
@@ -31,12 +36,18 @@ class MarksJudge(GainsJudge, HolesJudge):
             if gains and receipts and st[roller].points + gains < HOLE and st[other].points + receipts >= HOLE:
                 led.ne_marque_pas(roller)  # RULES.md §5.3; 003 §150, §176
             elif gains:
-                led.mark(roller, gains, own=True)
+                res = led.mark(roller, gains, own=True)
+                if led is self.std:
+                    self._log_holes(roller, res)
+            if self.keep_trace and led is self.std:
+                self.score_mid = led.state
             if f.left:
                 led.leave(roller, force=True)
             elif receipts:
                 led.stay(roller)
-                led.mark(other, receipts)
+                res = led.mark(other, receipts)
+                if led is self.std:
+                    self._log_holes(other, res)
 
     # -- full records: marks against entitlement -------------------------------------------
     def _full_marks(self, f: CoupFacts) -> None:
@@ -47,7 +58,8 @@ class MarksJudge(GainsJudge, HolesJudge):
         other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
         if (before == f.gains and other_marked == f.receipts and not after and not f.left
                 and not acts.ne_marque_pas and not f.plein_lost and not acts.roller_claims
-                and not acts.other_claims and not acts.corrections and not f.forced_stay
+                and not acts.other_claims and not acts.corrections and not f.forced_stay and not acts.fait_marquer
+                and not acts.remets
                 and self._fast_marks(f)):
             return  # fast path: everything marked as entitled (the usual coup of a clean record)
         t = MarkTally(before, after, other_marked)
@@ -58,6 +70,10 @@ class MarksJudge(GainsJudge, HolesJudge):
         self._take_claims(f, t)
         self._mark_standing(f, t)
         self._apply_corrections(f)
+        if f.acts.fait_marquer:
+            self._apply_fait_marquer(f)
+        if f.acts.remets:
+            self._apply_remets(f)
         self._mark_entitled(f, t)
 
     def _fast_marks(self, f: CoupFacts) -> bool:
@@ -68,17 +84,19 @@ class MarksJudge(GainsJudge, HolesJudge):
         std, ent = self.std, self.ent
         if gains:
             r2 = gains - (gains & 1)  # even(gains), gains > 0
-            res = std.mark(roller, r2, own=True)
+            res = self._mark_std(roller, r2, own=True)
             ent.mark(roller, r2, own=True)
             marks = f.acts.roller_before
             if hole_words(marks):
                 self._check_holes(res, (gains, gains), marks, (roller, f.side), f.where)
                 std = self.std  # a bredouille lost at the table replaces the standing ledger
+        if self.keep_trace:
+            self.score_mid = std.state
         std.stay(roller)
         ent.stay(roller)
         if receipts:
             o2 = receipts - (receipts & 1)
-            res = std.mark(other, o2)
+            res = self._mark_std(other, o2)
             ent.mark(other, o2)
             if hole_words(f.acts.other_marks):
                 self._check_holes(res, (receipts, receipts), f.acts.other_marks, (other, self._letter(other)),
@@ -110,6 +128,9 @@ class MarksJudge(GainsJudge, HolesJudge):
         elif marked > receipts:
             p = Pending("par-trop", f.other, f.roller, marked - receipts, f.where, receipts, marked,
                         f"{who} marked {marked} for {receipts} given", marked - receipts, this_coup=True)
+            st0 = t.st0
+            if t.induced and st0 is not None and st0[f.other].points + marked >= HOLE:
+                p.detail = "induced"  # the hole the roller's wrong warning announced (003 §177)
         elif marked < receipts:
             p = Pending("par-moins", f.other, f.roller, receipts - marked, f.where, receipts, marked,
                         f"{who} marked {marked} of the {receipts} points given", this_coup=True)
@@ -136,6 +157,8 @@ class MarksJudge(GainsJudge, HolesJudge):
         roller, other = f.roller, f.other
         credit_of = {id(c): cr for c, cr in zip(f.acts.other_claims, t.credit)}
         for c in f.acts.claims:
+            if id(c) not in credit_of and self._induced_claim(f, t, c):
+                continue
             if id(c) not in credit_of:  # the roller's claim, matched where it was written
                 t.roller_claims.append((c, self._match(c, c.points, roller, other, f.where)))
                 continue
@@ -161,26 +184,48 @@ class MarksJudge(GainsJudge, HolesJudge):
                 "after its receipts (RULES.md §5.2; 003 §200; 001 r.64) — the usual order, assumed"
             )
 
+    def _induced_claim(self, f: CoupFacts, t: MarkTally, c: Ecole) -> bool:
+        """The roller's claim of the hole his own wrong "je ne marque pas" announced: he may
+        have it erased, not school it (RULES.md §5.3; 003 §177: « le lui faire effacer en le
+        réduisant aux points qu'il avait ; mais il ne peut marquer l'école »; 001 r.57).
+        The over-mark is erased before it reaches the ledger (the receiver keeps his
+        bredouille) and the claim marks nothing: a claim of an école not made."""
+        for p in t.new:
+            if p.detail == "induced" and p.status == "open" and p.amount == c.points:
+                p.status = "erased"
+                self._close(p, erased=True)
+                t.other_effective -= p.amount
+                t.induced = None
+                self._finding(
+                    "ecole-claimed-wrongly", self._where(f.coup, c.span),
+                    f"{f.side} claims {c.points} for the hole his own \"je ne marque pas\" made "
+                    f"{self._letter(f.other)} mark",
+                    who=f.roller, entitled=0, marked=c.points,
+                    consequence="the hole is erased, no école: he marks nothing (003 §177; 001 r.57)",
+                )
+                return True
+        return False
+
     # -- the standing ledger, in the usual order --------------------------------------------
     def _mark_standing(self, f: CoupFacts, t: MarkTally) -> None:
         roller, other = f.roller, f.other
         for _c, n, p in t.earlier:
             if p is not None and p.kind in ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, n))
-            self.std.mark(other, even(n))
+            self._mark_std(other, even(n))
         self._mark_roller_standing(f, t)
         for _c, n, p in t.now:
             if p is not None and p.kind in ERASING and p.erase and p.offender != roller:
                 self._erase(p.offender, min(p.erase, n))
-            self.std.mark(other, even(n))
+            self._mark_std(other, even(n))
         for c, p in t.roller_claims:
             if p is not None and p.kind in ERASING and p.erase:
                 self._erase(p.offender, min(p.erase, c.points))
-            self.std.mark(roller, even(c.points))
+            self._mark_std(roller, even(c.points))
         for _c, n, p in t.against_roller_claims:
             if p is not None and p.erase:
                 self._erase(roller, min(p.erase, n))
-            self.std.mark(other, even(n))
+            self._mark_std(other, even(n))
 
     def _mark_roller_standing(self, f: CoupFacts, t: MarkTally) -> None:
         """The roller's gains, his decision (RULES.md §6), the receiver's receipts."""
@@ -190,8 +235,10 @@ class MarksJudge(GainsJudge, HolesJudge):
         if f.acts.ne_marque_pas:
             self.std.ne_marque_pas(roller)
         elif applied:
-            res = self.std.mark(roller, even(applied), own=True)
+            res = self._mark_std(roller, even(applied), own=True)
             self._check_holes(res, (t.marked, applied), f.acts.roller_marks, (roller, f.side), f.where, st0)
+        if self.keep_trace:
+            self.score_mid = self.std.state
         if f.left or f.forced_stay:
             self._check_leave(f, t.marked, st0)
         if f.left:
@@ -199,13 +246,14 @@ class MarksJudge(GainsJudge, HolesJudge):
             return
         self.std.stay(roller)
         if t.late:
-            self.std.mark(other, even(t.late), own=True)
+            self._mark_std(other, even(t.late), own=True)
             self.notes.append(f"coup {f.coup.number}: {self._letter(other)} adds the {t.late} points missing "
                               "from his unplayable throw before throwing again (001 r.62)")
         if t.other_effective:
-            res = self.std.mark(other, even(t.other_effective))
-            self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
-                              (other, self._letter(other)), f.where, st0)
+            res = self._mark_std(other, even(t.other_effective))
+            if t.induced is not None:  # None: the hole he wrote was erased (003 §177)
+                self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
+                                  (other, self._letter(other)), f.where, st0)
 
     def _apply_corrections(self, f: CoupFacts) -> None:
         """Corrections as written; one that undoes a pending mistake in time ends it."""
@@ -220,6 +268,51 @@ class MarksJudge(GainsJudge, HolesJudge):
                     self._close(p, erased=True)
                 elif p.kind in ("par-moins", "impossible") and c.points == p.amount:
                     p.status = "closed"  # corrected in time: no mistake left
+
+    def _apply_fait_marquer(self, f: CoupFacts) -> None:
+        """``X:fait-marquer(Y+N)``: X obliges Y to mark points he omitted or the rest of an
+        école he marked short (RULES.md §7.3; 003 §186: « il faut l'empêcher, et obliger
+        l'adversaire à marquer le trou »; 003 §187: « on l'oblige à marquer le trou, en
+        marquant l'école entière »).  Marked on Y's jeton as if Y had marked it; his
+        omission stays his école par moins."""
+        for d in f.acts.fait_marquer:
+            x, y = self.seat_of.get(d.who, d.who), self.seat_of.get(d.mark.who, d.mark.who)
+            n = d.mark.points
+            w = self._where(f.coup, d.span)
+            omitted = [p for p in self.pending if p.status == "open" and p.kind == "par-moins"
+                       and p.offender == y and p.claimant == x and p.amount >= n]
+            short = [p for p in self.closed if p.status == "claimed" and p.claimant == y and p.offender == x
+                     and 0 < p.claimed and p.claimed + n <= p.amount]
+            if omitted:
+                p = omitted[0]
+                p.status, p.claimed = "claimed", 0
+                self.closed.append(p)
+                self._finding("ecole-par-moins", p.where, p.message, who=y, entitled=p.entitled, marked=p.marked,
+                              detail="fait-marquer",
+                              consequence=f"{self._letter(x)} obliged {self._letter(y)} to mark the {n} points "
+                                          "(003 §186)")
+            elif short:
+                short[-1].claimed += n  # the whole école, at the offender's demand (003 §187)
+            else:
+                self._finding("remedy-not-allowed", w,
+                              f"{self._letter(x)} obliges {self._letter(y)} to mark {n} he is not owed",
+                              who=x, detail="fait-marquer",
+                              consequence="the game goes on from the marks as the table made them (RULES.md §7.3)")
+            self._mark_std(y, even(n))
+
+    def _apply_remets(self, f: CoupFacts) -> None:
+        """``X:remet(Y±N)``: X moves Y's jeton apart from any claim of his own (003 §187:
+        « l'adversaire vous remet à huit points, et en marque quatre. On se contente
+        d'effacer ces quatre points, et l'on se remet à dix »).  Erasing points of an
+        open false école is no école, and leaves the école to claim (the points are
+        already off); restoring one's own jeton undoes a wrong remet."""
+        for r in f.acts.remets:
+            x, y = self.seat_of.get(r.who, r.who), self.seat_of.get(r.target, r.target)
+            self._correct(y, r.points, r.holes)
+            if r.points < 0 and x != y:
+                for p in self.pending:
+                    if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse"):
+                        p.erase = max(0, p.erase + r.points)
 
     # -- the entitled ledger -------------------------------------------------------------
     def _mark_entitled(self, f: CoupFacts, t: MarkTally) -> None:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..direct import judge_direct
+from ...notation.record import Move
 from ..moves import Play, judge_play, legal_plays
 from ..profiles import Profile
 from ..remedies import remedy_problems
@@ -82,6 +83,8 @@ class PlayJudge(TableState):
         pos, roll = f.position, f.roll
         assert pos is not None
         j = (judge_direct if self.direct_judge else judge_play)(pos, roll, f.moves, self.profile)
+        if f.acts.forces:
+            j = self._forced_by_demand(f, j)
         if self.recover and j.violation == "wrong-distance":
             # a move the roll cannot make: a mistake of the record, not of the table
             head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
@@ -106,6 +109,34 @@ class PlayJudge(TableState):
         # what a legal play would give: needed only to measure a plein not made (§7.7)
         f.score_of_roll = f.score if j.legal else self._score_roll(pos, roll)
         return True
+
+    def _forced_by_demand(self, f: CoupFacts, j: PlayJudgement) -> PlayJudgement:
+        """``A:force(14/20)``: the opponent makes the checker entered inadvertently into his
+        second table pass into his first (RULES.md §3.8 P5; 003 §213: « vous l'obligez à
+        jouer le six avec la dame qu'il a à votre dixième flèche, et de rompre pour jouer
+        le cinq »).  The throw is judged among the plays that contain the forced moves:
+        when no legal play does, the fill or conservation it forbids is no duty (M10-M11),
+        so the break it forces is no école."""
+        forced = [(m.from_, m.to) for d in f.acts.forces for m in d.moves if isinstance(m, Move)]
+        # from the opponent's second table (the roller's 13..18) into his first (19..24)
+        if not forced or not all(13 <= a <= 18 < b <= 24 for a, b in forced):
+            d = f.acts.forces[0]
+            self._finding(
+                "remedy-not-allowed", replace(f.where, span=d.span if d.span.line else f.where.span),
+                f"{self._letter(f.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
+                "from his second table into his first",
+                who=f.other, detail="force",
+                consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
+            )
+            return j
+        if j.violation not in ("must-fill", "must-conserve"):
+            return j
+        if j.play is None or not all(m in j.play.steps for m in forced):
+            return j
+        assert f.position is not None
+        if any(all(m in p.steps for m in forced) for p in j.alternatives):
+            return j  # a legal play obeys the demand: the duty to fill or conserve stands
+        return j._replace(legal=True, violation=None, rule=None)
 
     def _play_as_written(self, f: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
         """The checkers moved as written, legal or not; or the problem (kind, message,

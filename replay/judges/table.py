@@ -15,17 +15,20 @@ from ...notation.record import (
     Decision,
     Diagnostic,
     Ecole,
+    FaitMarquer,
+    Force,
     JouePourTout,
     Mark,
     Move,
     NeMarquePas,
     Pavillon,
     Record,
+    Remet,
     Replay,
     Span,
 )
 from ..findings import FINDING_KINDS, Finding
-from ..ledger import Ledger
+from ..ledger import Ledger, MarkResult, ScoreState
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Play, PlayJudgement
@@ -83,6 +86,7 @@ class Pending:
     claimed: int = 0
     this_coup: bool = False
     closed_at: int = -1  # index of the coup whose throw closed the claim window
+    parts: tuple[int, ...] = ()  # two écoles made in one act: each may be claimed alone (003 §187)
 
 
 class WrittenActions:
@@ -92,18 +96,25 @@ class WrittenActions:
     __slots__ = (
         "claims",
         "corrections",
+        "fait_marquer",
+        "forces",
         "leave",
+        "leave_after_play",
+        "leave_marks",
         "leave_span",
         "ne_marque_pas",
         "other_claims",
+        "other_leave",
         "other_marks",
         "pavillons",
         "pour_tout",
+        "remets",
         "replay",
         "replays",
         "roller_after",
         "roller_before",
         "roller_claims",
+        "said_reste",
     )
 
     def __init__(self, span: Span) -> None:
@@ -114,9 +125,17 @@ class WrittenActions:
         self.other_claims: list[Ecole] = []
         self.claims: list[Ecole] = []  # both sides', in the order written (003 §194)
         self.corrections: list[Correction] = []
+        self.forces: list[Force] = []  # the opponent's demands on the play (003 §213)
+        self.fait_marquer: list[FaitMarquer] = []  # marks one side obliges the other to make (003 §187)
+        self.remets: list[Remet] = []  # a jeton put back apart from a claim (003 §187)
         self.ne_marque_pas = False
         self.leave: bool | None = None
         self.leave_span = span
+        # the order of his actions, for the right to leave (RULES.md §6.1; 003 §156)
+        self.leave_marks = 0  # the roller's marks written before his leave
+        self.leave_after_play = False  # the leave written after the moves
+        self.said_reste = False  # "je reste" written before the leave
+        self.other_leave: Decision | None = None  # a leave by the player who did not throw
         self.pour_tout = False
         self.replay: Replay | None = None
         self.replays = 0
@@ -150,9 +169,17 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
                 if seat_of.get(a.who, a.who) == roller:
                     acts.ne_marque_pas = True
             elif isinstance(a, Decision):
-                if seat_of.get(a.who, a.who) == roller:
-                    acts.leave = a.leave
-                    acts.leave_span = a.span
+                if seat_of.get(a.who, a.who) != roller:
+                    if a.leave:
+                        acts.other_leave = a
+                    continue
+                if a.leave and acts.leave is False:
+                    acts.said_reste = True
+                if a.leave:
+                    acts.leave_marks = len(acts.roller_before) + len(acts.roller_after)
+                    acts.leave_after_play = part == 1
+                acts.leave = a.leave
+                acts.leave_span = a.span
             elif isinstance(a, Correction):
                 if (part == 0 and a.points < 0 and not a.holes and bonne_compagnie_jeton
                         and seat_of.get(a.who, a.who) == roller):
@@ -166,6 +193,12 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
             elif isinstance(a, Replay):
                 acts.replay = a
                 acts.replays += 1
+            elif isinstance(a, Force):
+                acts.forces.append(a)
+            elif isinstance(a, FaitMarquer):
+                acts.fait_marquer.append(a)
+            elif isinstance(a, Remet):
+                acts.remets.append(a)
     return acts
 
 
@@ -190,6 +223,7 @@ class CoupFacts:
         "pairs",
         "play",
         "plein_lost",
+        "plein_not_due",
         "position",
         "position_after",
         "receipts",
@@ -216,6 +250,7 @@ class CoupFacts:
         self.remedy: tuple[Any, ...] | None = None
         self.forced_stay = False
         self.plein_lost = 0
+        self.plein_not_due = 0
 
     # set by the flow at their step, always before a judge reads them
     position: Position | None
@@ -283,6 +318,27 @@ class TableState:
 
     def _letter(self, seat: str) -> str:
         return self.letter_of.get(seat, seat)
+
+    keep_trace: bool
+    #: the standing score after the roller's own gains, before the receipts and the
+    #: écoles of the coup (RULES.md §4.1 O2-O4); kept only with a trace
+    score_mid: ScoreState | None
+    hole_log: list[tuple[str, int]]  # this coup's holes on the standing ledger: (seat, 1 simple | 2 double)
+
+    def _mark_std(self, seat: str, n: int, own: bool = False) -> MarkResult:
+        """Mark on the standing ledger, keeping the holes it completes (simple or double)."""
+        res = self.std.mark(seat, n, own=own)
+        if res.holes:
+            self._log_holes(seat, res)
+        return res
+
+    double_holes: dict[str, int]  # trous doubles marked in the game, by seat (RULES.md §5.2)
+
+    def _log_holes(self, seat: str, res: MarkResult) -> None:
+        for k, _double in res.holes:
+            self.hole_log.append((seat, k))
+            if k == 2:
+                self.double_holes[seat] += 1
 
     # -- the standing ledger put right (claims, corrections; RULES.md §7.3, §5.5) ----------
     def _erase(self, seat: str, n: int) -> None:
