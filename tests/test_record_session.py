@@ -34,7 +34,7 @@ def test_whole_partie_reentered_equals_the_fixture(tmp_path):
             text = path.read_text(encoding="utf-8")
             assert text == write_record(s.record)
             assert verify_text(text)[0].findings == []
-    assert s.state.finished and s.state.result == "B 12-5"
+    assert s.state.finished and s.state.result == rec.headers["Result"]
     assert path.read_text(encoding="utf-8") == write_record(rec)
     assert s.flags == []
 
