@@ -18,7 +18,8 @@ import gc
 import io
 import os
 import re
-from typing import IO, Callable, Iterable, Iterator, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, NamedTuple, Protocol, TypeVar
 
 from trictrac.notation import limits as L
 from trictrac.notation.position import parse_position
@@ -166,7 +167,7 @@ _MQ_N, _MQ_P1, _MQ_P2 = _G["mq_n"], _G["mq_p1"], _G["mq_p2"]
 _RS_W, _RS_WH, _RS_LH, _RS_BRED, _RS_VAL = _G["rs_w"], _G["rs_wh"], _G["rs_lh"], _G["rs_bred"], _G["rs_val"]
 # The fast path reads a whole coup line written with single spaces and tokens of this
 # table (the canonical form), without the regular expression: (kind, values).
-_FAST_TOK: dict[str, tuple] = {}
+_FAST_TOK: dict[str, tuple[Any, ...]] = {}
 for _a in range(1, 25):
     for _t in range(1, 26):
         _k = f"{_a}/{_t if _t < OFF else 'off'}"
@@ -195,6 +196,13 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
+_T = TypeVar("_T")
+
+
+class _New(Protocol):
+    """The type of ``object.__new__``: an instance of ``cls`` without ``__init__``."""
+
+    def __call__(self, cls: type[_T], /) -> _T: ...
 
 
 def _new_move(a: int, t: int, span: Span) -> Move:
@@ -205,7 +213,7 @@ def _new_move(a: int, t: int, span: Span) -> Move:
     return o
 
 
-def _new_coup(number: int, side: str, roll: tuple[int, int], moves: tuple, before: tuple, after: tuple, span: Span) -> Coup:
+def _new_coup(number: int, side: str, roll: tuple[int, int], moves: tuple[Move | CannotPlay, ...], before: tuple[Action, ...], after: tuple[Action, ...], span: Span) -> Coup:
     o = _obj_new(Coup)
     s = _COUP_SET
     s[0](o, number)
@@ -255,12 +263,12 @@ def _canonical_partie(value: str) -> str | None:
     return p[0] if p[1] is None else f"{p[0]} {p[1]}"
 
 
-def _full(items: list, kind: type, bound: int) -> bool:
+def _full(items: list[Any], kind: type, bound: int) -> bool:
     """``items`` (a coup's moves so far, at most a few) already hold ``bound`` of ``kind``."""
     return sum(1 for x in items if type(x) is kind) >= bound
 
 
-def _enter_moves(coup: list, diag: Callable[..., None], line: int, col: int, ecol: int,
+def _enter_moves(coup: list[Any], diag: Callable[..., None], line: int, col: int, ecol: int,
                  offset: int, text: str) -> None:
     """A coup's phases run marks-before → moves → marks-after (coup[6] = 0, 1, 2); a move
     after the marks that follow the moves is out of order."""
@@ -332,7 +340,7 @@ class _Game:
         # the open coup: None, or [number, side, roll, moves, before, after, phase,
         # (line, col, offset), (end_line, end_col)]; phase 0 = before the moves,
         # 1 = in the moves, 2 = after them
-        coup: list | None = None
+        coup: list[Any] | None = None
         skipping = False  # after a bad coup head: ignore tokens until the next coup/section
         seen_movetext = False
         fast_open = False  # the last element is a coup read by the fast path
@@ -366,7 +374,7 @@ class _Game:
                     ln = text[pos:eol]
                     if ln[-1:] == "\r":
                         ln = ln[:-1]
-                    c = fast_line(ln, line, off0 + pos, fast)
+                    c: Element | None = fast_line(ln, line, off0 + pos, fast)
                     if c is not None:
                         if coup is not None:
                             close()
@@ -414,6 +422,7 @@ class _Game:
                 fast_open = False
                 if coup is None and not skipping and kind in _CONTINUE:
                     c = elements.pop()
+                    assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
                     sp = c.span
                     coup = [c.number, c.side, c.roll, list(c.moves), list(c.before), list(c.after),
                             2 if c.after else (1 if c.moves else 0), (sp[0], sp[1], sp[4]), (sp[2], sp[3])]
@@ -607,7 +616,9 @@ class _Game:
             elif kind == "ucom":
                 raw = m.group(kind)
                 if com_fail <= s:
-                    com_fail = _COM_BODY(text, s).end()
+                    cm = _COM_BODY(text, s)
+                    assert cm is not None  # the pattern matches the '{' at s at least
+                    com_fail = cm.end()
                 diag("unclosed-comment", "error", line, col, ecol, off0 + s,
                      "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
                      raw)
@@ -635,6 +646,7 @@ class _Game:
             else:  # junk
                 if skipping:
                     continue
+                assert kind is not None  # a match always has its last group
                 raw = m.group(kind)
                 if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
                     close()
@@ -690,7 +702,9 @@ class _Game:
     def _too_many_moves(self, text: str, s: int, pos: int, line: int, col: int, ls: int) -> int:
         """A coup's fifth move: one diagnostic, and the rest of the run of moves on the
         line skipped at once (a line of millions of moves builds nothing)."""
-        end = _MOVE_RUN.match(text, pos).end()
+        run = _MOVE_RUN.match(text, pos)
+        assert run is not None  # the pattern matches the empty string
+        end = run.end()
         if end < len(text) and not text[end].isspace() and text[end] not in "{}":
             end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
         self.diag("too-many-moves", "error", line, col, end - ls + 1, self.off0 + s,
@@ -699,10 +713,10 @@ class _Game:
                   "the extra moves are ignored", text[s:min(end, s + 60)])
         return end
 
-    def _fast_line(self, ln: str, line: int, base: int, fast: dict,
-                   _new=object.__new__, _mk=tuple.__new__, _Span=Span, _Move=Move, _Coup=Coup,
-                   _Mark=Mark, _heads=None, _rolls=None, _sides=None, _mset=None, _cset=None,
-                   _kset=None) -> Coup | None:
+    def _fast_line(self, ln: str, line: int, base: int, fast: dict[str, tuple[Any, ...]],
+                   _new: _New = object.__new__, _mk: Callable[..., Any] = tuple.__new__, _Span: type[Span] = Span, _Move: type[Move] = Move, _Coup: type[Coup] = Coup,
+                   _Mark: type[Mark] = Mark, _heads: Any = None, _rolls: Any = None, _sides: Any = None, _mset: Any = None, _cset: Any = None,
+                   _kset: Any = None) -> Coup | None:
         """Read a coup line in canonical form (single spaces, table tokens, at most a
         final one-line comment) without the regex; None sends it to the token path,
         which gives the same result for such lines (tests/test_notation_reader.py).
@@ -728,12 +742,14 @@ class _Game:
         if num is None or roll is None or side not in _sides:
             return None
         j = len(parts[0]) + len(side) + 5  # end of the roll (always 3 characters)
-        before: list | None = None
-        moves: list = []
-        after: list | None = None
+        before: list[Action] | None = None
+        moves: list[Move | CannotPlay] = []
+        after: list[Action] | None = None
         ph = 0
         mf, mt, ms = _mset
         nm = nc = 0  # moves and cannot-plays so far (notation/limits.py)
+        o: Move | Coup
+        act: Action
         del parts[:3]
         for tok in parts:
             spec = fast.get(tok)
@@ -825,7 +841,7 @@ class _Game:
         self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
         return True
 
-    def _action(self, m: re.Match, line: int, col: int, end_col: int, off: int) -> Action | None:
+    def _action(self, m: re.Match[str], line: int, col: int, end_col: int, off: int) -> Action | None:
         who = m.group("ac_who")
         word = m.group("ac_word")
         kind = _ACTION_WORDS.get(word.lower())
@@ -900,7 +916,7 @@ class _Game:
             return FaitMarquer(who, mark, span)
         return Remet(who, x.group(1), int(x.group(2)), int(x.group(3) or 0), span)
 
-    def _replay(self, m: re.Match, who: str, raw: str, numbered: bool, line: int, col: int,
+    def _replay(self, m: re.Match[str], who: str, raw: str, numbered: bool, line: int, col: int,
                 end_col: int, off: int, span: Span, force: bool = False) -> Replay | None:
         """``B:fait-jouer(1/6 1/5)`` / ``A:rejoue(…)``: the throw played again, a table
         remedy (RULES.md §9.5; 003 §211, §216); ``force``: the same body for ``A:force(…)``
@@ -996,7 +1012,7 @@ class _Game:
         return out
 
 
-_d = list(_Game._fast_line.__defaults__)  # bind the tables as locals of the hot function
+_d = list(_Game._fast_line.__defaults__ or ())  # bind the tables as locals of the hot function
 _d[-6:] = [_HEADNUM, _ROLL_TEXT, _SIDES, _MOVE_SET, _COUP_SET, _MARK_SET]
 _Game._fast_line.__defaults__ = tuple(_d)
 del _d
@@ -1026,7 +1042,7 @@ def _diag_key(d: Diagnostic) -> tuple[int, int]:
 # --- splitting a stream into games ---------------------------------------------------
 
 
-def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, list, bool]]:
+def _split(lines: Iterable[str], bracket: str, brace: str, blanks: tuple[str, ...]) -> Iterator[tuple[int, int, list[str], bool]]:
     """Yield ``(offset, first_line, lines, cut)`` per game (bytes or str lines).
 
     A game's tag block is a run of tag lines (first non-blank character ``[``).  Any
@@ -1034,7 +1050,7 @@ def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, 
     tag line starts the next game.  Before any tag, comment lines (``{``) and blank
     lines are a preamble of the coming game; other text is a game without tags.
     """
-    buf: list = []
+    buf: list[str] = []
     start = 0
     first = 1
     off = 0
@@ -1073,12 +1089,12 @@ def _split(lines: Iterable, bracket, brace, blanks) -> Iterator[tuple[int, int, 
         yield start, first, buf, cut
 
 
-_NL = {bytes: b"\n", str: "\n"}
-_COMMENT_LINE = {str: re.compile(r"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
+_NL: dict[type, bytes | str] = {bytes: b"\n", str: "\n"}
+_COMMENT_LINE: dict[type, Callable[[Any], re.Match[Any] | None]] = {str: re.compile(r"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
                  bytes: re.compile(rb"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match}
 
 
-def _is_comment_line(raw, brace) -> bool:
+def _is_comment_line(raw: str | bytes, brace: str | bytes) -> bool:
     """A line holding one whole comment and nothing else (a preamble of the next game)."""
     return raw.lstrip()[:1] == brace and _COMMENT_LINE[type(raw)](raw) is not None
 
@@ -1232,7 +1248,7 @@ def iter_records(
     Only opening a path can raise (``OSError``); no content can.
     """
     if isinstance(path_or_stream, (str, os.PathLike)):
-        name = file if file is not None else os.fspath(path_or_stream)
+        name: str | None = file if file is not None else os.fspath(path_or_stream)
         with open(path_or_stream, "rb") as f:
             yield from _iter_bytes(f, name, strict)
         return

@@ -17,7 +17,7 @@ default span for records built in code).  Equality ignores spans so that
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Union
+from typing import Literal, NamedTuple
 
 __all__ = [
     "Span",
@@ -209,7 +209,7 @@ class Replay:
     """
 
     who: str
-    moves: tuple["Move | CannotPlay", ...]
+    moves: tuple[Move | CannotPlay, ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -276,8 +276,10 @@ class Glyph:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-Action = Union[Mark, NeMarquePas, Decision, Ecole, Correction, JouePourTout, Replay, Force, FaitMarquer, Remet,
-               Pavillon, Comment, Glyph]
+Action = (
+    Mark | NeMarquePas | Decision | Ecole | Correction | JouePourTout | Replay | Force | FaitMarquer | Remet
+    | Pavillon | Comment | Glyph
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +340,7 @@ class MarqueResult:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-Element = Union[ReleveStart, MarqueStart, MarqueResult, Coup, Comment]
+Element = ReleveStart | MarqueStart | MarqueResult | Coup | Comment
 
 # Header tags written first, in this order, by the canonical writer; others follow in
 # the order read.
