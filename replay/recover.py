@@ -1,0 +1,285 @@
+"""Mistakes of the record itself: one finding, and the walk goes on (issue 14 §2).
+
+A coup the record cannot mean as written — a move the throw cannot make, a move from
+an empty point, a move the reader could not read (``61/12``), a coup written for the
+side that is not to move (a side letter mistyped, or the coup before it left out) — is
+a typo, not a mistake at the table.  :class:`RecoveryJudge` lists what the writer may
+have meant (the legal plays nearest to what is written; the other side's letter; a
+missing coup: each of the 21 throws of the side to move and its legal plays that make
+the coup as written legal), tries each on a copy of the verifier over the next coups,
+and goes on from the one the rest of the record agrees with best: the fewest findings
+in the coups that follow (their marks and moves were written from what really happened),
+then the nearest text.  One finding says what was written and what the walk took
+instead; the later findings that only followed from the typo are never made.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from ..notation.record import CannotPlay, Comment, Coup, Move
+from .judges.play import _edit_distance, _forms
+from .judges.table import TableState, Where, moves_of
+from .moves import judge_play, legal_plays
+from .scoring import play_outcome
+from .selfplay import play_moves
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..notation.record import Diagnostic
+    from .moves import Play
+    from .position import Position
+
+LOOKAHEAD = 6  # coups of the record tried after a candidate (its evidence)
+LOOKAHEAD_MISSING = 40  # the marks of a coup left out show only at the next holes
+NEAREST = 8  # legal plays tried for a play the record cannot make
+MISSING_TRIED = 21  # candidate coups tried for a coup left out
+AGREEING = (3, 12, 40, 400)  # coups played from candidate positions, further each round
+ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # the 21 throws
+
+
+@dataclass(slots=True)
+class Candidate:
+    """What the writer may have meant: the coup(s) to walk instead of the written one."""
+
+    coups: tuple[Coup, ...]  # a missing coup and the written one, or the written one put right
+    what: str  # "play", "side", "missing" or "as-written"
+    text: str  # the proposal as the record would write it
+    prior: int  # distance from what is written (ties of the evidence)
+    compact_first: bool = False  # the first coup is a missing one: perfect marks
+
+
+def _allowed(roll: tuple[int, int]) -> frozenset[int]:
+    a, b = roll
+    if a == b:
+        return frozenset((a, 2 * a, 3 * a, 4 * a, a - 1))
+    return frozenset((a, b, a + b, a - 1, b - 1))
+
+
+def plausible(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]]) -> bool:
+    """A cheap test that the written moves can be made (the hot path): forward, from a
+    point holding a checker, a distance the throw can give (or a bear-off)."""
+    counts = list(pos.mover)
+    allowed = _allowed(roll)
+    for p, q in pairs:
+        if not (1 <= p < q <= 25) or counts[p] <= 0 or (q != 25 and q - p not in allowed):
+            return False
+        counts[p] -= 1
+        counts[q] += 1
+    return True
+
+
+def ranked_plays(written: str, plays: Sequence[Play]) -> list[Play]:
+    """Legal plays, nearest first to a written one (edit distance over the text, its
+    moves in either order, from/to exchanged; as :func:`judges.play.nearest_plays`)."""
+    scored = sorted((min(_edit_distance(w, p.text()) for w in _forms(written)), k) for k, p in enumerate(plays))
+    return [plays[k] for _, k in scored]
+
+
+class RecoveryJudge(TableState):
+    """Mixin of the verifier: a coup the record cannot mean is tried against the coups
+    that follow it (see the module's docstring)."""
+
+    recover: bool
+    pos: Position | None
+    index: int
+    compact: bool
+    diagnostics: list[Diagnostic]
+    _bad_tokens: dict[int, list[Diagnostic]] | None = None
+
+    if TYPE_CHECKING:  # the verifier's walk (replay/verify.py)
+        def _coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
+        def _element(self, i: int) -> None: ...
+        def _next_coup_after(self, i: int) -> object: ...
+
+    def _unread_moves(self, coup: Coup) -> list[Diagnostic]:
+        """Moves of this coup's line the reader could not read (``61/12``)."""
+        if self._bad_tokens is None:
+            self._bad_tokens = {}
+            for d in self.diagnostics:
+                if d.code == "bad-move" and "/" in d.text:
+                    self._bad_tokens.setdefault(d.span.line, []).append(d)
+        return self._bad_tokens.get(coup.span.line, []) if self._bad_tokens else []
+
+    def _recovered(self, i: int, coup: Coup, nxt: object, last: bool) -> bool:
+        """Walk this coup as the record most likely meant it when it cannot mean what is
+        written; False when it can (the ordinary course then walks it)."""
+        pos = self.pos
+        if pos is None or coup.side not in self.seat_of:
+            return False
+        unread = self._unread_moves(coup)
+        roller = self.seat_of[coup.side]
+        if pos.turn != roller:
+            cands = self._side_candidates(i, coup, pos)
+        elif unread or not self._makeable(pos, coup):
+            cands = self._play_candidates(coup, pos, unread)
+        else:
+            return False
+        if not cands:
+            return False
+        reach = LOOKAHEAD_MISSING if any(c.what == "missing" for c in cands) else LOOKAHEAD
+        best = min(cands, key=lambda c: (self._trial(i, c, reach), c.prior))
+        if best.what == "as-written":
+            return False
+        for d in unread:
+            self.diagnostics.remove(d)  # the finding says it: one mistake, one report
+        self._say_recovered(coup, best, cands, unread)
+        self._walk(best, nxt, last)
+        return True
+
+    def _makeable(self, pos: Position, coup: Coup) -> bool:
+        pairs = [(m.from_, m.to) for m in coup.moves if isinstance(m, Move)]
+        if plausible(pos, coup.roll, pairs):
+            return True
+        j = judge_play(pos, coup.roll, moves_of(coup.moves), self.profile)
+        return j.play is not None and j.violation != "wrong-distance"
+
+    # -- candidates -------------------------------------------------------------------
+    def _written_text(self, coup: Coup, unread: list[Diagnostic]) -> str:
+        toks = [(m.span.col, f"{m.from_}/{'off' if m.to == 25 else m.to}") for m in coup.moves
+                if isinstance(m, Move)]
+        toks += [(d.span.col, d.text) for d in unread]
+        return " ".join(t for _, t in sorted(toks))
+
+    def _play_candidates(self, coup: Coup, pos: Position, unread: list[Diagnostic]) -> list[Candidate]:
+        written = self._written_text(coup, unread)
+        plays = legal_plays(pos, coup.roll, self.profile)
+        near = ranked_plays(written, plays.plays)[:NEAREST]
+        cannot = tuple(m for m in coup.moves if isinstance(m, CannotPlay))
+        out = [Candidate((replace(coup, moves=play_moves(p, ())[:] + cannot),), "play", p.text(), k)
+               for k, p in enumerate(near)]
+        out.append(Candidate((coup,), "as-written", written, len(out)))
+        return out
+
+    def _side_candidates(self, i: int, coup: Coup, pos: Position) -> list[Candidate]:
+        meant = self._letter(pos.turn)
+        out = [Candidate((coup,), "as-written", coup.side, 99)]
+        nxt = self._next_coup_after(i)
+        # a mistyped letter leaves the next coup written for the same letter again
+        again = not isinstance(nxt, Coup) or nxt.side == coup.side
+        if again and judge_play(pos, coup.roll, moves_of(coup.moves), self.profile).legal:
+            out.append(Candidate((replace(coup, side=meant),), "side", meant, 0))
+        out += self._missing_candidates(i, coup, pos, meant)
+        return out
+
+    def _missing_candidates(self, i: int, coup: Coup, pos: Position, meant: str) -> list[Candidate]:
+        """A coup of ``meant`` left out before ``coup``: the throws and plays after which
+        the most coups that follow, ``coup`` first, can be played as written (counted
+        further and further for the plays still in the running)."""
+        found: dict[Any, tuple[tuple[int, int], Play, tuple[int, ...], Position]] = {}
+        for roll in ROLLS:
+            ps = legal_plays(pos, roll, self.profile)
+            for play in ps.plays or ():
+                _, after = play_outcome(pos, roll, play, self.profile)
+                found.setdefault((after.mover, after.other, roll), (roll, play, ps.unplayable, after))
+        running = list(found.values())
+        for reach in AGREEING:
+            agree = [self._coups_agreeing(i, c[3], reach) for c in running]
+            best = max(agree, default=0)
+            running = [c for c, n in zip(running, agree, strict=True) if n == best]
+            if best < reach or len(running) <= 1:
+                break
+        # the likelier throws first: a double is half as likely as another throw
+        running.sort(key=lambda c: (c[0][0] == c[0][1], ROLLS.index(c[0])))
+        out = []
+        for k, (roll, play, unplayable, _) in enumerate(running[:MISSING_TRIED]):
+            missing = Coup(max(coup.number - 1, 1), meant, roll, play_moves(play, unplayable), span=coup.span)
+            out.append(Candidate((missing, coup), "missing", f"{roll[0]}-{roll[1]} {play.text()}", 1 + k,
+                                 compact_first=True))
+        return out
+
+    def _coups_agreeing(self, i: int, pos: Position, reach: int) -> int:
+        """How many coups from element ``i`` on (at most ``reach``) can be played as
+        written from ``pos``; a coup without moves counts and ends the count (the
+        relevé ends or nothing moved), as does a new section."""
+        els = self.rec.elements  # type: ignore[attr-defined]
+        n = 0
+        for el in els[i:]:
+            if n >= reach or not isinstance(el, (Coup, Comment)):
+                break
+            if isinstance(el, Comment):
+                continue
+            if self.seat_of.get(el.side) != pos.turn:
+                break
+            moves = moves_of(el.moves)
+            if not moves:
+                return n + 1
+            j = judge_play(pos, el.roll, moves, self.profile)
+            if not j.legal or j.play is None:
+                break
+            _, pos = play_outcome(pos, el.roll, j.play, self.profile)
+            n += 1
+        return n
+
+    # -- trying a candidate ---------------------------------------------------------------
+    def _clone(self) -> RecoveryJudge:
+        memo: dict[int, Any] = {id(self.rec): self.rec, id(self.profile): self.profile,  # type: ignore[attr-defined]
+                                id(self.roll_cache): self.roll_cache}  # type: ignore[attr-defined]
+        twin = copy.deepcopy(self, memo)
+        twin.recover = False  # a second mistake in the look-ahead stops the trial
+        twin.keep_trace = False  # type: ignore[attr-defined]
+        return twin
+
+    def _trial(self, i: int, cand: Candidate, reach: int) -> tuple[int, int]:
+        """(stopped, findings) when the record goes on from ``cand`` for a few coups."""
+        twin = self._clone()
+        before = len(twin.findings)
+        twin._walk(cand, twin._next_coup_after(i), False)
+        els = self.rec.elements  # type: ignore[attr-defined]
+        j, coups = i + 1, 0
+        while j < len(els) and coups < reach and not twin.stopped:
+            coups += isinstance(els[j], Coup)
+            twin._element(j)
+            j += 1
+        return int(twin.stopped), len(twin.findings) - before
+
+    def _walk(self, cand: Candidate, nxt: object, last: bool) -> None:
+        *first, coup = cand.coups
+        for extra in first:
+            compact, self.compact = self.compact, self.compact or cand.compact_first
+            self._coup(extra, coup, False)
+            self.compact = compact
+            if self.stopped:
+                return
+            self.index += 1
+        self._coup(coup, nxt, last)
+
+    def _say_recovered(self, coup: Coup, best: Candidate, cands: list[Candidate],
+                       unread: list[Diagnostic]) -> None:
+        where = Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)  # type: ignore[attr-defined]
+        pos = self.pos
+        assert pos is not None
+        seat = self.seat_of[coup.side]
+        others = tuple(c.text for c in cands if c.what == best.what and c is not best)
+        alts = (best.text, *others[:7])
+        if best.what == "missing":
+            meant = self._letter(pos.turn)
+            self._finding(
+                "out-of-turn", where, f"{coup.side} throws but it is {meant}'s turn: a coup of {meant} is "
+                f"missing; the record continues as if {meant} had played {best.text}", who=pos.turn,
+                detail="missing-coup", alternatives=alts,
+                consequence=f"a mistake of the record: verification goes on as if {meant} had thrown "
+                            f"{best.text} (the play after which the next coups are legal as written)",
+            )
+        elif best.what == "side":
+            self._finding(
+                "out-of-turn", where, f"{coup.side} throws but it is {best.text}'s turn; did you mean "
+                f"{best.text}?", who=pos.turn, detail="did-you-mean", alternatives=(best.text,),
+                consequence=f"a mistake of the record: the coup is {best.text}'s; verification goes on with "
+                            f"{best.text}",
+            )
+        else:
+            written = self._written_text(coup, unread)
+            why = ("is not a move" if unread else
+                   f"cannot be made with the throw {coup.roll[0]}-{coup.roll[1]}")
+            self._finding(
+                "illegal-move", where, f"{coup.side} plays {written}: {why}; did you mean {best.text}?",
+                who=seat, detail="did-you-mean", alternatives=alts,
+                consequence=f"a mistake of the record: verification goes on from {best.text}, the legal play "
+                            "nearest to what is written that the next coups agree with (RULES.md §3.1)",
+            )
+
+
+__all__ = ["Candidate", "RecoveryJudge", "plausible", "ranked_plays"]
