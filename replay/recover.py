@@ -24,13 +24,13 @@ from ..notation.record import CannotPlay, Comment, Coup, Move
 from .judges.play import _edit_distance, _forms
 from .judges.table import TableState, Where, moves_of
 from .moves import judge_play, legal_plays
+from .position import Position, start_position
 from .scoring import play_outcome
 from .selfplay import play_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..notation.record import Diagnostic
     from .moves import Play
-    from .position import Position
 
 LOOKAHEAD = 6  # coups of the record tried after a candidate (its evidence)
 LOOKAHEAD_MISSING = 40  # the marks of a coup left out show only at the next holes
@@ -106,12 +106,12 @@ class RecoveryJudge(TableState):
     def _recovered(self, i: int, coup: Coup, nxt: object, last: bool) -> bool:
         """Walk this coup as the record most likely meant it when it cannot mean what is
         written; False when it can (the ordinary course then walks it)."""
-        pos = self.pos
-        if pos is None or coup.side not in self.seat_of:
+        if coup.side not in self.seat_of:
             return False
-        unread = self._unread_moves(coup)
         roller = self.seat_of[coup.side]
-        if pos.turn != roller:
+        pos = self.pos or start_position(roller)  # the first coup of a relevé: its play only
+        unread = self._unread_moves(coup)
+        if self.pos is not None and pos.turn != roller:
             cands = self._side_candidates(i, coup, pos)
         elif unread or not self._makeable(pos, coup):
             cands = self._play_candidates(coup, pos, unread)
@@ -125,7 +125,7 @@ class RecoveryJudge(TableState):
             return False
         for d in unread:
             self.diagnostics.remove(d)  # the finding says it: one mistake, one report
-        self._say_recovered(coup, best, cands, unread)
+        self._say_recovered(coup, pos, best, cands, unread)
         self._walk(best, nxt, last)
         return True
 
@@ -246,11 +246,9 @@ class RecoveryJudge(TableState):
             self.index += 1
         self._coup(coup, nxt, last)
 
-    def _say_recovered(self, coup: Coup, best: Candidate, cands: list[Candidate],
+    def _say_recovered(self, coup: Coup, pos: Position, best: Candidate, cands: list[Candidate],
                        unread: list[Diagnostic]) -> None:
         where = Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)  # type: ignore[attr-defined]
-        pos = self.pos
-        assert pos is not None
         seat = self.seat_of[coup.side]
         others = tuple(c.text for c in cands if c.what == best.what and c is not best)
         alts = (best.text, *others[:7])
@@ -271,15 +269,28 @@ class RecoveryJudge(TableState):
                             f"{best.text}",
             )
         else:
-            written = self._written_text(coup, unread)
-            why = ("is not a move" if unread else
-                   f"cannot be made with the throw {coup.roll[0]}-{coup.roll[1]}")
+            kind, head, rule = self._what_is_wrong(pos, coup, unread)
             self._finding(
-                "illegal-move", where, f"{coup.side} plays {written}: {why}; did you mean {best.text}?",
-                who=seat, detail="did-you-mean", alternatives=alts,
+                kind, where, f"{head}; did you mean {best.text}?", who=seat, detail="did-you-mean", alternatives=alts,
                 consequence=f"a mistake of the record: verification goes on from {best.text}, the legal play "
-                            "nearest to what is written that the next coups agree with (RULES.md §3.1)",
+                            f"nearest to what is written that the next coups agree with (RULES.md {rule})",
             )
+
+    def _what_is_wrong(self, pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple[str, str, str]:
+        """(finding kind, message, rule) of a play the record cannot mean."""
+        written = self._written_text(coup, unread)
+        if unread:
+            return "illegal-move", f"{coup.side} plays {written}: {unread[0].text} is not a move", "§2.2, §3.1"
+        counts = list(pos.mover)
+        for m in coup.moves:
+            if isinstance(m, Move):
+                if 1 <= m.from_ < m.to and counts[m.from_] <= 0:
+                    to = "off" if m.to == 25 else m.to
+                    return "missing-checker", f"{coup.side} moves {m.from_}/{to} but has no checker on {m.from_}", "§9.6"
+                counts[m.from_] -= 1
+                counts[min(m.to, 25)] += 1
+        return ("illegal-move", f"{coup.side} plays {written}: the throw {coup.roll[0]}-{coup.roll[1]} cannot make it",
+                "§3.1")
 
 
 __all__ = ["Candidate", "RecoveryJudge", "plausible", "ranked_plays"]
