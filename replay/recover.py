@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..notation.record import Diagnostic
     from .moves import Play
 
-LOOKAHEAD = 6  # coups of the record tried after a candidate (its evidence)
+LOOKAHEAD = 12  # coups of the record tried after a candidate (its evidence)
 LOOKAHEAD_MISSING = 40  # the marks of a coup left out show only at the next holes
 NEAREST = 8  # legal plays tried for a play the record cannot make
 MISSING_TRIED = 21  # candidate coups tried for a coup left out
@@ -111,23 +111,65 @@ class RecoveryJudge(TableState):
         roller = self.seat_of[coup.side]
         pos = self.pos or start_position(roller)  # the first coup of a relevé: its play only
         unread = self._unread_moves(coup)
-        if self.pos is not None and pos.turn != roller:
+        doubt = False  # a play that can be made but is illegal: a typo only on strong evidence
+        first = self._first_expected() if self.pos is None else None
+        again = isinstance(nxt, Coup) and nxt.side == coup.side  # then a mistyped letter (verify.py)
+        if first is not None and first != coup.side and first in self.seat_of and not again:
+            # the relevé's first coup is not the primauté's: its first coup left out?
+            cands = self._missing_candidates(i, coup, start_position(self.seat_of[first]), first)
+            if not cands:
+                return False
+            cands.append(Candidate((coup,), "as-written", coup.side, 99))
+            pos = start_position(self.seat_of[first])
+        elif self.pos is not None and pos.turn != roller:
             cands = self._side_candidates(i, coup, pos)
         elif unread or not self._makeable(pos, coup):
             cands = self._play_candidates(coup, pos, unread)
+        elif self._short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), self.profile).legal:
+            cands, doubt = self._play_candidates(coup, pos, unread), True
         else:
             return False
         if not cands:
             return False
         reach = LOOKAHEAD_MISSING if any(c.what == "missing" for c in cands) else LOOKAHEAD
-        best = min(cands, key=lambda c: (self._trial(i, c, reach), c.prior))
+        scored = sorted(((self._trial(i, c, reach), c.prior), k) for k, c in enumerate(cands))
+        best = cands[scored[0][1]]
         if best.what == "as-written":
             return False
+        if doubt:  # a misplay at the table is written with marks that agree with it
+            (stop, found), _ = scored[0][0]
+            as_written = next(t for (t, _), k in scored if cands[k].what == "as-written")
+            if stop or (not as_written[0] and found + 2 > as_written[1]):
+                return False
         for d in unread:
             self.diagnostics.remove(d)  # the finding says it: one mistake, one report
         self._say_recovered(coup, pos, best, cands, unread)
         self._walk(best, nxt, last)
         return True
+
+    def _first_expected(self) -> str | None:
+        """The letter the primauté gives the first throw of a relevé (RULES.md §9.3)."""
+        if self.multi is not None and self.marque_fresh:  # type: ignore[attr-defined]
+            return self.multi_expected  # type: ignore[attr-defined,no-any-return]
+        primaute = self.primaute  # type: ignore[attr-defined]
+        return self._letter(primaute) if primaute is not None else None
+
+    @staticmethod
+    def _short(coup: Coup) -> bool:
+        """Cheap: the written moves do not cover the throw (one number left unplayed and
+        not said so), the usual shape of a digit typed wrong into a makeable move."""
+        a, b = coup.roll
+        covered = 0
+        if not any(isinstance(m, Move) for m in coup.moves):
+            return False  # he left, or wrote that nothing moved: the course judges that
+        for m in coup.moves:
+            if isinstance(m, Move):
+                if m.to >= 25:
+                    return False
+                covered += m.to - m.from_
+            else:
+                covered += m.number
+        return covered not in (a + b, a + b - 2)
 
     def _makeable(self, pos: Position, coup: Coup) -> bool:
         pairs = [(m.from_, m.to) for m in coup.moves if isinstance(m, Move)]
@@ -159,7 +201,8 @@ class RecoveryJudge(TableState):
         nxt = self._next_coup_after(i)
         # a mistyped letter leaves the next coup written for the same letter again
         again = not isinstance(nxt, Coup) or nxt.side == coup.side
-        if again and judge_play(pos, coup.roll, moves_of(coup.moves), self.profile).legal:
+        moves = moves_of(coup.moves)
+        if again and (not moves or judge_play(pos, coup.roll, moves, self.profile).legal):
             out.append(Candidate((replace(coup, side=meant),), "side", meant, 0))
         out += self._missing_candidates(i, coup, pos, meant)
         return out
