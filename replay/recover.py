@@ -36,6 +36,7 @@ LOOKAHEAD = 12  # coups of the record tried after a candidate (its evidence)
 LOOKAHEAD_MISSING = 40  # the marks of a coup left out show only at the next holes
 NEAREST = 8  # legal plays tried for a play the record cannot make
 MISSING_TRIED = 21  # candidate coups tried for a coup left out
+MISSING_SCREENED = 150  # ... after a first screen on the written coup's own marks
 AGREEING = (3, 12, 40, 400)  # coups played from candidate positions, further each round
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # the 21 throws
 
@@ -131,14 +132,19 @@ class RecoveryJudge(TableState):
             return False
         if not cands:
             return False
-        reach = LOOKAHEAD_MISSING if any(c.what == "missing" for c in cands) else LOOKAHEAD
+        reach = LOOKAHEAD
+        if len(cands) > MISSING_TRIED:  # many coups left out agree with the moves: their marks first
+            short = sorted(((self._trial(i, c, 1), c.prior), k) for k, c in enumerate(cands))
+            cands = [cands[k] for _, k in short[:MISSING_TRIED]]
+        if any(c.what == "missing" for c in cands):
+            reach = LOOKAHEAD_MISSING
         scored = sorted(((self._trial(i, c, reach), c.prior), k) for k, c in enumerate(cands))
         best = cands[scored[0][1]]
         if best.what == "as-written":
             return False
         if doubt:  # a misplay at the table is written with marks that agree with it
             (stop, found), _ = scored[0][0]
-            as_written = next(t for (t, _), k in scored if cands[k].what == "as-written")
+            as_written = next((t for (t, _), k in scored if cands[k].what == "as-written"), (1, 0))
             if stop or (not as_written[0] and found + 2 > as_written[1]):
                 return False
         for d in unread:
@@ -227,7 +233,7 @@ class RecoveryJudge(TableState):
         # the likelier throws first: a double is half as likely as another throw
         running.sort(key=lambda c: (c[0][0] == c[0][1], ROLLS.index(c[0])))
         out = []
-        for k, (roll, play, unplayable, _) in enumerate(running[:MISSING_TRIED]):
+        for k, (roll, play, unplayable, _) in enumerate(running[:MISSING_SCREENED]):
             missing = Coup(max(coup.number - 1, 1), meant, roll, play_moves(play, unplayable), span=coup.span)
             out.append(Candidate((missing, coup), "missing", f"{roll[0]}-{roll[1]} {play.text()}", 1 + k,
                                  compact_first=True))
