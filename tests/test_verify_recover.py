@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from trictrac.cli.main import cli
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
@@ -16,7 +15,15 @@ from trictrac.replay.judges.play import nearest_plays
 from trictrac.replay.moves import legal_plays
 from trictrac.replay.position import start_position
 from trictrac.replay.selfplay import selfplay
-from trictrac.replay.typo_bench import TARGET_PROPOSAL, TARGET_TO_THE_END, Typo, bench, judge_typo, make_typo, run
+from trictrac.replay.typo_bench import (
+    TARGET_PROPOSAL,
+    TARGET_TO_THE_END,
+    Typo,
+    bench,
+    judge_typo,
+    make_typo,
+    run,
+)
 from trictrac.replay.verify import verify, verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
