@@ -196,7 +196,7 @@ class RecoveryJudge(TableState):
         plays = legal_plays(pos, coup.roll, self.profile)
         near = ranked_plays(written, plays.plays)[:NEAREST]
         cannot = tuple(m for m in coup.moves if isinstance(m, CannotPlay))
-        out = [Candidate((replace(coup, moves=play_moves(p, ())[:] + cannot),), "play", p.text(), k)
+        out = [Candidate((replace(coup, moves=play_moves(p, ()) + cannot),), "play", p.text(), k)
                for k, p in enumerate(near)]
         out.append(Candidate((coup,), "as-written", written, len(out)))
         return out
