@@ -9,6 +9,10 @@ finding stands on the typo's line (a ``swap`` may give none: the play is the sam
 typo replaced (``digit``: the moves; ``side``: the letter).
 
     python -m trictrac.replay.typo_bench [GAMES] [SEED]
+
+API (stable, for ``trictrac bench``): :func:`bench` ``(games, seed) -> dict`` — the
+figures as plain data; :func:`run` ``(games, seed, recover=True) -> TypoFigures``;
+:func:`make_typo`, :func:`judge_typo`.  ``recover=False`` measures ``check --strict``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import random
 import re
 import sys
+import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..notation.reader import parse_text
 from ..notation.writer import write_record
@@ -24,6 +30,8 @@ from .selfplay import selfplay
 from .verify import verify
 
 KINDS = ("digit", "swap", "side", "delete")
+TARGET_TO_THE_END = 0.95  # issue 14 §2
+TARGET_PROPOSAL = 0.80
 _COUP = re.compile(r"^(\d+)\. ([A-D]) (\d-\d)((?: \S+)*)$")
 _MOVE = re.compile(r"^\d+/(?:\d+|off)$")
 
@@ -90,12 +98,12 @@ def make_typo(text: str, kind: str, rng: random.Random) -> tuple[str, Typo] | No
     return None
 
 
-def judge_typo(text: str, typo: Typo) -> tuple[bool, bool]:
+def judge_typo(text: str, typo: Typo, recover: bool = True) -> tuple[bool, bool]:
     """(verified to the end with the typo's finding only, its proposal is the original)."""
     records, diagnostics = parse_text(text)
     if len(records) != 1:
         return False, False
-    report = verify(records[0], trace=False, diagnostics=diagnostics, recover=True)
+    report = verify(records[0], trace=False, diagnostics=diagnostics, recover=recover)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     found = report.findings
     at_typo = [f for f in found if f.line == typo.line]
@@ -106,7 +114,7 @@ def judge_typo(text: str, typo: Typo) -> tuple[bool, bool]:
     return alone, original
 
 
-def run(games: int = 1000, seed: int = 0) -> TypoFigures:
+def run(games: int = 1000, seed: int = 0, recover: bool = True) -> TypoFigures:
     """Generate ``games`` clean parties en douze trous, one typo each (kinds in turn)."""
     figures = TypoFigures()
     rng = random.Random(f"typo:{seed}")
@@ -116,7 +124,7 @@ def run(games: int = 1000, seed: int = 0) -> TypoFigures:
         if made is None:
             continue
         text, typo = made
-        alone, original = judge_typo(text, typo)
+        alone, original = judge_typo(text, typo, recover)
         figures.games += 1
         row = figures.by_kind.setdefault(kind, [0, 0])
         row[0] += 1
@@ -127,6 +135,24 @@ def run(games: int = 1000, seed: int = 0) -> TypoFigures:
             figures.proposals += 1
             figures.proposal_original += original
     return figures
+
+
+def bench(games: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """The typo figures as plain data (a step of ``trictrac bench``): shares verified to
+    the end with the typo's finding only and with the original as proposal (targets
+    0.95 and 0.80, issue 14 §2), per kind, and the seconds taken."""
+    start = time.perf_counter()
+    fig = run(games, seed)
+    shares = fig.shares()
+    return {
+        "games": fig.games, "seed": seed,
+        "to_the_end": shares["to_the_end"], "proposal_original": shares["proposal_original"],
+        "proposals": fig.proposals,
+        "by_kind": {k: {"games": v[0], "to_the_end": v[1]} for k, v in sorted(fig.by_kind.items())},
+        "targets": {"to_the_end": TARGET_TO_THE_END, "proposal_original": TARGET_PROPOSAL},
+        "seconds": round(time.perf_counter() - start, 2),
+        "text": fig.text(),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

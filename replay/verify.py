@@ -77,6 +77,7 @@ from .ledger import Ledger, ScoreState
 from .moves import judge_play
 from .position import Position, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
+from .recover import RecoveryJudge
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scoring import ScoringEvent
@@ -248,7 +249,7 @@ def _profile_for(record: Record, profile: Profile | None, notes: list[str]) -> P
 # ------------------------------------------------------------------------------------
 
 
-class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
+class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
     """One game's replay (internal; :func:`verify` is the API): the course of the game,
     asking the judges (:mod:`trictrac.replay.judges`) at each step."""
 
@@ -301,21 +302,11 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
     # -- the walk -------------------------------------------------------------------
     def run(self) -> GameReport:
         els = self.rec.elements
-        n = len(els)
-        last_coup = max((i for i, el in enumerate(els) if isinstance(el, Coup)), default=-1)
-        for i, el in enumerate(els):
+        self.last_coup = max((i for i, el in enumerate(els) if isinstance(el, Coup)), default=-1)
+        for i in range(len(els)):
             if self.stopped:
                 break
-            if isinstance(el, Coup):
-                j = i + 1
-                while j < n and isinstance(els[j], Comment):
-                    j += 1
-                nxt = els[j] if j < n else None
-                self._coup(el, nxt, last=i == last_coup and not isinstance(nxt, (ReleveStart, MarqueStart)))
-                if not self.stopped:
-                    self.index += 1
-            else:
-                visit_element(el, self)  # relevé, marqué, result (comments and glyphs: nothing)
+            self._element(i)
         # the record ends: windows still open close now
         for p in self.pending:
             if p.status == "open":
@@ -330,6 +321,26 @@ class _Verifier(MarksJudge, SectionsJudge, RecordVisitor[None]):
             notes=self.notes, marques=self.marques,
             double_holes={self._letter(s): n for s, n in self.double_holes.items()},
         )
+
+    def _element(self, i: int) -> None:
+        el = self.rec.elements[i]
+        if isinstance(el, Coup):
+            nxt = self._next_coup_after(i)
+            last = i == self.last_coup and not isinstance(nxt, (ReleveStart, MarqueStart))
+            if not (self.recover and self._recovered(i, el, nxt, last)):  # replay/recover.py
+                self._coup(el, nxt, last)
+            if not self.stopped:
+                self.index += 1
+        else:
+            visit_element(el, self)  # relevé, marqué, result (comments and glyphs: nothing)
+
+    def _next_coup_after(self, i: int) -> object:
+        """The element after element ``i``, comments skipped."""
+        els = self.rec.elements
+        j = i + 1
+        while j < len(els) and isinstance(els[j], Comment):
+            j += 1
+        return els[j] if j < len(els) else None
 
     # -- one coup: the states of its course ---------------------------------------------
     def _coup(self, coup: Coup, nxt: object, last: bool) -> None:
