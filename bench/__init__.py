@@ -30,6 +30,10 @@ is a public interface (version 1)::
         "judge_us_enumeration": float,             # ... and by enumeration
         "judge_us_proof": float,                   # the direct proof alone, where it decides
         "judge_decided_directly": float,           # share of coups, 0..1
+        "typo_to_the_end": float,                  # issue 14 §2: share of games with one typo
+        "typo_proposal_original": float,           #   verified to the end with that finding
+                                                   #   only (target 0.95), proposal = original
+                                                   #   text (target 0.80); "typo": per kind
         "engine": {...}, "moves": {...}, "parse": {...}   # the figures of each step
       },
       "skipped": {"<step>": "reason", ...},
@@ -51,6 +55,7 @@ from typing import Any
 from . import engine, judge, parse, pipeline
 from . import moves as moves_bench
 from .common import Row, peak_memory, progress
+from ..replay import typo_bench
 from .corpus import count_games_and_coups, generate_corpus, head
 
 __all__ = ["STEPS", "Options", "format_text", "run_bench"]
@@ -58,7 +63,7 @@ __all__ = ["STEPS", "Options", "format_text", "run_bench"]
 #: every step, in the order they run
 STEPS: tuple[str, ...] = (
     "parse", "engine", "moves", "judge", "verify", "check", "chess", "check-j2", "memory",
-    "import", "import-j2", "publish",
+    "import", "import-j2", "publish", "typo",
 )
 
 
@@ -77,6 +82,7 @@ class Options:
     games: int = 5  # moves step: self-played games in game order
     judge_coups: int = 5000
     parse_games: int = 2000  # synthetic archive of the parse step
+    typo_games: int = 1000  # typo step: generated games with one typo each (issue 14 §2)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -174,6 +180,12 @@ def _step(step: str, opt: Options, path: str, games: int, coups: int, tmp: str,
             rows.append(pipeline.publish(sample, n, tmp))
         else:
             rows.append(pipeline.db_import(sample, n, tmp, jobs=2 if step == "import-j2" else 1))
+    elif step == "typo":
+        res = typo_bench.bench(opt.typo_games, opt.seed)
+        res.pop("text")
+        figures["typo"] = res
+        figures["typo_to_the_end"] = res["to_the_end"]
+        figures["typo_proposal_original"] = res["proposal_original"]
 
 
 def _rate(rows: list[Row], step: str, cpu: bool = True) -> float | None:

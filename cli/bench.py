@@ -52,11 +52,13 @@ def _sizes(value: str) -> tuple[int, ...]:
               help="Coups of the judge step (written play judged directly vs enumeration).")
 @click.option("--parse-games", type=click.IntRange(1, None), default=2000, show_default=True,
               help="Games of the synthetic archive of the parse step.")
+@click.option("--typo-games", type=click.IntRange(1, None), default=1000, show_default=True,
+              help="Generated games of the typo step, one typo each (issue 14 §2: targets 95 % and 80 %).")
 @click.option("--json", "json_out", is_flag=True, help="Print the result as JSON (shape: trictrac.bench).")
 @click.option("--json-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the JSON result to this file.")
 def bench(file: Path | None, parties: int, seed: int, only: str | None, memory_sizes: str, import_sample: int,
-          publish_sample: int, positions: int, judge_coups: int, parse_games: int, json_out: bool,
+          publish_sample: int, positions: int, judge_coups: int, parse_games: int, typo_games: int, json_out: bool,
           json_file: Path | None) -> None:
     """Measure every figure of issue 17 in one run: check coups/s on one core (whole
     process) against python-chess replaying as many plies (when installed: pip install
@@ -75,7 +77,7 @@ def bench(file: Path | None, parties: int, seed: int, only: str | None, memory_s
     opt = Options(
         file=str(file) if file is not None else None, parties=parties, seed=seed, only=_steps(only),
         memory_sizes=_sizes(memory_sizes), import_sample=import_sample, publish_sample=publish_sample,
-        positions=positions, judge_coups=judge_coups, parse_games=parse_games,
+        positions=positions, judge_coups=judge_coups, parse_games=parse_games, typo_games=typo_games,
     )
     try:
         result = run_bench(opt)

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus"
 
 TINY = ["-n", "4", "--memory-sizes", "2,6", "--import-sample", "3", "--publish-sample", "2",
-        "--positions", "20", "--judge-coups", "200", "--parse-games", "20"]
+        "--positions", "20", "--judge-coups", "200", "--parse-games", "20", "--typo-games", "6"]
 
 
 def _positive(x: object) -> bool:
@@ -39,12 +39,13 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
     f = data["figures"]
     keys = ["check_coups_per_s", "check_j2_speedup", "db_import_games_per_s", "db_import_j2_speedup",
             "publish_pages_per_s", "analyse_ms", "judge_us_direct", "judge_us_enumeration",
-            "judge_us_proof", "judge_decided_directly"]
+            "judge_us_proof", "judge_decided_directly", "typo_to_the_end", "typo_proposal_original"]
     if chess:
         keys += ["chess_plies_per_s", "check_vs_chess"]
     for key in keys:
         assert _positive(f[key]), (key, f.get(key))
     assert f["judge_decided_directly"] <= 1
+    assert f["typo"]["games"] == 6 and f["typo_to_the_end"] <= 1 and f["typo_proposal_original"] <= 1
     assert set(f["check_peak_mb"]) == {"2", "6"} and all(_positive(v) for v in f["check_peak_mb"].values())
     for name in ("engine", "moves", "parse"):
         rates = {k: v for k, v in f[name].items() if "per_" in k}  # per second, per call
