@@ -149,6 +149,7 @@ FR: dict[str, str] = {
                   "avec trictrac score) :",
     "sheet_signed": "Signatures",
     "sheet_winner12": "Gagnant : {who}",
+    "sheet_stake12": "Enjeu : partie × {mult}",
     # index and players
     "site_title": "Parties de trictrac",
     "n_games": "{n} partie.",
@@ -332,6 +333,7 @@ EN: dict[str, str] = {
                   "trictrac score):",
     "sheet_signed": "Signatures",
     "sheet_winner12": "Winner: {who}",
+    "sheet_stake12": "Stake: partie × {mult}",
     "site_title": "Trictrac games",
     "n_games": "{n} game.",
     "n_games_pl": "{n} games.",

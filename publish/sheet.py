@@ -99,6 +99,9 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
         out.append("</table>")
         if winner:
             out.append(f"<p><b>{esc(L('sheet_winner12', who=f'{winner} {names.get(winner, winner)}'))}</b></p>")
+            partie = getattr(report, "partie", None)
+            if partie is not None:  # the stake multiplier of 002 (RULES.md §8.1, §10 D1)
+                out.append(f"<p>{esc(L('sheet_stake12', mult=partie['multiplier']))}</p>")
     if ecrire:
         out.append(_marques(record, profile, names, L))
     out.append(f'<p class="signed"><span>A {esc(names["A"])}</span><span>B {esc(names["B"])}</span></p>')

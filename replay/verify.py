@@ -180,6 +180,9 @@ class GameReport:
     marques: list[dict[str, Any]] = field(default_factory=list)
     #: trous doubles marked (in bredouille) by each player letter; the rest of his holes are simple
     double_holes: dict[str, int] = field(default_factory=dict)
+    #: a finished partie en douze trous: winner, holes and the stake multiplier of the
+    #: profile (RULES.md §8.1, §10 D1; 002); None otherwise
+    partie: dict[str, Any] | None = None
 
     @property
     def clean(self) -> bool:
@@ -198,7 +201,12 @@ class GameReport:
         if errors:
             status += f", {errors} text error{'s' if errors > 1 else ''}"
         stop = " (stopped)" if self.stopped else ""
-        return f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score} [{self.profile_name}]"
+        won = ""
+        if self.partie is not None:
+            p = self.partie
+            won = f"; {p['winner']} wins {p['holes'][0]}-{p['holes'][1]}, stake x{p['multiplier']}"
+        return (f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score}{won} "
+                f"[{self.profile_name}]")
 
     def _doubles(self, x: str, holes: int) -> str:
         """How the holes were won: `` (1 double, 1 simple)``; nothing when all are simple."""
@@ -220,6 +228,7 @@ class GameReport:
             "entitled_score": self.entitled_score.as_dict() if self.entitled_score is not None else None,
             "marques": list(self.marques),
             "double_holes": dict(self.double_holes),
+            "partie": self.partie,
             "diagnostics": [d.as_dict() for d in self.diagnostics],
             "notes": list(self.notes),
         }
@@ -320,6 +329,7 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
             game=self.game, file=self.file, headers=dict(self.rec.headers), stopped=self.stopped,
             notes=self.notes, marques=self.marques,
             double_holes={self._letter(s): n for s, n in self.double_holes.items()},
+            partie=self._douze_trous_outcome(),
         )
 
     def _element(self, i: int) -> None:

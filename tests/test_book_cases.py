@@ -212,6 +212,12 @@ def test_002_douze_trous_multipliers(loser, pav, factor):
     assert (st.a.holes, st.b.holes, st.a.pavillon) == (12, loser, bool(pav))
     guiton = dataclasses.replace(find_profile("lelasseux-1852"), twelve_hole_multiplier="guiton")
     assert twelve_hole_multiplier(st.a.holes, st.b.holes, st.a.pavillon, guiton) == factor
+    # every result the verifier shows carries the multiplier (issue 13 §4): report, JSON, summary
+    (rep,) = verify_text(_DOUZE.format(pav=pav, loser=loser), guiton)
+    assert rep.partie == {"winner": "A", "holes": [12, loser], "multiplier": factor, "rule": "guiton"}
+    assert rep.as_dict()["partie"] == rep.partie
+    assert f"A wins 12-{loser}, stake x{factor}" in rep.summary()
+    assert reps[0].partie is not None and reps[0].partie["multiplier"] == 1  # lelasseux: no detail (003 §218)
 
 
 # -- the fixtures themselves ---------------------------------------------------------------

@@ -136,6 +136,7 @@ def test_feuille_de_marque_douze_trous_totals_are_the_verifiers() -> None:
     assert "s'en va" in table.text_content()
     winner = "A" if rep.final_score.a.holes >= 12 else "B"
     assert f"Gagnant : {winner}" in sheet.text_content()
+    assert rep.partie is not None and f"Enjeu : partie × {rep.partie['multiplier']}" in sheet.text_content()
 
 
 def test_feuille_prints_alone_one_sheet_a_page() -> None:

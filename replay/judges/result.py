@@ -13,6 +13,7 @@ from ..partie import (
     marque_outcome,
     marque_value,
     settle_partie,
+    twelve_hole_multiplier,
     twelve_hole_winner,
 )
 from .table import TableState, Where
@@ -38,6 +39,25 @@ class ResultJudge(TableState):
     partie_marques: int | None
     marques: list[dict[str, Any]]
     releve_over: bool
+
+    def _douze_trous_outcome(self) -> dict[str, Any] | None:
+        """A finished partie en douze trous: its winner (player letter), the holes
+        (winner's, loser's) and the stake multiplier of the profile (RULES.md §8.1, §10 D1;
+        002 « Partie en douze trous »); coups after the end do not count."""
+        if self.partie_kind != "douze-trous":
+            return None
+        st = self.over_state or self.std.state
+        winner = twelve_hole_winner(st)
+        if winner is None:
+            return None
+        loser = "B" if winner == "A" else "A"
+        w, lo = st[winner].holes, st[loser].holes
+        try:
+            mult = twelve_hole_multiplier(w, lo, st[winner].pavillon, self.profile)
+        except ValueError:
+            return None
+        return {"winner": self._letter(winner), "holes": [w, lo], "multiplier": mult,
+                "rule": self.profile.twelve_hole_multiplier}
 
     # -- the Result header ---------------------------------------------------------------
     def _check_result(self, text: str) -> None:
