@@ -30,13 +30,6 @@ from trictrac.replay.verify import GameReport, verify, verify_file
 __all__ = ["check", "annotate", "replay"]
 
 
-def _distinct(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """The diagnostics less the verifier's second reading of a bad ``Position`` tag: the
-    reader already reported each fault at its place in the file (issue 18)."""
-    seen = {(d.code, d.message) for d in diags if d.code.startswith("position-") and d.file is not None}
-    return [d for d in diags if not (d.code.startswith("position-") and d.file is None and (d.code, d.message) in seen)]
-
-
 def _reports(inp: Input, profile: Profile | None, jobs: int, trace: bool = False,
              recover: bool = False) -> list[GameReport]:
     """Every game of ``inp`` verified; :class:`BadInput` when it holds no record."""
@@ -65,7 +58,6 @@ def _streamed(inp: Input, profile: Profile | None, jobs: int, trace: bool = Fals
     seen = False
     try:
         for rep in _verified(inp, profile, jobs, trace, recover):
-            rep.diagnostics[:] = _distinct(rep.diagnostics)
             if seen:
                 yield rep
                 continue

@@ -654,7 +654,10 @@ def verify(
         v = _Verifier(record, prof, game, file, trace, recover)
         v.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
         v.notes[:0] = notes
-        v.diagnostics[:0] = list(diagnostics)
+        # the reader's diagnostics first; a fault of the Position tag it already reported at
+        # its place in the file is not reported again from the verifier's reading (issue 18)
+        known = {(d.code, d.message) for d in diagnostics}
+        v.diagnostics[:] = [*diagnostics, *(d for d in v.diagnostics if (d.code, d.message) not in known)]
         return v.run()
 
 
