@@ -243,6 +243,8 @@ def format_text(result: dict[str, Any]) -> str:
         ("judge_us_enumeration", "written play judged by enumeration, us per coup"),
         ("judge_us_proof", "the direct proof alone, us per coup it decides"),
         ("judge_decided_directly", "share of coups decided without enumeration"),
+        ("typo_to_the_end", "games with one typo verified to the end with that finding only (target >= 0.95)"),
+        ("typo_proposal_original", "typos whose proposal is the original text (target >= 0.80)"),
     )
     lines.append("")
     for key, label in labels:
