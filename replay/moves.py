@@ -446,7 +446,7 @@ def _single_plays(info: _Info, roll: Roll, profile: Profile) -> list[Play]:
     out = []
     for n in sorted(set(roll), reverse=True):
         for p in info.occ:
-            q = _step_ok(info, profile, m, p, n, info.stop)  # type: ignore[arg-type]
+            q = _step_ok(info, profile, m, p, n, info.stop)
             if not q:
                 continue
             r = list(m)
@@ -823,7 +823,7 @@ def _puissance_status(pos: Position, roll: Roll) -> str | None:
 # ---------------------------------------------------------------------------------
 
 
-def _step_ok(info: _Info, profile: Profile, s: list[int], p: int, n: int, mask: int) -> int:
+def _step_ok(info: _Info, profile: Profile, s: Sequence[int], p: int, n: int, mask: int) -> int:
     """Target of moving one checker from ``p`` by ``n`` in state ``s`` (counts list),
     or 0 when that single step is illegal.  ``mask``: open points (``info.stop`` to
     stop, ``info.rest`` to rest).  Laws L1-L5 and bearing off S1-S5 (RULES.md §3.10)."""
@@ -853,7 +853,7 @@ def _step_ok(info: _Info, profile: Profile, s: list[int], p: int, n: int, mask: 
     return OFF  # S5: excédant, the rearmost checker
 
 
-def _rearmost_movable(info: _Info, s: list[int], n: int) -> int:
+def _rearmost_movable(info: _Info, s: Sequence[int], n: int) -> int:
     for x in range(19, 25):
         if s[x] and x + n <= 24 and (info.stop >> (x + n)) & 1:
             return x
@@ -883,7 +883,7 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
     for x, y in orders:
         for p in info.occ:
             # tout d'une: the same checker rests on p + x (R1-R5), then moves y
-            r = _step_ok(info, profile, m, p, x, info.rest)  # type: ignore[arg-type]
+            r = _step_ok(info, profile, m, p, x, info.rest)
             if r and r <= 24:
                 s1 = list(m)
                 s1[p] -= 1
@@ -893,7 +893,7 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
                     key = W[q2] - W[p]
                     if key not in cands and s1[COIN] - (r == COIN) + (q2 == COIN) != 1:
                         cands[key] = [((p, r), (r, q2)), (x, y), 2, 0, 0, None]
-            q = _step_ok(info, profile, m, p, x, info.stop)  # type: ignore[arg-type]
+            q = _step_ok(info, profile, m, p, x, info.stop)
             if not q:
                 continue
             s1 = list(m)
