@@ -162,7 +162,9 @@ class State:
         if self.stage == "roll":
             return f"{self.number}. {self.side} jet ? "
         if self.stage == "play":
-            return f"{self.number}. {self.side} {self.roll[0]}-{self.roll[1]} jeu ? "  # type: ignore[index]
+            roll = self.roll
+            assert roll is not None  # the play stage follows the throw
+            return f"{self.number}. {self.side} {roll[0]}-{roll[1]} jeu ? "
         if self.stage == "marks":
             return f"{self.number}. {self.side} marques [{self.default_marks or '—'}] ? "
         return "partie finie "
