@@ -49,9 +49,9 @@ verifier keeping many of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import compress
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
@@ -79,6 +79,11 @@ __all__ = [
 ]
 
 Roll = tuple[int, int]
+Step = tuple[int, int]  # (from, to) in the mover's frame
+# A candidate play, mutable while the obligations are applied: [steps, numbers, count of
+# numbers played, filled bits, kept bits, reason it is excluded or None].
+_Cand = list[Any]
+_Cands = dict[int, _Cand]  # candidates by the key of their result
 
 OFF = 25
 COIN = 12
@@ -257,7 +262,7 @@ class _Info(NamedTuple):
     passant: bool  # a fill en passant is a fill (switch score_remplir_en_passant, D33)
 
 
-_LAST: list = [None, None, None]  # (pos, profile, info): the 21 rolls of one position
+_LAST: list[Any] = [None, None, None]  # (pos, profile, info): the 21 rolls of one position
 
 
 def _info(pos: Position, profile: Profile) -> _Info:
@@ -265,7 +270,8 @@ def _info(pos: Position, profile: Profile) -> _Info:
     otherwise rebuilt from the per-side facts, which are cached by counts."""
     last = _LAST
     if last[0] is pos and last[1] is profile:
-        return last[2]
+        kept: _Info = last[2]
+        return kept
     info = _make_info(pos, profile)
     last[0], last[1], last[2] = pos, profile, info
     return info
@@ -276,7 +282,9 @@ def _info(pos: Position, profile: Profile) -> _Info:
 # frame (bit 25 - q: where it may not stop); 2 out: checkers on 1..18; 3 near: pleins
 # lacking one or two checkers; 4 made: pleins made; 5, 6: can_still_make_plein for the
 # petit jan and the grand jan; 7: grand jan made.
-_SIDES: dict = {}
+_Tables = tuple[tuple[tuple[int, ...], int], ...]  # (table, bit) of some pleins
+_Side = tuple[tuple[int, ...], int, int, _Tables, _Tables, bool, bool, bool]
+_SIDES: dict[tuple[int, ...], _Side] = {}
 _SIDES_MAX = 4096
 
 
@@ -290,7 +298,7 @@ def _table_state(t: tuple[int, ...]) -> int:
     return 1 if 2 * t.count(0) + t.count(1) <= 2 else 2
 
 
-def _side(c: tuple[int, ...]) -> tuple:
+def _side(c: tuple[int, ...]) -> _Side:
     """Cached by counts: in a game the opponent of one throw is the mover of the next."""
     s = _SIDES.get(c)
     if s is not None:
@@ -299,8 +307,8 @@ def _side(c: tuple[int, ...]) -> tuple:
     s1 = sum(c[1:7])
     s2 = sum(c[7:13])
     s3 = sum(c[19:25])
-    near: tuple = ()
-    made: tuple = ()
+    near: _Tables = ()
+    made: _Tables = ()
     grand_made = False
     # a table holding s < 10 checkers lacks >= 12 - s > 2 (negative counts included)
     if s1 >= 10 or s2 >= 10 or s3 >= 10:
@@ -384,7 +392,7 @@ class PlaySet:
         unplayable: tuple[int, ...],
         fills: bool,
         conserves: bool,
-        info: "_Info",
+        info: _Info,
         profile: Profile,
     ) -> None:
         self.roll = roll
@@ -419,7 +427,7 @@ class PlaySet:
                     out.append((play, "both-numbers"))
         return tuple(out)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Play]:
         return iter(self.plays)
 
     def __len__(self) -> int:
@@ -432,13 +440,13 @@ class PlaySet:
         )
 
 
-def _single_plays(info: "_Info", roll: Roll, profile: Profile) -> list[Play]:
+def _single_plays(info: _Info, roll: Roll, profile: Profile) -> list[Play]:
     """Plays of one number alone (for ``excluded()``; RULES.md §3.6 M6)."""
     m = info.m
     out = []
     for n in sorted(set(roll), reverse=True):
         for p in info.occ:
-            q = _step_ok(info, profile, m, p, n, info.stop)  # type: ignore[arg-type]
+            q = _step_ok(info, profile, m, p, n, info.stop)
             if not q:
                 continue
             r = list(m)
@@ -454,7 +462,7 @@ def _single_plays(info: "_Info", roll: Roll, profile: Profile) -> list[Play]:
     return out
 
 
-def _make_play(m: tuple[int, ...], c: list) -> Play:
+def _make_play(m: tuple[int, ...], c: _Cand) -> Play:
     steps = c[0]
     r = list(m)
     for p, q in steps:
@@ -483,13 +491,14 @@ def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_P
     """
     last = _LAST_PS
     if last[0] is pos and last[2] is profile and last[1] == roll:
-        return last[3]
+        kept: PlaySet = last[3]
+        return kept
     ps = _legal_plays(pos, _norm_roll(roll), profile)
     last[0], last[1], last[2], last[3] = pos, roll, profile, ps
     return ps
 
 
-_LAST_PS: list = [None, None, None, None]  # (pos, roll, profile, play set) of the last call
+_LAST_PS: list[Any] = [None, None, None, None]  # (pos, roll, profile, play set) of the last call
 
 
 def clear_cache() -> None:
@@ -504,7 +513,7 @@ def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
     cands = _candidates(info, roll, profile)
     pool, unplayable, fills, conserves = _select(info, roll, cands)
     m = info.m
-    plays = []
+    plays: list[Play] = []
     new = tuple.__new__
     for c in pool:
         st = c[0]
@@ -520,7 +529,7 @@ def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
             r[p1] -= 1
             r[q1] += 1
         plays.append(new(Play, (st, c[1], tuple(r), c[3])))
-    ps = _new_playset(PlaySet)
+    ps: PlaySet = _new_playset(PlaySet)
     ps.roll = roll
     ps.plays = tuple(plays)
     ps.unplayable = unplayable
@@ -534,13 +543,15 @@ def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
 _new_playset = object.__new__
 
 
-def _candidates(info: _Info, roll: Roll, profile: Profile) -> dict:
+def _candidates(info: _Info, roll: Roll, profile: Profile) -> _Cands:
     if info.out >= 2:
         return _candidates_fast(info, roll)
     return _candidates_general(info, roll, profile)
 
 
-def _select(info: _Info, roll: Roll, cands: dict) -> tuple[list, tuple[int, ...], bool, bool]:
+def _select(
+    info: _Info, roll: Roll, cands: _Cands
+) -> tuple[list[_Cand], tuple[int, ...], bool, bool]:
     """Apply M6/M7, then M10, else M11 (RULES.md §3.6-§3.7): the candidates kept
     (``pool``), the numbers left unplayed, fills, conserves; every candidate removed
     gets its reason in ``c[5]``.
@@ -608,7 +619,7 @@ def _select(info: _Info, roll: Roll, cands: dict) -> tuple[list, tuple[int, ...]
     return pool, unplayable, fills, conserves
 
 
-def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
+def _eval_pleins(info: _Info, steps: tuple[Step, ...], both_orders: bool) -> tuple[int, int]:
     """(filled bits, kept bits) of a play (RULES.md §3.7 M10-M13; §4.5 F1, F7).
 
     A play fills when the plein is made at its end (M13, 003 §398).  With the switch
@@ -664,7 +675,7 @@ def _eval_pleins(info: _Info, steps, both_orders: bool) -> tuple[int, int]:
     return filled, kept
 
 
-def _candidates_fast(info: _Info, roll: Roll) -> dict:
+def _candidates_fast(info: _Info, roll: Roll) -> _Cands:
     """Candidates when no checker can bear off during this throw (>= 2 outside 19..24).
 
     All step laws are then static (L1, L2, L4, L5), so the order of the two steps of
@@ -681,12 +692,13 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
     W = _W
     ST = _STEP
     pairs = _PAIRS
-    cands: dict = {}
+    cands: _Cands = {}
     near = info.near
     pleins = bool(near or info.made)
     doublet = a == b
     ba = roll if doublet else (b, a)
     s = a + b
+    steps: tuple[Step, ...] | None
     # tout d'une (M2, M3; repos R1-R5)
     for p in occ:
         q = p + s
@@ -745,7 +757,7 @@ def _candidates_fast(info: _Info, roll: Roll) -> dict:
     if not cands:
         # single numbers (M6/M7 only matter when no two-number play exists)
         for n, lst in ((a, A),) if doublet else ((a, A), (b, B)):
-            for p, st, kk, d, _c in lst:
+            for _p, st, kk, d, _c in lst:
                 if d and m12 + d == 1:
                     continue
                 if kk not in cands:
@@ -764,7 +776,7 @@ def _kept_all(info: _Info) -> int:
     return k
 
 
-def _puissance(info: _Info, a: int, b: int, cands: dict) -> None:
+def _puissance(info: _Info, a: int, b: int, cands: _Cands) -> None:
     """Coin par puissance (RULES.md §3.5 C3-C5, C7): own coin empty, opponent's coin
     empty, two checkers one number short of 13 each, and no direct taking possible."""
     m = info.m
@@ -811,7 +823,7 @@ def _puissance_status(pos: Position, roll: Roll) -> str | None:
 # ---------------------------------------------------------------------------------
 
 
-def _step_ok(info: _Info, profile: Profile, s: list[int], p: int, n: int, mask: int) -> int:
+def _step_ok(info: _Info, profile: Profile, s: Sequence[int], p: int, n: int, mask: int) -> int:
     """Target of moving one checker from ``p`` by ``n`` in state ``s`` (counts list),
     or 0 when that single step is illegal.  ``mask``: open points (``info.stop`` to
     stop, ``info.rest`` to rest).  Laws L1-L5 and bearing off S1-S5 (RULES.md §3.10)."""
@@ -841,7 +853,7 @@ def _step_ok(info: _Info, profile: Profile, s: list[int], p: int, n: int, mask: 
     return OFF  # S5: excédant, the rearmost checker
 
 
-def _rearmost_movable(info: _Info, s: list[int], n: int) -> int:
+def _rearmost_movable(info: _Info, s: Sequence[int], n: int) -> int:
     for x in range(19, 25):
         if s[x] and x + n <= 24 and (info.stop >> (x + n)) & 1:
             return x
@@ -858,20 +870,20 @@ def _off_ok(s: Sequence[int], profile: Profile) -> bool:
     return True
 
 
-def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
+def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
     """Candidates by trying every order of the numbers step by step (RULES.md §3.12);
     used when a checker may bear off during the throw (S1: the last one may enter
     with the first number and the second number bear off)."""
     a, b = roll
     m = info.m
     W = _W
-    cands: dict = {}
+    cands: _Cands = {}
     orders = ((a, b),) if a == b else ((a, b), (b, a))
-    singles: list = []
+    singles: list[tuple[Step, int, list[int]]] = []
     for x, y in orders:
         for p in info.occ:
             # tout d'une: the same checker rests on p + x (R1-R5), then moves y
-            r = _step_ok(info, profile, m, p, x, info.rest)  # type: ignore[arg-type]
+            r = _step_ok(info, profile, m, p, x, info.rest)
             if r and r <= 24:
                 s1 = list(m)
                 s1[p] -= 1
@@ -881,7 +893,7 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
                     key = W[q2] - W[p]
                     if key not in cands and s1[COIN] - (r == COIN) + (q2 == COIN) != 1:
                         cands[key] = [((p, r), (r, q2)), (x, y), 2, 0, 0, None]
-            q = _step_ok(info, profile, m, p, x, info.stop)  # type: ignore[arg-type]
+            q = _step_ok(info, profile, m, p, x, info.stop)
             if not q:
                 continue
             s1 = list(m)
@@ -911,17 +923,17 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> dict:
         _puissance(info, a, b, cands)
     # final state: fills (tout d'une, puissance) and kept pleins, for every candidate
     for c in cands.values():
-        r = list(m)
+        end = list(m)
         for p, q in c[0]:
-            r[p] -= 1
-            r[q] += 1
+            end[p] -= 1
+            end[q] += 1
         k = 0
         for t, bit in info.near:
-            if plein_made(r, t):
+            if plein_made(end, t):
                 c[3] |= bit
                 k |= bit
         for t, bit in info.made:
-            if plein_made(r, t):
+            if plein_made(end, t):
                 k |= bit
         c[4] = k
     if not any(c[2] == 2 for c in cands.values()):
@@ -1074,8 +1086,8 @@ def judge_play(
 
 
 def _assign_numbers(
-    pos: Position, roll: Roll, pairs: list, profile: Profile, avail: list[int]
-) -> tuple[list, list] | None:
+    pos: Position, roll: Roll, pairs: list[Step], profile: Profile, avail: list[int]
+) -> tuple[list[Step], list[int]] | None:
     """Die numbers of the written pairs: each pair plays one number (exact, or an
     excédant number bearing off), the sum (tout d'une, expanded into two chained
     steps through a repos) or, for two pairs onto 12, a coin par puissance (C3)."""
@@ -1086,7 +1098,7 @@ def _assign_numbers(
             return list(pairs), [COIN - pairs[0][0] + 1, COIN - pairs[1][0] + 1]
     info = _info(pos, profile)
 
-    def options(p: int, q: int, avail: list[int]):
+    def options(p: int, q: int, avail: list[int]) -> Iterator[tuple[list[Step], list[int]]]:
         d = q - p
         for n in sorted(set(avail), reverse=True):
             if d == n:
@@ -1106,7 +1118,7 @@ def _assign_numbers(
                 if n > d:
                     yield [(p, q)], [n]
 
-    def search(i: int, avail: list[int]):
+    def search(i: int, avail: list[int]) -> tuple[list[Step], list[int]] | None:
         if i == len(pairs):
             return [], []
         p, q = pairs[i]
@@ -1122,7 +1134,9 @@ def _assign_numbers(
     return search(0, list(avail))
 
 
-def _diagnose(pos: Position, roll: Roll, steps: list, numbers: list, profile: Profile) -> str | None:
+def _diagnose(
+    pos: Position, roll: Roll, steps: list[Step], numbers: list[int], profile: Profile
+) -> str | None:
     """First movement law the executed steps break (RULES.md §3.3-§3.5, §3.10), or None."""
     info = _info(pos, profile)
     if len(steps) == 2 and steps[0][1] == COIN and steps[1][1] == COIN:

@@ -32,13 +32,16 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from trictrac.notation.reader import DOUBLET_NAMES, parse_text
 from trictrac.notation.record import (
+    Action,
     CannotPlay,
     Comment,
     Coup,
     Decision,
+    Element,
     JouePourTout,
     Mark,
     MarqueResult,
@@ -65,7 +68,7 @@ from trictrac.replay.position import Position, other_side, start_position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 from trictrac.replay.scoring import CoupScore, ScoringEvent
 from trictrac.replay.selfplay import coup_element, evaluate, play_moves
-from trictrac.replay.verify import GameReport, verify
+from trictrac.replay.verify import CoupTrace, GameReport, verify
 
 __all__ = [
     "ROLLS",
@@ -159,7 +162,9 @@ class State:
         if self.stage == "roll":
             return f"{self.number}. {self.side} jet ? "
         if self.stage == "play":
-            return f"{self.number}. {self.side} {self.roll[0]}-{self.roll[1]} jeu ? "  # type: ignore[index]
+            roll = self.roll
+            assert roll is not None  # the play stage follows the throw
+            return f"{self.number}. {self.side} {roll[0]}-{roll[1]} jeu ? "
         if self.stage == "marks":
             return f"{self.number}. {self.side} marques [{self.default_marks or '—'}] ? "
         return "partie finie "
@@ -185,9 +190,22 @@ class _Entry:
     can_leave: bool
     ends: bool
     worth: tuple[str, ...]
-    moves: tuple = ()
+    moves: tuple[Move | CannotPlay, ...] = ()
     leave: bool = False
     defaults: Coup | None = None
+
+
+#: marks typed, as (before the checker moves, after them)
+_Marks = tuple[tuple[Action, ...], tuple[Action, ...]]
+
+
+class _Played(NamedTuple):
+    """The play typed at the play stage (internal)."""
+
+    moves: tuple[Move | CannotPlay, ...]
+    leave: bool
+    marks: _Marks | None  # marks typed after the play, if any
+    problem: str | None  # why the play is illegal (written as is), None when legal
 
 
 @dataclass(slots=True)
@@ -408,19 +426,22 @@ class RecordingSession:
 
     def hint(self, text: str) -> str:
         """One line for the toolbar as ``text`` is typed: the fault, or what it means."""
+        st = self.state
+        t = text.strip()
         try:
-            parsed = self._parse(text)
+            if st.stage == "roll":
+                roll = self._parse_roll(t)
+                return f"jet {roll[0]}-{roll[1]}"
+            if st.stage == "play":
+                played = self._parse_play(t)
+                if played.leave:
+                    return "je m'en vais"
+                written = " ".join(write_action(m) for m in played.moves) or "--"
+                problem = played.problem
+                return f"{written} — illégal ({problem}) : Entrée l'écrit tel quel" if problem else written
+            self._parse(text)
         except RecordingError as err:
             return f"? {err}"
-        st = self.state
-        if st.stage == "roll":
-            return f"jet {parsed[0]}-{parsed[1]}"  # type: ignore[index]
-        if st.stage == "play":
-            moves, leave, _marks, problem = parsed  # type: ignore[misc]
-            if leave:
-                return "je m'en vais"
-            written = " ".join(write_action(m) for m in moves) or "--"
-            return f"{written} — illégal ({problem}) : Entrée l'écrit tel quel" if problem else written
         return "marques : " + (text.strip() or st.default_marks or "rien")
 
     def completions(self, text: str) -> list[str]:
@@ -435,24 +456,31 @@ class RecordingSession:
             return [o for o in opts if o.startswith(t)]
         return []
 
-    def _parse(self, text: str) -> object:
+    def _parse(self, text: str) -> tuple[int, int] | _Played | _Marks:
+        """``text`` read at the current stage (RecordingError when it does not fit)."""
+        self._refuse_over()
         st = self.state
         t = text.strip()
-        if st.stage == "over":
-            raise RecordingError("the partie is over")
         if st.stage == "roll":
-            roll = parse_roll(t)
-            if roll is None:
-                raise RecordingError("a throw: 6-5, 65 or a doublet name (bezet … sonnez)")
-            if self.table.forced_roll and roll != self.table.forced_roll:
-                f = self.table.forced_roll
-                raise RecordingError(f"je joue pour tout: the throw {f[0]}-{f[1]} is played again (RULES.md §6.5)")
-            return roll
+            return self._parse_roll(t)
         if st.stage == "play":
             return self._parse_play(t)
         return self._parse_marks(t)
 
-    def _parse_play(self, t: str) -> tuple[tuple, bool, tuple | None, str | None]:
+    def _refuse_over(self) -> None:
+        if self.state.stage == "over":
+            raise RecordingError("the partie is over")
+
+    def _parse_roll(self, t: str) -> tuple[int, int]:
+        roll = parse_roll(t)
+        if roll is None:
+            raise RecordingError("a throw: 6-5, 65 or a doublet name (bezet … sonnez)")
+        if self.table.forced_roll and roll != self.table.forced_roll:
+            f = self.table.forced_roll
+            raise RecordingError(f"je joue pour tout: the throw {f[0]}-{f[1]} is played again (RULES.md §6.5)")
+        return roll
+
+    def _parse_play(self, t: str) -> _Played:
         e = self._entry
         assert e is not None
         toks = t.split()
@@ -464,21 +492,21 @@ class RecordingSession:
         if e.ends:
             if play_toks:
                 raise RecordingError("his gains end the partie: nothing is played (RULES.md §8.1)")
-            return (), False, marks, None
+            return _Played((), False, marks, None)
         if not play_toks:
             if len(e.plays) == 1:
-                return play_moves(e.plays[0], e.playset.unplayable), False, marks, None
+                return _Played(play_moves(e.plays[0], e.playset.unplayable), False, marks, None)
             raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
         if play_toks == ["v"]:
             if not e.can_leave:
                 raise RecordingError("no hole completed by his own gains: no right to leave (RULES.md §6.1)")
-            return (), True, marks, None
+            return _Played((), True, marks, None)
         if len(play_toks) == 1 and play_toks[0].isdigit() and "/" not in play_toks[0]:
             n = int(play_toks[0])
             if not 1 <= n <= len(e.plays):
                 raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
-            return play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None
-        moves = []
+            return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
+        moves: list[tuple[int, int] | int] = []
         for x in play_toks:
             m = _MOVE.match(x)
             c = _CANNOT.match(x)
@@ -495,20 +523,20 @@ class RecordingSession:
             else:
                 raise RecordingError(f"{x}: a play number, moves like 1/7, -6, or v")
         counts = list(e.game.position.mover)
-        for m in moves:
-            if isinstance(m, tuple):
-                if counts[m[0]] <= 0:
-                    raise RecordingError(f"no checker of his on {m[0]} (RULES.md §9.6)")
-                counts[m[0]] -= 1
-                counts[m[1]] += 1
+        for mv in moves:
+            if isinstance(mv, tuple):
+                if counts[mv[0]] <= 0:
+                    raise RecordingError(f"no checker of his on {mv[0]} (RULES.md §9.6)")
+                counts[mv[0]] -= 1
+                counts[mv[1]] += 1
         j = judge_play(e.game.position, e.roll, moves, self.profile)
         if j.legal and j.play is not None:
-            return play_moves(j.play, e.playset.unplayable), False, marks, None
-        written = tuple(Move(m[0], m[1]) if isinstance(m, tuple) else CannotPlay(m) for m in moves)
+            return _Played(play_moves(j.play, e.playset.unplayable), False, marks, None)
+        written = tuple(Move(mv[0], mv[1]) if isinstance(mv, tuple) else CannotPlay(mv) for mv in moves)
         problem = f"{(j.violation or '').replace('-', ' ')}, RULES.md {j.rule or '§3'}"
-        return written, False, marks, problem
+        return _Played(written, False, marks, problem)
 
-    def _parse_marks(self, t: str) -> tuple:
+    def _parse_marks(self, t: str) -> _Marks:
         """The actions typed (notation tokens) as ``(before, after)``."""
         if not t:
             return ((), ())
@@ -525,34 +553,35 @@ class RecordingSession:
 
     def enter(self, text: str) -> Step:
         """Take one entry at the current stage (module docstring)."""
-        parsed = self._parse(text)
         st = self.state
+        t = text.strip()
         if st.stage == "roll":
-            self._entry = self._start_entry(parsed)  # type: ignore[arg-type]
-            e = self._entry
-            if e.ends:
-                e.defaults = self._default_coup(e)
+            new = self._entry = self._start_entry(self._parse_roll(t))
+            if new.ends:
+                new.defaults = self._default_coup(new)
                 return Step(self.state, "", ("ses points lui donnent le douzième trou : rien n'est joué",))
-            if not e.plays or (len(e.plays) == 1 and not e.plays[0].steps and not e.can_leave):
+            if not new.plays or (len(new.plays) == 1 and not new.plays[0].steps and not new.can_leave):
                 return self.enter("")  # nothing to choose: impuissance
             return Step(self.state)
-        e = self._entry
-        assert e is not None
         if st.stage == "play":
-            moves, leave, marks, _problem = parsed  # type: ignore[misc]
-            e.moves, e.leave = moves, leave
-            e.defaults = self._default_coup(e)
-            if marks is not None:
-                return self._commit(self._with_marks(e, marks))
-            if not (e.defaults.before or e.defaults.after) and not self._open_ecole():
-                return self._commit(e.defaults)
+            played = self._parse_play(t)
+            e = self._entry
+            assert e is not None
+            e.moves, e.leave = played.moves, played.leave
+            defaults = e.defaults = self._default_coup(e)
+            if played.marks is not None:
+                return self._commit(self._with_marks(e, played.marks))
+            if not (defaults.before or defaults.after) and not self._open_ecole():
+                return self._commit(defaults)
             return Step(self.state)
-        # marks stage
-        assert e.defaults is not None
-        coup = e.defaults if not text.strip() else self._with_marks(e, parsed)  # type: ignore[arg-type]
+        self._refuse_over()
+        marks = self._parse_marks(t)
+        e = self._entry
+        assert e is not None and e.defaults is not None
+        coup = e.defaults if not t else self._with_marks(e, marks)
         return self._commit(coup)
 
-    def _with_marks(self, e: _Entry, marks: tuple) -> Coup:
+    def _with_marks(self, e: _Entry, marks: _Marks) -> Coup:
         before, after = marks
         d = e.defaults
         assert d is not None
@@ -599,15 +628,15 @@ class RecordingSession:
             msgs.append(f"fin de la partie : {self.result_text()}")
         return Step(self.state, appended, tuple(msgs))
 
-    def _sections_after(self, trace: object, report: GameReport) -> list:
+    def _sections_after(self, trace: CoupTrace, report: GameReport) -> list[Element]:
         """The sections after a coup that ended its relevé (RULES.md §6.2, §8.1-8.2)."""
-        st = trace.score_standing  # type: ignore[attr-defined]
-        out: list = []
+        st = trace.score_standing
+        out: list[Element] = []
         if self.kind == "douze-trous":
             if twelve_hole_winner(st) is None:
                 out.append(ReleveStart(self.table.releve + 1))
             return out
-        mo = marque_outcome(st, self.profile) if trace.left else None  # type: ignore[attr-defined]
+        mo = marque_outcome(st, self.profile) if trace.left else None
         if mo is None:
             out.append(ReleveStart(self.table.releve + 1))
             return out
@@ -629,7 +658,7 @@ class RecordingSession:
             out.append(ReleveStart(1))
         return out
 
-    def _flags(self, coup: Coup, report: GameReport, seen: set) -> list[str]:
+    def _flags(self, coup: Coup, report: GameReport, seen: set[tuple[int, str, str | None]]) -> list[str]:
         """Messages for this coup: what was marked against what the rules give, in the
         game's words, and the verifier's new findings (illegal plays, claims…)."""
         msgs: list[str] = []
@@ -694,7 +723,8 @@ class RecordingSession:
             els.append(Comment(text))
         else:
             c = els[k]
-            els[k] = replace(c, after=c.after + (Comment(text),))  # type: ignore[type-var]
+            assert isinstance(c, Coup)  # k is the last coup
+            els[k] = replace(c, after=c.after + (Comment(text),))
         self.report = self._verify()
         self._rewrite()
         return Step(self.state, "", ("commentaire noté",))

@@ -18,8 +18,9 @@ on a second table (2 / 4) and impuissance (2 a number).  All events of a throw a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any
 
 from trictrac.replay.moves import (
     GRAND_JAN,
@@ -182,13 +183,14 @@ _CTX: dict[tuple[Position, int], tuple[Profile, _Ctx]] = {}
 _CTX_MAX = 20_000
 #: the last (position, profile, facts), by identity: scoring then moving one throw
 #: asks for the same position twice in a row, and hashing a Position costs ~1 µs
-_LAST_CTX: list = [None, None, None]
+_LAST_CTX: list[Any] = [None, None, None]
 
 
 def _ctx(pos: Position, profile: Profile) -> _Ctx:
     last = _LAST_CTX
     if last[0] is pos and last[1] is profile:
-        return last[2]
+        kept: _Ctx = last[2]
+        return kept
     key = (pos, id(profile))
     hit = _CTX.get(key)
     if hit is not None and hit[0] is profile:

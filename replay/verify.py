@@ -691,7 +691,12 @@ def verify_text(text: str, profile: Profile | None = None, *, file: str | None =
     ]
 
 
-def _verify_chunk(args: tuple) -> list[GameReport]:
+#: one worker's share of :func:`verify_file`: (path, games as (byte offset, first line),
+#: number of the first game, profile, trace, recover)
+_Chunk = tuple[str, list[tuple[int, int]], int, Profile | None, bool, bool]
+
+
+def _verify_chunk(args: _Chunk) -> list[GameReport]:
     """Worker: verify the games starting at ``offsets`` (byte offset, first line)."""
     from ..notation.reader import read_record_at
 
@@ -731,7 +736,7 @@ def verify_file(path: str, profile: Profile | None = None, jobs: int = 1, *, tra
         prev = off
         games.append((off, line))
     del data
-    tasks = [
+    tasks: list[_Chunk] = [
         (path, games[k:k + chunk_games], k, profile, trace, recover) for k in range(0, len(games), chunk_games)
     ]
     import multiprocessing as mp

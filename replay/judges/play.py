@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..direct import judge_direct
 from ...notation.record import Move
+from ..direct import judge_direct
 from ..moves import Play, judge_play, legal_plays
 from ..profiles import Profile
 from ..remedies import remedy_problems
@@ -90,7 +90,8 @@ class PlayJudge(TableState):
             head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
             if self._go_on_from_nearest(f, ("illegal-move", head, "wrong-distance", "§3.1")):
                 return self._judge_written_play(f)
-        if j.play is None:
+        played = j.play
+        if played is None:
             # not executable: a checker that does not exist, or a dame mal posée (§9.5)
             play, problem = self._play_as_written(f)
             if problem is not None:
@@ -103,9 +104,11 @@ class PlayJudge(TableState):
                     self.stopped = True
                     return False
                 return self._judge_written_play(f)
+            assert play is not None  # no problem: the checkers moved as written
+            played = play
             j = j._replace(play=play)
-        f.judgement, f.play = j, j.play
-        f.score, f.position_after = play_outcome(pos, roll, j.play, self.profile)
+        f.judgement, f.play = j, played
+        f.score, f.position_after = play_outcome(pos, roll, played, self.profile)
         # what a legal play would give: needed only to measure a plein not made (§7.7)
         f.score_of_roll = f.score if j.legal else self._score_roll(pos, roll)
         return True
