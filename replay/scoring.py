@@ -529,7 +529,8 @@ def _score(
         kind, table = c.plein
         if c.deficit:
             if play is None:
-                fw = _fill_ways(c, a, b, ps, profile)  # type: ignore[arg-type]
+                assert ps is not None  # every play scored: the play set was given
+                fw = _fill_ways(c, a, b, ps, profile)
             elif play.filled & TABLE_BITS[kind]:
                 if ps is None:
                     ps = legal_plays(pos, (a, b), profile)
@@ -561,7 +562,8 @@ def _score(
     if sortie:
         unplayed = 0
     elif play is None:
-        unplayed = len(ps.unplayable)  # type: ignore[union-attr]
+        assert ps is not None
+        unplayed = len(ps.unplayable)
     else:
         unplayed = 2 - len(play.numbers)
     if unplayed > 0:
