@@ -52,18 +52,29 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..replay import typo_bench
 from . import engine, judge, parse, pipeline
 from . import moves as moves_bench
 from .common import Row, peak_memory, progress
-from ..replay import typo_bench
 from .corpus import count_games_and_coups, generate_corpus, head
 
 __all__ = ["STEPS", "Options", "format_text", "run_bench"]
 
 #: every step, in the order they run
 STEPS: tuple[str, ...] = (
-    "parse", "engine", "moves", "judge", "verify", "check", "chess", "check-j2", "memory",
-    "import", "import-j2", "publish", "typo",
+    "parse",
+    "engine",
+    "moves",
+    "judge",
+    "verify",
+    "check",
+    "chess",
+    "check-j2",
+    "memory",
+    "import",
+    "import-j2",
+    "publish",
+    "typo",
 )
 
 
@@ -113,8 +124,12 @@ def run_bench(opt: Options) -> dict[str, Any]:
         else:
             path = opt.file
             games, coups = count_games_and_coups(path)
-        corpus = {"file": opt.file or f"<generated: {opt.parties} parties, seed {opt.seed}>",
-                  "games": games, "coups": coups, "bytes": os.path.getsize(path)}
+        corpus = {
+            "file": opt.file or f"<generated: {opt.parties} parties, seed {opt.seed}>",
+            "games": games,
+            "coups": coups,
+            "bytes": os.path.getsize(path),
+        }
         for step in STEPS:
             if step not in want:
                 continue
@@ -136,12 +151,15 @@ def run_bench(opt: Options) -> dict[str, Any]:
     }
 
 
-def _step(step: str, opt: Options, path: str, games: int, coups: int, tmp: str,
-          rows: list[Row], figures: dict[str, Any]) -> None:
+def _step(
+    step: str, opt: Options, path: str, games: int, coups: int, tmp: str, rows: list[Row], figures: dict[str, Any]
+) -> None:
     if step == "parse":
         rows.extend(pipeline.parse_corpus(path))
-        figures["parse"] = {k: round(v, 3) if isinstance(v, float) else v
-                            for k, v in parse.run(opt.parse_games, opt.seed, repeat=1).items()}
+        figures["parse"] = {
+            k: round(v, 3) if isinstance(v, float) else v
+            for k, v in parse.run(opt.parse_games, opt.seed, repeat=1).items()
+        }
     elif step == "engine":
         res = engine.run(opt.positions)
         res.pop("profile")
@@ -198,16 +216,22 @@ def _rate(rows: list[Row], step: str, cpu: bool = True) -> float | None:
 
 def _headline(rows: list[Row], figures: dict[str, Any]) -> None:
     """Issue 17's table from the rows."""
-    pairs = (("check_coups_per_s", "check"), ("chess_plies_per_s", "chess"),
-             ("db_import_games_per_s", "db import"), ("publish_pages_per_s", "publish"))
+    pairs = (
+        ("check_coups_per_s", "check"),
+        ("chess_plies_per_s", "chess"),
+        ("db_import_games_per_s", "db import"),
+        ("publish_pages_per_s", "publish"),
+    )
     for key, step in pairs:
         v = _rate(rows, step)
         if v is not None:
             figures[key] = v
     if "check_coups_per_s" in figures and "chess_plies_per_s" in figures:
         figures["check_vs_chess"] = round(figures["check_coups_per_s"] / figures["chess_plies_per_s"], 3)
-    for key, one, two in (("check_j2_speedup", "check", "check -j 2"),
-                          ("db_import_j2_speedup", "db import", "db import -j 2")):
+    for key, one, two in (
+        ("check_j2_speedup", "check", "check -j 2"),
+        ("db_import_j2_speedup", "db import", "db import -j 2"),
+    ):
         a, b = _rate(rows, one, cpu=False), _rate(rows, two, cpu=False)
         if a and b:
             figures[key] = round(b / a, 2)
@@ -219,15 +243,20 @@ def _headline(rows: list[Row], figures: dict[str, Any]) -> None:
 def format_text(result: dict[str, Any]) -> str:
     """The rows as a table, then issue 17's figures."""
     c = result["corpus"]
-    lines = [(f"{c['file']}: {c['games']} games, {c['coups']} coups, {c['bytes'] / 1e6:.1f} MB; "
-              f"{result['machine']['cores']} cores, Python {result['machine']['python']}"),
-             f"{'step':<20}{'items':>10} {'unit':<6}{'seconds':>9}{'rate/s':>11}{'rate/cpu s':>12}{'peak MB':>9}  note"]
+    lines = [
+        (
+            f"{c['file']}: {c['games']} games, {c['coups']} coups, {c['bytes'] / 1e6:.1f} MB; "
+            f"{result['machine']['cores']} cores, Python {result['machine']['python']}"
+        ),
+        f"{'step':<20}{'items':>10} {'unit':<6}{'seconds':>9}{'rate/s':>11}{'rate/cpu s':>12}{'peak MB':>9}  note",
+    ]
     for r in result["rows"]:
         rate = "-" if r["rate"] is None else f"{r['rate']:,.1f}"
         rc = "-" if r["rate_per_cpu_second"] is None else f"{r['rate_per_cpu_second']:,.1f}"
         pm = "-" if r["peak_mb"] is None else f"{r['peak_mb']:.1f}"
-        lines.append(f"{r['step']:<20}{r['items']:>10} {r['unit']:<6}{r['seconds']:>9.2f}{rate:>11}{rc:>12}"
-                     f"{pm:>9}  {r['note']}")
+        lines.append(
+            f"{r['step']:<20}{r['items']:>10} {r['unit']:<6}{r['seconds']:>9.2f}{rate:>11}{rc:>12}{pm:>9}  {r['note']}"
+        )
     f = result["figures"]
     labels = (
         ("check_coups_per_s", "check, coups per CPU second (one core, whole process)"),

@@ -26,8 +26,16 @@ Row = dict[str, Any]
 _RSS_SCALE = 1 if sys.platform == "darwin" else 1024
 
 
-def row(step: str, items: float, unit: str, seconds: float, *, cpu: float | None = None,
-        peak_mb: float | None = None, note: str = "") -> Row:
+def row(
+    step: str,
+    items: float,
+    unit: str,
+    seconds: float,
+    *,
+    cpu: float | None = None,
+    peak_mb: float | None = None,
+    note: str = "",
+) -> Row:
     """One measurement; rates are items per wall second and per CPU second."""
     return {
         "step": step,
@@ -123,8 +131,7 @@ def run_child(args: list[str], *, code: str | None = None, ok: tuple[int, ...] =
     with tempfile.TemporaryFile() as out_f, tempfile.TemporaryFile() as err_f:
         try:
             t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-c", _WRAP, *head, *args], stdout=out_f, stderr=err_f,
-                                    env=env)
+            proc = subprocess.Popen([sys.executable, "-c", _WRAP, *head, *args], stdout=out_f, stderr=err_f, env=env)
             _pid, status, usage = os.wait4(proc.pid, 0)
             seconds = time.perf_counter() - t0
             proc.returncode = returncode = os.waitstatus_to_exitcode(status)

@@ -25,8 +25,9 @@ def _game_text(task: tuple[int, int, str]) -> tuple[str, int]:
     return write_record(rec), len(rec.coups)
 
 
-def generate_corpus(path: str, n: int, seed: int = 1, *, kinds: Iterable[str] = ("douze-trous", "a-ecrire"),
-                    jobs: int = 1) -> Row:
+def generate_corpus(
+    path: str, n: int, seed: int = 1, *, kinds: Iterable[str] = ("douze-trous", "a-ecrire"), jobs: int = 1
+) -> Row:
     """Write ``n`` self-played parties to ``path`` (kinds in turn, full records); the
     row gives games/s of the bots and, in ``coups``, the coups written.
 
@@ -52,8 +53,9 @@ def generate_corpus(path: str, n: int, seed: int = 1, *, kinds: Iterable[str] = 
                 text, nc = _game_text(task)
                 out.write(("\n" if i else "") + text)
                 coups += nc
-    r = row("generate", n, "games", time.perf_counter() - t0, cpu=cpu_seconds() - c0,
-            note=f"{coups} coups, {jobs} job(s)")
+    r = row(
+        "generate", n, "games", time.perf_counter() - t0, cpu=cpu_seconds() - c0, note=f"{coups} coups, {jobs} job(s)"
+    )
     r["coups"] = coups
     return r
 

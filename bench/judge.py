@@ -38,8 +38,9 @@ def written(play: Play, unplayable: Sequence[int]) -> list[tuple[int, int] | int
     return out
 
 
-def game_coups(seed: int, profiles: Sequence[Profile] = (DEFAULT_PROFILE,),
-               max_coups: int = 400) -> Iterator[tuple[Position, tuple[int, int], Play, tuple[int, ...], Profile]]:
+def game_coups(
+    seed: int, profiles: Sequence[Profile] = (DEFAULT_PROFILE,), max_coups: int = 400
+) -> Iterator[tuple[Position, tuple[int, int], Play, tuple[int, ...], Profile]]:
     """Endless ``(position, roll, play, unplayable numbers, profile)`` of games between
     the bots of ``replay.selfplay``, one profile per game in turn (a new relevé after a
     sortie; a new game after ``max_coups``)."""

@@ -38,7 +38,9 @@ def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list
     return out
 
 
-def game_corpus(n_games: int, seed: int = 7, profile: Profile = DEFAULT_PROFILE) -> list[tuple[Position, tuple[int, int]]]:
+def game_corpus(
+    n_games: int, seed: int = 7, profile: Profile = DEFAULT_PROFILE
+) -> list[tuple[Position, tuple[int, int]]]:
     """(position before the coup, roll) of every coup of ``n_games`` self-played games."""
     from ..replay.selfplay import selfplay
     from ..replay.verify import verify

@@ -46,8 +46,10 @@ def parse_corpus(path: str) -> list[Row]:
     t0 = time.perf_counter()
     games = sum(1 for _ in iter_records(path))
     dt, cpu = time.perf_counter() - t0, cpu_seconds() - c0
-    return [row("parse corpus", round(size / 1e6, 3), "MB", dt, cpu=cpu, note=f"{games} games"),
-            row("parse corpus", games, "games", dt, cpu=cpu)]
+    return [
+        row("parse corpus", round(size / 1e6, 3), "MB", dt, cpu=cpu, note=f"{games} games"),
+        row("parse corpus", games, "games", dt, cpu=cpu),
+    ]
 
 
 def verify_in_process(path: str, jobs: int = 1) -> Row:
@@ -62,16 +64,29 @@ def verify_in_process(path: str, jobs: int = 1) -> Row:
         games += 1
         coups += rep.coups_verified
         findings += len(rep.findings)
-    return row(f"verify ({jobs} job{'s' if jobs > 1 else ''})", coups, "coups", time.perf_counter() - t0,
-               cpu=cpu_seconds() - c0, note=f"{games} games, {findings} findings")
+    return row(
+        f"verify ({jobs} job{'s' if jobs > 1 else ''})",
+        coups,
+        "coups",
+        time.perf_counter() - t0,
+        cpu=cpu_seconds() - c0,
+        note=f"{games} games, {findings} findings",
+    )
 
 
 def check(path: str, coups: int, jobs: int = 1, step: str = "check") -> Row:
     """``trictrac check FILE [-j N]`` as a whole process: coups per second."""
     c = run_child(["check", path, "--jobs", str(jobs)])
     # with -j the work is in grandchildren, which wait4 on the parent does not count
-    return row(step, coups, "coups", c.seconds, cpu=c.cpu if jobs == 1 else None, peak_mb=c.peak_mb,
-               note=f"exit {c.returncode}, {jobs} job(s)")
+    return row(
+        step,
+        coups,
+        "coups",
+        c.seconds,
+        cpu=c.cpu if jobs == 1 else None,
+        peak_mb=c.peak_mb,
+        note=f"exit {c.returncode}, {jobs} job(s)",
+    )
 
 
 def chess_replay(plies: int, tmp: str, seed: int = 1) -> Row:
@@ -82,8 +97,15 @@ def chess_replay(plies: int, tmp: str, seed: int = 1) -> Row:
     done = int(c.stdout.strip() or 0)
     if done != plies:
         raise RuntimeError(f"python-chess replayed {done} plies of {plies}")
-    return row("chess", plies, "plies", c.seconds, cpu=c.cpu, peak_mb=c.peak_mb,
-               note=f"python-chess {info['chess']}, {info['games']} games")
+    return row(
+        "chess",
+        plies,
+        "plies",
+        c.seconds,
+        cpu=c.cpu,
+        peak_mb=c.peak_mb,
+        note=f"python-chess {info['chess']}, {info['games']} games",
+    )
 
 
 def memory(path: str, sizes: list[int], tmp: str) -> list[Row]:
@@ -93,8 +115,17 @@ def memory(path: str, sizes: list[int], tmp: str) -> list[Row]:
     for n in sizes:
         big = repeated(path, n, os.path.join(tmp, f"archive-{n}.trn"))
         c = run_child(["check", big])
-        out.append(row(f"check memory {n}", n, "games", c.seconds, cpu=c.cpu, peak_mb=c.peak_mb,
-                       note=f"{os.path.getsize(big) / 1e6:.1f} MB archive"))
+        out.append(
+            row(
+                f"check memory {n}",
+                n,
+                "games",
+                c.seconds,
+                cpu=c.cpu,
+                peak_mb=c.peak_mb,
+                note=f"{os.path.getsize(big) / 1e6:.1f} MB archive",
+            )
+        )
         os.unlink(big)
     return out
 
@@ -104,8 +135,15 @@ def db_import(sample: str, games: int, tmp: str, jobs: int = 1) -> Row:
     db = os.path.join(tmp, f"bench-{jobs}.db")
     c = run_child(["db", "import", db, sample, "--jobs", str(jobs)])
     os.unlink(db)
-    return row("db import" + (f" -j {jobs}" if jobs > 1 else ""), games, "games", c.seconds,
-               cpu=c.cpu if jobs == 1 else None, peak_mb=c.peak_mb, note=f"exit {c.returncode}")
+    return row(
+        "db import" + (f" -j {jobs}" if jobs > 1 else ""),
+        games,
+        "games",
+        c.seconds,
+        cpu=c.cpu if jobs == 1 else None,
+        peak_mb=c.peak_mb,
+        note=f"exit {c.returncode}",
+    )
 
 
 def publish(sample: str, games: int, tmp: str) -> Row:
@@ -113,8 +151,15 @@ def publish(sample: str, games: int, tmp: str) -> Row:
     out = os.path.join(tmp, "site")
     c = run_child(["publish", sample, "-o", out])
     size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
-    return row("publish", games, "pages", c.seconds, cpu=c.cpu, peak_mb=c.peak_mb,
-               note=f"{size / 1e6:.1f} MB written, exit {c.returncode}")
+    return row(
+        "publish",
+        games,
+        "pages",
+        c.seconds,
+        cpu=c.cpu,
+        peak_mb=c.peak_mb,
+        note=f"{size / 1e6:.1f} MB written, exit {c.returncode}",
+    )
 
 
 def python_version() -> str:

@@ -71,9 +71,13 @@ def position_from_json(text: str) -> Position:
         if total != 15:
             raise BadInput(f"{where}:1:{_col(text, side)}: {side} has {total} checkers, not 15 (RULES.md §2.1)")
         if c[12] == 1:
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has a lone checker on its coin, point 12 (RULES.md §3.3 L3)")
+            raise BadInput(
+                f"{where}:1:{_col(text, side)}: {side} has a lone checker on its coin, point 12 (RULES.md §3.3 L3)"
+            )
         if c[13]:
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has checkers on the opponent's coin, point 13 (RULES.md §3.3 L2)")
+            raise BadInput(
+                f"{where}:1:{_col(text, side)}: {side} has checkers on the opponent's coin, point 13 (RULES.md §3.3 L2)"
+            )
     for p in range(1, 25):
         if m[p] and o[25 - p]:
             raise BadInput(
@@ -109,7 +113,10 @@ def position_from_text(text: str) -> Position:
 @click.argument("position", required=False)
 @click.option("--roll", "roll", default=None, metavar="A-B", help="Analyse one roll only, e.g. 5-4 (default: all 21).")
 @click.option(
-    "--position-json", "position_json", default=None, metavar="JSON",
+    "--position-json",
+    "position_json",
+    default=None,
+    metavar="JSON",
     help='The position as JSON: {"mover": {"1": 13, "12": 2}, "other": {"1": 15}, '
     '"mover_off": 0, "other_off": 0, "mover_coups": 1, "other_coups": 1}.',
 )

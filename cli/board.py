@@ -12,11 +12,18 @@ from .common import BadInput
 
 @click.command("board")
 @click.argument("position")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, allow_dash=True), default="-",
-              show_default=True, help="SVG file to write ('-' = standard output).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    default="-",
+    show_default=True,
+    help="SVG file to write ('-' = standard output).",
+)
 @click.option("--size", type=click.IntRange(100, 4000), default=600, show_default=True, help="Width in pixels.")
-@click.option("--orientation", type=click.Choice(["A", "B"]), default="A", show_default=True,
-              help="The side drawn at the bottom.")
+@click.option(
+    "--orientation", type=click.Choice(["A", "B"]), default="A", show_default=True, help="The side drawn at the bottom."
+)
 @click.option("--no-labels", "labels", flag_value=False, default=True, help="No point numbers or side letters.")
 def board(position: str, output: str, size: int, orientation: str, labels: bool) -> None:
     """Draw POSITION (one-line position notation) as an SVG tablier, with the score

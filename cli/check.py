@@ -14,24 +14,32 @@ from typing import Any
 
 import click
 
-from trictrac.cli.common import (
-    BadInput, echo_json, jobs_option, json_option, profile_option, read_input, summary_line, use_colour,
+from ..notation.record import Comment, Coup, Glyph, Record
+from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
+from ..replay.profiles import Profile
+from ..replay.verify import GameReport, verify, verify_file
+from .common import (
+    BadInput,
+    echo_json,
+    jobs_option,
+    json_option,
+    profile_option,
+    read_input,
+    summary_line,
+    use_colour,
 )
+
+__all__ = ["check", "annotate", "replay"]
 
 
 def _paint(text: str, fg: str, colour: bool) -> str:
     """Colour only on a terminal (never in pipes, files or tests)."""
     return click.style(text, fg=fg) if colour else text
-from trictrac.notation.record import Comment, Coup, Diagnostic, Glyph, Record
-from trictrac.notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
-from trictrac.replay.profiles import Profile
-from trictrac.replay.verify import GameReport, verify, verify_file
-
-__all__ = ["check", "annotate", "replay"]
 
 
-def _reports(inp: Input, profile: Profile | None, jobs: int, trace: bool = False,
-             recover: bool = False) -> list[GameReport]:
+def _reports(
+    inp: Input, profile: Profile | None, jobs: int, trace: bool = False, recover: bool = False
+) -> list[GameReport]:
     """Every game of ``inp`` verified; :class:`BadInput` when it holds no record."""
     return list(_streamed(inp, profile, jobs, trace, recover))
 
@@ -44,12 +52,14 @@ def _verified(inp: Input, profile: Profile | None, jobs: int, trace: bool, recov
 
     with inp.stream() as fh:
         for i, pr in enumerate(iter_records(fh, file=inp.name)):
-            yield verify(pr.record, profile, file=inp.name, game=i, trace=trace, diagnostics=pr.diagnostics,
-                         recover=recover)
+            yield verify(
+                pr.record, profile, file=inp.name, game=i, trace=trace, diagnostics=pr.diagnostics, recover=recover
+            )
 
 
-def _streamed(inp: Input, profile: Profile | None, jobs: int, trace: bool = False,
-              recover: bool = False) -> Iterator[GameReport]:
+def _streamed(
+    inp: Input, profile: Profile | None, jobs: int, trace: bool = False, recover: bool = False
+) -> Iterator[GameReport]:
     """The reports of ``inp`` one by one as they are verified (flat memory, issue 17).
     Reports of no record (no header, no coup) are held back until a record shows up, so
     that a file without any is bad input (:class:`BadInput`) with nothing printed."""
@@ -69,7 +79,7 @@ def _streamed(inp: Input, profile: Profile | None, jobs: int, trace: bool = Fals
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror or e}") from None
     if not seen:
-        raise BadInput(f"{path}: no trictrac record found (a record starts with [Tag \"value\"] lines)")
+        raise BadInput(f'{path}: no trictrac record found (a record starts with [Tag "value"] lines)')
 
 
 @click.command("check")
@@ -77,9 +87,12 @@ def _streamed(inp: Input, profile: Profile | None, jobs: int, trace: bool = Fals
 @profile_option
 @json_option
 @jobs_option
-@click.option("--strict", is_flag=True,
-              help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
-                   "for the wrong side) instead of proposing the nearest legal play and going on.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
+    "for the wrong side) instead of proposing the nearest legal play and going on.",
+)
 def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool) -> None:
     """Verify recorded games against the rules: one line per finding, a summary per game
     (and a last line of totals when several files are given).  FILE '-' reads standard
@@ -156,8 +169,13 @@ def _annotated(record: Record, rep: GameReport, explain: bool) -> Record:
                 extra.append(Comment(_explain(t)))
             fs = by_index.get(idx, [])
             for f in fs:
-                extra.append(Comment(f"{f.kind}: {f.message}" + (f" — {f.consequence}" if f.consequence else "")
-                                     + f" [RULES.md {f.rule}]"))
+                extra.append(
+                    Comment(
+                        f"{f.kind}: {f.message}"
+                        + (f" — {f.consequence}" if f.consequence else "")
+                        + f" [RULES.md {f.rule}]"
+                    )
+                )
             if fs:
                 extra.append(Glyph("??" if any(f.kind == "missing-checker" for f in fs) else "?"))
             out.append(replace(el, after=tuple(el.after) + tuple(extra)) if extra else el)
@@ -175,16 +193,23 @@ def _annotated(record: Record, rep: GameReport, explain: bool) -> Record:
 
 
 def _explain(t: Any) -> str:
-    ev = ", ".join(
-        f"{e.kind} {e.points} to {'roller' if e.side == 'mover' else 'other'}" for e in t.events
-    ) or "nothing scored"
+    ev = (
+        ", ".join(f"{e.kind} {e.points} to {'roller' if e.side == 'mover' else 'other'}" for e in t.events)
+        or "nothing scored"
+    )
     return f"entitled: roller {t.entitled[0]}, other {t.entitled[1]} ({ev})"
 
 
 @click.command("annotate")
 @click.argument("file", type=click.Path(allow_dash=True))
-@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False),
-              help="Where to write the annotated record ('-' = standard output).")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Where to write the annotated record ('-' = standard output).",
+)
 @click.option("--explain", is_flag=True, help="Also write each coup's entitled marks.")
 @profile_option
 def annotate(file: str, output: str, explain: bool, profile: Profile | None) -> None:
@@ -197,8 +222,8 @@ def annotate(file: str, output: str, explain: bool, profile: Profile | None) -> 
     Exit codes: 0 written (whatever the games' findings), 2 FILE could not be read or
     the output could not be written (nothing is written).
     """
-    from trictrac.notation.reader import iter_records
-    from trictrac.notation.writer import write_record
+    from ..notation.reader import iter_records
+    from ..notation.writer import write_record
 
     inp = read_input(file)
     texts: list[str] = []
@@ -231,7 +256,7 @@ def replay(file: str, profile: Profile | None, as_json: bool) -> None:
         trictrac replay game.trn --json
     Exit codes: 0 replayed, 2 FILE could not be read.
     """
-    from trictrac.notation.position import write_position
+    from ..notation.position import write_position
 
     out = []
     for rep in _reports(read_input(file), profile, 1, trace=True):
@@ -253,8 +278,12 @@ def replay(file: str, profile: Profile | None, as_json: bool) -> None:
             holes = "".join(f"; {h['side']} trou {h['hole']}" for h in c["holes"])
             mid = c["score_after_gains"]
             between = "" if mid is None or mid == c["score"] else f" | after {c['side']}'s gains: {_score_text(mid)}"
-            click.echo(terminal_safe(f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "
-                       f"{ev}{holes}{between} | {c['position']}"))
+            click.echo(
+                terminal_safe(
+                    f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "
+                    f"{ev}{holes}{between} | {c['position']}"
+                )
+            )
 
 
 def _score_text(score: dict[str, dict[str, Any]]) -> str:

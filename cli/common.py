@@ -49,7 +49,11 @@ def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def jobs_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
-        "--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+        "--jobs",
+        "-j",
+        type=click.IntRange(1, 256),
+        default=1,
+        show_default=True,
         help="Worker processes for large archives.",
     )(f)
 
@@ -87,8 +91,10 @@ def input_paths(files: tuple[str, ...], *, pass_missing: bool = False) -> tuple[
 
 def summary_line(files: int, games: int, coups: int, findings: int, *, unreadable: int = 0) -> str:
     """The last line of a command that read several files."""
+
     def n(k: int, word: str) -> str:
         return f"{k} {word}{'' if k == 1 else 's'}"
+
     tail = f" ({unreadable} unreadable)" if unreadable else ""
     return f"{n(files, 'file')}{tail}, {n(games, 'game')}, {n(coups, 'coup')}, {n(findings, 'finding')}"
 

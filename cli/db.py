@@ -19,9 +19,8 @@ from typing import Any
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
-from trictrac.club import queries
-from trictrac.club.db import (
+from ..club import queries
+from ..club.db import (
     DatabaseMissing,
     GameNotFound,
     ImportReport,
@@ -32,8 +31,9 @@ from trictrac.club.db import (
     open_db,
     reverify,
 )
-from trictrac.club.queries import PlayerNotFound
-from trictrac.notation.textio import terminal_safe
+from ..club.queries import PlayerNotFound
+from ..notation.textio import terminal_safe
+from .common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
 
 
 @click.group("db")
@@ -127,13 +127,19 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
 @DB_PATH
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @profile_option
-@click.option("--season-start", type=click.IntRange(1, 12), default=1, show_default=True,
-              help="Club season rule, set when the file is created: the month a season starts "
-                   "(1 = seasons are calendar years; 9 = September to August, named 2024-2025).")
+@click.option(
+    "--season-start",
+    type=click.IntRange(1, 12),
+    default=1,
+    show_default=True,
+    help="Club season rule, set when the file is created: the month a season starts "
+    "(1 = seasons are calendar years; 9 = September to August, named 2024-2025).",
+)
 @jobs_option
 @json_option
-def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start: int, jobs: int,
-               as_json: bool) -> None:
+def import_cmd(
+    database: str, files: tuple[str, ...], profile: Any, season_start: int, jobs: int, as_json: bool
+) -> None:
     """Import record files (.trn) into DATABASE (created when missing).
 
     Each game is verified and stored with its players, marqués, relevés, coups,
@@ -165,9 +171,11 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
             new = min(max(step.offset, done[step.path]), sizes.get(step.path, 0))
             bar.update(new - done[step.path])
             done[step.path] = new
+
     try:
-        report = import_records(database, files, profile=profile, progress=progress,
-                                season_start_month=season_start, jobs=jobs)
+        report = import_records(
+            database, files, profile=profile, progress=progress, season_start_month=season_start, jobs=jobs
+        )
     except sqlite3.DatabaseError as e:
         raise BadInput(f"{database}: cannot write the database ({e})") from None
     finally:
@@ -185,8 +193,9 @@ def import_cmd(database: str, files: tuple[str, ...], profile: Any, season_start
 @db.command("reverify")
 @DB_PATH
 @profile_option
-@click.option("--all", "everything", is_flag=True, help="Re-verify every game, not only those verified by "
-                                                            "another engine version.")
+@click.option(
+    "--all", "everything", is_flag=True, help="Re-verify every game, not only those verified by another engine version."
+)
 @json_option
 def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -> None:
     """Verify stored games again (after an upgrade of the rules engine, or with --profile).
@@ -209,8 +218,10 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
     if as_json:
         echo_json(report.as_dict())
     else:
-        click.echo(f"{report.read} games: {report.imported} re-verified, {report.unchanged} up to date, "
-                   f"{len(report.failures)} failed; {report.findings} findings; {report.seconds:.2f} s")
+        click.echo(
+            f"{report.read} games: {report.imported} re-verified, {report.unchanged} up to date, "
+            f"{len(report.failures)} failed; {report.findings} findings; {report.seconds:.2f} s"
+        )
         for f in report.failures:
             click.echo(f"  {f.render()}", err=True)
     click.get_current_context().exit(1 if report.failures else 0)
@@ -219,10 +230,16 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
 def _print_report(r: ImportReport) -> None:
     rate = f" ({r.read / r.seconds:.0f} games/s)" if r.seconds and r.read else ""
     for path, c in r.per_file.items():
-        click.echo(terminal_safe(f"{path}: {c['added']} added, {c['replaced']} replaced, "
-                                 f"{c['unchanged']} unchanged, {c['refused']} refused"))
-    click.echo(f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, {r.failed} failed "
-               f"({r.added} added, {r.replaced} replaced); {r.findings} findings stored; {r.seconds:.2f} s{rate}")
+        click.echo(
+            terminal_safe(
+                f"{path}: {c['added']} added, {c['replaced']} replaced, "
+                f"{c['unchanged']} unchanged, {c['refused']} refused"
+            )
+        )
+    click.echo(
+        f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, {r.failed} failed "
+        f"({r.added} added, {r.replaced} replaced); {r.findings} findings stored; {r.seconds:.2f} s{rate}"
+    )
     if r.failures:
         click.echo("failures:", err=True)
         for f in r.failures:
@@ -275,8 +292,12 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
 
 @db.command("datasette")
 @DB_PATH
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Where to write the metadata "
-              "(default: NAME.metadata.json beside the database).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Where to write the metadata (default: NAME.metadata.json beside the database).",
+)
 @click.option("--club", help="The club's name, for the title.")
 def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
     """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
@@ -288,7 +309,7 @@ def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
       trictrac db datasette club.db --club "Cercle de Rouen"
       datasette club.db -m club.metadata.json
     """
-    from trictrac.club.datasette import write_metadata
+    from ..club.datasette import write_metadata
 
     _open(database).close()  # a club database (and migrated when it is an older one)
     try:
@@ -316,8 +337,11 @@ def games_cmd(database: str, player: str | None, season: str | None, limit: int 
       trictrac db games club.db --player Dupont --season 2024 --csv > dupont.csv
     """
     rows = _query(database, queries.list_games, player=player, season=season, limit=limit)
-    cols = None if fmt != "table" else ["date", "season", "player_a", "player_b", "holes_a", "holes_b",
-                                         "winner", "n_coups", "n_findings", "id"]
+    cols = (
+        None
+        if fmt != "table"
+        else ["date", "season", "player_a", "player_b", "holes_a", "holes_b", "winner", "n_coups", "n_findings", "id"]
+    )
     if fmt == "table":
         rows = [{**r, "id": r["id"][:12]} for r in rows]
     _output(rows, fmt, cols)
@@ -345,8 +369,10 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
     if player is None:
         _output(_query(database, queries.list_players), fmt)
         return
-    res, h2h = _query(database, lambda d: (queries.player_results(d, player, season=season),
-                                           queries.head_to_head(d, player, season=season)))
+    res, h2h = _query(
+        database,
+        lambda d: (queries.player_results(d, player, season=season), queries.head_to_head(d, player, season=season)),
+    )
     if fmt == "json":
         echo_json({**res, "head_to_head": h2h})
     elif fmt == "csv":
@@ -355,8 +381,21 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
         click.echo(f"{res['player']}: results by season")
         _table(res["seasons"])
         click.echo("\nhead-to-head")
-        _table(h2h, ["opponent", "games", "wins", "losses", "unfinished", "holes_for", "holes_against",
-                     "marques_won", "marques_lost", "won_in_bredouille"])
+        _table(
+            h2h,
+            [
+                "opponent",
+                "games",
+                "wins",
+                "losses",
+                "unfinished",
+                "holes_for",
+                "holes_against",
+                "marques_won",
+                "marques_lost",
+                "won_in_bredouille",
+            ],
+        )
 
 
 @db.command("h2h")
@@ -381,11 +420,11 @@ def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None
 @click.option("--player", help="Only écoles this player claimed or made.")
 @click.option("--season", help="Only this season.")
 @click.option("--list", "as_list", is_flag=True, help="List every école instead of the totals by player.")
-@click.option("--found-by-verifier", is_flag=True,
-              help="List the écoles the verifier found, unclaimed ones included.")
+@click.option("--found-by-verifier", is_flag=True, help="List the écoles the verifier found, unclaimed ones included.")
 @format_option
-def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: bool, found_by_verifier: bool,
-               fmt: str) -> None:
+def ecoles_cmd(
+    database: str, player: str | None, season: str | None, as_list: bool, found_by_verifier: bool, fmt: str
+) -> None:
     """Who made and who claimed écoles (RULES.md §7), and the écoles the verifier found.
 
     \b
@@ -397,8 +436,9 @@ def ecoles_cmd(database: str, player: str | None, season: str | None, as_list: b
     res = _query(database, queries.ecoles, player=player, season=season)
     if found_by_verifier:
         rows = res["found_by_verifier"]
-        _output(rows, fmt, None if fmt != "table" else
-                ["game", "coup", "kind", "made_by", "entitled", "marked", "message"])
+        _output(
+            rows, fmt, None if fmt != "table" else ["game", "coup", "kind", "made_by", "entitled", "marked", "message"]
+        )
     elif fmt == "json":
         echo_json(res)
     else:
@@ -446,8 +486,10 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     click.echo(f"game {g['id']}")
     for k, v in g["headers"].items():
         click.echo(terminal_safe(f"  {k}: {v}"))
-    click.echo(f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
-               f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}")
+    click.echo(
+        f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
+        f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}"
+    )
     _table(g["results"])
     for n in g["notes"]:
         click.echo(f"note: {n}")
@@ -488,7 +530,7 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
         for k, v in res["findings_by_kind"].items():
             click.echo(f"  {k}: {v}")
     if res.get("corpus"):
-        from trictrac.replay.stats import format_stats
+        from ..replay.stats import format_stats
 
         click.echo("corpus statistics:")
         click.echo(format_stats(res["corpus"]))
@@ -498,8 +540,9 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
 @DB_PATH
 @click.argument("text")
 @click.option("--limit", type=click.IntRange(1), default=50, show_default=True, help="Hits per kind.")
-@click.option("--everywhere", is_flag=True, help="Search the verifier's findings and the reasons written "
-                                                  "with écoles too.")
+@click.option(
+    "--everywhere", is_flag=True, help="Search the verifier's findings and the reasons written with écoles too."
+)
 @format_option
 def search_cmd(database: str, text: str, limit: int, everywhere: bool, fmt: str) -> None:
     """Full-text search in player names and comments (accents ignored, word prefixes match);

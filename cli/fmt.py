@@ -56,12 +56,20 @@ def _same(inp: Input, text: str) -> bool:
 @click.command("fmt")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=str))
 @click.option("--check", is_flag=True, help="Print nothing; exit 1 if a file is not in canonical form.")
-@click.option("--write", "-w", "write", is_flag=True,
-              help="Rewrite each FILE in place in canonical form (whole or not at all; never a file with errors).")
+@click.option(
+    "--write",
+    "-w",
+    "write",
+    is_flag=True,
+    help="Rewrite each FILE in place in canonical form (whole or not at all; never a file with errors).",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--add-id", is_flag=True,
-              help="Give each game that lacks one a GameId tag (from its Event, Date, Round and players), "
-                   "so that a later correction of those tags still replaces it in the club database.")
+@click.option(
+    "--add-id",
+    is_flag=True,
+    help="Give each game that lacks one a GameId tag (from its Event, Date, Round and players), "
+    "so that a later correction of those tags still replaces it in the club database.",
+)
 def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: bool) -> None:
     """Print each record FILE in canonical form (one spelling per keyword).
     FILE '-' reads standard input.
@@ -126,8 +134,9 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: 
                     click.echo(f"{terminal_safe(name)}: rewritten in canonical form", err=True)
                 else:
                     not_canonical.append(name)
-                    click.echo(f"{terminal_safe(name)}: not in canonical form (run: trictrac fmt --write {name})",
-                               err=True)
+                    click.echo(
+                        f"{terminal_safe(name)}: not in canonical form (run: trictrac fmt --write {name})", err=True
+                    )
             continue
         if text:
             if sys.stdout.isatty():  # a record's control characters never reach a terminal raw

@@ -8,14 +8,14 @@ from typing import Any
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, input_paths, json_option, profile_option
-from trictrac.publish.i18n import LANGS
-from trictrac.publish.site import PublishError, publish_files
+from ..publish.i18n import LANGS
+from ..publish.site import PublishError, publish_files
+from .common import BadInput, echo_json, input_paths, json_option, profile_option
 
 
 def _count_games(files: tuple[str, ...]) -> int:
     """Games in the files, by the reader's fast index (for the progress bar)."""
-    from trictrac.notation.reader import index_records
+    from ..notation.reader import index_records
 
     total = 0
     for f in files:
@@ -28,20 +28,50 @@ def _count_games(files: tuple[str, ...]) -> int:
 
 @click.command("publish")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Directory to write index.html and the game pages into (created if needed).")
-@click.option("--lang", type=click.Choice(LANGS), default="fr", show_default=True,
-              help="Language of the pages (the game's French words by default).")
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Directory to write index.html and the game pages into (created if needed).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default="fr",
+    show_default=True,
+    help="Language of the pages (the game's French words by default).",
+)
 @click.option("--club", default=None, help="The club's name, at the head of the index.")
-@click.option("--title", default=None, help="The index's title (default: \"Parties de trictrac\").")
-@click.option("--standings-href", default=None, metavar="URL",
-              help="Link the index to this standings page instead of the site's own standings.html.")
-@click.option("--db", "db_path", default=None, type=click.Path(dir_okay=False), metavar="CLUB.db",
-              help="Rank the club's games of this database on standings.html (default: the games published).")
+@click.option("--title", default=None, help='The index\'s title (default: "Parties de trictrac").')
+@click.option(
+    "--standings-href",
+    default=None,
+    metavar="URL",
+    help="Link the index to this standings page instead of the site's own standings.html.",
+)
+@click.option(
+    "--db",
+    "db_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    metavar="CLUB.db",
+    help="Rank the club's games of this database on standings.html (default: the games published).",
+)
 @profile_option
 @json_option
-def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, title: str | None,
-            standings_href: str | None, db_path: str | None, profile: object, as_json: bool) -> None:
+def publish(
+    files: tuple[str, ...],
+    out_dir: str,
+    lang: str,
+    club: str | None,
+    title: str | None,
+    standings_href: str | None,
+    db_path: str | None,
+    profile: object,
+    as_json: bool,
+) -> None:
     """Publish the games of FILE… as static HTML: the club's index, a page per
     player, and per game a page with the header, the findings, the board after
     every coup (from either player's side, with the dice), the coups by relevé, a
@@ -63,16 +93,26 @@ def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, t
     files = input_paths(files)  # junk refused before anything is written (exit 2)
     standings = None
     if db_path is not None:  # a bad database is refused before anything is written (exit 2)
-        from trictrac.cli.db import read_query
-        from trictrac.club.standings import compute_standings, standing_games
+        from ..club.standings import compute_standings, standing_games
+        from .db import read_query
 
         standings = read_query(db_path, lambda db: compute_standings(standing_games(db)))
     show_bar = sys.stderr.isatty() and not as_json
-    opts: dict[str, Any] = {"lang": lang, "club": club, "title": title, "standings_href": standings_href, "standings": standings}
+    opts: dict[str, Any] = {
+        "lang": lang,
+        "club": club,
+        "title": title,
+        "standings_href": standings_href,
+        "standings": standings,
+    }
     try:
         if show_bar:
-            shown: Any = click.progressbar(length=_count_games(files), label="Publishing", file=sys.stderr,
-                                           item_show_func=lambda n: f"game {n}" if n else "")
+            shown: Any = click.progressbar(
+                length=_count_games(files),
+                label="Publishing",
+                file=sys.stderr,
+                item_show_func=lambda n: f"game {n}" if n else "",
+            )
             with shown as bar:
                 rep = publish_files(files, out_dir, profile=profile, on_game=lambda n: bar.update(1, n), **opts)
         else:
@@ -83,8 +123,10 @@ def publish(files: tuple[str, ...], out_dir: str, lang: str, club: str | None, t
         echo_json(rep.as_dict())
     else:
         rate = f", {len(rep.pages) / rep.seconds:.1f} pages/s" if rep.seconds else ""
-        click.echo(f"{len(rep.pages)} page{'s' if len(rep.pages) != 1 else ''} written to {rep.index}{rate}; "
-                   f"{rep.findings} finding{'s' if rep.findings != 1 else ''}")
+        click.echo(
+            f"{len(rep.pages)} page{'s' if len(rep.pages) != 1 else ''} written to {rep.index}{rate}; "
+            f"{rep.findings} finding{'s' if rep.findings != 1 else ''}"
+        )
         for f, g, m in rep.failures:
             click.echo(f"{f}: game {g + 1}: not verified: {m}", err=True)
         for d in rep.diagnostics:

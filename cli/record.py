@@ -13,12 +13,15 @@ import sys
 from typing import Any, TextIO
 
 import click
-from trictrac.cli.common import BadInput
-from trictrac.notation.textio import terminal_safe
-from trictrac.replay.recording import RecordingError, RecordingSession, State, Step
 
-HELP = ("touches : F2 tablier, F3 score, F4 annuler, Échap efface l'entrée, Ctrl-D quitte ; "
-        "commandes : /b /s /u /c texte /q")
+from ..notation.textio import terminal_safe
+from ..replay.recording import RecordingError, RecordingSession, State, Step
+from .common import BadInput
+
+HELP = (
+    "touches : F2 tablier, F3 score, F4 annuler, Échap efface l'entrée, Ctrl-D quitte ; "
+    "commandes : /b /s /u /c texte /q"
+)
 
 
 def screen(state: State) -> str:
@@ -33,7 +36,7 @@ def screen(state: State) -> str:
         width = max(len(c) for c in cells) + 2
         per = max(1, 78 // width)
         for k in range(0, len(cells), per):
-            lines.append("".join(c.ljust(width) for c in cells[k:k + per]).rstrip())
+            lines.append("".join(c.ljust(width) for c in cells[k : k + per]).rstrip())
     elif state.plays:
         lines.append(f"seul jeu : {state.plays[0]} (Entrée)")
     return "\n".join(lines)
@@ -82,9 +85,15 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
         event.app.current_buffer.reset()
 
     completer, validator = _prompt_parts(session)
-    ps: PromptSession[str] = PromptSession(input=input, output=output, key_bindings=kb, completer=completer,
-                                           validator=validator, validate_while_typing=False,
-                                           complete_while_typing=True)
+    ps: PromptSession[str] = PromptSession(
+        input=input,
+        output=output,
+        key_bindings=kb,
+        completer=completer,
+        validator=validator,
+        validate_while_typing=False,
+        complete_while_typing=True,
+    )
 
     def auto_submit(buffer: Any) -> None:
         if session.complete(buffer.text):
@@ -100,8 +109,11 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
         st = session.state
         say(screen(st))
         try:
-            text = ps.prompt(st.prompt, bottom_toolbar=toolbar,
-                             pre_run=lambda: ps.default_buffer.on_text_changed.add_handler(auto_submit))
+            text = ps.prompt(
+                st.prompt,
+                bottom_toolbar=toolbar,
+                pre_run=lambda: ps.default_buffer.on_text_changed.add_handler(auto_submit),
+            )
         except KeyboardInterrupt:
             say("entrée abandonnée")
             continue
@@ -143,25 +155,46 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
 
 @click.command("record")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=str))
-@click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True, path_type=str),
-              help="Continue the partly written record in this file.")
+@click.option(
+    "--resume",
+    "resume",
+    type=click.Path(dir_okay=False, exists=True, path_type=str),
+    help="Continue the partly written record in this file.",
+)
 @click.option("-a", "--player-a", "a", default="A", show_default=True, help="Player of seat A.")
 @click.option("-b", "--player-b", "b", default="B", show_default=True, help="Player of seat B.")
 @click.option("--event", default=None, help="Event (club evening, tournament).")
 @click.option("--site", "--club", "site", default=None, help="Club or place.")
 @click.option("--date", default=None, help="Date YYYY.MM.DD (default: today).")
 @click.option("--round", "round_", default=None, help="Round of a tournament.")
-@click.option("--partie", default="douze-trous", show_default=True,
-              help="douze-trous, or 'a-ecrire N' (N marqués).")
+@click.option("--partie", default="douze-trous", show_default=True, help="douze-trous, or 'a-ecrire N' (N marqués).")
 @click.option("--profile", default="lelasseux-1852", show_default=True, help="Rules profile (RULES.md §10.2).")
-@click.option("--first", type=click.Choice(["A", "B"]), default="A", show_default=True,
-              help="Who throws first (the primauté).")
+@click.option(
+    "--first", type=click.Choice(["A", "B"]), default="A", show_default=True, help="Who throws first (the primauté)."
+)
 @click.option("--from", "position", default=None, help="Start from this position (a book problem).")
-@click.option("--db", "db", default=None, type=click.Path(dir_okay=False, path_type=str),
-              help="Import the finished record into this club database.")
-def record(file: str | None, resume: str | None, a: str, b: str, event: str | None, site: str | None,
-           date: str | None, round_: str | None, partie: str, profile: str, first: str, position: str | None,
-           db: str | None) -> None:
+@click.option(
+    "--db",
+    "db",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=str),
+    help="Import the finished record into this club database.",
+)
+def record(
+    file: str | None,
+    resume: str | None,
+    a: str,
+    b: str,
+    event: str | None,
+    site: str | None,
+    date: str | None,
+    round_: str | None,
+    partie: str,
+    profile: str,
+    first: str,
+    position: str | None,
+    db: str | None,
+) -> None:
     """Record a game as it is played (or read from a score pad) into FILE.
 
     \b
@@ -177,7 +210,7 @@ def record(file: str | None, resume: str | None, a: str, b: str, event: str | No
       trictrac record ecrire.trn --partie "a-ecrire 4" --db club.db
       trictrac record --resume soiree.trn
     """
-    from trictrac.replay.game import GameFlowError
+    from ..replay.game import GameFlowError
 
     try:
         if resume:
@@ -189,9 +222,19 @@ def record(file: str | None, resume: str | None, a: str, b: str, event: str | No
             path = file or f"partie-{_dt.datetime.now():%Y%m%d-%H%M}.trn"
             if os.path.exists(path):
                 raise BadInput(f"{path} exists; continue it with --resume {path}")
-            headers = {"Event": event, "Site": site, "Date": date or f"{_dt.date.today():%Y.%m.%d}",
-                       "Round": round_, "A": a, "B": b, "Partie": partie, "Profile": profile,
-                       "Record": "full", "Position": position, "Result": "*"}
+            headers = {
+                "Event": event,
+                "Site": site,
+                "Date": date or f"{_dt.date.today():%Y.%m.%d}",
+                "Round": round_,
+                "A": a,
+                "B": b,
+                "Partie": partie,
+                "Profile": profile,
+                "Record": "full",
+                "Position": position,
+                "Result": "*",
+            }
             session = RecordingSession.new({k: v for k, v in headers.items() if v}, path=path, first=first)
     except (RecordingError, GameFlowError, ValueError) as err:
         raise BadInput(str(err)) from None
@@ -200,10 +243,13 @@ def record(file: str | None, resume: str | None, a: str, b: str, event: str | No
     click.echo(f"{path} ; {HELP}", err=True)
     run(session)
     if db and session.state.finished:
-        from trictrac.club.db import import_records
+        from ..club.db import import_records
 
         report = import_records(db, [path])
-        click.echo(f"{db}: {report.imported} imported, {report.unchanged} unchanged, "
-                   f"{report.findings} findings, {report.failed} failed", err=True)
+        click.echo(
+            f"{db}: {report.imported} imported, {report.unchanged} unchanged, "
+            f"{report.findings} findings, {report.failed} failed",
+            err=True,
+        )
         if report.failures:
             raise BadInput(f"{db}: {report.failures[0].as_dict()}")

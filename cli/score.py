@@ -51,8 +51,10 @@ def _parse_events(text: str) -> list[tuple[str, str, int]]:
         side = m.group(1).upper()
         if m.group(2) is not None:
             if len(m.group(2)) > 6 or int(m.group(2)) > MAX_ECOLE_POINTS:
-                raise BadInput(f"event {tok!r}: one event (a throw's gains or receipts, or an école) "
-                               f"is at most {MAX_ECOLE_POINTS} points")
+                raise BadInput(
+                    f"event {tok!r}: one event (a throw's gains or receipts, or an école) "
+                    f"is at most {MAX_ECOLE_POINTS} points"
+                )
             out.append(("mark", side, int(m.group(2))))
         else:
             out.append((m.group(3), side, 0))
@@ -109,18 +111,28 @@ def douze_trous_result(state: ScoreState, profile: Profile) -> str | None:
 @click.argument("events")
 @click.option("--holes", "holes_text", default=None, help="Holes already held, e.g. A=3,B=5.")
 @click.option(
-    "--pavillon", type=click.Choice(["A", "B", "none"], case_sensitive=False), default=None,
+    "--pavillon",
+    type=click.Choice(["A", "B", "none"], case_sensitive=False),
+    default=None,
     help="Whose held holes are uninterrupted (implied when only one side has holes).",
 )
 @click.option("--points", "points_text", default=None, help="Points already marked, e.g. A=4,B=0 (0..11).")
 @click.option(
-    "--bredouille", default=None,
+    "--bredouille",
+    default=None,
     help="Whose points are in bredouille: A, B, A,B or none (default: a player's points when the other has none).",
 )
 @profile_option
 @json_option
-def events(events: str, holes_text: str | None, pavillon: str | None, points_text: str | None,
-           bredouille: str | None, profile: Profile | None, as_json: bool) -> None:
+def events(
+    events: str,
+    holes_text: str | None,
+    pavillon: str | None,
+    points_text: str | None,
+    bredouille: str | None,
+    profile: Profile | None,
+    as_json: bool,
+) -> None:
     """Points, holes, bredouille and pavillon after scoring EVENTS, from a fresh relevé or
     from the given points, holes, bredouille and pavillon.
 
@@ -168,8 +180,10 @@ def events(events: str, holes_text: str | None, pavillon: str | None, points_tex
         w = twelve_hole_winner(st)
         if w is not None:
             win, lose = st[w], st["B" if w == "A" else "A"]
-            out["douze_trous"] = {"winner": w, "multiplier": twelve_hole_multiplier(
-                win.holes, lose.holes, win.pavillon, profile)}
+            out["douze_trous"] = {
+                "winner": w,
+                "multiplier": twelve_hole_multiplier(win.holes, lose.holes, win.pavillon, profile),
+            }
         echo_json(out)
         return
     for row in trace:
@@ -197,11 +211,19 @@ def _long(p: dict[str, Any]) -> str:
 @click.argument("winner", type=int)
 @click.argument("loser", type=int)
 @click.option(
-    "--bredouille", type=click.Choice(["none", "petite", "grande"], case_sensitive=False), default="none",
-    show_default=True, help="Winner's holes uninterrupted: petite (< 12 holes) or grande (12 or more).",
+    "--bredouille",
+    type=click.Choice(["none", "petite", "grande"], case_sensitive=False),
+    default="none",
+    show_default=True,
+    help="Winner's holes uninterrupted: petite (< 12 holes) or grande (12 or more).",
 )
-@click.option("--refaits", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Refaits just before this marqué (consolation 4, 6 …).")
+@click.option(
+    "--refaits",
+    type=click.IntRange(0, None),
+    default=0,
+    show_default=True,
+    help="Refaits just before this marqué (consolation 4, 6 …).",
+)
 @profile_option
 @json_option
 def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool) -> None:
@@ -224,8 +246,9 @@ def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Prof
     except PartieError as e:
         raise BadInput(str(e)) from None
     if bred == "petite" and mv.factor == 1:
-        raise BadInput(f"no petite bredouille with {winner} holes under profile {p.name} "
-                       f"(needs {p.petite_bredouille_min_holes})")
+        raise BadInput(
+            f"no petite bredouille with {winner} holes under profile {p.name} (needs {p.petite_bredouille_min_holes})"
+        )
     if as_json:
         echo_json({"value": mv.value})
     else:
@@ -234,8 +257,12 @@ def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Prof
 
 @score.command("partie")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--method", type=click.Choice(["jetons", "papier"]), default=None,
-              help="Which method gives the final accounts (default: the file's, else jetons).")
+@click.option(
+    "--method",
+    type=click.Choice(["jetons", "papier"]),
+    default=None,
+    help="Which method gives the final accounts (default: the file's, else jetons).",
+)
 @profile_option
 @json_option
 def partie(file: str, method: str | None, profile: Profile | None, as_json: bool) -> None:
@@ -289,10 +316,13 @@ def _print_partie(r: dict) -> None:
         how = m.get("formula", str(m["value"]))
         idle = f"; {m['idle']} gets {m['idle_consolation']}" if m.get("idle") else ""
         click.echo(f"marqué {m['n']}: {who}{prim}: {m['winner']} wins {how}{idle}")
-    click.echo("marqués lost: " + ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items())
-               + f" (share {r['share']})")
+    click.echo(
+        "marqués lost: " + ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items()) + f" (share {r['share']})"
+    )
     if not r["complete"]:
-        click.echo(f"partie not finished ({r['marques']} marqués agreed): no postillons, queue des jetons nor queue yet")
+        click.echo(
+            f"partie not finished ({r['marques']} marqués agreed): no postillons, queue des jetons nor queue yet"
+        )
     for p in r["postillons"]:
         click.echo(f"postillons: {p['payer']} pays {p['payee']} {p['count']} = {p['jetons']} jetons")
     q = r["queue_des_jetons"]
@@ -301,6 +331,8 @@ def _print_partie(r: dict) -> None:
         if r["queue"]["jetons"]:
             click.echo(f"queue ({r['queue']['jetons']} jetons): {r['queue']['winner'] or 'nobody'}")
     for name, m in r["methods"].items():
-        click.echo(f"{name}: " + ", ".join(f"{a} {m['net'][a]:+d} jetons = {m['fiches'][a]:+d} fiches" for a in m["net"]))
+        click.echo(
+            f"{name}: " + ", ".join(f"{a} {m['net'][a]:+d} jetons = {m['fiches'][a]:+d} fiches" for a in m["net"])
+        )
     for x, a in r["players"].items():
         click.echo(f"{x}: {a['jetons']:+} jetons, {a['fiches']:+} fiches")

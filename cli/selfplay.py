@@ -26,25 +26,57 @@ from .common import BadInput, profile_option, progress
 @click.option("-n", "n", type=click.IntRange(0, None), default=10, show_default=True, help="Number of parties.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same file.")
 @click.option(
-    "--kind", type=click.Choice(["douze-trous", "a-ecrire", "a-tourner", "chouette", "a-quatre"]),
-    default="douze-trous", show_default=True,
+    "--kind",
+    type=click.Choice(["douze-trous", "a-ecrire", "a-tourner", "chouette", "a-quatre"]),
+    default="douze-trous",
+    show_default=True,
     help="Partie en douze trous, à écrire, or à tourner / à la chouette / à quatre (RULES.md §8.3).",
 )
-@click.option("--marques", type=click.IntRange(1, 64), default=None,
-              help="Marqués of a partie à écrire (default 4; à tourner 9, chouette 6, à quatre 8).")
+@click.option(
+    "--marques",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Marqués of a partie à écrire (default 4; à tourner 9, chouette 6, à quatre 8).",
+)
 @click.option("--compact", is_flag=True, help="Rolls and moves only (no marks).")
-@click.option("--inject", "inject_k", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Put K table mistakes in each game; their truth goes to a JSON sidecar.")
-@click.option("--kinds", default=None,
-              help=f"Comma-separated kinds of mistake for --inject (default all): {', '.join(INJECT_KINDS)}.")
-@click.option("--truth", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write the injected mistakes (default: OUTPUT.injected.json).")
+@click.option(
+    "--inject",
+    "inject_k",
+    type=click.IntRange(0, None),
+    default=0,
+    show_default=True,
+    help="Put K table mistakes in each game; their truth goes to a JSON sidecar.",
+)
+@click.option(
+    "--kinds",
+    default=None,
+    help=f"Comma-separated kinds of mistake for --inject (default all): {', '.join(INJECT_KINDS)}.",
+)
+@click.option(
+    "--truth",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the injected mistakes (default: OUTPUT.injected.json).",
+)
 @profile_option
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Output .trn file (default: standard output).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Output .trn file (default: standard output).",
+)
 def selfplay(
-    n: int, seed: int, kind: str, marques: int | None, compact: bool, inject_k: int, kinds: str | None,
-    truth: Path | None, profile: Profile | None, output: Path | None,
+    n: int,
+    seed: int,
+    kind: str,
+    marques: int | None,
+    compact: bool,
+    inject_k: int,
+    kinds: str | None,
+    truth: Path | None,
+    profile: Profile | None,
+    output: Path | None,
 ) -> None:
     """Play N parties between two bots and write their records, every mark included.
 

@@ -37,8 +37,9 @@ def standings(database: str, season: str | None, date_from: str | None, date_to:
       trictrac standings club.db --season 2024
       trictrac standings club.db --from 2024-09 --to 2025-06 --json
     """
-    st = read_query(database, lambda db: compute_standings(
-        standing_games(db, season=season, date_from=date_from, date_to=date_to)))
+    st = read_query(
+        database, lambda db: compute_standings(standing_games(db, season=season, date_from=date_from, date_to=date_to))
+    )
     st["filter"] = {"season": season, "from": date_from, "to": date_to}
     if as_json:
         echo_json(st)

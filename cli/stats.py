@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from trictrac.cli.common import BadInput, echo_json, json_option, profile_option, read_input, summary_line
-from trictrac.notation.reader import iter_records
-from trictrac.replay.profiles import Profile
-from trictrac.replay.stats import CorpusStats, format_stats
-from trictrac.replay.verify import verify
+from ..notation.reader import iter_records
+from ..replay.profiles import Profile
+from ..replay.stats import CorpusStats, format_stats
+from ..replay.verify import verify
+from .common import BadInput, echo_json, json_option, profile_option, read_input, summary_line
 
 
 @click.command("stats")
@@ -41,8 +41,9 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
         try:
             with inp.stream() as fh:
                 for i, parsed in enumerate(iter_records(fh, file=inp.name)):
-                    report = verify(parsed.record, profile, file=inp.name, game=i, diagnostics=parsed.diagnostics,
-                                    recover=True)
+                    report = verify(
+                        parsed.record, profile, file=inp.name, game=i, diagnostics=parsed.diagnostics, recover=True
+                    )
                     coups += report.coups_verified
                     findings += len(report.findings) + sum(1 for d in report.diagnostics if d.severity == "error")
                     if any(d.severity == "error" for d in parsed.diagnostics):

@@ -12,20 +12,22 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trictrac.club.queries import ECOLE_FINDINGS
+from .queries import ECOLE_FINDINGS
 
 __all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "write_metadata"]
 
-_SCORE_FINDINGS = ("(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
-                   "'marque-result-mismatch', 'result-mismatch'))")
+_SCORE_FINDINGS = (
+    "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
+    "'marque-result-mismatch', 'result-mismatch'))"
+)
 
 # An empty parameter means "every season" / "any date".
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "standings": {
         "title": "Classement",
         "description": "Per player: parties, wins, losses, unfinished, holes (parties en douze trous), marqués "
-                       "won and lost and their net value (parties à écrire), écoles made and claimed. "
-                       "Leave the season empty for every season. `trictrac standings` adds the crosstable.",
+        "won and lost and their net value (parties à écrire), écoles made and claimed. "
+        "Leave the season empty for every season. `trictrac standings` adds the crosstable.",
         "sql": """SELECT p.name AS player, COUNT(*) AS games,
        SUM(r.outcome = 'win') AS wins, SUM(r.outcome = 'loss') AS losses, SUM(r.outcome = 'draw') AS draws,
        SUM(r.outcome IS NULL) AS unfinished,
@@ -54,7 +56,7 @@ FROM player_games WHERE player = :player ORDER BY date IS NULL, date, game_id"""
     "game_ecoles": {
         "title": "Les écoles d'une partie",
         "description": "The écoles of one game (its label, as in the first column of the game lists, or its id): "
-                       "those claimed at the table and those the verifier found, unclaimed ones included.",
+        "those claimed at the table and those the verifier found, unclaimed ones included.",
         "sql": f"""SELECT 'claimed' AS source, e.coup, e.line, e.claimant, e.made_by, e.points, e.reason AS detail
 FROM ecoles e JOIN games g ON g.id = e.game_id WHERE g.label = :game OR g.id = :game
 UNION ALL
@@ -66,7 +68,7 @@ ORDER BY line""",
     "disputed_scores": {
         "title": "Parties au score disputé",
         "description": "Games whose score was disputed: écoles claimed or corrections written at the table, or "
-                       "score findings of the verifier (écoles, holes, bredouille, marqué and game results).",
+        "score findings of the verifier (écoles, holes, bredouille, marqué and game results).",
         "sql": "SELECT * FROM disputed_games ORDER BY date IS NULL, date, game",
     },
 }
@@ -75,26 +77,59 @@ _TABLES: dict[str, dict[str, Any]] = {
     "games": {
         "title": "Parties",
         "description": "One row per game, identified by the hash of its canonical text; label is its readable "
-                       "name. A corrected record replaces its earlier version (see game_history).",
-        "label_column": "label", "sort_desc": "date_iso",
-        "columns": {"label": "date, players and round", "game_key": "identity: Game-Id tag or hash of the tags",
-                    "date_iso": "date (YYYY-MM-DD)", "partie": "kind of partie", "n_findings": "findings of the verifier",
-                    "n_coups": "coups", "canonical": "canonical text", "source": "text as read in its file"},
+        "name. A corrected record replaces its earlier version (see game_history).",
+        "label_column": "label",
+        "sort_desc": "date_iso",
+        "columns": {
+            "label": "date, players and round",
+            "game_key": "identity: Game-Id tag or hash of the tags",
+            "date_iso": "date (YYYY-MM-DD)",
+            "partie": "kind of partie",
+            "n_findings": "findings of the verifier",
+            "n_coups": "coups",
+            "canonical": "canonical text",
+            "source": "text as read in its file",
+        },
     },
     "players": {"title": "Joueurs", "label_column": "name", "columns": {"name": "name as written in the records"}},
-    "coups": {"title": "Coups", "description": "Every coup: dice, moves (canonical notation).",
-              "columns": {"number": "coup number as written", "side": "seat of the roller", "die1": "first die",
-                          "die2": "second die", "moves": "moves (canonical notation)"}},
-    "marks": {"title": "Marques et écoles", "description": "Every action of a coup, in order: marks, écoles, "
-              "decisions (s'en aller / tenir), corrections, comments.",
-              "fts_table": "ecole_reasons_fts", "fts_pk": "id",
-              "columns": {"who": "seat (claimant of an école)", "against": "école: the seat who made it",
-                          "points": "points", "holes": "trous", "leave": "1 = s'en aller, 0 = tenir",
-                          "reason": "reason written with an école or correction", "token": "as written"}},
-    "findings": {"title": "Constats du vérificateur", "description": "The verifier's findings, with the RULES.md "
-                 "section; searchable.",
-                 "columns": {"kind": "kind (docs/findings.md)", "entitled": "points due", "marked": "points marked",
-                             "rule": "RULES.md section", "message": "what the verifier says"}},
+    "coups": {
+        "title": "Coups",
+        "description": "Every coup: dice, moves (canonical notation).",
+        "columns": {
+            "number": "coup number as written",
+            "side": "seat of the roller",
+            "die1": "first die",
+            "die2": "second die",
+            "moves": "moves (canonical notation)",
+        },
+    },
+    "marks": {
+        "title": "Marques et écoles",
+        "description": "Every action of a coup, in order: marks, écoles, "
+        "decisions (s'en aller / tenir), corrections, comments.",
+        "fts_table": "ecole_reasons_fts",
+        "fts_pk": "id",
+        "columns": {
+            "who": "seat (claimant of an école)",
+            "against": "école: the seat who made it",
+            "points": "points",
+            "holes": "trous",
+            "leave": "1 = s'en aller, 0 = tenir",
+            "reason": "reason written with an école or correction",
+            "token": "as written",
+        },
+    },
+    "findings": {
+        "title": "Constats du vérificateur",
+        "description": "The verifier's findings, with the RULES.md section; searchable.",
+        "columns": {
+            "kind": "kind (docs/findings.md)",
+            "entitled": "points due",
+            "marked": "points marked",
+            "rule": "RULES.md section",
+            "message": "what the verifier says",
+        },
+    },
     "marques": {"title": "Marqués", "description": "Marqués of parties à écrire: winner, holes, bredouille, value."},
     "releves": {"title": "Relevés"},
     "comments": {"title": "Commentaires"},
@@ -104,8 +139,12 @@ _TABLES: dict[str, dict[str, Any]] = {
     "game_list": {"title": "Liste des parties", "description": "One row per game, by its readable label."},
     "player_games": {"title": "Parties par joueur"},
     "marque_results": {"title": "Marqués gagnés et perdus"},
-    "ecoles": {"title": "Écoles prises", "description": "Every école claimed at the table; searchable by reason.",
-               "fts_table": "ecole_reasons_fts", "fts_pk": "id"},
+    "ecoles": {
+        "title": "Écoles prises",
+        "description": "Every école claimed at the table; searchable by reason.",
+        "fts_table": "ecole_reasons_fts",
+        "fts_pk": "id",
+    },
     "disputed_games": {"title": "Parties au score disputé"},
 }
 
@@ -116,7 +155,7 @@ def datasette_metadata(db_name: str, club: str | None = None) -> dict[str, Any]:
     return {
         "title": title,
         "description": "Games of Grand Trictrac recorded by the club, verified by trictrac-records. "
-                       "Identifiers: each game's label (date, players, round); findings cite RULES.md.",
+        "Identifiers: each game's label (date, players, round); findings cite RULES.md.",
         "license": "as the club decides",
         "databases": {db_name: {"title": title, "tables": _TABLES, "queries": CANNED_QUERIES}},
     }
@@ -129,9 +168,10 @@ def metadata_path(db_path: str | Path) -> Path:
 
 def write_metadata(db_path: str | Path, out: str | Path | None = None, club: str | None = None) -> Path:
     """Write the metadata for ``db_path`` (default ``<stem>.metadata.json`` beside it), whole or not at all."""
-    from trictrac.notation.textio import atomic_write_text
+    from ..notation.textio import atomic_write_text
 
     target = Path(out) if out is not None else metadata_path(db_path)
-    atomic_write_text(target, json.dumps(datasette_metadata(Path(db_path).stem, club), ensure_ascii=False, indent=2)
-                      + "\n")
+    atomic_write_text(
+        target, json.dumps(datasette_metadata(Path(db_path).stem, club), ensure_ascii=False, indent=2) + "\n"
+    )
     return target

@@ -32,10 +32,7 @@ from urllib.parse import quote
 
 from sqlite_utils import Database
 
-from trictrac.club.identity import game_key, game_label
-from trictrac.club.schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
-from trictrac.club.standings import MarqueRow, SeatRow, StandingGame
-from trictrac.notation.record import (
+from ..notation.record import (
     Comment,
     Correction,
     Coup,
@@ -52,9 +49,12 @@ from trictrac.notation.record import (
     ReleveStart,
     Replay,
 )
-from trictrac.notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from trictrac.notation.writer import write_action
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from ..notation.writer import write_action
+from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from .identity import game_key, game_label
+from .schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
+from .standings import MarqueRow, SeatRow, StandingGame
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -196,8 +196,9 @@ def readonly_uri(path: str | Path, *, writable_dir: bool | None = None, writable
     return uri + ("?mode=rw" if writable_file else "?mode=ro")
 
 
-def open_db(db_path: str | Path, *, season_start_month: int = 1, create: bool = True,
-            readonly: bool = False) -> Database:
+def open_db(
+    db_path: str | Path, *, season_start_month: int = 1, create: bool = True, readonly: bool = False
+) -> Database:
     """Open (and create if needed) a club database: WAL, busy timeout, foreign keys on.
 
     ``create=False`` refuses a file that does not exist or has no ``games`` table
@@ -257,15 +258,22 @@ def _open_readonly(path: Path) -> Database:
         raise DatabaseMissing(f"{path} is not a club database (no games table)")
     try:
         version = stored_version(conn)
-        if (version is not None and version.isdigit() and int(version) < int(SCHEMA_VERSION)
-                and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        if (
+            version is not None
+            and version.isdigit()
+            and int(version) < int(SCHEMA_VERSION)
+            and os.access(path, os.W_OK)
+            and os.access(path.parent, os.W_OK)
+        ):
             # An older file we may write: migrate it once, then read it as usual.
             conn.close()
             open_db(path, create=False).close()
             conn = _connect_readonly(path)
         elif version is not None and version.isdigit() and int(version) > int(SCHEMA_VERSION):
-            raise SchemaTooNew(f"{path}: club database schema version {version!r}: this trictrac reads "
-                               f"versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)")
+            raise SchemaTooNew(
+                f"{path}: club database schema version {version!r}: this trictrac reads "
+                f"versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)"
+            )
     except SchemaTooNew:
         conn.close()
         raise
@@ -424,8 +432,21 @@ class _RowsWalker(RecordVisitor[None]):
         return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
 
     def _new_marque(self, number: int, players: tuple[str, str] | None, span: Any) -> list[Any]:
-        row = [len(self.rows.marques) + 1, self.gid, number, self.seq, *(players or ("A", "B")),
-               None, None, None, None, None, None, span.line or None, span.col or None]
+        row = [
+            len(self.rows.marques) + 1,
+            self.gid,
+            number,
+            self.seq,
+            *(players or ("A", "B")),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            span.line or None,
+            span.col or None,
+        ]
         self.rows.marques.append(row)
         return row
 
@@ -437,20 +458,49 @@ class _RowsWalker(RecordVisitor[None]):
     def visit_marque_result(self, result: MarqueResult) -> None:
         if self.marque is None or self.marque[10] is not None:  # a result without its start
             self.marque = self._new_marque(len(self.rows.marques) + 1, None, result.span)
-        self.marque[6:12] = [result.winner, result.winner_holes, result.loser_holes, result.bredouille,
-                             int(result.refait), result.value]
+        self.marque[6:12] = [
+            result.winner,
+            result.winner_holes,
+            result.loser_holes,
+            result.bredouille,
+            int(result.refait),
+            result.value,
+        ]
 
     def visit_releve_start(self, start: ReleveStart) -> None:
         self.releve_id = len(self.rows.releves) + 1
-        self.rows.releves.append([self.releve_id, self.gid, self.marque[0] if self.marque else None, start.number,
-                                  self.seq, start.span.line or None, start.span.col or None])
+        self.rows.releves.append(
+            [
+                self.releve_id,
+                self.gid,
+                self.marque[0] if self.marque else None,
+                start.number,
+                self.seq,
+                start.span.line or None,
+                start.span.col or None,
+            ]
+        )
 
     def visit_coup(self, coup: Coup) -> None:
         rows, marque, releve_id = self.rows, self.marque, self.releve_id
         cid = len(rows.coups) + 1
-        rows.coups.append([cid, self.gid, releve_id, marque[0] if marque else None, len(self.coup_lines),
-                           coup.number, coup.side, coup.side, coup.roll[0], coup.roll[1], moves_text(coup),
-                           coup.span.line or None, coup.span.col or None])
+        rows.coups.append(
+            [
+                cid,
+                self.gid,
+                releve_id,
+                marque[0] if marque else None,
+                len(self.coup_lines),
+                coup.number,
+                coup.side,
+                coup.side,
+                coup.roll[0],
+                coup.roll[1],
+                moves_text(coup),
+                coup.span.line or None,
+                coup.span.col or None,
+            ]
+        )
         mnum = marque[2] if marque else 0
         rnum = rows.releves[releve_id - 1][3] if releve_id else 0
         self.coup_keys.setdefault((mnum, rnum, coup.number), cid)
@@ -458,8 +508,7 @@ class _RowsWalker(RecordVisitor[None]):
         k = 0
         for phase, actions in (("before", coup.before), ("after", coup.after)):
             for a in actions:
-                rows.marks.append(_mark_row(len(rows.marks) + 1, self.gid, cid, k, phase, a, coup.side,
-                                            self.opponent))
+                rows.marks.append(_mark_row(len(rows.marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
                 if type(a) is Comment:
                     self._comment(a, cid)
                 k += 1
@@ -468,8 +517,16 @@ class _RowsWalker(RecordVisitor[None]):
         self._comment(comment, None)
 
     def _comment(self, comment: Comment, cid: int | None) -> None:
-        self.rows.comments.append([len(self.rows.comments) + 1, self.gid, cid, comment.text,
-                                   comment.span.line or None, comment.span.col or None])
+        self.rows.comments.append(
+            [
+                len(self.rows.comments) + 1,
+                self.gid,
+                cid,
+                comment.text,
+                comment.span.line or None,
+                comment.span.col or None,
+            ]
+        )
 
 
 def _build_rows(
@@ -516,8 +573,9 @@ def _build_rows(
             "n_findings": len(findings),
             "verified": int(report is not None),
             "stopped": _bool_int(_get(report, "stopped")) if report is not None else None,
-            "notes": json.dumps([str(n) for n in (_get(report, "notes") or ())] if report is not None else [],
-                                ensure_ascii=False),
+            "notes": json.dumps(
+                [str(n) for n in (_get(report, "notes") or ())] if report is not None else [], ensure_ascii=False
+            ),
             "headers": json.dumps(h, ensure_ascii=False),
             "diagnostics": json.dumps(diags, ensure_ascii=False),
             "canonical": canonical,
@@ -549,14 +607,29 @@ def _build_rows(
             cid = before[-1] if before else None
         ent, mk = _get(f, "entitled"), _get(f, "marked")
         alts = _get(f, "alternatives")
-        rows.findings.append([
-            len(rows.findings) + 1, gid, cid, i, key[1] or None, key[0] or None, key[2] or None, line,
-            _get(f, "col") or None, _get(f, "who"), _get(f, "who"), str(_get(f, "kind")),
-            _int(ent), _int(mk), _str_or_none(_get(f, "consequence")) or None,
-            _str_or_none(_get(f, "rule")) or None, _str_or_none(_get(f, "detail")),
-            json.dumps(list(alts), ensure_ascii=False) if alts else None,
-            str(_get(f, "message") or ""),
-        ])
+        rows.findings.append(
+            [
+                len(rows.findings) + 1,
+                gid,
+                cid,
+                i,
+                key[1] or None,
+                key[0] or None,
+                key[2] or None,
+                line,
+                _get(f, "col") or None,
+                _get(f, "who"),
+                _get(f, "who"),
+                str(_get(f, "kind")),
+                _int(ent),
+                _int(mk),
+                _str_or_none(_get(f, "consequence")) or None,
+                _str_or_none(_get(f, "rule")) or None,
+                _str_or_none(_get(f, "detail")),
+                json.dumps(list(alts), ensure_ascii=False) if alts else None,
+                str(_get(f, "message") or ""),
+            ]
+        )
 
     rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
     return rows
@@ -566,8 +639,18 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     """The row :func:`trictrac.club.standings.compute_standings` takes for one verified
     game (``key`` names it), from the very rows :func:`import_records` stores: a
     published site's standings and the database's agree."""
-    rows = _build_rows(rec, key, "", report, profile_name="", parse_diagnostics=(), source_file=None,
-                       source=None, season_start_month=1, engine_version="")
+    rows = _build_rows(
+        rec,
+        key,
+        "",
+        report,
+        profile_name="",
+        parse_diagnostics=(),
+        source_file=None,
+        source=None,
+        season_start_month=1,
+        engine_version="",
+    )
     names = rows.names
     ecoles: dict[str, list[int]] = {}
     for m in rows.marks:  # _MARK_COLS: kind at 5, claimant seat at 7, the seat that made it at 9
@@ -582,8 +665,11 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
             e = ecoles.setdefault(m[7], [0, 0, 0, 0])
             e[2] += 1
             e[3] += points
-    seats = tuple(SeatRow(names[r["seat"]], r["holes"], r["outcome"], *ecoles.get(r["seat"], (0, 0, 0, 0)))
-                  for r in rows.results if r["seat"] in names)
+    seats = tuple(
+        SeatRow(names[r["seat"]], r["holes"], r["outcome"], *ecoles.get(r["seat"], (0, 0, 0, 0)))
+        for r in rows.results
+        if r["seat"] in names
+    )
     marques = []
     for m in rows.marques:  # _MARQUE_COLS: seat_x 4, seat_y 5, winner 6, bredouille 9, value 11
         winner, x, y = m[6], m[4], m[5]
@@ -591,16 +677,24 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
         if loser is not None and winner in names and loser in names:
             marques.append(MarqueRow(names[winner], names[loser], m[11], m[9] or "none"))
     g = rows.game
-    return StandingGame(key, g["label"], g["date_iso"], g["season"], "a-ecrire" if rows.marques else "douze-trous",
-                        seats, tuple(marques))
+    return StandingGame(
+        key,
+        g["label"],
+        g["date_iso"],
+        g["season"],
+        "a-ecrire" if rows.marques else "douze-trous",
+        seats,
+        tuple(marques),
+    )
 
 
 def _str_or_none(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
-def _mark_row(mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str,
-              opponent: Callable[[str], str | None]) -> list[Any]:
+def _mark_row(
+    mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str, opponent: Callable[[str], str | None]
+) -> list[Any]:
     """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
     return _MarkRow(mid, gid, cid, k, phase, side, opponent).of(a)
 
@@ -609,8 +703,9 @@ class _MarkRow(ActionVisitor[list[Any]]):
     """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``); ``side`` is
     the coup's roller (the token of a replay says whether he or his opponent decided)."""
 
-    def __init__(self, mid: int, gid: str, cid: int, k: int, phase: str, side: str,
-                 opponent: Callable[[str], str | None]) -> None:
+    def __init__(
+        self, mid: int, gid: str, cid: int, k: int, phase: str, side: str, opponent: Callable[[str], str | None]
+    ) -> None:
         self.base: list[Any] = [mid, gid, cid, k, phase]
         self.side, self.opponent = side, opponent
         self.tail: list[Any] = []
@@ -622,11 +717,33 @@ class _MarkRow(ActionVisitor[list[Any]]):
             raise TypeError(f"unknown action {type(a).__name__}")
         return row
 
-    def _row(self, kind: str, who: str | None, against: str | None = None, points: int | None = None,
-             holes: int | None = None, bredouille: int | None = None, leave: int | None = None,
-             reason: str | None = None, text: str | None = None) -> list[Any]:
-        return [*self.base, kind, who, who, against, against, points, holes, bredouille, leave, reason, text,
-                *self.tail]
+    def _row(
+        self,
+        kind: str,
+        who: str | None,
+        against: str | None = None,
+        points: int | None = None,
+        holes: int | None = None,
+        bredouille: int | None = None,
+        leave: int | None = None,
+        reason: str | None = None,
+        text: str | None = None,
+    ) -> list[Any]:
+        return [
+            *self.base,
+            kind,
+            who,
+            who,
+            against,
+            against,
+            points,
+            holes,
+            bredouille,
+            leave,
+            reason,
+            text,
+            *self.tail,
+        ]
 
     def visit_mark(self, mark: Mark) -> list[Any]:
         return self._row("mark", mark.who, points=mark.points, holes=mark.holes, bredouille=_b(mark.bredouille))
@@ -639,12 +756,14 @@ class _MarkRow(ActionVisitor[list[Any]]):
 
     def visit_ecole(self, ecole: Ecole) -> list[Any]:
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
-        return self._row("ecole", ecole.claimant, self.opponent(ecole.claimant), points=ecole.points,
-                         reason=ecole.reason)
+        return self._row(
+            "ecole", ecole.claimant, self.opponent(ecole.claimant), points=ecole.points, reason=ecole.reason
+        )
 
     def visit_correction(self, correction: Correction) -> list[Any]:
-        return self._row("correction", correction.who, points=correction.points, holes=correction.holes,
-                         reason=correction.reason)
+        return self._row(
+            "correction", correction.who, points=correction.points, holes=correction.holes, reason=correction.reason
+        )
 
     def visit_joue_pour_tout(self, token: JouePourTout) -> list[Any]:
         return self._row("joue-pour-tout", token.who)
@@ -744,14 +863,20 @@ def _bool_int(v: Any) -> int | None:
 
 # --- storing one game -----------------------------------------------------------------------
 
-_MARQUE_COLS = "id, game_id, number, seq, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, refait, value, line, col"
+_MARQUE_COLS = (
+    "id, game_id, number, seq, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, refait, value, line, col"
+)
 _RELEVE_COLS = "id, game_id, marque_id, number, seq, line, col"
 _COUP_COLS = "id, game_id, releve_id, marque_id, seq, number, side, player_id, die1, die2, moves, line, col"
-_MARK_COLS = ("id, game_id, coup_id, seq, phase, kind, who, player_id, against, against_id, points, holes, "
-              "bredouille, leave, reason, text, token, line, col")
+_MARK_COLS = (
+    "id, game_id, coup_id, seq, phase, kind, who, player_id, against, against_id, points, holes, "
+    "bredouille, leave, reason, text, token, line, col"
+)
 _COMMENT_COLS = "id, game_id, coup_id, text, line, col"
-_FINDING_COLS = ("id, game_id, coup_id, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
-                 "marked, consequence, rule, detail, alternatives, message")
+_FINDING_COLS = (
+    "id, game_id, coup_id, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
+    "marked, consequence, rule, detail, alternatives, message"
+)
 
 
 def _insert_sql(table: str, cols: str) -> str:
@@ -778,7 +903,9 @@ def _to_history(conn: sqlite3.Connection, gid: str, action: str, replaced_by: st
     conn.execute(
         "INSERT INTO game_history (game_id, game_key, label, action, replaced_by, at, imported_at, n_findings, "
         "headers, canonical, source, source_file) SELECT id, game_key, label, ?, ?, ?, imported_at, n_findings, "
-        "headers, canonical, source, source_file FROM games WHERE id = ?", (action, replaced_by, _now(), gid))
+        "headers, canonical, source, source_file FROM games WHERE id = ?",
+        (action, replaced_by, _now(), gid),
+    )
     conn.execute("DELETE FROM games WHERE id = ?", (gid,))
 
 
@@ -815,8 +942,9 @@ def resolve_game(conn: sqlite3.Connection, game: str) -> str:
             return rows[0][0]
         if len(rows) > 1:
             raise GameNotFound(f"game id prefix {game} is ambiguous")
-    rows = conn.execute("SELECT id FROM games WHERE label = ? OR game_key = ? OR game_key = ? LIMIT 2",
-                        (text, f"tag:{text}", text)).fetchall()
+    rows = conn.execute(
+        "SELECT id FROM games WHERE label = ? OR game_key = ? OR game_key = ? LIMIT 2", (text, f"tag:{text}", text)
+    ).fetchall()
     if len(rows) == 1:
         return rows[0][0]
     if len(rows) > 1:
@@ -833,8 +961,11 @@ def game_history(db: Database, game: str) -> list[dict[str, Any]]:
         key = conn.execute("SELECT game_key FROM games WHERE id = ?", (resolve_game(conn, game),)).fetchone()[0]
     except GameNotFound:
         low = game.strip().lower()
-        row = conn.execute("SELECT game_key FROM game_history WHERE game_id >= ? AND game_id < ? OR label = ? "
-                           "ORDER BY id DESC LIMIT 1", (low, low + "g", game.strip())).fetchone()
+        row = conn.execute(
+            "SELECT game_key FROM game_history WHERE game_id >= ? AND game_id < ? OR label = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (low, low + "g", game.strip()),
+        ).fetchone()
         if row is None:
             raise
         key = row[0]
@@ -842,8 +973,10 @@ def game_history(db: Database, game: str) -> list[dict[str, Any]]:
     cur = conn.execute(f"SELECT {cols} FROM game_history WHERE game_key = ? ORDER BY id", (key,))
     names = [d[0] for d in cur.description]
     out = [dict(zip(names, r)) for r in cur.fetchall()]
-    cur = conn.execute("SELECT id, label, 'current', NULL, NULL, imported_at, n_findings, source_file "
-                       "FROM games WHERE game_key = ?", (key,))
+    cur = conn.execute(
+        "SELECT id, label, 'current', NULL, NULL, imported_at, n_findings, source_file FROM games WHERE game_key = ?",
+        (key,),
+    )
     out += [dict(zip(names, r)) for r in cur.fetchall()]
     return out
 
@@ -890,8 +1023,10 @@ class _Store:
             pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
             g = rows.game
             conn.execute(f"INSERT INTO games ({', '.join(g)}) VALUES ({', '.join('?' * len(g))})", tuple(g.values()))
-            conn.executemany("INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
-                             [(g["id"], s, p) for s, p in pid.items()])
+            conn.executemany(
+                "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
+                [(g["id"], s, p) for s, p in pid.items()],
+            )
             base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
             bm, br, bc = base["marques"], base["releves"], base["coups"]
 
@@ -900,24 +1035,57 @@ class _Store:
 
             conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
             conn.executemany(_SQL["releves"], [[r[0] + br, r[1], off(r[2], bm), *r[3:]] for r in rows.releves])
-            conn.executemany(_SQL["coups"], [
-                [r[0] + bc, r[1], off(r[2], br), off(r[3], bm), *r[4:7], pid.get(r[7]), *r[8:]]
-                for r in rows.coups])
-            conn.executemany(_SQL["marks"], [
-                [r[0] + base["marks"], r[1], r[2] + bc, *r[3:7], pid.get(r[7]) if r[7] else None,
-                 r[8], pid.get(r[9]) if r[9] else None, *r[10:]]
-                for r in rows.marks])
-            conn.executemany(_SQL["comments"], [
-                [r[0] + base["comments"], r[1], off(r[2], bc), *r[3:]] for r in rows.comments])
-            conn.executemany(_SQL["findings"], [
-                [r[0] + base["findings"], r[1], off(r[2], bc), *r[3:10], pid.get(r[10]) if r[10] else None, *r[11:]]
-                for r in rows.findings])
+            conn.executemany(
+                _SQL["coups"],
+                [[r[0] + bc, r[1], off(r[2], br), off(r[3], bm), *r[4:7], pid.get(r[7]), *r[8:]] for r in rows.coups],
+            )
+            conn.executemany(
+                _SQL["marks"],
+                [
+                    [
+                        r[0] + base["marks"],
+                        r[1],
+                        r[2] + bc,
+                        *r[3:7],
+                        pid.get(r[7]) if r[7] else None,
+                        r[8],
+                        pid.get(r[9]) if r[9] else None,
+                        *r[10:],
+                    ]
+                    for r in rows.marks
+                ],
+            )
+            conn.executemany(
+                _SQL["comments"], [[r[0] + base["comments"], r[1], off(r[2], bc), *r[3:]] for r in rows.comments]
+            )
+            conn.executemany(
+                _SQL["findings"],
+                [
+                    [r[0] + base["findings"], r[1], off(r[2], bc), *r[3:10], pid.get(r[10]) if r[10] else None, *r[11:]]
+                    for r in rows.findings
+                ],
+            )
             conn.executemany(
                 "INSERT INTO results (game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
                 "marques_won, marques_lost, marque_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(g["id"], r["seat"], pid.get(r["seat"]), r["opponent_seat"], r["holes"], r["points"],
-                  r["bredouille"], r["pavillon"], r["marques_won"], r["marques_lost"], r["marque_value"],
-                  r["outcome"]) for r in rows.results])
+                [
+                    (
+                        g["id"],
+                        r["seat"],
+                        pid.get(r["seat"]),
+                        r["opponent_seat"],
+                        r["holes"],
+                        r["points"],
+                        r["bredouille"],
+                        r["pavillon"],
+                        r["marques_won"],
+                        r["marques_lost"],
+                        r["marque_value"],
+                        r["outcome"],
+                    )
+                    for r in rows.results
+                ],
+            )
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -932,25 +1100,40 @@ class _Store:
         if row is None:
             return None
         ids = json.loads(row[0])
-        n = self.conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT value FROM json_each(?))",
-                              (row[0],)).fetchone()[0]
+        n = self.conn.execute(
+            "SELECT COUNT(*) FROM games WHERE id IN (SELECT value FROM json_each(?))", (row[0],)
+        ).fetchone()[0]
         return ids if n == len(set(ids)) else None
 
     def remember_file(self, digest: str, path: str, ids: list[str]) -> None:
         with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO source_files (sha256, path, game_ids, imported_at) "
-                              "VALUES (?, ?, ?, ?)", (digest, path, json.dumps(ids), _now()))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO source_files (sha256, path, game_ids, imported_at) VALUES (?, ?, ?, ?)",
+                (digest, path, json.dumps(ids), _now()),
+            )
 
     def fail(self, f: ImportFailure) -> None:
         """Log a failure (once per file, line, reason and message) in its own transaction."""
-        fid = hashlib.sha256("\0".join(map(str, (f.source_file, f.line, f.reason, f.message))).encode()).hexdigest()[:32]
+        fid = hashlib.sha256("\0".join(map(str, (f.source_file, f.line, f.reason, f.message))).encode()).hexdigest()[
+            :32
+        ]
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             self.conn.execute(
                 "INSERT OR IGNORE INTO import_failures (id, source_file, game_index, line, game_id, reason, message, "
                 "diagnostics, attempted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (fid, f.source_file, f.game_index, f.line, f.game_id, f.reason, f.message,
-                 json.dumps(list(f.diagnostics), ensure_ascii=False), _now()))
+                (
+                    fid,
+                    f.source_file,
+                    f.game_index,
+                    f.line,
+                    f.game_id,
+                    f.reason,
+                    f.message,
+                    json.dumps(list(f.diagnostics), ensure_ascii=False),
+                    _now(),
+                ),
+            )
             self.conn.execute("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
@@ -982,7 +1165,7 @@ def _resolve_profile(profile: Profile | str | None) -> Profile | None:
 def _verifier() -> Callable[..., Any] | None:
     """``replay.verify.verify`` when it is built; None stores games without findings."""
     try:
-        from trictrac.replay.verify import verify
+        from ..replay.verify import verify
     except ModuleNotFoundError as e:
         if e.name != "trictrac.replay.verify":
             raise
@@ -1103,10 +1286,18 @@ class _Work:
             if verify_fn is not None:
                 report = verify_fn(t.record, self.profile, file=t.path, game=t.index, trace=False)
             stage = "store-error"
-            return _build_rows(t.record, t.gid, t.canonical, report,
-                               profile_name=_get(report, "profile_name") or _profile_name(t.record, self.profile),
-                               parse_diagnostics=t.diagnostics, source_file=t.path, source=t.source,
-                               season_start_month=self.season_rule, engine_version=self.engine)
+            return _build_rows(
+                t.record,
+                t.gid,
+                t.canonical,
+                report,
+                profile_name=_get(report, "profile_name") or _profile_name(t.record, self.profile),
+                parse_diagnostics=t.diagnostics,
+                source_file=t.path,
+                source=t.source,
+                season_start_month=self.season_rule,
+                engine_version=self.engine,
+            )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
 
@@ -1114,10 +1305,17 @@ class _Work:
 class _Context:
     """One import run: reads files, dispatches games to the workers, stores in order."""
 
-    def __init__(self, store: _Store, report: ImportReport, progress: Callable[[ImportStep], None] | None,
-                 pool: Any, jobs: int, work: _Work) -> None:
-        from trictrac.notation.reader import iter_records
-        from trictrac.notation.writer import write_record
+    def __init__(
+        self,
+        store: _Store,
+        report: ImportReport,
+        progress: Callable[[ImportStep], None] | None,
+        pool: Any,
+        jobs: int,
+        work: _Work,
+    ) -> None:
+        from ..notation.reader import iter_records
+        from ..notation.writer import write_record
 
         self.iter_records, self.write_record = iter_records, write_record
         self.store, self.report, self.progress, self.pool, self.work = store, report, progress, pool, work
@@ -1194,14 +1392,20 @@ class _Context:
         errors = [d for d in diags if getattr(d, "severity", "error") == "error"]
         if rec is None or errors:
             msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3]) or "no record"
-            self.failed(ImportFailure(path, index, line, "parse-error", msg, None,
-                                      tuple(_diag_dict(d) for d in diags)), index, offset)
+            self.failed(
+                ImportFailure(path, index, line, "parse-error", msg, None, tuple(_diag_dict(d) for d in diags)),
+                index,
+                offset,
+            )
             return None
         try:
             canonical = self.write_record(rec)
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
-            self.failed(ImportFailure(path, index, line, "store-error", f"cannot write canonically: "
-                                      f"{type(e).__name__}: {e}"), index, offset)
+            self.failed(
+                ImportFailure(path, index, line, "store-error", f"cannot write canonically: {type(e).__name__}: {e}"),
+                index,
+                offset,
+            )
             return None
         gid = game_id_of(canonical)
         key = game_key(rec.headers, gid)
@@ -1228,12 +1432,18 @@ class _Context:
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
                 raise  # not this game's fault: the database is unusable, stop loudly
-            self.failed(ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}",
-                                      task.gid), task.index, task.offset)
+            self.failed(
+                ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}", task.gid),
+                task.index,
+                task.offset,
+            )
             return
         except sqlite3.Error as e:
-            self.failed(ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}",
-                                      task.gid), task.index, task.offset)
+            self.failed(
+                ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}", task.gid),
+                task.index,
+                task.offset,
+            )
             return
         if stored != "unchanged":
             self.report.findings += len(out.findings)
@@ -1257,7 +1467,7 @@ def reverify(
 
     In the CLI: ``trictrac db reverify``.
     """
-    from trictrac.notation.reader import parse_text
+    from ..notation.reader import parse_text
 
     prof = _resolve_profile(profile)
     t0 = time.perf_counter()
@@ -1268,8 +1478,10 @@ def reverify(
         season_rule = int(conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
         work = _Work(prof, True, season_rule, ENGINE_VERSION)
         store = _Store(conn)
-        todo = conn.execute("SELECT id, engine_version, verified, canonical, source, source_file, source_line, "
-                            "imported_at, game_key FROM games ORDER BY rowid").fetchall()
+        todo = conn.execute(
+            "SELECT id, engine_version, verified, canonical, source, source_file, source_line, "
+            "imported_at, game_key FROM games ORDER BY rowid"
+        ).fetchall()
         for index, (gid, engine, verified, canonical, source, source_file, line, imported_at, key) in enumerate(todo):
             report.read += 1
             if not everything and verified and engine == ENGINE_VERSION and prof is None:
@@ -1277,8 +1489,9 @@ def reverify(
                 continue
             records, diags = parse_text(canonical, file=source_file)
             if len(records) != 1 or any(d.severity == "error" for d in diags):
-                f = ImportFailure(source_file or "<db>", index, line, "parse-error",
-                                  "the stored canonical text no longer parses", gid)
+                f = ImportFailure(
+                    source_file or "<db>", index, line, "parse-error", "the stored canonical text no longer parses", gid
+                )
                 report.failures.append(f)
                 continue
             out = work(_Task(source_file or "<db>", index, 0, line, records[0], tuple(diags), gid, canonical, source))

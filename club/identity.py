@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from trictrac.notation.identity import ID_TAGS, IDENTITY_TAGS, game_id
+from ..notation.identity import ID_TAGS, IDENTITY_TAGS, game_id
 
 __all__ = ["IDENTITY_TAGS", "ID_TAGS", "game_id", "game_key", "game_label"]
 

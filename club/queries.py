@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from trictrac.club.db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
+from .db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
 
 __all__ = [
     "PlayerNotFound",
@@ -50,8 +50,10 @@ def find_player(db: Database, name: str) -> dict[str, Any]:
         ("SELECT id, name FROM players WHERE name = ?", name),
         ("SELECT id, name FROM players WHERE name = ? COLLATE NOCASE", name),
         ("SELECT id, name FROM players WHERE name LIKE ? ESCAPE '\\'", _like_prefix(name)),
-        ("SELECT p.id, p.name FROM players_fts JOIN players p ON p.id = players_fts.rowid "
-         "WHERE players_fts MATCH ?", _fts_query(name)),
+        (
+            "SELECT p.id, p.name FROM players_fts JOIN players p ON p.id = players_fts.rowid WHERE players_fts MATCH ?",
+            _fts_query(name),
+        ),
     ):
         if not arg:
             continue
@@ -67,8 +69,9 @@ def _like_prefix(text: str) -> str:
     return re.sub(r"([%_\\])", r"\\\1", text) + "%"
 
 
-def _filters(player_id: int | None, season: str | None, *, player_col: str, season_col: str = "season"
-             ) -> tuple[str, list[Any]]:
+def _filters(
+    player_id: int | None, season: str | None, *, player_col: str, season_col: str = "season"
+) -> tuple[str, list[Any]]:
     where: list[str] = []
     params: list[Any] = []
     if player_id is not None:
@@ -83,8 +86,9 @@ def _filters(player_id: int | None, season: str | None, *, player_col: str, seas
 # --- games and players ------------------------------------------------------------------------
 
 
-def list_games(db: Database, *, player: str | None = None, season: str | None = None,
-               limit: int | None = None) -> list[dict[str, Any]]:
+def list_games(
+    db: Database, *, player: str | None = None, season: str | None = None, limit: int | None = None
+) -> list[dict[str, Any]]:
     """Stored games, oldest first: date, season, event, players, holes, winner, findings.
 
     In the CLI: ``trictrac db games``."""
@@ -109,7 +113,9 @@ def list_players(db: Database) -> list[dict[str, Any]]:
     """Every player with games played, won, lost, unfinished, marqués and écoles.
 
     In the CLI: ``trictrac db players``."""
-    return _rows(db, """
+    return _rows(
+        db,
+        """
         SELECT p.name,
                COUNT(r.game_id) AS games,
                COALESCE(SUM(r.outcome = 'win'), 0) AS wins,
@@ -124,7 +130,8 @@ def list_players(db: Database) -> list[dict[str, Any]]:
         FROM players p
         LEFT JOIN results r ON r.player_id = p.id
         LEFT JOIN games g ON g.id = r.game_id
-        GROUP BY p.id ORDER BY p.name""")
+        GROUP BY p.id ORDER BY p.name""",
+    )
 
 
 def resolve_game_id(db: Database, game_id: str) -> str:
@@ -143,19 +150,43 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
     game["headers"] = json.loads(game["headers"])
     game["diagnostics"] = json.loads(game["diagnostics"])
     game["notes"] = json.loads(game["notes"])
-    game["players"] = {r["seat"]: r["name"] for r in _rows(
-        db, "SELECT gp.seat, p.name FROM game_players gp JOIN players p ON p.id = gp.player_id "
-            "WHERE gp.game_id = ? ORDER BY gp.seat", (gid,))}
-    game["results"] = _rows(db, "SELECT seat, holes, points, bredouille, pavillon, marques_won, marques_lost, "
-                                "marque_value, outcome FROM results WHERE game_id = ? ORDER BY seat", (gid,))
-    game["marques"] = _rows(db, "SELECT id, number, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, "
-                                "refait, value, line FROM marques WHERE game_id = ? ORDER BY seq", (gid,))
-    game["releves"] = _rows(db, "SELECT id, marque_id, number, line FROM releves WHERE game_id = ? ORDER BY seq", (gid,))
-    coups = _rows(db, "SELECT id, releve_id, marque_id, number, side, die1, die2, moves, line, col "
-                      "FROM coups WHERE game_id = ? ORDER BY seq", (gid,))
+    game["players"] = {
+        r["seat"]: r["name"]
+        for r in _rows(
+            db,
+            "SELECT gp.seat, p.name FROM game_players gp JOIN players p ON p.id = gp.player_id "
+            "WHERE gp.game_id = ? ORDER BY gp.seat",
+            (gid,),
+        )
+    }
+    game["results"] = _rows(
+        db,
+        "SELECT seat, holes, points, bredouille, pavillon, marques_won, marques_lost, "
+        "marque_value, outcome FROM results WHERE game_id = ? ORDER BY seat",
+        (gid,),
+    )
+    game["marques"] = _rows(
+        db,
+        "SELECT id, number, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, "
+        "refait, value, line FROM marques WHERE game_id = ? ORDER BY seq",
+        (gid,),
+    )
+    game["releves"] = _rows(
+        db, "SELECT id, marque_id, number, line FROM releves WHERE game_id = ? ORDER BY seq", (gid,)
+    )
+    coups = _rows(
+        db,
+        "SELECT id, releve_id, marque_id, number, side, die1, die2, moves, line, col "
+        "FROM coups WHERE game_id = ? ORDER BY seq",
+        (gid,),
+    )
     actions: dict[int, list[dict[str, Any]]] = {}
-    for m in _rows(db, "SELECT coup_id, phase, kind, who, against, points, holes, bredouille, leave, reason, text, "
-                       "line, col FROM marks WHERE game_id = ? ORDER BY coup_id, seq", (gid,)):
+    for m in _rows(
+        db,
+        "SELECT coup_id, phase, kind, who, against, points, holes, bredouille, leave, reason, text, "
+        "line, col FROM marks WHERE game_id = ? ORDER BY coup_id, seq",
+        (gid,),
+    ):
         cid = m.pop("coup_id")
         actions.setdefault(cid, []).append({k: v for k, v in m.items() if v is not None})
     for c in coups:
@@ -163,9 +194,13 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
         c["actions"] = actions.get(c["id"], [])
     game["coups"] = coups
     game["comments"] = _rows(db, "SELECT coup_id, text, line, col FROM comments WHERE game_id = ? ORDER BY id", (gid,))
-    game["findings"] = _rows(db, "SELECT coup_id, releve, marque, coup, line, col, who, kind, entitled, marked, "
-                                 "consequence, rule, detail, alternatives, message FROM findings "
-                                 "WHERE game_id = ? ORDER BY seq", (gid,))
+    game["findings"] = _rows(
+        db,
+        "SELECT coup_id, releve, marque, coup, line, col, who, kind, entitled, marked, "
+        "consequence, rule, detail, alternatives, message FROM findings "
+        "WHERE game_id = ? ORDER BY seq",
+        (gid,),
+    )
     for f in game["findings"]:
         f["alternatives"] = json.loads(f["alternatives"]) if f["alternatives"] else []
     return game
@@ -181,24 +216,31 @@ def player_results(db: Database, player: str, *, season: str | None = None) -> d
     In the CLI: ``trictrac db games --player X`` (the games) and ``db players``."""
     p = find_player(db, player)
     where, params = _filters(p["id"], season, player_col="player_id")
-    seasons = _rows(db, f"""
+    seasons = _rows(
+        db,
+        f"""
         SELECT season, COUNT(*) AS games,
                SUM(outcome = 'win') AS wins, SUM(outcome = 'loss') AS losses,
                SUM(outcome = 'draw') AS draws, SUM(outcome IS NULL) AS unfinished,
                SUM(holes) AS holes_for, SUM(holes_against) AS holes_against,
                SUM(marques_won) AS marques_won, SUM(marques_lost) AS marques_lost,
                SUM(marque_value) AS marque_value
-        FROM player_games{where} GROUP BY season ORDER BY season IS NULL, season""", params)
-    games = _rows(db, f"SELECT game_id, date, season, event, partie, seat, opponent, outcome, holes, holes_against, "
-                      f"marques_won, marques_lost, marque_value FROM player_games{where} "
-                      f"ORDER BY date IS NULL, date, game_id", params)
+        FROM player_games{where} GROUP BY season ORDER BY season IS NULL, season""",
+        params,
+    )
+    games = _rows(
+        db,
+        f"SELECT game_id, date, season, event, partie, seat, opponent, outcome, holes, holes_against, "
+        f"marques_won, marques_lost, marque_value FROM player_games{where} "
+        f"ORDER BY date IS NULL, date, game_id",
+        params,
+    )
     return {"player": p["name"], "seasons": seasons, "games": games}
 
 
 # The verifier's findings that are écoles (RULES.md §7): claimed or not (``unclaimed-ecole``),
 # wrongly claimed, and the écoles of a plein not filled or not kept (§7.7).
-ECOLE_FINDINGS = ("(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', "
-                  "'must-conserve'))")
+ECOLE_FINDINGS = "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', 'must-conserve'))"
 
 
 def ecoles(db: Database, *, player: str | None = None, season: str | None = None) -> dict[str, Any]:
@@ -219,11 +261,17 @@ def ecoles(db: Database, *, player: str | None = None, season: str | None = None
         where.append("season = ?")
         params.append(season)
     w = " WHERE " + " AND ".join(where) if where else ""
-    claimed = _rows(db, f"SELECT game_id, date, season, coup, line, claimant, made_by, points, reason "
-                        f"FROM ecoles{w} ORDER BY date IS NULL, date, game_id, id", params)
+    claimed = _rows(
+        db,
+        f"SELECT game_id, date, season, coup, line, claimant, made_by, points, reason "
+        f"FROM ecoles{w} ORDER BY date IS NULL, date, game_id, id",
+        params,
+    )
     sw = " AND g.season = ?" if season is not None else ""
     sp = [season] if season is not None else []
-    by_player = _rows(db, f"""
+    by_player = _rows(
+        db,
+        f"""
         SELECT p.name AS player,
           (SELECT COUNT(*) FROM marks k JOIN games g ON g.id = k.game_id
              WHERE k.kind = 'ecole' AND k.player_id = p.id{sw}) AS claimed,
@@ -235,55 +283,81 @@ def ecoles(db: Database, *, player: str | None = None, season: str | None = None
              WHERE k.kind = 'ecole' AND k.against_id = p.id{sw}) AS made_points,
           (SELECT COUNT(*) FROM findings f JOIN games g ON g.id = f.game_id
              WHERE f.player_id = p.id AND {ECOLE_FINDINGS}{sw}) AS found_by_verifier
-        FROM players p {'WHERE p.id = ?' if pid is not None else ''} ORDER BY p.name""",
-        sp * 5 + ([pid] if pid is not None else []))
+        FROM players p {"WHERE p.id = ?" if pid is not None else ""} ORDER BY p.name""",
+        sp * 5 + ([pid] if pid is not None else []),
+    )
     by_player = [r for r in by_player if r["claimed"] or r["made"] or r["found_by_verifier"] or pid is not None]
     fw = " AND (f.player_id = ?)" if pid is not None else ""
-    found = _rows(db, f"""
+    found = _rows(
+        db,
+        f"""
         SELECT g.label AS game, f.game_id, g.date_iso AS date, g.season, f.coup, f.line, f.kind,
                p.name AS made_by, f.entitled, f.marked, f.consequence, f.message
         FROM findings f JOIN games g ON g.id = f.game_id LEFT JOIN players p ON p.id = f.player_id
         WHERE {ECOLE_FINDINGS}{sw}{fw} ORDER BY g.date_iso IS NULL, g.date_iso, f.game_id, f.seq""",
-        sp + ([pid] if pid is not None else []))
+        sp + ([pid] if pid is not None else []),
+    )
     return {"claimed": claimed, "by_player": by_player, "found_by_verifier": found}
 
 
-def bredouille_marques(db: Database, *, player: str | None = None, season: str | None = None
-                       ) -> list[dict[str, Any]]:
+def bredouille_marques(db: Database, *, player: str | None = None, season: str | None = None) -> list[dict[str, Any]]:
     """Marqués won in bredouille, petite or grande (RULES.md §8.2), oldest first.
     With ``player``: the ones he won."""
     pid = find_player(db, player)["id"] if player is not None else None
     where, params = _filters(pid, season, player_col="winner_id")
     where = (where + " AND " if where else " WHERE ") + "bredouille IN ('petite', 'grande')"
-    return _rows(db, f"SELECT game_id, date, season, number, winner, loser, winner_holes, loser_holes, bredouille, "
-                     f"value FROM marque_results{where} ORDER BY date IS NULL, date, game_id, number", params)
+    return _rows(
+        db,
+        f"SELECT game_id, date, season, number, winner, loser, winner_holes, loser_holes, bredouille, "
+        f"value FROM marque_results{where} ORDER BY date IS NULL, date, game_id, number",
+        params,
+    )
 
 
-def head_to_head(db: Database, player: str, opponent: str | None = None, *, season: str | None = None
-                 ) -> list[dict[str, Any]]:
+def head_to_head(
+    db: Database, player: str, opponent: str | None = None, *, season: str | None = None
+) -> list[dict[str, Any]]:
     """A player's record against each opponent: two-player games (won, lost, unfinished,
     holes for and against) and marqués played against him in any partie."""
     p = find_player(db, player)
     op = find_player(db, opponent) if opponent is not None else None
     sw = " AND season = ?" if season is not None else ""
     sp = [season] if season is not None else []
-    games = _rows(db, f"""
+    games = _rows(
+        db,
+        f"""
         SELECT opponent, opponent_id, COUNT(*) AS games, SUM(outcome = 'win') AS wins,
                SUM(outcome = 'loss') AS losses, SUM(outcome IS NULL) AS unfinished,
                SUM(holes) AS holes_for, SUM(holes_against) AS holes_against
         FROM player_games WHERE player_id = ? AND opponent_id IS NOT NULL{sw}
-        GROUP BY opponent_id""", [p["id"], *sp])
-    marques = _rows(db, f"""
+        GROUP BY opponent_id""",
+        [p["id"], *sp],
+    )
+    marques = _rows(
+        db,
+        f"""
         SELECT CASE WHEN winner_id = ? THEN loser_id ELSE winner_id END AS opponent_id,
                SUM(winner_id = ?) AS marques_won, SUM(loser_id = ?) AS marques_lost,
                SUM(winner_id = ? AND bredouille != 'none') AS won_in_bredouille,
                SUM(loser_id = ? AND bredouille != 'none') AS lost_in_bredouille
         FROM marque_results WHERE (winner_id = ? OR loser_id = ?){sw}
-        GROUP BY 1""", [p["id"]] * 7 + sp)
+        GROUP BY 1""",
+        [p["id"]] * 7 + sp,
+    )
     table: dict[int, dict[str, Any]] = {}
     names = {r["id"]: r["name"] for r in _rows(db, "SELECT id, name FROM players")}
-    zero = {"games": 0, "wins": 0, "losses": 0, "unfinished": 0, "holes_for": 0, "holes_against": 0,
-            "marques_won": 0, "marques_lost": 0, "won_in_bredouille": 0, "lost_in_bredouille": 0}
+    zero = {
+        "games": 0,
+        "wins": 0,
+        "losses": 0,
+        "unfinished": 0,
+        "holes_for": 0,
+        "holes_against": 0,
+        "marques_won": 0,
+        "marques_lost": 0,
+        "won_in_bredouille": 0,
+        "lost_in_bredouille": 0,
+    }
     for r in games + marques:
         oid = r["opponent_id"]
         if oid is None:
@@ -295,7 +369,7 @@ def head_to_head(db: Database, player: str, opponent: str | None = None, *, seas
     out = [r for oid, r in table.items() if op is None or oid == op["id"]]
     if op is not None and not out:
         out = [{"player": p["name"], "opponent": op["name"], **zero}]
-    return sorted(out, key=lambda r: (r["opponent"] or ""))
+    return sorted(out, key=lambda r: r["opponent"] or "")
 
 
 def _fts_query(text: str) -> str:
@@ -314,28 +388,44 @@ def search(db: Database, text: str, *, limit: int = 50, everywhere: bool = False
     q = _fts_query(text)
     if not q:
         return []
-    players = _rows(db, """
+    players = _rows(
+        db,
+        """
         SELECT 'player' AS kind, p.name AS text, NULL AS game_id, NULL AS coup, NULL AS line,
                (SELECT COUNT(*) FROM game_players gp WHERE gp.player_id = p.id) AS games
         FROM players_fts JOIN players p ON p.id = players_fts.rowid
-        WHERE players_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
-    comments = _rows(db, """
+        WHERE players_fts MATCH ? ORDER BY rank LIMIT ?""",
+        (q, limit),
+    )
+    comments = _rows(
+        db,
+        """
         SELECT 'comment' AS kind, c.text, c.game_id, k.number AS coup, c.line, NULL AS games
         FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid
         LEFT JOIN coups k ON k.id = c.coup_id
-        WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+        WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""",
+        (q, limit),
+    )
     if not everywhere:
         return players + comments
-    findings = _rows(db, """
+    findings = _rows(
+        db,
+        """
         SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, f.game_id, f.coup, f.line, NULL AS games
         FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid
-        WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
-    ecole_reasons = _rows(db, """
+        WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""",
+        (q, limit),
+    )
+    ecole_reasons = _rows(
+        db,
+        """
         SELECT 'ecole' AS kind, k.token || ' ' || k.reason AS text, k.game_id, c.number AS coup, k.line,
                NULL AS games
         FROM ecole_reasons_fts JOIN marks k ON k.id = ecole_reasons_fts.rowid
         LEFT JOIN coups c ON c.id = k.coup_id
-        WHERE ecole_reasons_fts MATCH ? ORDER BY rank LIMIT ?""", (q, limit))
+        WHERE ecole_reasons_fts MATCH ? ORDER BY rank LIMIT ?""",
+        (q, limit),
+    )
     return players + comments + findings + ecole_reasons
 
 
@@ -363,29 +453,35 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
         "coups_with_findings": one("SELECT COUNT(DISTINCT coup_id) FROM findings WHERE coup_id IS NOT NULL"),
         "bredouille_marques": one("SELECT COUNT(*) FROM marques WHERE bredouille IN ('petite', 'grande')"),
         "import_failures": one("SELECT COUNT(*) FROM import_failures"),
-        "findings_by_kind": {r["kind"]: r["n"] for r in _rows(
-            db, "SELECT kind, COUNT(*) AS n FROM findings GROUP BY kind ORDER BY n DESC, kind")},
-        "seasons": _rows(db, "SELECT season, COUNT(*) AS games FROM games GROUP BY season "
-                             "ORDER BY season IS NULL, season"),
+        "findings_by_kind": {
+            r["kind"]: r["n"]
+            for r in _rows(db, "SELECT kind, COUNT(*) AS n FROM findings GROUP BY kind ORDER BY n DESC, kind")
+        },
+        "seasons": _rows(
+            db, "SELECT season, COUNT(*) AS games FROM games GROUP BY season ORDER BY season IS NULL, season"
+        ),
         "modes": {r["mode"]: r["n"] for r in _rows(db, "SELECT mode, COUNT(*) AS n FROM games GROUP BY mode")},
     }
     if corpus:
         out["corpus"] = _corpus_stats(db, profile)
         if out["corpus"] is not None:  # the findings stored at import, not verified again
-            out["corpus"]["findings"] = {"counted": True, "findings": out["findings"],
-                                         "games_with_findings": out["games_with_findings"],
-                                         "coups_with_findings": out["coups_with_findings"]}
+            out["corpus"]["findings"] = {
+                "counted": True,
+                "findings": out["findings"],
+                "games_with_findings": out["games_with_findings"],
+                "coups_with_findings": out["coups_with_findings"],
+            }
     return out
 
 
 def _corpus_stats(db: Database, profile: Any) -> Any:
     try:
-        from trictrac.replay.stats import corpus_stats
+        from ..replay.stats import corpus_stats
     except ModuleNotFoundError as e:
         if e.name != "trictrac.replay.stats":
             raise
         return None
-    from trictrac.notation.reader import parse_text
+    from ..notation.reader import parse_text
 
     def records() -> Any:
         for (text,) in db.conn.execute("SELECT canonical FROM games ORDER BY rowid"):

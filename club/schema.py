@@ -415,8 +415,10 @@ def _migrate(conn: sqlite3.Connection) -> bool:
     if version in (None, SCHEMA_VERSION):
         return False
     if not version.isdigit() or int(version) > int(SCHEMA_VERSION) or version not in MIGRATIONS:
-        raise SchemaError(f"club database schema version {version!r}: this trictrac reads versions up to "
-                          f"{SCHEMA_VERSION} (a newer trictrac made the file?)")
+        raise SchemaError(
+            f"club database schema version {version!r}: this trictrac reads versions up to "
+            f"{SCHEMA_VERSION} (a newer trictrac made the file?)"
+        )
     while version != SCHEMA_VERSION:
         version = MIGRATIONS[version](conn)
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
@@ -430,9 +432,13 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
     triggers made again from their saved SQL (which still names ``marks``).
     ``legacy_alter_table`` keeps the rename from rewriting the views that name
     ``marks`` (they must go on naming the new table)."""
-    saved = [sql for (sql,) in conn.execute(
-        "SELECT sql FROM sqlite_master WHERE tbl_name = 'marks' AND type IN ('index', 'trigger') "
-        "AND sql IS NOT NULL ORDER BY type, name")]
+    saved = [
+        sql
+        for (sql,) in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name = 'marks' AND type IN ('index', 'trigger') "
+            "AND sql IS NOT NULL ORDER BY type, name"
+        )
+    ]
     legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
     conn.execute("PRAGMA legacy_alter_table = ON")
     try:
@@ -455,7 +461,7 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
     """Version 3: ``games.label`` and ``games.game_key`` (filled from each game's
     headers), the history and source-file tables, new views and full-text indexes
     (made by :func:`_create_missing` after the migration)."""
-    from trictrac.club.identity import game_key, game_label
+    from .identity import game_key, game_label
 
     have = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
     for col in ("label", "game_key"):
@@ -463,7 +469,8 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
             conn.execute(f"ALTER TABLE games ADD COLUMN {col} TEXT")
     seen: set[str] = {k for (k,) in conn.execute("SELECT game_key FROM games WHERE game_key IS NOT NULL")}
     for gid, headers, date_iso in conn.execute(
-            "SELECT id, headers, date_iso FROM games WHERE game_key IS NULL ORDER BY rowid").fetchall():
+        "SELECT id, headers, date_iso FROM games WHERE game_key IS NULL ORDER BY rowid"
+    ).fetchall():
         h = json.loads(headers)
         key = game_key(h, gid)
         if key in seen:  # two stored games with the same tags: both kept
@@ -475,8 +482,10 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'ecole_reasons_fts'").fetchone():
         for stmt in _statements(CUSTOM_FTS):
             conn.execute(stmt)
-        conn.execute("INSERT INTO ecole_reasons_fts(rowid, reason) SELECT id, reason FROM marks "
-                     "WHERE kind = 'ecole' AND reason IS NOT NULL")
+        conn.execute(
+            "INSERT INTO ecole_reasons_fts(rowid, reason) SELECT id, reason FROM marks "
+            "WHERE kind = 'ecole' AND reason IS NOT NULL"
+        )
     return "3"
 
 

@@ -71,8 +71,19 @@ def _zero(kind: str) -> dict[str, int]:
     base = {"games": 0, "ecoles_made": 0, "ecoles_made_points": 0, "ecoles_claimed": 0, "ecoles_claimed_points": 0}
     if kind == "douze-trous":
         return {**base, "wins": 0, "losses": 0, "draws": 0, "unfinished": 0, "holes_for": 0, "holes_against": 0}
-    return {**base, "marques_won": 0, "marques_lost": 0, "bredouilles_won": 0, "value_won": 0, "value_lost": 0,
-            "net_value": 0, "wins": 0, "losses": 0, "draws": 0, "unfinished": 0}
+    return {
+        **base,
+        "marques_won": 0,
+        "marques_lost": 0,
+        "bredouilles_won": 0,
+        "value_won": 0,
+        "value_lost": 0,
+        "net_value": 0,
+        "wins": 0,
+        "losses": 0,
+        "draws": 0,
+        "unfinished": 0,
+    }
 
 
 def _rank(rows: list[dict[str, Any]], key: Any) -> list[dict[str, Any]]:
@@ -126,8 +137,13 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
                 row = table[s.player]
                 row["holes_for"] += s.holes or 0
                 row["holes_against"] += o.holes or 0
-                cell = cross[kind].setdefault(s.player, {}).setdefault(
-                    o.player, {"games": 0, "wins": 0, "losses": 0, "draws": 0, "holes_for": 0, "holes_against": 0})
+                cell = (
+                    cross[kind]
+                    .setdefault(s.player, {})
+                    .setdefault(
+                        o.player, {"games": 0, "wins": 0, "losses": 0, "draws": 0, "holes_for": 0, "holes_against": 0}
+                    )
+                )
                 cell["games"] += 1
                 cell["holes_for"] += s.holes or 0
                 cell["holes_against"] += o.holes or 0
@@ -146,8 +162,11 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
                 lo["value_lost"] += v
                 lo["net_value"] -= v
                 for a, b, sign in ((m.winner, m.loser, 1), (m.loser, m.winner, -1)):
-                    cell = cross[kind].setdefault(a, {}).setdefault(
-                        b, {"marques_won": 0, "marques_lost": 0, "net_value": 0})
+                    cell = (
+                        cross[kind]
+                        .setdefault(a, {})
+                        .setdefault(b, {"marques_won": 0, "marques_lost": 0, "net_value": 0})
+                    )
                     cell["marques_won" if sign > 0 else "marques_lost"] += 1
                     cell["net_value"] += sign * v
     tables: dict[str, Any] = {}
@@ -160,9 +179,14 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
         tables[kind] = {
             "games": n_games[kind],
             "players": ranked,
-            "crosstable": {"players": order,
-                           "cells": {a: {b: cross[kind][a][b] for b in order if b in cross[kind].get(a, {})}
-                                     for a in order if a in cross[kind]}},
+            "crosstable": {
+                "players": order,
+                "cells": {
+                    a: {b: cross[kind][a][b] for b in order if b in cross[kind].get(a, {})}
+                    for a in order
+                    if a in cross[kind]
+                },
+            },
         }
     return {"games": total, "tables": tables}
 
@@ -170,8 +194,9 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
 # --- reading the rows from the club database ------------------------------------------------------
 
 
-def standing_games(db: Database, *, season: str | None = None, date_from: str | None = None,
-                   date_to: str | None = None) -> list[StandingGame]:
+def standing_games(
+    db: Database, *, season: str | None = None, date_from: str | None = None, date_to: str | None = None
+) -> list[StandingGame]:
     """The games of a season and/or a date range (``YYYY[-MM[-DD]]``, inclusive; a date
     given to the month or year covers it whole) as :class:`StandingGame` rows."""
     where, params = [], []
@@ -186,8 +211,11 @@ def standing_games(db: Database, *, season: str | None = None, date_from: str | 
         params.append(date_to + "\uffff")  # 2024-03 covers 2024-03-31
     w = (" WHERE " + " AND ".join(where)) if where else ""
     conn = db.conn
-    games = conn.execute(f"SELECT g.id, COALESCE(g.label, g.id), g.date_iso, g.season, g.n_marques FROM games g{w} "
-                         f"ORDER BY g.date_iso IS NULL, g.date_iso, g.id", params).fetchall()
+    games = conn.execute(
+        f"SELECT g.id, COALESCE(g.label, g.id), g.date_iso, g.season, g.n_marques FROM games g{w} "
+        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.id",
+        params,
+    ).fetchall()
     if not games:
         return []
     ids = [g[0] for g in games]
@@ -196,12 +224,16 @@ def standing_games(db: Database, *, season: str | None = None, date_from: str | 
     marques: dict[str, list[MarqueRow]] = {}
     sel = json.dumps(ids)  # the games chosen (a read-only connection makes no temp table)
     for gid, pid, name, holes, outcome in conn.execute(
-            "SELECT r.game_id, r.player_id, p.name, r.holes, r.outcome FROM results r JOIN players p ON p.id = "
-            "r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) ORDER BY r.game_id, r.seat", (sel,)):
+        "SELECT r.game_id, r.player_id, p.name, r.holes, r.outcome FROM results r JOIN players p ON p.id = "
+        "r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) ORDER BY r.game_id, r.seat",
+        (sel,),
+    ):
         seats.setdefault(gid, []).append((pid, name, holes, outcome))
     for gid, claimant, made_by, points in conn.execute(
-            "SELECT game_id, player_id, against_id, COALESCE(points, 0) FROM marks WHERE kind = 'ecole' "
-            "AND game_id IN (SELECT value FROM json_each(?))", (sel,)):
+        "SELECT game_id, player_id, against_id, COALESCE(points, 0) FROM marks WHERE kind = 'ecole' "
+        "AND game_id IN (SELECT value FROM json_each(?))",
+        (sel,),
+    ):
         if made_by is not None:
             e = ecoles.setdefault((gid, made_by), [0, 0, 0, 0])
             e[0] += 1
@@ -211,30 +243,62 @@ def standing_games(db: Database, *, season: str | None = None, date_from: str | 
             e[2] += 1
             e[3] += points
     for gid, winner, loser, value, bred in conn.execute(
-            "SELECT game_id, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
-            "loser IS NOT NULL AND game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, number, id", (sel,)):
+        "SELECT game_id, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
+        "loser IS NOT NULL AND game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, number, id",
+        (sel,),
+    ):
         marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
     out = []
     for gid, label, date, game_season, n_marques in games:
-        rows = tuple(SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
-                     for pid, name, holes, outcome in seats.get(gid, []))
-        out.append(StandingGame(gid, label, date, game_season, "a-ecrire" if n_marques else "douze-trous", rows,
-                                tuple(marques.get(gid, ()))))
+        rows = tuple(
+            SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
+            for pid, name, holes, outcome in seats.get(gid, [])
+        )
+        out.append(
+            StandingGame(
+                gid,
+                label,
+                date,
+                game_season,
+                "a-ecrire" if n_marques else "douze-trous",
+                rows,
+                tuple(marques.get(gid, ())),
+            )
+        )
     return out
 
 
 # --- text -----------------------------------------------------------------------------------------------
 
 _COLUMNS = {
-    "douze-trous": [("rank", "#"), ("player", "joueur"), ("games", "parties"), ("wins", "gagnées"),
-                    ("losses", "perdues"), ("draws", "nulles"), ("unfinished", "inachevées"),
-                    ("holes_for", "trous pour"), ("holes_against", "trous contre"),
-                    ("ecoles_made", "écoles faites"), ("ecoles_claimed", "écoles prises")],
-    "a-ecrire": [("rank", "#"), ("player", "joueur"), ("games", "parties"), ("wins", "gagnées"),
-                 ("losses", "perdues"), ("marques_won", "marqués gagnés"),
-                 ("marques_lost", "marqués perdus"), ("bredouilles_won", "en bredouille"),
-                 ("value_won", "valeur gagnée"), ("value_lost", "valeur perdue"), ("net_value", "solde"),
-                 ("ecoles_made", "écoles faites"), ("ecoles_claimed", "écoles prises")],
+    "douze-trous": [
+        ("rank", "#"),
+        ("player", "joueur"),
+        ("games", "parties"),
+        ("wins", "gagnées"),
+        ("losses", "perdues"),
+        ("draws", "nulles"),
+        ("unfinished", "inachevées"),
+        ("holes_for", "trous pour"),
+        ("holes_against", "trous contre"),
+        ("ecoles_made", "écoles faites"),
+        ("ecoles_claimed", "écoles prises"),
+    ],
+    "a-ecrire": [
+        ("rank", "#"),
+        ("player", "joueur"),
+        ("games", "parties"),
+        ("wins", "gagnées"),
+        ("losses", "perdues"),
+        ("marques_won", "marqués gagnés"),
+        ("marques_lost", "marqués perdus"),
+        ("bredouilles_won", "en bredouille"),
+        ("value_won", "valeur gagnée"),
+        ("value_lost", "valeur perdue"),
+        ("net_value", "solde"),
+        ("ecoles_made", "écoles faites"),
+        ("ecoles_claimed", "écoles prises"),
+    ],
 }
 _NUMBER = re.compile(r"[+-]?\d+(-\d+)?").fullmatch
 _TITLES = {"douze-trous": "Partie en douze trous", "a-ecrire": "Partie à écrire"}
@@ -242,9 +306,11 @@ _TITLES = {"douze-trous": "Partie en douze trous", "a-ecrire": "Partie à écrir
 
 def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
     width = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
     def fmt(cells: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i and _NUMBER(c) else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, width))).rstrip()
+        return "  ".join(
+            c.rjust(w) if i and _NUMBER(c) else c.ljust(w) for i, (c, w) in enumerate(zip(cells, width))
+        ).rstrip()
 
     return [fmt(header), "  ".join("-" * w for w in width), *(fmt(r) for r in rows)]
 

@@ -10,9 +10,19 @@ must still see a wrong mark to judge it).  docs/resilience.md states the guarant
 from __future__ import annotations
 
 __all__ = [
-    "MAX_MARK_POINTS", "MAX_MARK_HOLES", "MAX_ECOLE_POINTS", "MAX_CORRECTION_POINTS",
-    "MAX_CORRECTION_HOLES", "MAX_COUP_NUMBER", "MAX_RELEVE", "MAX_MARQUES", "MAX_HOLES",
-    "MAX_RESULT_VALUE", "MAX_GLYPH", "MAX_MOVES", "MAX_CANNOT",
+    "MAX_MARK_POINTS",
+    "MAX_MARK_HOLES",
+    "MAX_ECOLE_POINTS",
+    "MAX_CORRECTION_POINTS",
+    "MAX_CORRECTION_HOLES",
+    "MAX_COUP_NUMBER",
+    "MAX_RELEVE",
+    "MAX_MARQUES",
+    "MAX_HOLES",
+    "MAX_RESULT_VALUE",
+    "MAX_GLYPH",
+    "MAX_MOVES",
+    "MAX_CANNOT",
 ]
 
 #: One throw scores under 230 points: hits on at most 15 lone checkers at 12 points each

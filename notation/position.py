@@ -242,7 +242,12 @@ class _Parser:
                     for name in h.split("+"):
                         short = _JAN_ALIASES.get(name.lower())
                         if short is None:
-                            self.err("position-unknown-jan", noff, len(name), f"unknown jan {name!r} (one of {', '.join(JAN_NAMES)})")
+                            self.err(
+                                "position-unknown-jan",
+                                noff,
+                                len(name),
+                                f"unknown jan {name!r} (one of {', '.join(JAN_NAMES)})",
+                            )
                         else:
                             names.add(short)
                         noff += len(name) + 1
@@ -295,12 +300,16 @@ class _Parser:
                 self.err("position-lone-coin", at, n, f"side {letter} has a lone checker on its coin (point 12)")
             if c[13]:
                 at, n = where(letter, 13)
-                self.err("position-opponent-coin", at, n, f"side {letter} has checkers on the opponent's coin (point 13)")
+                self.err(
+                    "position-opponent-coin", at, n, f"side {letter} has checkers on the opponent's coin (point 13)"
+                )
         for p in range(1, 25):
             if a[p] and b[25 - p]:
                 at, n = where("B", 25 - p)
                 self.err(
-                    "position-point-shared", at, n,
+                    "position-point-shared",
+                    at,
+                    n,
                     f"A's point {p} and B's point {25 - p} are the same flèche, held by both sides",
                 )
 

@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple, Protocol, TypeVar
 
-from trictrac.notation import limits as L
-from trictrac.notation.position import parse_position
-from trictrac.notation.record import (
+from . import limits as L
+from .position import parse_position
+from .record import (
     OFF,
     TAG_ROSTER,
     Action,
@@ -71,20 +71,48 @@ _TEXT_CLIP = 60  # characters of offending text kept in a diagnostic
 
 #: doublet names (RULES.md §1.2; 003 §17; 000 ~l.391-401) -> number, lower case
 DOUBLET_NAMES: dict[str, int] = {
-    "bezet": 1, "beset": 1, "besas": 1, "ambesas": 1, "double-as": 1,
-    "double-deux": 2, "doubledeux": 2, "double-2": 2,
-    "terne": 3, "ternes": 3,
-    "carme": 4, "carmes": 4, "carne": 4, "quaterne": 4, "quaternes": 4,
-    "quine": 5, "quines": 5,
-    "sonnez": 6, "sonnes": 6, "sonnés": 6, "sonne": 6,
+    "bezet": 1,
+    "beset": 1,
+    "besas": 1,
+    "ambesas": 1,
+    "double-as": 1,
+    "double-deux": 2,
+    "doubledeux": 2,
+    "double-2": 2,
+    "terne": 3,
+    "ternes": 3,
+    "carme": 4,
+    "carmes": 4,
+    "carne": 4,
+    "quaterne": 4,
+    "quaternes": 4,
+    "quine": 5,
+    "quines": 5,
+    "sonnez": 6,
+    "sonnes": 6,
+    "sonnés": 6,
+    "sonne": 6,
 }
 
 # keyword after "X:" -> action kind (canonical spellings first; see docs/notation.md)
 _ACTION_WORDS: dict[str, str] = {}
 for _kind, _words in {
     "reste": ("reste", "tiens", "je-reste", "je-tiens", "stay", "stays", "hold"),
-    "va": ("s'en-va", "s’en-va", "sen-va", "s-en-va", "m'en-vais", "je-m'en-vais", "men-vais",
-           "va", "part", "leave", "leaves", "go", "goes"),
+    "va": (
+        "s'en-va",
+        "s’en-va",
+        "sen-va",
+        "s-en-va",
+        "m'en-vais",
+        "je-m'en-vais",
+        "men-vais",
+        "va",
+        "part",
+        "leave",
+        "leaves",
+        "go",
+        "goes",
+    ),
     "nmp": ("ne-marque-pas", "je-ne-marque-pas", "nmp", "no-mark", "pass"),
     "tout": ("joue-pour-tout", "je-joue-pour-tout", "pour-tout", "jpt", "play-for-all"),
     "pavillon": ("pavillon", "prend-le-pavillon", "flag"),
@@ -144,8 +172,10 @@ _OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
 _REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
-_KEYWORDS_HINT = ("reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), "
-                  "rejoue(…), force(…), fait-marquer(…), remet(…)")
+_KEYWORDS_HINT = (
+    "reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), "
+    "rejoue(…), force(…), fait-marquer(…), remet(…)"
+)
 # the body of fait-marquer(B+4t1) and of remet(A-2t-1)
 _DEMAND_MARK = re.compile(r"([A-D])\+(\d{1,9})(?:t(\d{1,9}))?([bs])?").fullmatch
 _DEMAND_REMET = re.compile(r"([A-D])([+-]\d{1,9})(?:t([+-]\d{1,9}))?").fullmatch
@@ -155,7 +185,13 @@ _UNESC_REASON = re.compile(r"\\([\\)])")
 _UNESC_TAG = re.compile(r"\\([\\\"])")
 _STRIP_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
 _PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?(\d{1,4}))?\Z")
-_PARTIE_ALIASES = {"12-trous": "douze-trous", "douze": "douze-trous", "ecrire": "a-ecrire", "quatre": "a-quatre", "tourner": "a-tourner"}
+_PARTIE_ALIASES = {
+    "12-trous": "douze-trous",
+    "douze": "douze-trous",
+    "ecrire": "a-ecrire",
+    "quatre": "a-quatre",
+    "tourner": "a-tourner",
+}
 
 
 _G = _TOKEN.groupindex
@@ -180,9 +216,13 @@ for _w in "ABCD":
             for _bf, _bv in (("", None), ("b", True), ("s", False)):
                 _k = f"{_w}+{_p}{'' if _h is None else f't{_h}'}{_bf}"
                 _FAST_TOK[_k] = (2, len(_k), _w, _p, _h, _bv)
-    for _k, _v in ((f"{_w}:reste", (Decision, _w, False)), (f"{_w}:s'en-va", (Decision, _w, True)),
-                   (f"{_w}:ne-marque-pas", (NeMarquePas, _w)), (f"{_w}:joue-pour-tout", (JouePourTout, _w)),
-                   (f"{_w}:pavillon", (Pavillon, _w))):
+    for _k, _v in (
+        (f"{_w}:reste", (Decision, _w, False)),
+        (f"{_w}:s'en-va", (Decision, _w, True)),
+        (f"{_w}:ne-marque-pas", (NeMarquePas, _w)),
+        (f"{_w}:joue-pour-tout", (JouePourTout, _w)),
+        (f"{_w}:pavillon", (Pavillon, _w)),
+    ):
         _FAST_TOK[_k] = (4, len(_k), *_v)
 for _g in ("!", "?", "!!", "??", "!?", "?!", *(f"${_i}" for _i in range(1, 256))):
     _FAST_TOK[_g] = (3, len(_g), _g)
@@ -213,7 +253,15 @@ def _new_move(a: int, t: int, span: Span) -> Move:
     return o
 
 
-def _new_coup(number: int, side: str, roll: tuple[int, int], moves: tuple[Move | CannotPlay, ...], before: tuple[Action, ...], after: tuple[Action, ...], span: Span) -> Coup:
+def _new_coup(
+    number: int,
+    side: str,
+    roll: tuple[int, int],
+    moves: tuple[Move | CannotPlay, ...],
+    before: tuple[Action, ...],
+    after: tuple[Action, ...],
+    span: Span,
+) -> Coup:
     o = _obj_new(Coup)
     s = _COUP_SET
     s[0](o, number)
@@ -268,16 +316,25 @@ def _full(items: list[Any], kind: type, bound: int) -> bool:
     return sum(1 for x in items if type(x) is kind) >= bound
 
 
-def _enter_moves(coup: list[Any], diag: Callable[..., None], line: int, col: int, ecol: int,
-                 offset: int, text: str) -> None:
+def _enter_moves(
+    coup: list[Any], diag: Callable[..., None], line: int, col: int, ecol: int, offset: int, text: str
+) -> None:
     """A coup's phases run marks-before → moves → marks-after (coup[6] = 0, 1, 2); a move
     after the marks that follow the moves is out of order."""
     ph = coup[6]
     if ph == 0:
         coup[6] = 1
     elif ph == 2:
-        diag("move-after-marks", "error", line, col, ecol, offset,
-             "checker moves must come before the marks that follow them", text)
+        diag(
+            "move-after-marks",
+            "error",
+            line,
+            col,
+            ecol,
+            offset,
+            "checker moves must come before the marks that follow them",
+            text,
+        )
 
 
 # --- the game parser ----------------------------------------------------------------
@@ -298,13 +355,21 @@ class _Game:
         self.headers: dict[str, str] = {}
         self.elements: list[Element] = []
 
-    def diag(self, code: str, severity: str, line: int, col: int, end_col: int, offset: int, message: str, text: str = "") -> None:
+    def diag(
+        self, code: str, severity: str, line: int, col: int, end_col: int, offset: int, message: str, text: str = ""
+    ) -> None:
         self.ndiag += 1
         if self.ndiag > MAX_DIAGNOSTICS:
             if self.ndiag == MAX_DIAGNOSTICS + 1:
                 self.diags.append(
-                    Diagnostic("too-many-diagnostics", "error", Span(line, col, line, end_col, offset),
-                               f"more than {MAX_DIAGNOSTICS} problems in this game; the rest are not listed", "", self.file)
+                    Diagnostic(
+                        "too-many-diagnostics",
+                        "error",
+                        Span(line, col, line, end_col, offset),
+                        f"more than {MAX_DIAGNOSTICS} problems in this game; the rest are not listed",
+                        "",
+                        self.file,
+                    )
                 )
             return
         if self.strict:
@@ -353,8 +418,17 @@ class _Game:
             if c is not None:
                 s0 = c[7]
                 e = c[8]
-                append(_new_coup(c[0], c[1], c[2], tuple(c[3]), tuple(c[4]), tuple(c[5]),
-                                 mkspan(Span, (s0[0], s0[1], e[0], e[1], s0[2]))))
+                append(
+                    _new_coup(
+                        c[0],
+                        c[1],
+                        c[2],
+                        tuple(c[3]),
+                        tuple(c[4]),
+                        tuple(c[5]),
+                        mkspan(Span, (s0[0], s0[1], e[0], e[1], s0[2])),
+                    )
+                )
                 coup = None
 
         fast = _FAST_TOK
@@ -424,20 +498,45 @@ class _Game:
                     c = elements.pop()
                     assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
                     sp = c.span
-                    coup = [c.number, c.side, c.roll, list(c.moves), list(c.before), list(c.after),
-                            2 if c.after else (1 if c.moves else 0), (sp[0], sp[1], sp[4]), (sp[2], sp[3])]
+                    coup = [
+                        c.number,
+                        c.side,
+                        c.roll,
+                        list(c.moves),
+                        list(c.before),
+                        list(c.after),
+                        2 if c.after else (1 if c.moves else 0),
+                        (sp[0], sp[1], sp[4]),
+                        (sp[2], sp[3]),
+                    ]
             if kind == "move":
                 if coup is None or skipping:
                     if not skipping:
-                        diag("move-outside-coup", "error", line, col, ecol, off0 + s,
-                             "a move must follow a coup head like '3. A 6-5'", text[s:pos])
+                        diag(
+                            "move-outside-coup",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "a move must follow a coup head like '3. A 6-5'",
+                            text[s:pos],
+                        )
                     continue
                 a = int(m.group(_MV_A))
                 b = m.group(_MV_B)
                 t = int(b) if b.isdigit() else OFF
                 if a > 24 or not a or not t or t > OFF:
-                    diag("bad-move", "error", line, col, ecol, off0 + s,
-                         "a move goes from a point 1..24 to a point 1..24 or 'off'", text[s:pos])
+                    diag(
+                        "bad-move",
+                        "error",
+                        line,
+                        col,
+                        ecol,
+                        off0 + s,
+                        "a move goes from a point 1..24 to a point 1..24 or 'off'",
+                        text[s:pos],
+                    )
                     continue
                 if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
                     pos = self._too_many_moves(text, s, pos, line, col, ls)
@@ -450,7 +549,9 @@ class _Game:
                 if coup is not None:
                     close()
                 skipping = False
-                if self._big(int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, ecol, off0 + s, text[s:pos]):
+                if self._big(
+                    int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, ecol, off0 + s, text[s:pos]
+                ):
                     skipping = True
                     continue
                 r2 = m.group(_HD_R2)
@@ -458,7 +559,9 @@ class _Game:
                     r1, r2 = int(m.group(_HD_R1)), int(r2)
                     if not (0 < r1 < 7 and 0 < r2 < 7):
                         rs = m.start(_HD_R1)
-                        diag("bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs, "each die shows 1..6", text[rs:pos])
+                        diag(
+                            "bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs, "each die shows 1..6", text[rs:pos]
+                        )
                         skipping = True
                         continue
                     if r1 < r2:
@@ -467,27 +570,61 @@ class _Game:
                     d = DOUBLET_NAMES.get(m.group(_HD_NAME).lower())
                     if d is None:
                         rs = m.start(_HD_NAME)
-                        diag("bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs,
-                             "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
-                             m.group(_HD_NAME))
+                        diag(
+                            "bad-roll",
+                            "error",
+                            line,
+                            rs - ls + 1,
+                            ecol,
+                            off0 + rs,
+                            "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
+                            m.group(_HD_NAME),
+                        )
                         skipping = True
                         continue
                     r1 = r2 = d
                 side = m.group(_HD_SIDE)
-                coup = [int(m.group(_HD_NUM)), side if side < "a" else side.upper(), (r1, r2), [], [], [], 0,
-                        (line, col, off0 + s), (line, ecol)]
+                coup = [
+                    int(m.group(_HD_NUM)),
+                    side if side < "a" else side.upper(),
+                    (r1, r2),
+                    [],
+                    [],
+                    [],
+                    0,
+                    (line, col, off0 + s),
+                    (line, ecol),
+                ]
             elif kind == "mark":
                 if coup is None or skipping:
                     if not skipping:
-                        diag("action-outside-coup", "error", line, col, ecol, off0 + s, "a mark belongs to a coup", text[s:pos])
+                        diag(
+                            "action-outside-coup",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "a mark belongs to a coup",
+                            text[s:pos],
+                        )
                     continue
                 h = m.group(_MK_HOLES)
                 bf = m.group(_MK_BS)
-                if (self._big(int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, ecol, off0 + s, text[s:pos])
-                        or (h is not None and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, ecol, off0 + s, text[s:pos]))):
+                if self._big(
+                    int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, ecol, off0 + s, text[s:pos]
+                ) or (
+                    h is not None
+                    and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, ecol, off0 + s, text[s:pos])
+                ):
                     continue
-                act = Mark(m.group(_MK_WHO), int(m.group(_MK_PTS)), int(h) if h is not None else None,
-                           None if bf is None else bf == "b", mkspan(Span, (line, col, line, ecol, off0 + s)))
+                act = Mark(
+                    m.group(_MK_WHO),
+                    int(m.group(_MK_PTS)),
+                    int(h) if h is not None else None,
+                    None if bf is None else bf == "b",
+                    mkspan(Span, (line, col, line, ecol, off0 + s)),
+                )
                 if coup[6] == 0:
                     coup[4].append(act)
                 else:
@@ -507,7 +644,9 @@ class _Game:
                     line += nls
                     ls = s + raw.rindex("\n") + 1
                     ecol = pos - ls + 1
-                c = Comment(body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s)))
+                c = Comment(
+                    body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s))
+                )
                 # a token before it on this line (tokens are never blank: no slice of the line)
                 if coup is not None and not skipping and m.start() > s - col + 1:
                     coup[4 if coup[6] == 0 else 5].append(c)
@@ -518,7 +657,16 @@ class _Game:
             elif kind == "act":
                 if coup is None or skipping:
                     if not skipping:
-                        diag("action-outside-coup", "error", line, col, ecol, off0 + s, "this belongs to a coup", text[s:pos])
+                        diag(
+                            "action-outside-coup",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "this belongs to a coup",
+                            text[s:pos],
+                        )
                     continue
                 act2 = self._action(m, line, col, ecol, off0 + s)
                 if act2 is None:
@@ -544,11 +692,29 @@ class _Game:
             elif kind == "cant":
                 if coup is None or skipping:
                     if not skipping:
-                        diag("move-outside-coup", "error", line, col, ecol, off0 + s, "'cannot play' belongs to a coup", text[s:pos])
+                        diag(
+                            "move-outside-coup",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "'cannot play' belongs to a coup",
+                            text[s:pos],
+                        )
                     continue
                 num = int(m.group(_CT_N))
                 if not 1 <= num <= 6:
-                    diag("bad-move", "error", line, col, ecol, off0 + s, "'cannot play' names a die number 1..6", text[s:pos])
+                    diag(
+                        "bad-move",
+                        "error",
+                        line,
+                        col,
+                        ecol,
+                        off0 + s,
+                        "'cannot play' names a die number 1..6",
+                        text[s:pos],
+                    )
                     continue
                 if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
                     pos = self._too_many_moves(text, s, pos, line, col, ls)
@@ -559,15 +725,42 @@ class _Game:
             elif kind == "none":
                 if coup is None or skipping:
                     if not skipping:
-                        diag("move-outside-coup", "error", line, col, ecol, off0 + s, "'--' (no checker moved) belongs to a coup", "--")
+                        diag(
+                            "move-outside-coup",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "'--' (no checker moved) belongs to a coup",
+                            "--",
+                        )
                     continue
                 if coup[3]:
-                    diag("move-after-marks", "error", line, col, ecol, off0 + s, "'--' says no checker moved, but moves are written", "--")
+                    diag(
+                        "move-after-marks",
+                        "error",
+                        line,
+                        col,
+                        ecol,
+                        off0 + s,
+                        "'--' says no checker moved, but moves are written",
+                        "--",
+                    )
                 coup[6] = 2
                 coup[8] = (line, ecol)
             elif kind == "tag":
                 if seen_movetext or coup is not None:
-                    diag("misplaced-tag", "error", line, col, ecol, off0 + s, "tags belong before the movetext", text[s:pos])
+                    diag(
+                        "misplaced-tag",
+                        "error",
+                        line,
+                        col,
+                        ecol,
+                        off0 + s,
+                        "tags belong before the movetext",
+                        text[s:pos],
+                    )
                     continue
                 value = m.group(_TG_VALUE)
                 if "\\" in value:
@@ -576,21 +769,33 @@ class _Game:
             elif kind == "rel":
                 seen_movetext = True
                 close()
-                skipping = self._big(int(m.group(_RL_N)), L.MAX_RELEVE, "a relevé number", line, col, ecol, off0 + s, text[s:pos])
+                skipping = self._big(
+                    int(m.group(_RL_N)), L.MAX_RELEVE, "a relevé number", line, col, ecol, off0 + s, text[s:pos]
+                )
                 if not skipping:
                     append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
             elif kind == "mq":
                 seen_movetext = True
                 close()
-                skipping = self._big(int(m.group(_MQ_N)), L.MAX_MARQUES, "a marqué number", line, col, ecol, off0 + s, text[s:pos])
+                skipping = self._big(
+                    int(m.group(_MQ_N)), L.MAX_MARQUES, "a marqué number", line, col, ecol, off0 + s, text[s:pos]
+                )
                 if skipping:
                     continue
                 p1 = m.group(_MQ_P1)
                 players = (p1, m.group(_MQ_P2)) if p1 else None
                 if players is not None and players[0] == players[1]:
                     ps = m.start(_MQ_P1)
-                    diag("bad-section", "error", line, ps - ls + 1, ecol, off0 + ps,
-                         "a marqué is played by two different players", f"{players[0]}-{players[1]}")
+                    diag(
+                        "bad-section",
+                        "error",
+                        line,
+                        ps - ls + 1,
+                        ecol,
+                        off0 + ps,
+                        "a marqué is played by two different players",
+                        f"{players[0]}-{players[1]}",
+                    )
                 append(MarqueStart(int(m.group(_MQ_N)), players, mkspan(Span, (line, col, line, ecol, off0 + s))))
             elif kind == "res":
                 seen_movetext = True
@@ -601,27 +806,53 @@ class _Game:
                 wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
                 bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
                 val = m.group(_RS_VAL)
-                if (self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, ecol, off0 + s, text[s:pos])
-                        or (val is not None and self._big(int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col,
-                                                          ecol, off0 + s, text[s:pos]))):
+                if self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, ecol, off0 + s, text[s:pos]) or (
+                    val is not None
+                    and self._big(
+                        int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col, ecol, off0 + s, text[s:pos]
+                    )
+                ):
                     skipping = True
                     continue
                 if refait and wh != lh:
                     hs = m.start(_RS_WH)
-                    diag("bad-result", "warning", line, hs - ls + 1, ecol, off0 + hs,
-                         "a refait has equal holes (RULES.md §8.2)", f"{wh}-{lh}")
-                append(MarqueResult(None if refait else winner, wh, lh, bred, refait,  # type: ignore[arg-type]
-                                    int(val) if val is not None else None,
-                                    mkspan(Span, (line, col, line, ecol, off0 + s))))
+                    diag(
+                        "bad-result",
+                        "warning",
+                        line,
+                        hs - ls + 1,
+                        ecol,
+                        off0 + hs,
+                        "a refait has equal holes (RULES.md §8.2)",
+                        f"{wh}-{lh}",
+                    )
+                append(
+                    MarqueResult(
+                        None if refait else winner,
+                        wh,
+                        lh,
+                        bred,  # type: ignore[arg-type]
+                        refait,
+                        int(val) if val is not None else None,
+                        mkspan(Span, (line, col, line, ecol, off0 + s)),
+                    )
+                )
             elif kind == "ucom":
                 raw = m.group(kind)
                 if com_fail <= s:
                     cm = _COM_BODY(text, s)
                     assert cm is not None  # the pattern matches the '{' at s at least
                     com_fail = cm.end()
-                diag("unclosed-comment", "error", line, col, ecol, off0 + s,
-                     "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
-                     raw)
+                diag(
+                    "unclosed-comment",
+                    "error",
+                    line,
+                    col,
+                    ecol,
+                    off0 + s,
+                    "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
+                    raw,
+                )
                 c = Comment(raw[1:].rstrip("\r"), mkspan(Span, (line, col, line, ecol, off0 + s)))
                 if coup is not None and not skipping and m.start() > ls:
                     coup[4 if coup[6] == 0 else 5].append(c)
@@ -637,12 +868,28 @@ class _Game:
                     close()
                     skipping = True
                     if word in ("resultat", "result"):
-                        diag("bad-result", "error", line, col, ecol, off0 + s,
-                             "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
-                             "or 'résultat refait 7-7'", raw)
+                        diag(
+                            "bad-result",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
+                            "or 'résultat refait 7-7'",
+                            raw,
+                        )
                     else:
-                        diag("bad-section", "error", line, col, ecol, off0 + s,
-                             "a section reads 'relevé N' or 'marqué N [A-B]'", raw)
+                        diag(
+                            "bad-section",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "a section reads 'relevé N' or 'marqué N [A-B]'",
+                            raw,
+                        )
             else:  # junk
                 if skipping:
                     continue
@@ -651,8 +898,16 @@ class _Game:
                 if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
                     close()
                     skipping = True
-                    diag("bad-coup", "error", line, col, ecol, off0 + s,
-                         "a coup reads 'N. A 6-5 …': number, side letter, roll", raw)
+                    diag(
+                        "bad-coup",
+                        "error",
+                        line,
+                        col,
+                        ecol,
+                        off0 + s,
+                        "a coup reads 'N. A 6-5 …': number, side letter, roll",
+                        raw,
+                    )
                     continue
                 if raw == "}":
                     diag("stray-brace", "error", line, col, ecol, off0 + s, "'}' without '{'", raw)
@@ -675,9 +930,16 @@ class _Game:
                                 stop = b if b >= 0 else e
                             pos = max(pos, stop)
                             ecol = pos - ls + 1
-                        diag("bad-action", "error", line, col, ecol, off0 + s,
-                             "the parentheses must close on the same line, followed by a space: "
-                             "'B:fait-jouer(1/6 1/5)'", text[s:pos])
+                        diag(
+                            "bad-action",
+                            "error",
+                            line,
+                            col,
+                            ecol,
+                            off0 + s,
+                            "the parentheses must close on the same line, followed by a space: 'B:fait-jouer(1/6 1/5)'",
+                            text[s:pos],
+                        )
                         continue
                     msg = "unknown keyword after '" + raw[:2] + "' (" + _KEYWORDS_HINT + ")"
                     code = "unknown-keyword"
@@ -695,8 +957,16 @@ class _Game:
         (notation/limits.py): no number can make the replayer work in proportion to it."""
         if value <= bound:
             return False
-        self.diag("number-too-large", "error", line, col, end_col, off,
-                  f"{what} is at most {bound} (docs/resilience.md); this token is ignored", text)
+        self.diag(
+            "number-too-large",
+            "error",
+            line,
+            col,
+            end_col,
+            off,
+            f"{what} is at most {bound} (docs/resilience.md); this token is ignored",
+            text,
+        )
         return True
 
     def _too_many_moves(self, text: str, s: int, pos: int, line: int, col: int, ls: int) -> int:
@@ -707,16 +977,39 @@ class _Game:
         end = run.end()
         if end < len(text) and not text[end].isspace() and text[end] not in "{}":
             end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
-        self.diag("too-many-moves", "error", line, col, end - ls + 1, self.off0 + s,
-                  f"a coup has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
-                  "(a throw is two numbers, RULES.md §3.1); "
-                  "the extra moves are ignored", text[s:min(end, s + 60)])
+        self.diag(
+            "too-many-moves",
+            "error",
+            line,
+            col,
+            end - ls + 1,
+            self.off0 + s,
+            f"a coup has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+            "(a throw is two numbers, RULES.md §3.1); "
+            "the extra moves are ignored",
+            text[s : min(end, s + 60)],
+        )
         return end
 
-    def _fast_line(self, ln: str, line: int, base: int, fast: dict[str, tuple[Any, ...]],
-                   _new: _New = object.__new__, _mk: Callable[..., Any] = tuple.__new__, _Span: type[Span] = Span, _Move: type[Move] = Move, _Coup: type[Coup] = Coup,
-                   _Mark: type[Mark] = Mark, _heads: Any = None, _rolls: Any = None, _sides: Any = None, _mset: Any = None, _cset: Any = None,
-                   _kset: Any = None) -> Coup | None:
+    def _fast_line(
+        self,
+        ln: str,
+        line: int,
+        base: int,
+        fast: dict[str, tuple[Any, ...]],
+        _new: _New = object.__new__,
+        _mk: Callable[..., Any] = tuple.__new__,
+        _Span: type[Span] = Span,
+        _Move: type[Move] = Move,
+        _Coup: type[Coup] = Coup,
+        _Mark: type[Mark] = Mark,
+        _heads: Any = None,
+        _rolls: Any = None,
+        _sides: Any = None,
+        _mset: Any = None,
+        _cset: Any = None,
+        _kset: Any = None,
+    ) -> Coup | None:
         """Read a coup line in canonical form (single spaces, table tokens, at most a
         final one-line comment) without the regex; None sends it to the token path,
         which gives the same result for such lines (tests/test_notation_reader.py).
@@ -851,37 +1144,80 @@ class _Game:
         if reason is not None and "\\" in reason:
             reason = _UNESC_REASON.sub(r"\1", reason)
         if kind is None:
-            self.diag("unknown-keyword", "error", line, col + 2, end_col, off + 2,
-                      "unknown keyword (" + _KEYWORDS_HINT + ")", word)
+            self.diag(
+                "unknown-keyword",
+                "error",
+                line,
+                col + 2,
+                end_col,
+                off + 2,
+                "unknown keyword (" + _KEYWORDS_HINT + ")",
+                word,
+            )
             return None
         if kind in ("replay", "force"):
-            r = self._replay(m, who, raw, num is not None or holes is not None, line, col, end_col, off, span,
-                             kind == "force")
+            r = self._replay(
+                m, who, raw, num is not None or holes is not None, line, col, end_col, off, span, kind == "force"
+            )
             return Force(r.who, r.moves, span) if kind == "force" and r is not None else r
         if kind in ("fait-marquer", "remet"):
-            return self._demand(kind, word.lower(), who, raw, (reason or "").strip(), num is not None or holes is not None,
-                                line, col, end_col, off, span)
+            return self._demand(
+                kind,
+                word.lower(),
+                who,
+                raw,
+                (reason or "").strip(),
+                num is not None or holes is not None,
+                line,
+                col,
+                end_col,
+                off,
+                span,
+            )
         if kind == "ecole":
             if num is None:
-                self.diag("bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw)
+                self.diag(
+                    "bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw
+                )
                 return None
             if holes is not None:
-                self.diag("bad-action", "error", line, col, end_col, off, "an école is counted in points, not holes (RULES.md §7.5)", raw)
+                self.diag(
+                    "bad-action",
+                    "error",
+                    line,
+                    col,
+                    end_col,
+                    off,
+                    "an école is counted in points, not holes (RULES.md §7.5)",
+                    raw,
+                )
             if self._big(abs(int(num)), L.MAX_ECOLE_POINTS, "an école", line, col, end_col, off, raw):
                 return None
             return Ecole(who, int(num), reason, span)
         if kind == "corr":
             if num is None and holes is None:
-                self.diag("bad-action", "error", line, col, end_col, off,
-                          "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'", raw)
+                self.diag(
+                    "bad-action",
+                    "error",
+                    line,
+                    col,
+                    end_col,
+                    off,
+                    "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'",
+                    raw,
+                )
                 return None
-            if (self._big(abs(int(num or 0)), L.MAX_CORRECTION_POINTS, "a correction's points", line, col, end_col, off, raw)
-                    or self._big(abs(int(holes or 0)), L.MAX_CORRECTION_HOLES, "a correction's holes", line, col, end_col,
-                                 off, raw)):
+            if self._big(
+                abs(int(num or 0)), L.MAX_CORRECTION_POINTS, "a correction's points", line, col, end_col, off, raw
+            ) or self._big(
+                abs(int(holes or 0)), L.MAX_CORRECTION_HOLES, "a correction's holes", line, col, end_col, off, raw
+            ):
                 return None
             return Correction(who, int(num or 0), int(holes or 0), reason, span)
         if num is not None or holes is not None or reason is not None:
-            self.diag("bad-action", "warning", line, col, end_col, off, f"'{word}' takes no number or reason; ignored", raw)
+            self.diag(
+                "bad-action", "warning", line, col, end_col, off, f"'{word}' takes no number or reason; ignored", raw
+            )
         if kind == "reste":
             return Decision(who, False, span)
         if kind == "va":
@@ -892,8 +1228,20 @@ class _Game:
             return Pavillon(who, span)
         return JouePourTout(who, span)
 
-    def _demand(self, kind: str, word: str, who: str, raw: str, body: str, numbered: bool, line: int, col: int,
-                end_col: int, off: int, span: Span) -> FaitMarquer | Remet | None:
+    def _demand(
+        self,
+        kind: str,
+        word: str,
+        who: str,
+        raw: str,
+        body: str,
+        numbered: bool,
+        line: int,
+        col: int,
+        end_col: int,
+        off: int,
+        span: Span,
+    ) -> FaitMarquer | Remet | None:
         """``A:fait-marquer(B+4t1)`` (003 §185-187) and ``B:remet(A-2)`` (003 §187): a mark
         or a signed change of a side's jeton (and fichet) in the parentheses."""
         if kind == "fait-marquer":
@@ -909,25 +1257,54 @@ class _Game:
             return None
         assert x is not None
         if numbered:
-            self.diag("bad-action", "warning", line, col, end_col, off, f"'{word}' takes its number in parentheses; ignored", raw)
+            self.diag(
+                "bad-action",
+                "warning",
+                line,
+                col,
+                end_col,
+                off,
+                f"'{word}' takes its number in parentheses; ignored",
+                raw,
+            )
         if kind == "fait-marquer":
             bred = None if x.group(4) is None else x.group(4) == "b"
             mark = Mark(x.group(1), int(x.group(2)), None if x.group(3) is None else int(x.group(3)), bred, span)
             return FaitMarquer(who, mark, span)
         return Remet(who, x.group(1), int(x.group(2)), int(x.group(3) or 0), span)
 
-    def _replay(self, m: re.Match[str], who: str, raw: str, numbered: bool, line: int, col: int,
-                end_col: int, off: int, span: Span, force: bool = False) -> Replay | None:
+    def _replay(
+        self,
+        m: re.Match[str],
+        who: str,
+        raw: str,
+        numbered: bool,
+        line: int,
+        col: int,
+        end_col: int,
+        off: int,
+        span: Span,
+        force: bool = False,
+    ) -> Replay | None:
         """``B:fait-jouer(1/6 1/5)`` / ``A:rejoue(…)``: the throw played again, a table
         remedy (RULES.md §9.5; 003 §211, §216); ``force``: the same body for ``A:force(…)``
         (003 §213).  The contents are read like a coup's moves, each with its own span;
         any bad token drops the whole action."""
         body = m.group("ac_reason")  # raw (escapes kept): a backslash is a bad move
         if body is None or not body.strip():
-            self.diag("bad-action", "error", line, col, end_col, off,
-                      "a force states the moves it imposes: 'A:force(14/20)'" if force else
-                      "a replay states the play in parentheses: 'B:fait-jouer(1/12)', "
-                      "'A:rejoue(1/7 1/6)', '(--)' if no checker moves", raw)
+            self.diag(
+                "bad-action",
+                "error",
+                line,
+                col,
+                end_col,
+                off,
+                "a force states the moves it imposes: 'A:force(14/20)'"
+                if force
+                else "a replay states the play in parentheses: 'B:fait-jouer(1/12)', "
+                "'A:rejoue(1/7 1/6)', '(--)' if no checker moves",
+                raw,
+            )
             return None
         if numbered:
             self.diag("bad-action", "warning", line, col, end_col, off, "a replay takes no number; ignored", raw)
@@ -943,14 +1320,30 @@ class _Game:
             x = _REPLAY_TOKEN(tok)
             sp = _tuple_new(Span, (line, c, line, e, o))
             if len(moves) >= L.MAX_MOVES + L.MAX_CANNOT:
-                self.diag("too-many-moves", "error", line, c, e, o,
-                          f"a replay has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
-                          "(a throw is two numbers, RULES.md §3.1)", tok)
+                self.diag(
+                    "too-many-moves",
+                    "error",
+                    line,
+                    c,
+                    e,
+                    o,
+                    f"a replay has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+                    "(a throw is two numbers, RULES.md §3.1)",
+                    tok,
+                )
                 ok = False
                 break
             if x is None:
-                self.diag("bad-move", "error", line, c, e, o,
-                          "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)", tok)
+                self.diag(
+                    "bad-move",
+                    "error",
+                    line,
+                    c,
+                    e,
+                    o,
+                    "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)",
+                    tok,
+                )
                 ok = False
             elif x.group(4) is not None:
                 if none_at:
@@ -971,22 +1364,56 @@ class _Game:
                 if 0 < a < 25 and 0 < to <= OFF:
                     moves.append(_new_move(a, to, sp))
                 else:
-                    self.diag("bad-move", "error", line, c, e, o,
-                              "a move goes from a point 1..24 to a point 1..24 or 'off'", tok)
+                    self.diag(
+                        "bad-move",
+                        "error",
+                        line,
+                        c,
+                        e,
+                        o,
+                        "a move goes from a point 1..24 to a point 1..24 or 'off'",
+                        tok,
+                    )
                     ok = False
         if none_at and moves:
-            self.diag("bad-move", "error", line, none_at, none_at + 2, off + none_at - col,
-                      "'--' says no checker moved, but moves are written", "--")
+            self.diag(
+                "bad-move",
+                "error",
+                line,
+                none_at,
+                none_at + 2,
+                off + none_at - col,
+                "'--' says no checker moved, but moves are written",
+                "--",
+            )
             ok = False
         return Replay(who, tuple(moves), span) if ok else None
 
     def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
         if name in self.headers:
-            self.diag("duplicate-tag", "warning", line, col, end_col, off, f"tag {name} given twice; the last one is kept", name)
+            self.diag(
+                "duplicate-tag",
+                "warning",
+                line,
+                col,
+                end_col,
+                off,
+                f"tag {name} given twice; the last one is kept",
+                name,
+            )
         if name == "Position":
             spec, pd = parse_position(value, file=self.file, line=line, col=vcol)
             for d in pd:
-                self.diag(d.code, d.severity, d.span.line, d.span.col, d.span.end_col, off + (d.span.col - col), d.message, d.text)
+                self.diag(
+                    d.code,
+                    d.severity,
+                    d.span.line,
+                    d.span.col,
+                    d.span.end_col,
+                    off + (d.span.col - col),
+                    d.message,
+                    d.text,
+                )
         elif name == "Record":
             low = value.strip().lower()
             if low in ("full", "compact"):
@@ -996,9 +1423,17 @@ class _Game:
         elif name == "Partie":
             canon = _canonical_partie(value)
             if canon is None:
-                self.diag("unknown-partie", "warning", line, vcol, end_col, off,
-                          'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
-                          f"(N at most {L.MAX_MARQUES})", value)
+                self.diag(
+                    "unknown-partie",
+                    "warning",
+                    line,
+                    vcol,
+                    end_col,
+                    off,
+                    'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
+                    f"(N at most {L.MAX_MARQUES})",
+                    value,
+                )
             else:
                 value = canon
         self.headers[name] = value
@@ -1028,8 +1463,15 @@ def _finish(g: _Game, record: Record, nlines: int, length: int) -> ParsedRecord:
                     # joue-pour-tout are choices it reads, so they stay silent
                     if isinstance(a, (Mark, NeMarquePas, Ecole, Correction, Pavillon, FaitMarquer, Remet)):
                         s = a.span
-                        g.diag("marks-in-compact-record", "warning", s.line, s.col, s.end_col, s.offset,
-                               "a compact record holds rolls and moves only; marks are ignored by the replayer")
+                        g.diag(
+                            "marks-in-compact-record",
+                            "warning",
+                            s.line,
+                            s.col,
+                            s.end_col,
+                            s.offset,
+                            "a compact record holds rolls and moves only; marks are ignored by the replayer",
+                        )
                         break
     g.diags.sort(key=_diag_key)
     return ParsedRecord(record, g.diags)
@@ -1042,7 +1484,9 @@ def _diag_key(d: Diagnostic) -> tuple[int, int]:
 # --- splitting a stream into games ---------------------------------------------------
 
 
-def _split(lines: Iterable[str], bracket: str, brace: str, blanks: tuple[str, ...]) -> Iterator[tuple[int, int, list[str], bool]]:
+def _split(
+    lines: Iterable[str], bracket: str, brace: str, blanks: tuple[str, ...]
+) -> Iterator[tuple[int, int, list[str], bool]]:
     """Yield ``(offset, first_line, lines, cut)`` per game (bytes or str lines).
 
     A game's tag block is a run of tag lines (first non-blank character ``[``).  Any
@@ -1090,8 +1534,10 @@ def _split(lines: Iterable[str], bracket: str, brace: str, blanks: tuple[str, ..
 
 
 _NL: dict[type, bytes | str] = {bytes: b"\n", str: "\n"}
-_COMMENT_LINE: dict[type, Callable[[Any], re.Match[Any] | None]] = {str: re.compile(r"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
-                 bytes: re.compile(rb"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match}
+_COMMENT_LINE: dict[type, Callable[[Any], re.Match[Any] | None]] = {
+    str: re.compile(r"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
+    bytes: re.compile(rb"[ \t]*\{[^{}\n]*\}[ \t\r]*\n?\Z").match,
+}
 
 
 def _is_comment_line(raw: str | bytes, brace: str | bytes) -> bool:
@@ -1190,8 +1636,16 @@ def _text_lines(text: str) -> Iterator[str]:
         i = j + 1
 
 
-def _parse_game(text: str, file: str | None, line0: int, off0: int, strict: bool,
-                nlines: int, length: int, pre: list[tuple[str, str, str]] | None = None) -> ParsedRecord:
+def _parse_game(
+    text: str,
+    file: str | None,
+    line0: int,
+    off0: int,
+    strict: bool,
+    nlines: int,
+    length: int,
+    pre: list[tuple[str, str, str]] | None = None,
+) -> ParsedRecord:
     g = _Game(file, line0, off0, strict)
     if pre:
         for code, sev, msg in pre:
@@ -1218,7 +1672,9 @@ def _decode(data: bytes) -> tuple[str, list[tuple[str, str, str]]]:
     return text, pre
 
 
-def _iter_bytes(stream: IO[bytes], file: str | None, strict: bool, base: int = 0, line: int = 1) -> Iterator[ParsedRecord]:
+def _iter_bytes(
+    stream: IO[bytes], file: str | None, strict: bool, base: int = 0, line: int = 1
+) -> Iterator[ParsedRecord]:
     for off, first, data in _split_bytes(stream, base):
         text, pre = _decode(data)
         if len(data) > MAX_LINE and max(map(len, data.split(b"\n"))) > MAX_LINE:
@@ -1282,7 +1738,9 @@ def index_records(path: str | os.PathLike[str]) -> list[tuple[int, int]]:
         return [(off, len(data)) for off, _first, data in _split_bytes(f)]
 
 
-def read_record_at(path: str | os.PathLike[str], offset: int, *, line: int = 1, strict: bool = False) -> ParsedRecord | None:
+def read_record_at(
+    path: str | os.PathLike[str], offset: int, *, line: int = 1, strict: bool = False
+) -> ParsedRecord | None:
     """Read the one game that starts at ``offset`` (from :func:`index_records`).
     ``line`` is the file line number of its first line, if known (for diagnostics).
     None if there is no game there."""

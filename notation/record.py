@@ -221,7 +221,7 @@ class Force:
     the roller's moves."""
 
     who: str
-    moves: tuple["Move | CannotPlay", ...]
+    moves: tuple[Move | CannotPlay, ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -277,8 +277,19 @@ class Glyph:
 
 
 Action = (
-    Mark | NeMarquePas | Decision | Ecole | Correction | JouePourTout | Replay | Force | FaitMarquer | Remet
-    | Pavillon | Comment | Glyph
+    Mark
+    | NeMarquePas
+    | Decision
+    | Ecole
+    | Correction
+    | JouePourTout
+    | Replay
+    | Force
+    | FaitMarquer
+    | Remet
+    | Pavillon
+    | Comment
+    | Glyph
 )
 
 

@@ -130,7 +130,7 @@ def _decode_bom(name: str, data: bytes) -> bytes | None:
     for bom, codec, label in _BOMS:
         if data.startswith(bom):
             try:
-                return data[len(bom):].decode(codec).encode("utf-8")
+                return data[len(bom) :].decode(codec).encode("utf-8")
             except UnicodeDecodeError as e:
                 raise InputError(f"{name}: invalid {label} (byte {e.start + len(bom)})") from None
     return None

@@ -115,14 +115,29 @@ class RecordVisitor(ActionVisitor[T]):
 
 
 _ACTION_METHOD: dict[type, str] = {
-    Move: "visit_move", CannotPlay: "visit_cannot_play", Mark: "visit_mark", Decision: "visit_decision",
-    NeMarquePas: "visit_ne_marque_pas", JouePourTout: "visit_joue_pour_tout", Pavillon: "visit_pavillon",
-    Ecole: "visit_ecole", Correction: "visit_correction", Replay: "visit_replay", Comment: "visit_comment",
-    Glyph: "visit_glyph", Force: "visit_force", FaitMarquer: "visit_fait_marquer", Remet: "visit_remet",
+    Move: "visit_move",
+    CannotPlay: "visit_cannot_play",
+    Mark: "visit_mark",
+    Decision: "visit_decision",
+    NeMarquePas: "visit_ne_marque_pas",
+    JouePourTout: "visit_joue_pour_tout",
+    Pavillon: "visit_pavillon",
+    Ecole: "visit_ecole",
+    Correction: "visit_correction",
+    Replay: "visit_replay",
+    Comment: "visit_comment",
+    Glyph: "visit_glyph",
+    Force: "visit_force",
+    FaitMarquer: "visit_fait_marquer",
+    Remet: "visit_remet",
 }
 _ELEMENT_METHOD: dict[type, str] = {
-    Coup: "visit_coup", ReleveStart: "visit_releve_start", MarqueStart: "visit_marque_start",
-    MarqueResult: "visit_marque_result", Comment: "visit_comment", Glyph: "visit_glyph",
+    Coup: "visit_coup",
+    ReleveStart: "visit_releve_start",
+    MarqueStart: "visit_marque_start",
+    MarqueResult: "visit_marque_result",
+    Comment: "visit_comment",
+    Glyph: "visit_glyph",
 }
 
 

@@ -7,9 +7,17 @@
 ``publish_files`` writes a whole site from record files.
 """
 
-from trictrac.publish.board import PageBoards, board_svg, svg_text
-from trictrac.publish.html import render_game, render_index, render_player
-from trictrac.publish.site import PublishReport, publish_files
+from .board import PageBoards, board_svg, svg_text
+from .html import render_game, render_index, render_player
+from .site import PublishReport, publish_files
 
-__all__ = ["board_svg", "svg_text", "PageBoards", "render_game", "render_index", "render_player", "publish_files",
-           "PublishReport"]
+__all__ = [
+    "board_svg",
+    "svg_text",
+    "PageBoards",
+    "render_game",
+    "render_index",
+    "render_player",
+    "publish_files",
+    "PublishReport",
+]

@@ -44,8 +44,8 @@ from typing import Any
 
 from lxml import etree
 
-from trictrac.notation.position import PositionSpec, write_position
-from trictrac.publish.markup import clean
+from ..notation.position import PositionSpec, write_position
+from .markup import clean
 
 __all__ = ["board_svg", "board_defs", "svg_text", "BoardError", "SVG_NS", "BoardScore", "checker_count"]
 
@@ -87,7 +87,19 @@ COLOURS = {
 
 # Jeton places in flèche widths from the talon-end bande (003 §141): a table is
 # six flèches = twelve half-intervals, "dont le tiers est quatre".
-_JETON_U: dict[int, float] = {1: 1.0, 2: 2.0, 3: 3.0, 4: 4.0, 5: 5.0, 6: 5.6, 7: 6.0, 8: 6.4, 9: 9.0, 10: 11.55, 11: 11.55}
+_JETON_U: dict[int, float] = {
+    1: 1.0,
+    2: 2.0,
+    3: 3.0,
+    4: 4.0,
+    5: 5.0,
+    6: 5.6,
+    7: 6.0,
+    8: 6.4,
+    9: 9.0,
+    10: 11.55,
+    11: 11.55,
+}
 
 
 _KEYS: dict[str, str] = {}  # keyword -> attribute name (memo: boards draw many elements)
@@ -181,8 +193,15 @@ def board_defs(*, standalone: bool = False, labels: bool = True) -> etree._Eleme
     Put once on a page inside a zero-size ``<svg>`` and draw boards with
     ``defs=False`` (each board is then only its checkers and score); a standalone
     board carries its own."""
-    svg = _el(None, "svg", width=0, height=0, aria_hidden="true", focusable="false",
-              style=None if standalone else "position:absolute;width:0;height:0;overflow:hidden")
+    svg = _el(
+        None,
+        "svg",
+        width=0,
+        height=0,
+        aria_hidden="true",
+        focusable="false",
+        style=None if standalone else "position:absolute;width:0;height:0;overflow:hidden",
+    )
     d = _el(svg, "defs")
     g = _Geometry("A", labels)
     _draw_table(_el(d, "g", id=_tablier_id(labels)), g)
@@ -191,15 +210,37 @@ def board_defs(*, standalone: bool = False, labels: bool = True) -> etree._Eleme
         g = _el(d, "g", id=f"tt-dame-{side.lower()}")
         _el(g, "circle", r=R, fill=fill, stroke=COLOURS["stroke"], stroke_width=1.5)
         _el(g, "circle", r=R - 5, fill="none", stroke=COLOURS["stroke"], stroke_opacity=0.35, stroke_width=1)
-        _el(d, "rect", id=f"tt-off-{side.lower()}", x=-R, y=-3, width=2 * R, height=6, rx=2,
-            fill=fill, stroke=COLOURS["stroke"], stroke_width=1)
+        _el(
+            d,
+            "rect",
+            id=f"tt-off-{side.lower()}",
+            x=-R,
+            y=-3,
+            width=2 * R,
+            height=6,
+            rx=2,
+            fill=fill,
+            stroke=COLOURS["stroke"],
+            stroke_width=1,
+        )
         _el(d, "circle", id=f"tt-fichet-{side.lower()}", r=6, fill=fill, stroke=COLOURS["stroke"], stroke_width=2)
     _el(d, "circle", id="tt-jeton", r=9, fill=COLOURS["jeton"], stroke="#7a5a00", stroke_width=1.5)
     flag = _el(d, "g", id="tt-pavillon")
     _el(flag, "line", x1=0, y1=4, x2=0, y2=-16, stroke=COLOURS["stroke"], stroke_width=2)
-    _el(flag, "path", d="M0,-16 L13,-11.5 L0,-7 Z", fill=COLOURS["pavillon"], stroke=COLOURS["stroke"], stroke_width=0.8)
-    m = _el(d, "marker", id="tt-arrowhead", viewBox="0 0 10 10", refX=8, refY=5,
-            markerWidth=5, markerHeight=5, orient="auto")
+    _el(
+        flag, "path", d="M0,-16 L13,-11.5 L0,-7 Z", fill=COLOURS["pavillon"], stroke=COLOURS["stroke"], stroke_width=0.8
+    )
+    m = _el(
+        d,
+        "marker",
+        id="tt-arrowhead",
+        viewBox="0 0 10 10",
+        refX=8,
+        refY=5,
+        markerWidth=5,
+        markerHeight=5,
+        orient="auto",
+    )
     _el(m, "path", d="M0,0 L10,5 L0,10 Z", fill=COLOURS["arrow"])
     return svg
 
@@ -273,8 +314,17 @@ def board_svg(
     counts = {"A": a, "B": b}
     g = _Geometry(orientation, labels)
     w, h = WIDTH, g.height
-    svg = _el(None, "svg", viewBox=f"0 0 {w} {h}", width=size, height=None if size is None else round(size * h / w),
-              role="img", id=id, class_="tt-board", aria_labelledby=f"{id}-title" if id else None)
+    svg = _el(
+        None,
+        "svg",
+        viewBox=f"0 0 {w} {h}",
+        width=size,
+        height=None if size is None else round(size * h / w),
+        role="img",
+        id=id,
+        class_="tt-board",
+        aria_labelledby=f"{id}-title" if id else None,
+    )
     _el(svg, "title", title or _title(turn, names), id=f"{id}-title" if id else None)
     _el(svg, "desc", _describe(a, b, turn, sc, names, position))
     if defs:
@@ -327,8 +377,9 @@ def _score_text(sc: BoardScore, i: int) -> str:
     return s
 
 
-def _describe(a: tuple[int, ...], b: tuple[int, ...], turn: str, sc: BoardScore,
-              names: tuple[str, str] | None, position: Any) -> str:
+def _describe(
+    a: tuple[int, ...], b: tuple[int, ...], turn: str, sc: BoardScore, names: tuple[str, str] | None, position: Any
+) -> str:
     na, nb = (clean(n) for n in names) if names else ("A", "B")
     lines = [
         f"A ({na}), own points: {_side_text(a)}.",
@@ -357,8 +408,13 @@ def _draw_table(t: etree._Element, g: _Geometry) -> None:
         for bottom in (True, False):
             light = (col % 2 == 0) == bottom
             base, tip = (g.fb, g.fb - FL) if bottom else (g.ft, g.ft + FL)
-            _el(t, "path", d=f"M{_fmt(x0 + 1.0)},{base} L{_fmt(x0 + PW / 2)},{tip} L{_fmt(x0 + PW - 1.0)},{base} Z",
-                fill=COLOURS["fleche-light" if light else "fleche-dark"], class_="fleche")
+            _el(
+                t,
+                "path",
+                d=f"M{_fmt(x0 + 1.0)},{base} L{_fmt(x0 + PW / 2)},{tip} L{_fmt(x0 + PW - 1.0)},{base} Z",
+                fill=COLOURS["fleche-light" if light else "fleche-dark"],
+                class_="fleche",
+            )
     # the holes: 12 in each long bande opposite the flèches, 3 in the short bande
     # by the talons (003 §11).
     holes = _el(t, "g", class_="holes", fill=COLOURS["hole"])
@@ -368,10 +424,24 @@ def _draw_table(t: etree._Element, g: _Geometry) -> None:
     for y in _short_holes(g):
         _el(holes, "circle", cx=LEFT - 11, cy=y, r=3.5)
     if g.top:
-        nums = _el(t, "g", class_="point-numbers", font_family="sans-serif", font_size=12, fill=COLOURS["text"],
-                   text_anchor="middle")
-        far = _el(t, "g", class_="point-numbers far", font_family="sans-serif", font_size=9, fill="#555555",
-                  text_anchor="middle")
+        nums = _el(
+            t,
+            "g",
+            class_="point-numbers",
+            font_family="sans-serif",
+            font_size=12,
+            fill=COLOURS["text"],
+            text_anchor="middle",
+        )
+        far = _el(
+            t,
+            "g",
+            class_="point-numbers far",
+            font_family="sans-serif",
+            font_size=9,
+            fill="#555555",
+            text_anchor="middle",
+        )
         for col in range(12):
             # the near player's number in bold, the far player's beside it (RULES.md
             # §2.2: the far player's 1..12 are the near player's 24..13)
@@ -405,9 +475,19 @@ def _draw_checkers(svg: etree._Element, g: _Geometry, counts: dict[str, tuple[in
             for y_text in ys:  # the hot loop of a page: one <use> per checker
                 _SubElement(layer, use, {"href": href, "x": xs, "y": y_text, "class": cls})
             if n > 5:
-                _el(layer, "text", str(n), x=x, y=float(ys[-1]) + 5, text_anchor="middle", font_size=14,
-                    font_weight="bold", font_family="sans-serif", fill=COLOURS["B" if side == "A" else "A"],
-                    class_="count")
+                _el(
+                    layer,
+                    "text",
+                    str(n),
+                    x=x,
+                    y=float(ys[-1]) + 5,
+                    text_anchor="middle",
+                    font_size=14,
+                    font_weight="bold",
+                    font_family="sans-serif",
+                    fill=COLOURS["B" if side == "A" else "A"],
+                    class_="count",
+                )
         off = c[25]
         if off:
             bottom = side == g.near
@@ -415,8 +495,18 @@ def _draw_checkers(svg: etree._Element, g: _Geometry, counts: dict[str, tuple[in
             for i in range(off):
                 y = g.fb - 30 - i * 8 if bottom else g.ft + 30 + i * 8
                 _el(layer, "use", href=f"#tt-off-{side.lower()}", x=x, y=y, class_=f"checker off {side.lower()}")
-            _el(layer, "text", str(off), x=x, y=(y - 12) if bottom else (y + 20), text_anchor="middle", font_size=12,
-                font_family="sans-serif", fill="#ffffff", class_="count")
+            _el(
+                layer,
+                "text",
+                str(off),
+                x=x,
+                y=(y - 12) if bottom else (y + 20),
+                text_anchor="middle",
+                font_size=12,
+                font_family="sans-serif",
+                fill="#ffffff",
+                class_="count",
+            )
 
 
 def _jetons_used(sc: BoardScore, i: int) -> int:
@@ -443,10 +533,26 @@ def _draw_score(svg: etree._Element, g: _Geometry, sc: BoardScore) -> None:
         y = g.mid + 13 if near else g.mid - 13
         x = g.u_x(_JETON_U.get(pts, 11.55))
         for k in range(n):
-            _el(part, "use", href="#tt-jeton", x=x + 9 * k, y=y + (3 if near else -3) * k,
-                class_=f"jeton {side.lower()}" + (" bredouille" if n == 2 else ""))
-        _el(part, "text", str(pts), x=x, y=y + (25 if near else -16), text_anchor="middle", font_size=12,
-            font_family="sans-serif", fill=COLOURS["text"], class_="points-label")
+            _el(
+                part,
+                "use",
+                href="#tt-jeton",
+                x=x + 9 * k,
+                y=y + (3 if near else -3) * k,
+                class_=f"jeton {side.lower()}" + (" bredouille" if n == 2 else ""),
+            )
+        _el(
+            part,
+            "text",
+            str(pts),
+            x=x,
+            y=y + (25 if near else -16),
+            text_anchor="middle",
+            font_size=12,
+            font_family="sans-serif",
+            fill=COLOURS["text"],
+            class_="points-label",
+        )
     # the jetons' own talon, by the short bande between the two talons (003 §175)
     if used < 3:
         part = _el(layer, "g")
@@ -465,8 +571,17 @@ def _draw_score(svg: etree._Element, g: _Geometry, sc: BoardScore) -> None:
             x, y = g.col_x(col), g.fb + RAIL / 2 if near else g.ft - RAIL / 2
         _el(part, "use", href=f"#tt-fichet-{side.lower()}", x=x, y=y, class_=f"fichet {side.lower()}")
         if holes > 0:
-            _el(part, "text", str(holes), x=x + 9, y=y + 4, font_size=11, font_family="sans-serif",
-                fill="#ffffff", class_="holes-label")
+            _el(
+                part,
+                "text",
+                str(holes),
+                x=x + 9,
+                y=y + 4,
+                font_size=11,
+                font_family="sans-serif",
+                fill="#ffffff",
+                class_="holes-label",
+            )
     # pavillon (003 §223): by the talon of the player who has it while the other
     # has holes too; otherwise in the middle hole.
     owner = None
@@ -474,8 +589,14 @@ def _draw_score(svg: etree._Element, g: _Geometry, sc: BoardScore) -> None:
         if sc.pavillon[i] and sc.holes[i] > 0 and sc.holes[1 - i] > 0:
             owner = side
     y = mid_hole if owner is None else (near_hole if owner == g.near else far_hole)
-    _el(_el(layer, "g"), "use", href="#tt-pavillon", x=LEFT - 11, y=y,
-        class_="pavillon" + ("" if owner is None else f" {owner.lower()}"))
+    _el(
+        _el(layer, "g"),
+        "use",
+        href="#tt-pavillon",
+        x=LEFT - 11,
+        y=y,
+        class_="pavillon" + ("" if owner is None else f" {owner.lower()}"),
+    )
 
 
 def _point_xy(g: _Geometry, counts: dict[str, tuple[int, ...]], side: str, p: int) -> tuple[float, float]:
@@ -487,8 +608,12 @@ def _point_xy(g: _Geometry, counts: dict[str, tuple[int, ...]], side: str, p: in
     return g.col_x(col), y
 
 
-def _draw_last_move(svg: etree._Element, g: _Geometry, counts: dict[str, tuple[int, ...]],
-                    last_move: tuple[str, Sequence[tuple[int, int]]]) -> None:
+def _draw_last_move(
+    svg: etree._Element,
+    g: _Geometry,
+    counts: dict[str, tuple[int, ...]],
+    last_move: tuple[str, Sequence[tuple[int, int]]],
+) -> None:
     side, moves = last_move
     if side not in ("A", "B"):
         raise BoardError(f"last_move side must be 'A' or 'B', not {side!r}")
@@ -498,8 +623,19 @@ def _draw_last_move(svg: etree._Element, g: _Geometry, counts: dict[str, tuple[i
             raise BoardError(f"last_move: bad move {fr}/{to}")
         x1, y1 = _point_xy(g, counts, side, fr)
         x2, y2 = _point_xy(g, counts, side, to)
-        _el(layer, "line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=COLOURS["arrow"], stroke_width=4,
-            stroke_opacity=0.85, stroke_linecap="round", marker_end="url(#tt-arrowhead)")
+        _el(
+            layer,
+            "line",
+            x1=x1,
+            y1=y1,
+            x2=x2,
+            y2=y2,
+            stroke=COLOURS["arrow"],
+            stroke_width=4,
+            stroke_opacity=0.85,
+            stroke_linecap="round",
+            marker_end="url(#tt-arrowhead)",
+        )
 
 
 def _draw_labels(svg: etree._Element, g: _Geometry, turn: str, names: tuple[str, str] | None) -> None:
@@ -509,9 +645,17 @@ def _draw_labels(svg: etree._Element, g: _Geometry, turn: str, names: tuple[str,
     for side, y in ((g.near, g.height - 5), (far, 13)):
         name = side if names is None else f"{side} {names[0 if side == 'A' else 1]}"
         label = clean(("\u25b6 " if side == turn else "") + name)
-        _el(layer, "text", label, x=4, y=y, text_anchor="start", font_weight="bold" if side == turn else None,
+        _el(
+            layer,
+            "text",
+            label,
+            x=4,
+            y=y,
+            text_anchor="start",
+            font_weight="bold" if side == turn else None,
             font_size=None if len(label) <= 40 else 12 * 40 / len(label),
-            class_="side-label" + (" turn" if side == turn else ""))
+            class_="side-label" + (" turn" if side == turn else ""),
+        )
 
 
 def svg_text(svg: etree._Element, *, xml_declaration: bool = True) -> str:
@@ -527,8 +671,14 @@ def iter_checkers(svg: etree._Element) -> Iterable[etree._Element]:
 # --- the boards of a page: compact strings sharing definitions ---------------------
 
 DICE_W = 52  # the dice column right of the board (page boards)
-_PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)), 4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-         5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)), 6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+_PIPS = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
 
 
 def _xml(e: etree._Element) -> str:
@@ -544,8 +694,18 @@ def _page_static_defs(labels: bool) -> str:
         _el(d, "use", id=alias, href="#" + ref)
     for n, pips in _PIPS.items():
         die = _el(d, "g", id=f"tt-d{n}")
-        _el(die, "rect", x=-13, y=-13, width=26, height=26, rx=5, fill="#fffdf5", stroke=COLOURS["stroke"],
-            stroke_width=1.5)
+        _el(
+            die,
+            "rect",
+            x=-13,
+            y=-13,
+            width=26,
+            height=26,
+            rx=5,
+            fill="#fffdf5",
+            stroke=COLOURS["stroke"],
+            stroke_width=1.5,
+        )
         for px, py in pips:
             _el(die, "circle", cx=px * 7, cy=py * 7, r=2.6, fill=COLOURS["stroke"])
     return "".join(_xml(c) for c in d)
@@ -559,8 +719,10 @@ def _stack_def(side: str, n: int, bottom: bool, labels: bool) -> str:
     ys = _stack(n, bottom, g.fb, g.ft)
     body = "".join(f'<use href="#c{s}" y="{y}"/>' for y in ys)  # c{s}: the page's alias of the checker
     if n > 5:
-        body += (f'<text class="count f" y="{_fmt(float(ys[-1]) + 5)}" text-anchor="middle" font-size="14" '
-                 f'font-weight="bold" font-family="sans-serif" fill="{COLOURS["B" if side == "A" else "A"]}">{n}</text>')
+        body += (
+            f'<text class="count f" y="{_fmt(float(ys[-1]) + 5)}" text-anchor="middle" font-size="14" '
+            f'font-weight="bold" font-family="sans-serif" fill="{COLOURS["B" if side == "A" else "A"]}">{n}</text>'
+        )
     return f'<g id="{s}{n}{"b" if bottom else "t"}">{body}</g>'
 
 
@@ -574,8 +736,10 @@ def _off_def(side: str, n: int, labels: bool) -> str:
     ys = [g.fb - 30 - i * 8 if bottom else g.ft + 30 + i * 8 for i in range(n)]
     body = "".join(f'<use href="#tt-off-{s}" x="{x}" y="{_fmt(y)}"/>' for y in ys)
     ty = ys[-1] - 12 if bottom else ys[-1] + 20
-    body += (f'<text class="count f" x="{x}" y="{_fmt(ty)}" text-anchor="middle" font-size="12" '
-             f'font-family="sans-serif" fill="#ffffff">{n}</text>')
+    body += (
+        f'<text class="count f" x="{x}" y="{_fmt(ty)}" text-anchor="middle" font-size="12" '
+        f'font-family="sans-serif" fill="#ffffff">{n}</text>'
+    )
     return f'<g id="{s}o{n}">{body}</g>'
 
 
@@ -641,16 +805,29 @@ class PageBoards:
         self.view = f"0 0 {WIDTH + DICE_W} {_fmt(self.g.height)}"
         self.mirror = _fmt(self.g.ft + self.g.fb)
 
-    def board(self, position: Any, score: Any = None, *, last_move: tuple[str, Sequence[tuple[int, int]]] | None = None,
-              dice: tuple[int, int] | None = None, roller: str | None = None, title: str = "",
-              desc: bool = True) -> str:
+    def board(
+        self,
+        position: Any,
+        score: Any = None,
+        *,
+        last_move: tuple[str, Sequence[tuple[int, int]]] | None = None,
+        dice: tuple[int, int] | None = None,
+        roller: str | None = None,
+        title: str = "",
+        desc: bool = True,
+    ) -> str:
         """One board's ``<svg>`` (``title`` is escaped by the caller)."""
         a, b, turn = _sides(position)
         if score.__class__ is BoardScore:
             sc = score
         else:
-            sc = BoardScore.of(position) if score is None and isinstance(position, PositionSpec) else \
-                BoardScore() if score is None else BoardScore.of(score)
+            sc = (
+                BoardScore.of(position)
+                if score is None and isinstance(position, PositionSpec)
+                else BoardScore()
+                if score is None
+                else BoardScore.of(score)
+            )
         g, labels, stacks = self.g, self.labels, self.stacks
         parts = [f'<svg viewBox="{self.view}" role="img"><title>{title}</title>']
         if desc:
@@ -709,8 +886,10 @@ class PageBoards:
                 stacks[key] = None
                 x = _fmt(WIDTH + DICE_W / 2)
                 y = g.fb - 60 if roller != "B" else g.ft + 30
-                self._defs_extra.append(f'<g id="{key}" class="dice"><use href="#tt-d{dice[0]}" x="{x}" y="{_fmt(y)}"/>'
-                                        f'<use href="#tt-d{dice[1]}" x="{x}" y="{_fmt(y + 32)}"/></g>')
+                self._defs_extra.append(
+                    f'<g id="{key}" class="dice"><use href="#tt-d{dice[0]}" x="{x}" y="{_fmt(y)}"/>'
+                    f'<use href="#tt-d{dice[1]}" x="{x}" y="{_fmt(y + 32)}"/></g>'
+                )
             parts.append(f'<use href="#{key}"/>')
         parts.append("</g></svg>")
         return "".join(parts)
@@ -728,9 +907,13 @@ class PageBoards:
         return f'<use href="#{at}"/>'
 
     def defs(self) -> str:
-        return ('<svg class="tt-defs" width="0" height="0" aria-hidden="true" focusable="false" '
-                'style="position:absolute;width:0;height:0;overflow:hidden"><defs>'
-                + _page_static_defs(self.labels) + "".join(self._defs_extra) + "</defs></svg>")
+        return (
+            '<svg class="tt-defs" width="0" height="0" aria-hidden="true" focusable="false" '
+            'style="position:absolute;width:0;height:0;overflow:hidden"><defs>'
+            + _page_static_defs(self.labels)
+            + "".join(self._defs_extra)
+            + "</defs></svg>"
+        )
 
 
 _STACK_ID = re.compile(r"([ab])(o?)(\d+)([bt]?)")

@@ -12,7 +12,7 @@ from typing import Any
 
 from lxml import etree
 
-from trictrac.publish.board import _el
+from .board import _el
 
 __all__ = ["score_chart"]
 
@@ -50,28 +50,43 @@ def score_chart(
     """``points[side][i]`` / ``holes[side][i]`` after step ``i`` (0 = the start).
     ``breaks``: (step, label) vertical markers (relevés, marqués).  The chart names
     the sides by letter only (no record text in it); the page gives the names."""
-    from trictrac.publish.i18n import labels
+    from .i18n import labels
 
     L = labels(L or "fr")
     n = max(len(points["A"]), 1)
     max_h = max(12, *(max(holes[s], default=0) for s in "AB"))
     height = _MT + 2 * _PANEL + _GAP + 26
-    svg = _el(None, "svg", viewBox=f"0 0 {_W} {height}", role="img", class_="tt-chart", id=id,
-              aria_labelledby=f"{id}-title" if id else None)
+    svg = _el(
+        None,
+        "svg",
+        viewBox=f"0 0 {_W} {height}",
+        role="img",
+        class_="tt-chart",
+        id=id,
+        aria_labelledby=f"{id}-title" if id else None,
+    )
     _el(svg, "title", L("chart_title"), id=f"{id}-title" if id else None)
     last = {s: (points[s][-1] if points[s] else 0, holes[s][-1] if holes[s] else 0) for s in "AB"}
-    _el(svg, "desc", "; ".join(L("chart_end", side=s, name=s, holes=last[s][1], points=last[s][0])
-                               for s in "AB") + "; " + L("chart_coups", n=n - 1))
+    _el(
+        svg,
+        "desc",
+        "; ".join(L("chart_end", side=s, name=s, holes=last[s][1], points=last[s][0]) for s in "AB")
+        + "; "
+        + L("chart_coups", n=n - 1),
+    )
     span = _W - _ML - _MR
 
     def x(i: int) -> float:
         return _ML + (span * i / (n - 1) if n > 1 else 0)
 
     font = {"font_family": "sans-serif", "font_size": 11, "fill": "#333"}
-    for k, (label, series, top, vmax, ticks) in enumerate((
-        ("holes", holes, _MT, max_h, range(0, max_h + 1, 3 if max_h <= 24 else 6)),
-        ("points", points, _MT + _PANEL + _GAP, 12, range(0, 13, 2)),
-    )):
+    for k, (label, series, top, vmax, ticks) in enumerate(
+        (
+            ("holes", holes, _MT, max_h, range(0, max_h + 1, 3 if max_h <= 24 else 6)),
+            ("points", points, _MT + _PANEL + _GAP, 12, range(0, 13, 2)),
+        )
+    ):
+
         def y(v: int, top: int = top, vmax: int = vmax) -> float:
             return top + _PANEL - _PANEL * v / vmax
 
@@ -82,20 +97,54 @@ def score_chart(
             _el(g, "text", str(t), x=_ML - 6, y=y(t) + 4, text_anchor="end", **font)
         _el(g, "text", L(f"chart_{label}"), x=_ML, y=top - 5, **{**font, "font_weight": "bold"})
         for step, text in breaks:
-            _el(g, "line", x1=x(step), x2=x(step), y1=top, y2=top + _PANEL, stroke="#999", stroke_dasharray="3 3",
-                class_="break")
+            _el(
+                g,
+                "line",
+                x1=x(step),
+                x2=x(step),
+                y1=top,
+                y2=top + _PANEL,
+                stroke="#999",
+                stroke_dasharray="3 3",
+                class_="break",
+            )
             if k == 0:
                 _el(g, "text", text, x=x(step) + 2, y=top + 10, font_family="sans-serif", font_size=9, fill="#777")
         for i, side in enumerate("AB"):
-            _el(g, "path", d=_steps(series[side], x, y), fill="none", stroke=_LINE[side], stroke_width=2,
-                stroke_dasharray=None if side == "A" else "6 3", class_=f"series {side.lower()}")
+            _el(
+                g,
+                "path",
+                d=_steps(series[side], x, y),
+                fill="none",
+                stroke=_LINE[side],
+                stroke_width=2,
+                stroke_dasharray=None if side == "A" else "6 3",
+                class_=f"series {side.lower()}",
+            )
             vals = series[side]
             # legend at fixed places (labels next to the line ends would collide)
             ly = top + 16 + 30 * i
-            _el(g, "line", x1=_ML + span + 8, x2=_ML + span + 30, y1=ly - 4, y2=ly - 4, stroke=_LINE[side],
-                stroke_width=2, stroke_dasharray=None if side == "A" else "6 3")
-            _el(g, "text", f"{side} : {vals[-1] if vals else 0}", x=_ML + span + 34, y=ly, fill=_LINE[side],
-                font_family="sans-serif", font_size=11)
+            _el(
+                g,
+                "line",
+                x1=_ML + span + 8,
+                x2=_ML + span + 30,
+                y1=ly - 4,
+                y2=ly - 4,
+                stroke=_LINE[side],
+                stroke_width=2,
+                stroke_dasharray=None if side == "A" else "6 3",
+            )
+            _el(
+                g,
+                "text",
+                f"{side} : {vals[-1] if vals else 0}",
+                x=_ML + span + 34,
+                y=ly,
+                fill=_LINE[side],
+                font_family="sans-serif",
+                font_size=11,
+            )
     _el(svg, "text", L("chart_x"), x=_ML + span / 2, y=height - 6, text_anchor="middle", **font)
     for t in _xticks(n - 1):
         _el(svg, "text", str(t), x=x(t), y=height - 18, text_anchor="middle", **{**font, "font_size": 9})

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trictrac.notation.position import START_SPEC, PositionSpec, parse_position
-from trictrac.notation.record import (
+from ..notation.position import START_SPEC, PositionSpec, parse_position
+from ..notation.record import (
     OFF,
     CannotPlay,
     Comment,
@@ -43,14 +43,23 @@ from trictrac.notation.record import (
     ReleveStart,
     Replay,
 )
-from trictrac.notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from trictrac.publish.board import BoardScore, PageBoards
-from trictrac.publish.chart import score_chart
-from trictrac.publish.i18n import Labels, labels
-from trictrac.publish.markup import clean, esc, json_for_script, safe_href
+from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from .board import BoardScore, PageBoards
+from .chart import score_chart
+from .i18n import Labels, labels
+from .markup import clean, esc, json_for_script, safe_href
 
-__all__ = ["render_game", "render_index", "render_player", "GameSummary", "moves_text", "is_a_ecrire",
-           "partie_kind", "page", "CSS"]
+__all__ = [
+    "render_game",
+    "render_index",
+    "render_player",
+    "GameSummary",
+    "moves_text",
+    "is_a_ecrire",
+    "partie_kind",
+    "page",
+    "CSS",
+]
 
 DOCTYPE = "<!DOCTYPE html>"
 
@@ -180,12 +189,17 @@ SCRIPT = r"""
 
 def page(title: str, body: Iterable[str], L: Labels, *, script: str = "", mirror: str = "524") -> str:
     """A whole HTML5 document (``title`` and ``body`` already escaped)."""
-    return "".join((
-        f'{DOCTYPE}\n<html lang="{L.lang}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="generator" content="trictrac publish"><title>{title}</title>'
-        f"<style>{CSS.replace('MIRROR', mirror)}</style></head><body>",
-        *body, script, "</body></html>\n"))
+    return "".join(
+        (
+            f'{DOCTYPE}\n<html lang="{L.lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="generator" content="trictrac publish"><title>{title}</title>'
+            f"<style>{CSS.replace('MIRROR', mirror)}</style></head><body>",
+            *body,
+            script,
+            "</body></html>\n",
+        )
+    )
 
 
 # ----------------------------------------------------------------------------------
@@ -285,7 +299,7 @@ def _action_text(a: Any, names: dict[str, str], side: str | None = None, L: Labe
 
 
 def _partie(record: Record) -> tuple[str, int | None] | None:
-    from trictrac.notation.reader import parse_partie
+    from ..notation.reader import parse_partie
 
     return parse_partie(record.headers.get("Partie", ""))
 
@@ -304,8 +318,9 @@ def partie_kind(record: Record, L: Labels) -> str:
     if is_a_ecrire(record):
         return L("kind_ecrire_n", n=p[1]) if p is not None and p[1] else L("kind_ecrire")
     kind = p[0] if p else "douze-trous"
-    return {"a-quatre": L("kind_quatre"), "chouette": L("kind_chouette"),
-            "a-tourner": L("kind_tourner")}.get(kind, L("kind_douze"))
+    return {"a-quatre": L("kind_quatre"), "chouette": L("kind_chouette"), "a-tourner": L("kind_tourner")}.get(
+        kind, L("kind_douze")
+    )
 
 
 # ----------------------------------------------------------------------------------
@@ -430,13 +445,22 @@ def _where(t: Any, L: Labels) -> str:
 def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Labels) -> _Steps:
     coups = record.coups
     start, start_score = _start_spec(record, coups[0].side if coups else "A")
-    st = _Steps([L("start")], [""], [(start, start_score, None, None)], {}, {}, {},
-                {"A": [start_score.points[0]], "B": [start_score.points[1]]},
-                {"A": [start_score.holes[0]], "B": [start_score.holes[1]]}, [])
+    st = _Steps(
+        [L("start")],
+        [""],
+        [(start, start_score, None, None)],
+        {},
+        {},
+        {},
+        {"A": [start_score.points[0]], "B": [start_score.points[1]]},
+        {"A": [start_score.holes[0]], "B": [start_score.holes[1]]},
+        [],
+    )
     finding_coups = {f.index for f in findings}
     # a replay that cannot be played leaves the written play standing (RULES.md §9.5)
-    replay_refused = {f.index for f in findings
-                      if f.kind == "remedy-not-allowed" and getattr(f, "detail", None) == "not-executable"}
+    replay_refused = {
+        f.index for f in findings if f.kind == "remedy-not-allowed" and getattr(f, "detail", None) == "not-executable"
+    }
     was_diverged = False
     prev_key: tuple[int, int] | None = None
     last_score = start_score
@@ -455,8 +479,7 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
         if coup is not None and pos is not None and not getattr(t, "releve_ended", False) and not _all_on_talons(pos):
             # the play the board shows: the replay's, unless it could not be played
             shown = coup.moves if replay is None or idx in replay_refused else replay.moves
-            mv = tuple((m.from_, m.to) for m in shown
-                       if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
+            mv = tuple((m.from_, m.to) for m in shown if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
             lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
         st.of_coup[idx] = len(st.boards)
         where = _where(t, L)
@@ -476,8 +499,12 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
         ent = sc if se is t.score_standing else _score_of(se)
         diverged = ent is not None and ent is not sc and ent != sc
         if diverged and ent is not None and (not was_diverged or idx in finding_coups):
-            st.notes[len(st.boards)] = L("at_table", score="; ".join(
-                L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")))
+            st.notes[len(st.boards)] = L(
+                "at_table",
+                score="; ".join(
+                    L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")
+                ),
+            )
         was_diverged = diverged
         dice = (tuple(t.roll), t.side) if all(1 <= d <= 6 for d in t.roll) else None
         st.boards.append((pos if pos is not None else st.boards[-1][0], sc, lm, dice))
@@ -488,7 +515,7 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
 
 
 def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[str, str], L: Labels) -> str:
-    out = [f"<header><h1>{esc(title)}</h1><dl class=\"tags\">"]
+    out = [f'<header><h1>{esc(title)}</h1><dl class="tags">']
     for k, v in record.headers.items():
         out.append(f"<dt>{esc(L.get('tag_' + k, k))}</dt><dd>{esc(v)}</dd>")
     pname = getattr(report, "profile_name", None) or getattr(profile, "name", None)
@@ -496,10 +523,23 @@ def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[s
         out.append(f"<dt>{esc(L('verified_with'))}</dt><dd>{esc(L('profile', name=pname))}</dd>")
     final = _score_of(getattr(report, "final_score", None))
     if final is not None:
-        out.append(f"<dt>{esc(L('final_score'))}</dt><dd>" + esc(L("sep").join(
-            L("final_pair", side=s, name=pair[i], holes=final.holes[i], points=final.points[i],
-              pav=L("with_pavillon") if final.pavillon[i] else "")
-            for i, s in enumerate("AB"))) + "</dd>")
+        out.append(
+            f"<dt>{esc(L('final_score'))}</dt><dd>"
+            + esc(
+                L("sep").join(
+                    L(
+                        "final_pair",
+                        side=s,
+                        name=pair[i],
+                        holes=final.holes[i],
+                        points=final.points[i],
+                        pav=L("with_pavillon") if final.pavillon[i] else "",
+                    )
+                    for i, s in enumerate("AB")
+                )
+            )
+            + "</dd>"
+        )
     out.append("</dl></header>")
     return "".join(out)
 
@@ -508,25 +548,36 @@ def _list_section(cls: str, heading: str, items: Iterable[str]) -> str:
     items = list(items)
     if not items:
         return ""
-    return (f'<section class="{cls}"><h2>{esc(heading)}</h2><ul>'
-            + "".join(f"<li>{esc(t)}</li>" for t in items) + "</ul></section>")
+    return (
+        f'<section class="{cls}"><h2>{esc(heading)}</h2><ul>'
+        + "".join(f"<li>{esc(t)}</li>" for t in items)
+        + "</ul></section>"
+    )
 
 
 def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]:
     """(the pane, the mirror height for the CSS)."""
     boards = PageBoards()
-    out = [f'<section class="board-pane" aria-labelledby="tt-board-h"><h2 id="tt-board-h">{esc(L("board"))}</h2>',
-           '<div id="tt-controls" class="controls" hidden>']  # shown by the script
-    for bid, text, lab in (("tt-first", "«", "first"), ("tt-prev", "◀", "prev"),
-                           ("tt-next", "▶", "next"), ("tt-last", "»", "last")):
+    out = [
+        f'<section class="board-pane" aria-labelledby="tt-board-h"><h2 id="tt-board-h">{esc(L("board"))}</h2>',
+        '<div id="tt-controls" class="controls" hidden>',
+    ]  # shown by the script
+    for bid, text, lab in (
+        ("tt-first", "«", "first"),
+        ("tt-prev", "◀", "prev"),
+        ("tt-next", "▶", "next"),
+        ("tt-last", "»", "last"),
+    ):
         out.append(f'<button type="button" id="{bid}" title="{esc(L(lab))}" aria-label="{esc(L(lab))}">{text}</button>')
     out.append('<output id="tt-where" aria-live="polite"></output></div>')
-    out.append(f'<p class="flipbox"><input type="checkbox" id="tt-flip"> <label for="tt-flip">{esc(L("flip"))}'
-               "</label></p>")
+    out.append(
+        f'<p class="flipbox"><input type="checkbox" id="tt-flip"> <label for="tt-flip">{esc(L("flip"))}</label></p>'
+    )
     # the names above and below the board, whole (never cut), for either view
     top = {"A": ("B", pair[1]), "B": ("A", pair[0])}
-    out.append("".join(f'<p class="side v{v}">{esc(L("top"))} : <b>{esc(s)}</b> {esc(n)}</p>'
-                       for v, (s, n) in top.items()))
+    out.append(
+        "".join(f'<p class="side v{v}">{esc(L("top"))} : <b>{esc(s)}</b> {esc(n)}</p>' for v, (s, n) in top.items())
+    )
     last = len(st.boards) - 1
     prev, nxt = esc(L("prev_link")), esc(L("next_link"))
     board_title = esc(L("board"))  # the figure's caption says which
@@ -534,8 +585,15 @@ def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]
     for k, (pos, sc, lm, dr) in enumerate(st.boards):
         # without JavaScript only the final board shows (and the one a link targets)
         label = st.labels[k]
-        svg = boards.board(pos, sc, last_move=lm, dice=dr[0] if dr else None, roller=dr[1] if dr else None,
-                           title=board_title, desc=k in (0, last))
+        svg = boards.board(
+            pos,
+            sc,
+            last_move=lm,
+            dice=dr[0] if dr else None,
+            roller=dr[1] if dr else None,
+            title=board_title,
+            desc=k in (0, last),
+        )
         cap = f"<b>{esc(label)}</b>"
         if st.plays[k]:
             cap += esc(" : " + st.plays[k] if L.lang == "fr" else ": " + st.plays[k])
@@ -546,19 +604,32 @@ def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]
             nav += f' <a href="#step-{k - 1}">{prev}</a>'
         if k < last:
             nav += f' <a href="#step-{k + 1}">{nxt}</a>'
-        figs.append(f'<figure class="tt-step{" last" if k == last else ""}" id="step-{k}"'
-                    f'{"" if k == last else " hidden"}>{svg}<figcaption>{cap}{nav}</figcaption></figure>')
+        figs.append(
+            f'<figure class="tt-step{" last" if k == last else ""}" id="step-{k}"'
+            f"{'' if k == last else ' hidden'}>{svg}<figcaption>{cap}{nav}</figcaption></figure>"
+        )
     out.append(boards.defs())
     out.extend(figs)
     bottom = {"A": ("A", pair[0]), "B": ("B", pair[1])}
-    out.append("".join(f'<p class="side v{v}">{esc(L("bottom"))} : <b>{esc(s)}</b> {esc(n)}</p>'
-                       for v, (s, n) in bottom.items()))
+    out.append(
+        "".join(
+            f'<p class="side v{v}">{esc(L("bottom"))} : <b>{esc(s)}</b> {esc(n)}</p>' for v, (s, n) in bottom.items()
+        )
+    )
     out.append(f'<p class="numbering">{esc(L("numbering"))}</p></section>')
     return "".join(out), boards.mirror
 
 
-def render_game(record: Record, report: Any, *, profile: Any = None, number: int | None = None,
-                index_href: str | None = None, not_verified: str | None = None, lang: str | Labels = "fr") -> str:
+def render_game(
+    record: Record,
+    report: Any,
+    *,
+    profile: Any = None,
+    number: int | None = None,
+    index_href: str | None = None,
+    not_verified: str | None = None,
+    lang: str | Labels = "fr",
+) -> str:
     """A full HTML5 page for one game (see the module docstring).
 
     ``report`` is the verifier's ``GameReport`` (``findings``, ``final_score``,
@@ -566,7 +637,7 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
     ``profile`` is shown in the header (the rules profile used to verify).
     ``not_verified``: why there is no report (shown instead of the findings).
     """
-    from trictrac.publish.sheet import feuille
+    from .sheet import feuille
 
     L = labels(lang)
     names = _names(record)
@@ -578,8 +649,10 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
     if index_href:
         href = safe_href(index_href)
         if href:
-            body.append(f'<nav class="site"><a href="{href}">{esc(L("all_games"))}</a>'
-                        f'<a href="#feuille-h">{esc(L("sheet_link"))}</a></nav>')
+            body.append(
+                f'<nav class="site"><a href="{href}">{esc(L("all_games"))}</a>'
+                f'<a href="#feuille-h">{esc(L("sheet_link"))}</a></nav>'
+            )
     body.append(_header(record, report, profile, title, pair, L))
     st = _collect_steps(record, trace, findings, L)
     if report is None:
@@ -588,9 +661,16 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
     else:
         body.append(_findings_summary(findings, names, st.where, L))
     body.append(_list_section("notes", L("notes"), getattr(report, "notes", ()) or ()))
-    body.append(_list_section("diagnostics", L("diagnostics"),
-                              (f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
-                               for d in (getattr(report, "diagnostics", ()) or ()))))
+    body.append(
+        _list_section(
+            "diagnostics",
+            L("diagnostics"),
+            (
+                f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
+                for d in (getattr(report, "diagnostics", ()) or ())
+            ),
+        )
+    )
     pane, mirror = _board_pane(st, pair, L)
     body.append(f'<div class="layout">{pane}<section class="coups-pane"><h2>{esc(L("coups"))}</h2>')
     body.append(_coups_table(record, findings, trace, st, names, L))
@@ -599,15 +679,22 @@ def render_game(record: Record, report: Any, *, profile: Any = None, number: int
     from lxml import etree
 
     chart = score_chart(st.points, st.holes, breaks=st.breaks, id="score-chart", L=L)
-    body.append(f'<section class="chart"><h2>{esc(L("chart"))}</h2>'
-                + etree.tostring(chart, encoding="unicode").replace(' xmlns="http://www.w3.org/2000/svg"', "")
-                + '<p class="legend">' + " ".join(
-                    f'<span class="{s.lower()}">{"—" if s == "A" else "- -"} {s} {esc(pair[i])}</span>'
-                    for i, s in enumerate("AB")) + "</p></section>")
+    body.append(
+        f'<section class="chart"><h2>{esc(L("chart"))}</h2>'
+        + etree.tostring(chart, encoding="unicode").replace(' xmlns="http://www.w3.org/2000/svg"', "")
+        + '<p class="legend">'
+        + " ".join(
+            f'<span class="{s.lower()}">{"—" if s == "A" else "- -"} {s} {esc(pair[i])}</span>'
+            for i, s in enumerate("AB")
+        )
+        + "</p></section>"
+    )
     body.append(feuille(record, report, profile, trace, L))
-    body.append(f'<footer><p>{esc(L("footer"))}</p></footer>')
-    script = (f'<script type="application/json" id="tt-data">{json_for_script({"steps": len(st.boards)})}</script>'
-              f"<script>{_SCRIPT_MIN}</script>")
+    body.append(f"<footer><p>{esc(L('footer'))}</p></footer>")
+    script = (
+        f'<script type="application/json" id="tt-data">{json_for_script({"steps": len(st.boards)})}</script>'
+        f"<script>{_SCRIPT_MIN}</script>"
+    )
     return page(esc(clean(title)), body, L, script=script, mirror=mirror)
 
 
@@ -631,8 +718,9 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
     return "".join(out)
 
 
-def _coups_table(record: Record, findings: list[Any], trace: list[Any], st: _Steps,
-                 names: dict[str, str], L: Labels) -> str:
+def _coups_table(
+    record: Record, findings: list[Any], trace: list[Any], st: _Steps, names: dict[str, str], L: Labels
+) -> str:
     out = ['<table class="coups"><thead><tr>']
     for h in ("col_no", "col_player", "col_dice", "col_play", "col_marks", "col_notes"):
         out.append(f'<th scope="col">{esc(L(h))}</th>')
@@ -664,8 +752,11 @@ class _CoupRows(RecordVisitor[str]):
 
     def visit_marque_start(self, start: MarqueStart) -> str:
         names = self.names
-        who = (f" ({names.get(start.players[0], start.players[0])} – {names.get(start.players[1], start.players[1])})"
-               if start.players else "")
+        who = (
+            f" ({names.get(start.players[0], start.players[0])} – {names.get(start.players[1], start.players[1])})"
+            if start.players
+            else ""
+        )
         return _section_row(self.L("Marque_n", n=start.number) + who)
 
     def visit_marque_result(self, result: MarqueResult) -> str:
@@ -677,8 +768,16 @@ class _CoupRows(RecordVisitor[str]):
     def visit_coup(self, coup: Coup) -> str:
         self.ci += 1
         ci = self.ci
-        return _coup_row(coup, ci, self.by_index.get(ci, ()), self.trace_by_index.get(ci), self.st.of_coup.get(ci),
-                         self.names, self.L, self.st.moves.get(ci))
+        return _coup_row(
+            coup,
+            ci,
+            self.by_index.get(ci, ()),
+            self.trace_by_index.get(ci),
+            self.st.of_coup.get(ci),
+            self.names,
+            self.L,
+            self.st.moves.get(ci),
+        )
 
 
 def _section_row(text: str) -> str:
@@ -696,8 +795,16 @@ def marque_result_text(r: MarqueResult, names: dict[str, str], L: Labels) -> str
     return s
 
 
-def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, names: dict[str, str],
-              L: Labels, play: str | None = None) -> str:
+def _coup_row(
+    coup: Coup,
+    ci: int,
+    fs: Sequence[Any],
+    t: Any,
+    step: int | None,
+    names: dict[str, str],
+    L: Labels,
+    play: str | None = None,
+) -> str:
     number = esc(coup.number)
     out = [f'<tr class="coup{" has-finding" if fs else ""}" id="coup-{ci}"']
     if step is not None:
@@ -719,7 +826,9 @@ def _coup_row(coup: Coup, ci: int, fs: Sequence[Any], t: Any, step: int | None, 
         for a in acts:
             visit_action(a, notes)
         if events:
-            out.append(f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>')
+            out.append(
+                f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>'
+            )
         out.append("</td><td>")
         if notes.glyphs:
             out.append(f"<strong>{esc(''.join(notes.glyphs))}</strong> ")
@@ -756,8 +865,14 @@ def _player_cell(name: str, player_pages: dict[str, str] | None, prefix: str = "
     return f'<a href="{esc(prefix + href)}">{esc(name)}</a>' if href else esc(name)
 
 
-def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, str] | None, prefix: str = "",
-                 source: bool = True, player_prefix: str = "") -> str:
+def _games_table(
+    games: list[GameSummary],
+    L: Labels,
+    player_pages: dict[str, str] | None,
+    prefix: str = "",
+    source: bool = True,
+    player_prefix: str = "",
+) -> str:
     """The games' table; ``prefix`` leads from the page to the site root (game
     pages), ``player_prefix`` to the players' pages."""
     out = ['<table class="index"><thead><tr>']
@@ -774,9 +889,11 @@ def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, st
         out.append(f'<a href="{href}">{g.number}</a>' if href else str(g.number))
         a, b = h.get("A", ""), h.get("B", "")
         players = _player_cell(a, player_pages, player_prefix) + " – " + _player_cell(b, player_pages, player_prefix)
-        out.append(f"</td><td>{esc(h.get('Date', ''))}</td><td>{esc(h.get('Event', ''))}</td><td>{players}</td>"
-                   f"<td>{esc(g.kind)}</td><td>{esc(g.error or g.result or h.get('Result', ''))}</td>"
-                   f"<td>{g.coups}</td><td>{g.findings}</td>")
+        out.append(
+            f"</td><td>{esc(h.get('Date', ''))}</td><td>{esc(h.get('Event', ''))}</td><td>{players}</td>"
+            f"<td>{esc(g.kind)}</td><td>{esc(g.error or g.result or h.get('Result', ''))}</td>"
+            f"<td>{g.coups}</td><td>{g.findings}</td>"
+        )
         if source:
             out.append(f'<td class="mono">{esc(g.source)}</td>')
         out.append("</tr>")
@@ -784,9 +901,16 @@ def _games_table(games: list[GameSummary], L: Labels, player_pages: dict[str, st
     return "".join(out)
 
 
-def render_index(games: Iterable[GameSummary], *, title: str | None = None, club: str | None = None,
-                 lang: str | Labels = "fr", standings_href: str | None = None,
-                 player_pages: dict[str, str] | None = None, sheets_href: str | None = None) -> str:
+def render_index(
+    games: Iterable[GameSummary],
+    *,
+    title: str | None = None,
+    club: str | None = None,
+    lang: str | Labels = "fr",
+    standings_href: str | None = None,
+    player_pages: dict[str, str] | None = None,
+    sheets_href: str | None = None,
+) -> str:
     """The club's front page: its name and title, links to the standings (when the
     site has a page for them) and the players' pages, and a row per game (date,
     event, players, kind of partie, result, coups, findings) linking its page."""
@@ -817,14 +941,23 @@ def render_index(games: Iterable[GameSummary], *, title: str | None = None, club
                 if n:
                     counts[n] = counts.get(n, 0) + 1
         for name in sorted(player_pages, key=str.casefold):
-            body.append(f"<li>{_player_cell(name, player_pages)} ({esc(L.n('n_player_games', counts.get(name, 0)))})</li>")
+            body.append(
+                f"<li>{_player_cell(name, player_pages)} ({esc(L.n('n_player_games', counts.get(name, 0)))})</li>"
+            )
         body.append("</ul></section>")
-    head = (esc(clean(f"{club} – {title}")) if club else esc(clean(title)))
+    head = esc(clean(f"{club} – {title}")) if club else esc(clean(title))
     return page(head, body, L)
 
 
-def render_player(name: str, games: Iterable[GameSummary], *, lang: str | Labels = "fr", club: str | None = None,
-                  index_href: str = "../index.html", player_pages: dict[str, str] | None = None) -> str:
+def render_player(
+    name: str,
+    games: Iterable[GameSummary],
+    *,
+    lang: str | Labels = "fr",
+    club: str | None = None,
+    index_href: str = "../index.html",
+    player_pages: dict[str, str] | None = None,
+) -> str:
     """A player's page: his games, linking to their pages (one directory down)."""
     L = labels(lang)
     games = list(games)

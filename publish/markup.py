@@ -49,6 +49,11 @@ def safe_href(url: str) -> str | None:
 def json_for_script(data: Any) -> str:
     """JSON for a ``<script type="application/json">``: no ``<``, ``>`` or ``&`` so
     that no ``</script>`` can end it."""
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )

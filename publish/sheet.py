@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trictrac.notation.record import MarqueResult, MarqueStart, Record
-from trictrac.publish.i18n import Labels
-from trictrac.publish.markup import esc
+from ..notation.record import MarqueResult, MarqueStart, Record
+from .i18n import Labels
+from .markup import esc
 
 __all__ = ["feuille", "releve_holes"]
 
@@ -32,8 +32,16 @@ def releve_holes(trace: list[Any]) -> list[dict[str, Any]]:
         holes = (sc.a.holes, sc.b.holes) if sc is not None else (0, 0)
         if k != key:
             prev = out[-1] if out and out[-1]["marque"] == k[0] else None
-            out.append({"marque": k[0], "releve": k[1], "start": prev["end"] if prev else (0, 0),
-                        "end": holes, "left": None, "ended": False})
+            out.append(
+                {
+                    "marque": k[0],
+                    "releve": k[1],
+                    "start": prev["end"] if prev else (0, 0),
+                    "end": holes,
+                    "left": None,
+                    "ended": False,
+                }
+            )
             key = k
         line = out[-1]
         line["end"] = holes
@@ -53,7 +61,7 @@ def _h(text: str, L: Labels) -> str:
 def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels, *, title: str | None = None) -> str:
     """The sheet of one partie (see the module docstring); ``title`` heads it when
     sheets of several parties share a page."""
-    from trictrac.publish.html import _names, is_a_ecrire, partie_kind
+    from .html import _names, is_a_ecrire, partie_kind
 
     names = _names(record)
     h = record.headers
@@ -80,22 +88,30 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
         final = getattr(report, "final_score", None)
         winner = None
         if not ecrire and final is not None:
-            from trictrac.replay.partie import twelve_hole_winner
+            from ..replay.partie import twelve_hole_winner
 
             winner = twelve_hole_winner(final)
         for k, line in enumerate(lines):
             where = (L("marque_n", n=line["marque"]) + ", " if line["marque"] else "") + L("releve", n=line["releve"])
-            end = (L("sheet_leaves", who=line["left"]) if line["left"] else
-                   L("sheet_ends") if line["ended"] else
-                   L("sheet_over") if winner and k == len(lines) - 1 else L("sheet_going"))
+            end = (
+                L("sheet_leaves", who=line["left"])
+                if line["left"]
+                else L("sheet_ends")
+                if line["ended"]
+                else L("sheet_over")
+                if winner and k == len(lines) - 1
+                else L("sheet_going")
+            )
             cells = "".join(f"<td>{line['gain'][i]}</td><td>{line['end'][i]}</td>" for i in range(2))
             out.append(f'<tr><th scope="row">{esc(where)}</th>{cells}<td>{esc(end)}</td></tr>')
         out.append("</tbody>")
         if not ecrire:
             tot = (sum(x["gain"][0] for x in lines), sum(x["gain"][1] for x in lines))
-            out.append(f'<tfoot><tr><th scope="row">{esc(L("sheet_total"))}</th>'
-                       + "".join(f"<td>{tot[i]}</td><td>{lines[-1]['end'][i]}</td>" for i in range(2))
-                       + "<td></td></tr></tfoot>")
+            out.append(
+                f'<tfoot><tr><th scope="row">{esc(L("sheet_total"))}</th>'
+                + "".join(f"<td>{tot[i]}</td><td>{lines[-1]['end'][i]}</td>" for i in range(2))
+                + "<td></td></tr></tfoot>"
+            )
         out.append("</table>")
         if winner:
             out.append(f"<p><b>{esc(L('sheet_winner12', who=f'{winner} {names.get(winner, winner)}'))}</b></p>")
@@ -112,7 +128,7 @@ def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labe
 def _agreed_marques(record: Record, decided: int) -> int:
     """The number of marqués agreed (``Partie`` tag ``a-ecrire 4``), else the
     decided ones rounded up to an even number (003 §220: always even)."""
-    from trictrac.publish.html import _partie
+    from .html import _partie
 
     p = _partie(record)
     if p is not None and p[1]:
@@ -124,17 +140,20 @@ def _marques(record: Record, profile: Any, names: dict[str, str], L: Labels) -> 
     """The marqués and the *papier et crayon* (RULES.md §8.2; 003 §220-233): under
     each player's name the values of the marqués he lost, the postillons added to
     his account, the column sums and the difference (tens are fiches)."""
-    from trictrac.publish.html import marque_result_text
-    from trictrac.replay.partie import MarqueLine, PartieSpec, settle_partie
-    from trictrac.replay.profiles import DEFAULT_PROFILE
+    from ..replay.partie import MarqueLine, PartieSpec, settle_partie
+    from ..replay.profiles import DEFAULT_PROFILE
+    from .html import marque_result_text
 
     results = [e for e in record.elements if isinstance(e, MarqueResult)]
     if not results:
         return f"<p>{esc(L('sheet_no_result'))}</p>"
 
     def as_written(intro: str) -> str:
-        return (f"<p>{esc(intro)}</p><ul>"
-                + "".join(f"<li>{esc(marque_result_text(r, names, L))}</li>" for r in results) + "</ul>")
+        return (
+            f"<p>{esc(intro)}</p><ul>"
+            + "".join(f"<li>{esc(marque_result_text(r, names, L))}</li>" for r in results)
+            + "</ul>"
+        )
 
     seats = {x for e in record.elements if isinstance(e, MarqueStart) and e.players for x in e.players}
     seats |= {r.winner for r in results if r.winner}
@@ -146,35 +165,48 @@ def _marques(record: Record, profile: Any, names: dict[str, str], L: Labels) -> 
             lines.append(MarqueLine(None, refait_holes=r.winner_holes))
         else:
             loser = "B" if r.winner == "A" else "A"
-            lines.append(MarqueLine(r.winner, (r.winner_holes, r.loser_holes), pavillon=r.bredouille != "none",
-                                    loser=loser))
+            lines.append(
+                MarqueLine(r.winner, (r.winner_holes, r.loser_holes), pavillon=r.bredouille != "none", loser=loser)
+            )
     decided = sum(1 for r in results if not r.refait and r.winner)
     prof = profile if hasattr(profile, "marque_end_holes") else DEFAULT_PROFILE
     try:
-        st = settle_partie(PartieSpec("ecrire", ("A", "B"), marques=_agreed_marques(record, decided)), lines,
-                           prof, method="papier")
+        st = settle_partie(
+            PartieSpec("ecrire", ("A", "B"), marques=_agreed_marques(record, decided)), lines, prof, method="papier"
+        )
     except ValueError as e:  # a result the rules do not allow: say so, show the lines
         return as_written(L("sheet_cannot", e=e))
     out = [f'<table class="sheet marques"><caption>{esc(L("sheet_marques"))} (003 §222-226)</caption><thead><tr>']
-    for key in ("sheet_col_marque", "sheet_col_winner", "sheet_col_holes", "sheet_col_bredouille", "sheet_col_value",
-                "sheet_col_written"):
+    for key in (
+        "sheet_col_marque",
+        "sheet_col_winner",
+        "sheet_col_holes",
+        "sheet_col_bredouille",
+        "sheet_col_value",
+        "sheet_col_written",
+    ):
         out.append(_h(L(key), L))
     out.append("</tr></thead><tbody>")
     for d, r in zip(st.detail, results):
         out.append(f"<tr><td>{esc(d.get('n', ''))}</td>")
         if d.get("refait"):
-            out.append(f"<td>{esc(L('sheet_refait'))}</td><td>{d.get('holes')}–{d.get('holes')}</td><td>–</td>"
-                       f"<td>{esc(L('sheet_void'))}</td>")
+            out.append(
+                f"<td>{esc(L('sheet_refait'))}</td><td>{d.get('holes')}–{d.get('holes')}</td><td>–</td>"
+                f"<td>{esc(L('sheet_void'))}</td>"
+            )
         else:
             w = d.get("winner", "")
             hh = d.get("holes") or ("", "")
-            out.append(f"<td>{esc(f'{w} {names.get(w, chr(32))}'.strip())}</td><td>{hh[0]}–{hh[1]}</td>"
-                       f"<td>{esc(r.bredouille if r.bredouille != 'none' else '–')}</td>"
-                       f'<td class="mono">{esc(d.get("formula", d.get("value", "")))}</td>')
+            out.append(
+                f"<td>{esc(f'{w} {names.get(w, chr(32))}'.strip())}</td><td>{hh[0]}–{hh[1]}</td>"
+                f"<td>{esc(r.bredouille if r.bredouille != 'none' else '–')}</td>"
+                f'<td class="mono">{esc(d.get("formula", d.get("value", "")))}</td>'
+            )
         written = "" if r.value is None else str(r.value)
         ok = r.value is None or d.get("refait") or r.value == d.get("value")
-        out.append(f"<td>{esc(written)}</td></tr>" if ok else
-                   f'<td class="bad">{esc(written + L("sheet_differs"))}</td></tr>')
+        out.append(
+            f"<td>{esc(written)}</td></tr>" if ok else f'<td class="bad">{esc(written + L("sheet_differs"))}</td></tr>'
+        )
     out.append("</tbody></table>")
 
     out.append(f'<table class="sheet paper"><caption>{esc(L("sheet_paper"))} (003 §233)</caption><thead><tr><th></th>')
@@ -189,10 +221,16 @@ def _marques(record: Record, profile: Any, names: dict[str, str], L: Labels) -> 
             out.append(f"<td>{v[k] if k < len(v) else ''}</td>")
         out.append("</tr>")
     post = {p: sum(x["jetons"] for x in st.postillons if x.get("payer") == p) for p in ("A", "B")}
-    out.append(f'<tr><th scope="row">{esc(L("sheet_postillons"))}</th>'
-               + "".join(f"<td>{post[p] if post[p] else ''}</td>" for p in "AB") + "</tr></tbody><tfoot>")
-    out.append(f'<tr><th scope="row">{esc(L("sheet_sum"))}</th>'
-               + "".join(f"<td>{sum(lost.get(p, [])) + post[p]}</td>" for p in "AB") + "</tr>")
+    out.append(
+        f'<tr><th scope="row">{esc(L("sheet_postillons"))}</th>'
+        + "".join(f"<td>{post[p] if post[p] else ''}</td>" for p in "AB")
+        + "</tr></tbody><tfoot>"
+    )
+    out.append(
+        f'<tr><th scope="row">{esc(L("sheet_sum"))}</th>'
+        + "".join(f"<td>{sum(lost.get(p, [])) + post[p]}</td>" for p in "AB")
+        + "</tr>"
+    )
     net = st.methods.get("papier", {}).get("net", {})
     fiches = st.methods.get("papier", {}).get("fiches", {})
     out.append(f'<tr><th scope="row">{esc(L("sheet_result"))}</th>')

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trictrac.club.standings import StandingGame, compute_standings
-from trictrac.notation.textio import atomic_write_text
-from trictrac.publish.html import GameSummary, _title_of, page, partie_kind, render_game, render_index, render_player
-from trictrac.publish.i18n import labels
-from trictrac.publish.markup import esc
-from trictrac.publish.sheet import feuille
-from trictrac.publish.standings import STANDINGS, render_standings
+from ..club.standings import StandingGame, compute_standings
+from ..notation.textio import atomic_write_text
+from .html import GameSummary, _title_of, page, partie_kind, render_game, render_index, render_player
+from .i18n import labels
+from .markup import esc
+from .sheet import feuille
+from .standings import STANDINGS, render_standings
 
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
@@ -142,9 +142,9 @@ def publish_files(
     when given (a page of the club's own).
     """
     L = labels(lang)
-    from trictrac.club.db import standing_game
-    from trictrac.notation.reader import iter_records
-    from trictrac.replay.verify import verify
+    from ..club.db import standing_game
+    from ..notation.reader import iter_records
+    from ..replay.verify import verify
 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
@@ -172,20 +172,38 @@ def publish_files(
                 except ValueError as e:  # e.g. an unknown Profile header: this game is published unverified
                     report, error = None, str(e)
                     rep.failures.append((name, g, error))
-                html = render_game(record, report, profile=profile, number=number, index_href="index.html",
-                                   not_verified=error, lang=L)
+                html = render_game(
+                    record, report, profile=profile, number=number, index_href="index.html", not_verified=error, lang=L
+                )
                 target = out / fname
                 atomic_write_text(target, html)
-                sheets.append(feuille(record, report, profile, list(getattr(report, "trace", ()) or ()), L,
-                                      title=f"{number}. " + _title_of(record, L)))
+                sheets.append(
+                    feuille(
+                        record,
+                        report,
+                        profile,
+                        list(getattr(report, "trace", ()) or ()),
+                        L,
+                        title=f"{number}. " + _title_of(record, L),
+                    )
+                )
                 rep.pages.append(target)
                 ranked.append(standing_game(record, report, fname))
                 nf = len(getattr(report, "findings", ()) or ())
                 rep.findings += nf
-                summaries.append(GameSummary(fname, number, dict(record.headers), len(record.coups), nf,
-                                             _result_of(report, record, L), f"{Path(name).name} #{g + 1}",
-                                             None if error is None else L("not_verified_short", why=error),
-                                             partie_kind(record, L)))
+                summaries.append(
+                    GameSummary(
+                        fname,
+                        number,
+                        dict(record.headers),
+                        len(record.coups),
+                        nf,
+                        _result_of(report, record, L),
+                        f"{Path(name).name} #{g + 1}",
+                        None if error is None else L("not_verified_short", why=error),
+                        partie_kind(record, L),
+                    )
+                )
                 if on_game:
                     on_game(number)
         except OSError as e:
@@ -197,15 +215,28 @@ def publish_files(
         games = [g for g in summaries if name in (g.headers.get("A"), g.headers.get("B"))]
         atomic_write_text(out / href, render_player(name, games, lang=L, club=club, player_pages=players))
     # the evening's sheets in one page: printed, one sheet a sheet of paper
-    atomic_write_text(out / SHEETS, page(esc(L("sheets")), [
-        f'<nav><a href="index.html">{esc(L("back_index"))}</a></nav>', f"<h1>{esc(L('sheets'))}</h1>", *sheets], L))
+    atomic_write_text(
+        out / SHEETS,
+        page(
+            esc(L("sheets")),
+            [f'<nav><a href="index.html">{esc(L("back_index"))}</a></nav>', f"<h1>{esc(L('sheets'))}</h1>", *sheets],
+            L,
+        ),
+    )
     from_db = standings is not None
     st = standings if standings is not None else compute_standings(ranked)
-    atomic_write_text(out / STANDINGS, render_standings(st, lang=L, club=club, from_db=from_db,
-                                                        player_pages=players))
-    atomic_write_text(out / "index.html", render_index(summaries, title=title, club=club, lang=L,
-                                                       standings_href=standings_href or STANDINGS,
-                                                       player_pages=players,
-                                                       sheets_href=SHEETS))
+    atomic_write_text(out / STANDINGS, render_standings(st, lang=L, club=club, from_db=from_db, player_pages=players))
+    atomic_write_text(
+        out / "index.html",
+        render_index(
+            summaries,
+            title=title,
+            club=club,
+            lang=L,
+            standings_href=standings_href or STANDINGS,
+            player_pages=players,
+            sheets_href=SHEETS,
+        ),
+    )
     rep.seconds = time.perf_counter() - t0
     return rep

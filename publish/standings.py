@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trictrac.publish.html import page
-from trictrac.publish.i18n import Labels, labels
-from trictrac.publish.markup import clean, esc, safe_href
+from .html import page
+from .i18n import Labels, labels
+from .markup import clean, esc, safe_href
 
 __all__ = ["STANDINGS", "render_standings"]
 
@@ -22,10 +22,32 @@ STANDINGS = "standings.html"
 
 # The columns of each table, as keys of compute_standings' rows (labels: "st_" + key).
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "douze-trous": ("rank", "player", "games", "wins", "losses", "draws", "unfinished", "holes_for",
-                    "holes_against", "ecoles_made", "ecoles_claimed"),
-    "a-ecrire": ("rank", "player", "games", "marques_won", "marques_lost", "bredouilles_won", "value_won",
-                 "value_lost", "net_value", "ecoles_made", "ecoles_claimed"),
+    "douze-trous": (
+        "rank",
+        "player",
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "unfinished",
+        "holes_for",
+        "holes_against",
+        "ecoles_made",
+        "ecoles_claimed",
+    ),
+    "a-ecrire": (
+        "rank",
+        "player",
+        "games",
+        "marques_won",
+        "marques_lost",
+        "bredouilles_won",
+        "value_won",
+        "value_lost",
+        "net_value",
+        "ecoles_made",
+        "ecoles_claimed",
+    ),
 }
 
 
@@ -57,8 +79,10 @@ def _crosstable(kind: str, t: dict[str, Any], L: Labels) -> str:
     order: list[str] = t["crosstable"]["players"]
     cells: dict[str, dict[str, dict[str, int]]] = t["crosstable"]["cells"]
     note = L("st_cross_douze" if kind == "douze-trous" else "st_cross_ecrire")
-    out = [f'<h3>{esc(L("st_cross"))}</h3><p class="numbering">{esc(note)}</p>',
-           '<table class="index crosstable"><thead><tr><th scope="col"></th>']
+    out = [
+        f'<h3>{esc(L("st_cross"))}</h3><p class="numbering">{esc(note)}</p>',
+        '<table class="index crosstable"><thead><tr><th scope="col"></th>',
+    ]
     out += [f'<th scope="col" title="{esc(b)}">{i + 1}</th>' for i, b in enumerate(order)]
     out.append("</tr></thead><tbody>")
     for i, a in enumerate(order):
@@ -79,20 +103,34 @@ def _crosstable(kind: str, t: dict[str, Any], L: Labels) -> str:
     return "".join(out)
 
 
-def render_standings(st: dict[str, Any], *, lang: str | Labels = "fr", club: str | None = None,
-                     title: str | None = None, from_db: bool = False, index_href: str = "index.html",
-                     player_pages: dict[str, str] | None = None) -> str:
+def render_standings(
+    st: dict[str, Any],
+    *,
+    lang: str | Labels = "fr",
+    club: str | None = None,
+    title: str | None = None,
+    from_db: bool = False,
+    index_href: str = "index.html",
+    player_pages: dict[str, str] | None = None,
+) -> str:
     """The standings page of ``st`` (the dict of ``compute_standings``): per kind of partie
     a sheet (printed one a page) with the ranked table and the crosstable."""
     L = labels(lang)
     heading = title or L("standings_title")
     body = [f'<nav><a href="{safe_href(index_href) or ""}">{esc(L("back_index"))}</a></nav>']
-    head = "".join((f'<p class="club">{esc(club)}</p>' if club else "", f"<h1>{esc(heading)}</h1>",
-                    f"<p>{esc(L.n('standings_from_db' if from_db else 'standings_from', st['games']))}</p>"))
+    head = "".join(
+        (
+            f'<p class="club">{esc(club)}</p>' if club else "",
+            f"<h1>{esc(heading)}</h1>",
+            f"<p>{esc(L.n('standings_from_db' if from_db else 'standings_from', st['games']))}</p>",
+        )
+    )
     if not st["tables"]:
         body.append(f'<section class="feuille">{head}<p>{esc(L("standings_none"))}</p></section>')
     for kind, t in st["tables"].items():
-        body.append(f'<section class="feuille" id="{kind}">{head}'
-                    f'<h2>{esc(L("st_" + kind))} ({esc(L.n("st_games_kind", t["games"]))})</h2>'
-                    f"{_table(kind, t, L, player_pages)}{_crosstable(kind, t, L)}</section>")
+        body.append(
+            f'<section class="feuille" id="{kind}">{head}'
+            f"<h2>{esc(L('st_' + kind))} ({esc(L.n('st_games_kind', t['games']))})</h2>"
+            f"{_table(kind, t, L, player_pages)}{_crosstable(kind, t, L)}</section>"
+        )
     return page(esc(clean(f"{club} – {heading}" if club else heading)), body, L)

@@ -64,9 +64,7 @@ def chances(scores: dict[tuple[int, int], CoupScore]) -> dict[str, int]:
     return dict(sorted(out.items(), key=lambda kv: _KIND_ORDER.get(kv[0], 99)))
 
 
-def analyse(
-    pos: Position, profile: Profile = DEFAULT_PROFILE, roll: Sequence[int] | None = None
-) -> dict[str, Any]:
+def analyse(pos: Position, profile: Profile = DEFAULT_PROFILE, roll: Sequence[int] | None = None) -> dict[str, Any]:
     """Legal plays and scoring events of ``roll`` (or of each of the 21 rolls), the
     totals of each side, and the chances out of 36 of each kind of event."""
     want = None if roll is None else _norm(roll)

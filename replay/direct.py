@@ -57,7 +57,15 @@ from .moves import (
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
-__all__ = ["UNDECIDED", "Written", "LegalPlays", "direct_play", "judge_direct", "judge_written", "written_in_legal_plays"]
+__all__ = [
+    "UNDECIDED",
+    "Written",
+    "LegalPlays",
+    "direct_play",
+    "judge_direct",
+    "judge_written",
+    "written_in_legal_plays",
+]
 
 #: moves as written, as :func:`~.moves.judge_play` takes them: ``(from, to)`` pairs and
 #: bare ints (a number declared unplayable)
@@ -119,8 +127,9 @@ def _sides(delta: dict[int, int]) -> tuple[list[int], list[int]] | None:
     return src, dst
 
 
-def _route(pos: Position, profile: Profile, a: int, b: int, src: list[int], dst: list[int]
-           ) -> tuple[Steps, tuple[int, int]] | None:
+def _route(
+    pos: Position, profile: Profile, a: int, b: int, src: list[int], dst: list[int]
+) -> tuple[Steps, tuple[int, int]] | None:
     """``(steps, numbers)`` of the two-number play with this net change as ``legal_plays``
     lists it, or None when no movement-legal tout d'une or tout à bas makes it."""
     other = pos.other
@@ -200,7 +209,7 @@ def direct_play(
     filled = kept = 0
     broken = unfilled = False
     for table, bit in _TABLES:
-        if sum(m[table[0]:table[0] + 6]) < 10:
+        if sum(m[table[0] : table[0] + 6]) < 10:
             continue  # three or more lacking: neither made nor fillable by one throw
         if plein_made(m, table):
             if plein_made(r, table):

@@ -103,7 +103,7 @@ FINDING_KINDS: dict[str, tuple[str, str]] = {
     ),
     "stay-after-leave": (
         "§6.1 (003 §156; 001 r.36)",
-        "went on playing after saying \"je m'en vais\": words bind",
+        'went on playing after saying "je m\'en vais": words bind',
     ),
     "leave-at-sortie": (
         "§6.5 (003 §163; 001 r.73)",

@@ -407,9 +407,27 @@ class Game:
             if pour_tout:
                 self.pending_roll = roll
         return CoupOutcome(
-            roller, roll, play, pend.score, pend.gains, pend.ne_marque_pas, pend.holes, pend.double,
-            pend.bredouille, could_leave, False, True, receipts, other_holes, other_double, other_bred,
-            sortie, bool(pour_tout and sortie and not over), releve_ended, None, over,
+            roller,
+            roll,
+            play,
+            pend.score,
+            pend.gains,
+            pend.ne_marque_pas,
+            pend.holes,
+            pend.double,
+            pend.bredouille,
+            could_leave,
+            False,
+            True,
+            receipts,
+            other_holes,
+            other_double,
+            other_bred,
+            sortie,
+            bool(pour_tout and sortie and not over),
+            releve_ended,
+            None,
+            over,
         )
 
     def _ends_on_gains(self, roll: tuple[int, int], marked: int | None) -> bool:
@@ -436,9 +454,27 @@ class Game:
     ) -> CoupOutcome:
         """A coup without a play: the roller left, or his gains ended the partie."""
         return CoupOutcome(
-            roller, roll, None, pend.score, pend.gains, pend.ne_marque_pas, pend.holes, pend.double,
-            pend.bredouille, could_leave, left, False, 0, 0, (), None, False, False, left,
-            marque_ended, self.finished,
+            roller,
+            roll,
+            None,
+            pend.score,
+            pend.gains,
+            pend.ne_marque_pas,
+            pend.holes,
+            pend.double,
+            pend.bredouille,
+            could_leave,
+            left,
+            False,
+            0,
+            0,
+            (),
+            None,
+            False,
+            False,
+            left,
+            marque_ended,
+            self.finished,
         )
 
     # -- relevés and marqués ------------------------------------------------------------

@@ -122,7 +122,11 @@ INJECT_KINDS: tuple[str, ...] = (
     "releve-without-leave",
 )
 COMPACT_KINDS: tuple[str, ...] = (
-    "illegal-move", "unplayed-number", "missing-checker", "out-of-turn", "releve-without-leave",
+    "illegal-move",
+    "unplayed-number",
+    "missing-checker",
+    "out-of-turn",
+    "releve-without-leave",
 )
 #: kinds made before the coup is thrown (they change who throws, or the checkers)
 _BEFORE_THROW = ("out-of-turn", "releve-without-leave")
@@ -243,8 +247,9 @@ class _Injector:
             return None
         return cs.mover, cs.other, pr, po
 
-    def plan(self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-             leave: bool) -> _Plan | None:
+    def plan(
+        self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         rng = self.rng
         pos = game.position
         roller = pos.turn
@@ -285,9 +290,20 @@ class _Injector:
             if claimed:
                 # claimed at once: the excess is erased / the missing points go to him (§7.3)
                 bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
-                return _Plan(kind, variant, roller, play, marked=gains if variant == "par-trop" else wrote,
-                             ecoles=((opp, d),), entitled=gains, marked_written=wrote, written_bred=bred,
-                             claimed=True, detail=variant, edit="ecole")
+                return _Plan(
+                    kind,
+                    variant,
+                    roller,
+                    play,
+                    marked=gains if variant == "par-trop" else wrote,
+                    ecoles=((opp, d),),
+                    entitled=gains,
+                    marked_written=wrote,
+                    written_bred=bred,
+                    claimed=True,
+                    detail=variant,
+                    edit="ecole",
+                )
             return _Plan(kind, variant, roller, play, marked=wrote, entitled=gains, detail=variant)
         if kind == "illegal-move":
             return self._illegal(game, roll, ps)
@@ -299,8 +315,14 @@ class _Injector:
             return self._missing_checker(game, roll, ps, play, leave)
         if self.compact:
             return None
-        if kind in ("ecole-claimed-wrongly", "ecole-partial", "ecole-too-late", "ecole-impossible",
-                    "ecole-deux-jetons", "leave-at-sortie"):
+        if kind in (
+            "ecole-claimed-wrongly",
+            "ecole-partial",
+            "ecole-too-late",
+            "ecole-impossible",
+            "ecole-deux-jetons",
+            "leave-at-sortie",
+        ):
             plan: Callable[..., _Plan | None] = getattr(self, "_" + kind.replace("-", "_"))
             return plan(game, roll, ps, play, leave)
         if kind == "leave-without-right":
@@ -312,24 +334,48 @@ class _Injector:
             if m is None:
                 return None
             ent = game.entitled(roll)
-            return _Plan(kind, "no-hole", roller, None, leave=True, force_leave=True, entitled=ent.mover,
-                         marked=None, detail="no hole of his own throw", edit="decision-leave")
+            return _Plan(
+                kind,
+                "no-hole",
+                roller,
+                None,
+                leave=True,
+                force_leave=True,
+                entitled=ent.mover,
+                marked=None,
+                detail="no hole of his own throw",
+                edit="decision-leave",
+            )
         if kind == "stay-after-leave":
             if not game.can_leave(roll, None):
                 return None
             p = play if play is not None else choose_play(pos, ps.plays, rng)
             if not game.can_leave(roll, p) or p.result[25] == 15:
                 return None  # at the sortie he may bear off and leave (RULES.md §6.5; 003 §163)
-            return _Plan(kind, "played", roller, p, state_change=leave, edit="decision-leave",
-                         detail="said je m'en vais, then played")
+            return _Plan(
+                kind,
+                "played",
+                roller,
+                p,
+                state_change=leave,
+                edit="decision-leave",
+                detail="said je m'en vais, then played",
+            )
         if kind == "hole-mismatch":
             if leave or play is None:
                 return None
             state, holes = game.after_gains(roll, play)
             if not holes:
                 return None
-            return _Plan(kind, "one-too-many", roller, play, state_change=False, edit="holes+1",
-                         detail="fichet moved one hole too many")
+            return _Plan(
+                kind,
+                "one-too-many",
+                roller,
+                play,
+                state_change=False,
+                edit="holes+1",
+                detail="fichet moved one hole too many",
+            )
         if kind == "bredouille-lost":
             if leave:
                 return None
@@ -339,13 +385,21 @@ class _Injector:
             state, _ = game.after_gains(roll, play)
             if state[roller].bredouille:
                 return None
-            return _Plan(kind, "extra-jeton", roller, play, state_change=False, edit="bredouille",
-                         detail="marked in bredouille, points interrupted")
+            return _Plan(
+                kind,
+                "extra-jeton",
+                roller,
+                play,
+                state_change=False,
+                edit="bredouille",
+                detail="marked in bredouille, points interrupted",
+            )
         return None
 
     # -- the écoles about écoles, and the other table and scribe slips ---------------------
-    def _ecole_claimed_wrongly(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                               leave: bool) -> _Plan | None:
+    def _ecole_claimed_wrongly(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """A fausse école: the opponent claims ``n`` after a coup marked right; it stands,
         or the roller claims it back (RULES.md §7.4; 003 §183 2°; 001 r.60)."""
         m = None if leave else self._marks(game, roll, play)
@@ -354,8 +408,11 @@ class _Injector:
         gains, receipts, pr, po = m
         roller = game.position.turn
         opp = _other(roller)
-        ns = [n for n in (2, 4) if po + receipts + n < _HOLE and (opp, n) not in self.past_claims
-              and opp not in self.any_claim]  # else the verifier may read it as a late claim of that école
+        ns = [
+            n
+            for n in (2, 4)
+            if po + receipts + n < _HOLE and (opp, n) not in self.past_claims and opp not in self.any_claim
+        ]  # else the verifier may read it as a late claim of that école
         if not ns:
             return None
         n = self.rng.choice(ns)
@@ -370,12 +427,23 @@ class _Injector:
         # the verifier marks a claim matched to no mistake before the roller's gains
         if not self._order_free(game, roller, gains, receipts, (), post, ((post[0],), post[1:])):
             return None
-        return _Plan("ecole-claimed-wrongly", variant, opp, play, post_ops=post,
-                     entitled=0, shown=n, claimed=len(claims) > 1, edit="claims", claims=claims,
-                     detail=f"{opp} claims {n} after a coup marked right")
+        return _Plan(
+            "ecole-claimed-wrongly",
+            variant,
+            opp,
+            play,
+            post_ops=post,
+            entitled=0,
+            shown=n,
+            claimed=len(claims) > 1,
+            edit="claims",
+            claims=claims,
+            detail=f"{opp} claims {n} after a coup marked right",
+        )
 
-    def _wrong_mark(self, game: Game, roll: tuple[int, int], play: Play | None, leave: bool,
-                    d_min: int) -> tuple[str, int, int, int, int, int] | None:
+    def _wrong_mark(
+        self, game: Game, roll: tuple[int, int], play: Play | None, leave: bool, d_min: int
+    ) -> tuple[str, int, int, int, int, int] | None:
         """A wrong mark of the roller's own gains, by ``d >= d_min`` points (no hole either
         way, a play with moves so that the omission is consummated, RULES.md §7.2):
         (variant, d, written, gains, receipts, roller's points), or None."""
@@ -394,8 +462,9 @@ class _Injector:
         wrote = gains + d if variant == "par-trop" else gains - d
         return variant, d, wrote, gains, receipts, pr
 
-    def _ecole_partial(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                       leave: bool) -> _Plan | None:
+    def _ecole_partial(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """A wrong mark of ``d`` claimed for ``d - 2`` only (RULES.md §7.3; 003 §187; 001
         r.46): the claim is marked as made, the excess (par trop) erased (§7.3)."""
         w = self._wrong_mark(game, roll, play, leave, 4)
@@ -411,12 +480,26 @@ class _Injector:
             return None
         bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
         par = "ecole-par-trop" if variant == "par-trop" else "ecole-par-moins"
-        return _Plan("ecole-partial", variant, opp, play, marked=gains if variant == "par-trop" else wrote,
-                     ecoles=((opp, n),), entitled=d, marked_written=wrote, written_bred=bred, claimed=True, shown=n,
-                     edit="ecole", also=((par, roller),), detail=f"{opp} claims {n} of an école of {d}")
+        return _Plan(
+            "ecole-partial",
+            variant,
+            opp,
+            play,
+            marked=gains if variant == "par-trop" else wrote,
+            ecoles=((opp, n),),
+            entitled=d,
+            marked_written=wrote,
+            written_bred=bred,
+            claimed=True,
+            shown=n,
+            edit="ecole",
+            also=((par, roller),),
+            detail=f"{opp} claims {n} of an école of {d}",
+        )
 
-    def _ecole_too_late(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                        leave: bool) -> _Plan | None:
+    def _ecole_too_late(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """A wrong mark left unclaimed; the opponent claims it on his next coup, after
         throwing (RULES.md §7.2; 003 §167, §186; 001 r.34) — see :meth:`_late_claim`."""
         w = self._wrong_mark(game, roll, play, leave, 2)
@@ -425,11 +508,13 @@ class _Injector:
         variant, d, wrote, gains, receipts, pr = w
         if play is None or play.result[25] == 15:
             return None  # after a sortie he throws again: the claimant's next coup is not next
-        return _Plan("unclaimed-ecole", variant, game.position.turn, play, marked=wrote, entitled=gains,
-                     late=d, detail=variant)
+        return _Plan(
+            "unclaimed-ecole", variant, game.position.turn, play, marked=wrote, entitled=gains, late=d, detail=variant
+        )
 
-    def _ecole_impossible(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                          leave: bool) -> _Plan | None:
+    def _ecole_impossible(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """Less marked than due on a throw that cannot be played at all: no école, the
         points are lost once he throws again (RULES.md §7.8; 001 r.62; 003 §197)."""
         if leave or play is None or play.steps or len(ps.plays) != 1:
@@ -439,11 +524,19 @@ class _Injector:
             return None
         gains = m[0]
         wrote = self.rng.choice((0, gains - 2)) if gains > 2 else 0
-        return _Plan("ecole-impossible", "dropped" if not wrote else "par-moins", game.position.turn, play,
-                     marked=wrote, entitled=gains, detail=f"marked {wrote} of {gains}, the throw cannot be played")
+        return _Plan(
+            "ecole-impossible",
+            "dropped" if not wrote else "par-moins",
+            game.position.turn,
+            play,
+            marked=wrote,
+            entitled=gains,
+            detail=f"marked {wrote} of {gains}, the throw cannot be played",
+        )
 
-    def _ecole_deux_jetons(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                           leave: bool) -> _Plan | None:
+    def _ecole_deux_jetons(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """He marks his gains with a second jeton, his old ``p`` points abandoned; the
         opponent claims ``p`` as an école des deux jetons (RULES.md §7.6, §10 D7): under
         ``ecole_deux_jetons == "ecole"`` the old points are erased and the claimant marks
@@ -465,14 +558,25 @@ class _Injector:
         post = (("mark", opp, pr),)
         if not self._order_free(game, roller, gains, receipts, pre, post, (pre + post, ())):
             return None
-        return _Plan("ecole-deux-jetons", self.profile.ecole_deux_jetons, roller, play, entitled=pr if ok else 0,
-                     shown=pr, claimed=True, edit="claims", claims=((opp, pr, "deux jetons"),),
-                     pre_ops=pre, post_ops=post,
-                     also=() if ok else (("ecole-claimed-wrongly", opp),),
-                     detail=f"{pr} old points left with a second jeton")
+        return _Plan(
+            "ecole-deux-jetons",
+            self.profile.ecole_deux_jetons,
+            roller,
+            play,
+            entitled=pr if ok else 0,
+            shown=pr,
+            claimed=True,
+            edit="claims",
+            claims=((opp, pr, "deux jetons"),),
+            pre_ops=pre,
+            post_ops=post,
+            also=() if ok else (("ecole-claimed-wrongly", opp),),
+            detail=f"{pr} old points left with a second jeton",
+        )
 
-    def _leave_at_sortie(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                         leave: bool) -> _Plan | None:
+    def _leave_at_sortie(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """*Je m'en vais* at a sortie whose throw completes no hole of his: both take up
         their checkers, all points erased, so it stands (RULES.md §6.5; 003 §163, §180)."""
         if leave or game.pending_roll is not None:
@@ -489,12 +593,23 @@ class _Injector:
         gains = score_play(pos, roll, p, self.profile).mover
         if game.score[pos.turn].points + gains >= _HOLE:
             return None
-        return _Plan("leave-at-sortie", "no-hole", pos.turn, None, leave=True, force_leave=True, marked=gains,
-                     entitled=gains, edit="sortie-leave", moves=play_moves(p, ps.unplayable),
-                     detail=f"bore off with {p.text()} and left without a hole")
+        return _Plan(
+            "leave-at-sortie",
+            "no-hole",
+            pos.turn,
+            None,
+            leave=True,
+            force_leave=True,
+            marked=gains,
+            entitled=gains,
+            edit="sortie-leave",
+            moves=play_moves(p, ps.unplayable),
+            detail=f"bore off with {p.text()} and left without a hole",
+        )
 
-    def _missing_checker(self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None,
-                         leave: bool) -> _Plan | None:
+    def _missing_checker(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
         """The scribe writes the first move from a point one away, where the player has no
         checker (RULES.md §9.6): the table played right, the record cannot go on."""
         if leave or play is None or not play.steps or game.pending_roll is not None:
@@ -509,8 +624,17 @@ class _Injector:
             return None
         p = self.rng.choice(slips)
         wrong = (Move(p, p + d),) + moves[1:]
-        return _Plan("missing-checker", "one-point-off", game.position.turn, play, state_change=False,
-                     edit="moves", moves=wrong, stop=True, detail=f"{first.from_}/{first.to} written {p}/{p + d}")
+        return _Plan(
+            "missing-checker",
+            "one-point-off",
+            game.position.turn,
+            play,
+            state_change=False,
+            edit="moves",
+            moves=wrong,
+            stop=True,
+            detail=f"{first.from_}/{first.to} written {p}/{p + d}",
+        )
 
     def _illegal(self, game: Game, roll: tuple[int, int], ps: PlaySet) -> _Plan | None:
         pos = game.position
@@ -529,8 +653,11 @@ class _Injector:
         self.rng.shuffle(cands)
         for moves in cands[:400]:
             j = judge_play(pos, roll, list(moves), self.profile)
-            if j.legal or not j.executable or j.play is None or j.violation in (
-                "must-fill", "must-conserve", "both-numbers", "larger-number", None
+            if (
+                j.legal
+                or not j.executable
+                or j.play is None
+                or j.violation in ("must-fill", "must-conserve", "both-numbers", "larger-number", None)
             ):
                 continue
             after = Position(j.play.result, pos.other, pos.turn)
@@ -539,8 +666,9 @@ class _Injector:
             cs = score_play(pos, roll, j.play, self.profile)
             if cs.mover != ent.mover or cs.other != ent.other:
                 continue
-            return _Plan("illegal-move", j.violation, pos.turn, j.play, unplayable=(), entitled=ent.mover,
-                         detail=j.violation)
+            return _Plan(
+                "illegal-move", j.violation, pos.turn, j.play, unplayable=(), entitled=ent.mover, detail=j.violation
+            )
         return None
 
     def _unplayed(self, game: Game, roll: tuple[int, int]) -> _Plan | None:
@@ -562,8 +690,9 @@ class _Injector:
                 continue
             if st[_other(pos.turn)].points + cs.other >= _HOLE:
                 continue
-            return _Plan("unplayed-number", j.violation, pos.turn, j.play, unplayable=(), entitled=ent.mover,
-                         detail=j.violation)
+            return _Plan(
+                "unplayed-number", j.violation, pos.turn, j.play, unplayable=(), entitled=ent.mover, detail=j.violation
+            )
         return None
 
     def _excluded(self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet) -> _Plan | None:
@@ -589,12 +718,28 @@ class _Injector:
         if kind == "ecole-plein-not-made":
             if ent.mover <= cs.mover:
                 return None
-            return _Plan(kind, "marked-then-not-made", roller, play, marked=ent.mover, entitled=cs.mover,
-                         unplayable=(), detail=f"marked {ent.mover} with the plein, played {play.text()}")
+            return _Plan(
+                kind,
+                "marked-then-not-made",
+                roller,
+                play,
+                marked=ent.mover,
+                entitled=cs.mover,
+                unplayable=(),
+                detail=f"marked {ent.mover} with the plein, played {play.text()}",
+            )
         if ent.mover <= cs.mover:
             return None
-        return _Plan(kind, "missed", roller, play, marked=cs.mover, entitled=ent.mover, unplayable=(),
-                     detail=f"could {'fill' if kind == 'must-fill' else 'keep'}; played {play.text()}")
+        return _Plan(
+            kind,
+            "missed",
+            roller,
+            play,
+            marked=cs.mover,
+            entitled=ent.mover,
+            unplayable=(),
+            detail=f"could {'fill' if kind == 'must-fill' else 'keep'}; played {play.text()}",
+        )
 
     # -- the driver ------------------------------------------------------------------
     def run(self) -> tuple[Record, list[Injected]]:
@@ -666,7 +811,16 @@ class _Injector:
                     c = rb.coup(out, ps.unplayable)
                     rb.add(replace(c, after=c.after + (Ecole(claimant, d, None),)), out)
                     out_list[-1] = Injected(
-                        "ecole-too-late", base.variant, i, c.number, marque, game.releve, claimant, 0, d, False,
+                        "ecole-too-late",
+                        base.variant,
+                        i,
+                        c.number,
+                        marque,
+                        game.releve,
+                        claimant,
+                        0,
+                        d,
+                        False,
                         f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
                         also=(("unclaimed-ecole", base.index, base.side),),
                     )
@@ -677,7 +831,7 @@ class _Injector:
             plan = None
             before_throw = None
             if not stopped and len(out_list) < self.k and targets and i >= targets[0] and i - last >= SPACING:
-                order = kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]
+                order = kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)]
                 for kd in order:
                     if kd == "marque-result-mismatch" or (kd == "missing-checker" and len(out_list) < self.k - 1):
                         continue
@@ -708,17 +862,34 @@ class _Injector:
                 releve = game.releve
                 game.ledger = self._apply_ops(game.ledger, plan.pre_ops)
                 out = game.apply_coup(
-                    roll, plan.play, leave=plan.leave, marked=plan.marked, received=plan.received,
-                    ecoles=plan.ecoles, force_leave=plan.force_leave,
+                    roll,
+                    plan.play,
+                    leave=plan.leave,
+                    marked=plan.marked,
+                    received=plan.received,
+                    ecoles=plan.ecoles,
+                    force_leave=plan.force_leave,
                 )
                 game.ledger = self._apply_ops(game.ledger, plan.post_ops)
                 c = rb.coup(out, plan.unplayable if plan.unplayable is not None else ps.unplayable)
                 c, marked = self._edit(c, plan, out)
                 rb.add(c, out)
-                out_list.append(Injected(
-                    plan.kind, plan.variant, i, c.number, marque, releve, plan.side,
-                    plan.entitled, marked, plan.claimed, plan.detail, tuple((k, i, w) for k, w in plan.also),
-                ))
+                out_list.append(
+                    Injected(
+                        plan.kind,
+                        plan.variant,
+                        i,
+                        c.number,
+                        marque,
+                        releve,
+                        plan.side,
+                        plan.entitled,
+                        marked,
+                        plan.claimed,
+                        plan.detail,
+                        tuple((k, i, w) for k, w in plan.also),
+                    )
+                )
                 self._note(out_list[-1])
                 targets.pop(0)
                 last = i
@@ -730,8 +901,15 @@ class _Injector:
             else:
                 out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
                 c = rb.coup(out, ps.unplayable)
-                if (marque_edit_pending and out.marque_ended is not None and not out.marque_ended.refait
-                        and not stopped and len(out_list) < self.k and targets and i >= targets[0]):
+                if (
+                    marque_edit_pending
+                    and out.marque_ended is not None
+                    and not out.marque_ended.refait
+                    and not stopped
+                    and len(out_list) < self.k
+                    and targets
+                    and i >= targets[0]
+                ):
                     rb.add(c, out)
                     self._edit_marque(rb, out, i, c, out_list)
                     targets.pop(0)
@@ -792,15 +970,31 @@ class _Injector:
             # the one who has just thrown (or who has not the primauté) throws: it stands (003 §28)
             variant = "alternation" if rb.number else "primaute"
             game.position = game.position.swapped()
-            return Injected(kind, variant, i, 0, marque, game.releve, game.position.turn,
-                            detail=f"{game.position.turn} throws out of turn ({variant})")
+            return Injected(
+                kind,
+                variant,
+                i,
+                0,
+                marque,
+                game.releve,
+                game.position.turn,
+                detail=f"{game.position.turn} throws out of turn ({variant})",
+            )
         # the checkers taken up though nobody left or bore off; the score stands (003 §155, §162)
         game.position = start_position(game.position.turn)
         game.releve += 1
         rb.record.elements.append(ReleveStart(game.releve))
         rb.number = 0
-        return Injected(kind, "taken-up", -1, 0, marque, game.releve, None,
-                        detail=f"relevé {game.releve} begun before coup index {i}: nobody left, nobody bore off")
+        return Injected(
+            kind,
+            "taken-up",
+            -1,
+            0,
+            marque,
+            game.releve,
+            None,
+            detail=f"relevé {game.releve} begun before coup index {i}: nobody left, nobody bore off",
+        )
 
     def _apply_ops(self, led: Ledger, ops: tuple[tuple[str, str, int], ...]) -> Ledger:
         """Marks and erasures of écoles (RULES.md §7.3): ``("mark", side, n)`` marks n
@@ -814,15 +1008,23 @@ class _Injector:
             ps = st[side]
             pts = max(0, ps.points - n)
             new = replace(ps, points=pts, bredouille=ps.bredouille and pts > 0)
-            fresh = Ledger(self.profile, replace(st, a=new) if side == "A" else replace(st, b=new),
-                           primaute=led.primaute)
+            fresh = Ledger(
+                self.profile, replace(st, a=new) if side == "A" else replace(st, b=new), primaute=led.primaute
+            )
             fresh.releve = led.releve
             led = fresh
         return led
 
-    def _order_free(self, game: Game, roller: str, gains: int, receipts: int,
-                    pre: tuple[tuple[str, str, int], ...], post: tuple[tuple[str, str, int], ...],
-                    verifier: tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]]) -> bool:
+    def _order_free(
+        self,
+        game: Game,
+        roller: str,
+        gains: int,
+        receipts: int,
+        pre: tuple[tuple[str, str, int], ...],
+        post: tuple[tuple[str, str, int], ...],
+        verifier: tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]],
+    ) -> bool:
         """Do the table's order of the écoles (``pre`` before the roller's gains, ``post``
         after the receipts) and the verifier's (``verifier`` = its pre, post) give the
         same score and the same bredouille on the written marks?  The verifier marks an
@@ -891,10 +1093,21 @@ class _Injector:
                 els[j] = fixed
                 m = out.marque_ended
                 # a score-sheet matter, not a coup's: index -1 (as the verifier reports it)
-                out_list.append(Injected(
-                    "marque-result-mismatch", "value", -1, 0, m.number, 0, None,
-                    e.value, fixed.value, False, f"written value of marqué {m.number} (after coup index {i})",
-                ))
+                out_list.append(
+                    Injected(
+                        "marque-result-mismatch",
+                        "value",
+                        -1,
+                        0,
+                        m.number,
+                        0,
+                        None,
+                        e.value,
+                        fixed.value,
+                        False,
+                        f"written value of marqué {m.number} (after coup index {i})",
+                    )
+                )
                 return
 
 

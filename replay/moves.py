@@ -53,8 +53,8 @@ from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import Any, NamedTuple
 
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from .position import Position
+from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
     "Roll",
@@ -112,8 +112,7 @@ _MASK_13_18 = sum(1 << p for p in range(13, 19))
 _MASK_19_24 = sum(1 << p for p in range(19, 25))
 _POINTS = range(1, 25)
 #: points of each plein by its bit (1 petit jan, 2 grand jan, 4 jan de retour)
-_TABLE_MASK = (0, sum(1 << p for p in PETIT_JAN), sum(1 << p for p in GRAND_JAN), 0,
-               sum(1 << p for p in JAN_DE_RETOUR))
+_TABLE_MASK = (0, sum(1 << p for p in PETIT_JAN), sum(1 << p for p in GRAND_JAN), 0, sum(1 << p for p in JAN_DE_RETOUR))
 #: interned steps ``_STEP[p][q] == (p, q)``: no tuple built per candidate
 _STEP = tuple(tuple((p, q) for q in range(26)) for p in range(26))
 #: interned pairs of steps (tout à bas), filled on demand; bounded by the board
@@ -234,9 +233,7 @@ def opponent_table_closed(pos: Position, profile: Profile = DEFAULT_PROFILE) -> 
     if can_still_make_plein(o, PETIT_JAN):
         mask |= _MASK_19_24
     if profile.opponent_table_closed == "until-broken":
-        if plein_made(o, GRAND_JAN) or (
-            "grand-jan" not in pos.other_jans and can_still_make_plein(o, GRAND_JAN)
-        ):
+        if plein_made(o, GRAND_JAN) or ("grand-jan" not in pos.other_jans and can_still_make_plein(o, GRAND_JAN)):
             mask |= _MASK_13_18
     elif can_still_make_plein(o, GRAND_JAN):
         mask |= _MASK_13_18
@@ -315,7 +312,7 @@ def _side(c: tuple[int, ...]) -> _Side:
         nl = []
         ml = []
         for t, bit, lo in ((PETIT_JAN, 1, 1), (GRAND_JAN, 2, 7), (JAN_DE_RETOUR, 4, 19)):
-            st = _table_state(c[lo:lo + 6])
+            st = _table_state(c[lo : lo + 6])
             if st == 0:
                 ml.append((t, bit))
                 if bit == 2:
@@ -359,8 +356,7 @@ def _make_info(pos: Position, profile: Profile) -> _Info:
         rest &= ~(1 << COIN)  # R5 default
     return tuple.__new__(
         _Info,
-        (m, stop, rest, blocked, closed, sm[0], sm[2], sm[3], sm[4], o[12] == 0,
-         profile.score_remplir_en_passant),
+        (m, stop, rest, blocked, closed, sm[0], sm[2], sm[3], sm[4], o[12] == 0, profile.score_remplir_en_passant),
     )
 
 
@@ -549,9 +545,7 @@ def _candidates(info: _Info, roll: Roll, profile: Profile) -> _Cands:
     return _candidates_general(info, roll, profile)
 
 
-def _select(
-    info: _Info, roll: Roll, cands: _Cands
-) -> tuple[list[_Cand], tuple[int, ...], bool, bool]:
+def _select(info: _Info, roll: Roll, cands: _Cands) -> tuple[list[_Cand], tuple[int, ...], bool, bool]:
     """Apply M6/M7, then M10, else M11 (RULES.md §3.6-§3.7): the candidates kept
     (``pool``), the numbers left unplayed, fills, conserves; every candidate removed
     gets its reason in ``c[5]``.
@@ -736,7 +730,7 @@ def _candidates_fast(info: _Info, roll: Roll) -> _Cands:
             if (stop >> q) & 1:
                 B.append((p, ST[p][q], W[q] - W[p], (q == COIN) - (p == COIN), p << 5 | q))
     for i, (p1, s1, k1, d1, c1) in enumerate(A):
-        for p2, s2, k2, d2, c2 in (A[i:] if doublet else B):
+        for p2, s2, k2, d2, c2 in A[i:] if doublet else B:
             if p2 == p1 and m[p1] < 2:
                 continue
             if (d1 or d2) and m12 + d1 + d2 == 1:
@@ -1134,9 +1128,7 @@ def _assign_numbers(
     return search(0, list(avail))
 
 
-def _diagnose(
-    pos: Position, roll: Roll, steps: list[Step], numbers: list[int], profile: Profile
-) -> str | None:
+def _diagnose(pos: Position, roll: Roll, steps: list[Step], numbers: list[int], profile: Profile) -> str | None:
     """First movement law the executed steps break (RULES.md §3.3-§3.5, §3.10), or None."""
     info = _info(pos, profile)
     if len(steps) == 2 and steps[0][1] == COIN and steps[1][1] == COIN:

@@ -496,12 +496,17 @@ def settle_partie(
                 raise PartieError(f"{where}{e}") from None
             value, idle_c = mv.value, mv.idle_consolation
             entry.update(
-                holes=list(r.holes), pavillon=r.pavillon, factor=mv.factor,
-                consolation=mv.consolation, formula=mv.formula(),
+                holes=list(r.holes),
+                pavillon=r.pavillon,
+                factor=mv.factor,
+                consolation=mv.consolation,
+                formula=mv.formula(),
             )
         elif r.value is not None and r.value > 0:
             if spec.kind == "tourner":
-                raise PartieError(f"{where}à tourner needs the holes (W-L): the idle player's consolation depends on them")
+                raise PartieError(
+                    f"{where}à tourner needs the holes (W-L): the idle player's consolation depends on them"
+                )
             value, idle_c = r.value, 0
         else:
             raise PartieError(f"{where}give the holes W-L or a positive value")
@@ -592,14 +597,24 @@ def settle_partie(
                 "fiches": _number(Fraction(chosen["fiches"][a], len(members))),
             }
     out_methods = {
-        name: {"net": m["net"], "fiches": m["fiches"], "queue_winner": m["queue_winner"]}
-        for name, m in methods.items()
+        name: {"net": m["net"], "fiches": m["fiches"], "queue_winner": m["queue_winner"]} for name, m in methods.items()
     }
     return Settlement(
-        kind=spec.kind, profile=profile.name, marques=spec.marques, share=share, complete=complete,
-        accounts=rot.accounts, detail=detail, lost=lost, marques_lost=marques_lost,
-        postillons=postillons, queue_des_jetons=qdj, queue=queue, methods=out_methods,
-        players=players, flows=chosen["flows"],
+        kind=spec.kind,
+        profile=profile.name,
+        marques=spec.marques,
+        share=share,
+        complete=complete,
+        accounts=rot.accounts,
+        detail=detail,
+        lost=lost,
+        marques_lost=marques_lost,
+        postillons=postillons,
+        queue_des_jetons=qdj,
+        queue=queue,
+        methods=out_methods,
+        players=players,
+        flows=chosen["flows"],
     )
 
 
@@ -661,8 +676,17 @@ class Poule:
 # the partie file of ``trictrac score partie`` (docs/score.md)
 
 _KEYS = (
-    "kind", "players", "marques", "queue", "primaute", "jetons-per-marque", "profile", "method",
-    "round", "stake", "multiplier",
+    "kind",
+    "players",
+    "marques",
+    "queue",
+    "primaute",
+    "jetons-per-marque",
+    "profile",
+    "method",
+    "round",
+    "stake",
+    "multiplier",
 )
 _ALL_KINDS = KINDS + ("douze", "poule")
 
@@ -783,10 +807,15 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
             except PartieError as e:
                 raise PartieError(f"line {no}: {e}") from None
         return {
-            "kind": "poule", "players": list(players), "stake": poule.stake, "pot": poule.pot,
+            "kind": "poule",
+            "players": list(players),
+            "stake": poule.stake,
+            "pot": poule.pot,
             "games": [{"winner": w, "loser": lo} for w, lo in poule.games],
             "next": None if poule.winner else list(poule.table),
-            "winner": poule.winner, "paid": poule.paid, "accounts": poule.accounts(),
+            "winner": poule.winner,
+            "paid": poule.paid,
+            "accounts": poule.accounts(),
         }
     if kind == "douze":
         if len(players) != 2:
@@ -809,16 +838,32 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
             lo = players[1] if r.winner == players[0] else players[0]
             net[r.winner] += m * stake  # type: ignore[index]
             net[lo] -= m * stake
-            parties.append({"winner": r.winner, "holes": list(r.holes), "pavillon": r.pavillon,
-                            "multiplier": m, "value": m * stake})
-        return {"kind": "douze", "profile": profile.name, "multiplier": profile.twelve_hole_multiplier, "stake": stake, "parties": parties, "accounts": net}
+            parties.append(
+                {
+                    "winner": r.winner,
+                    "holes": list(r.holes),
+                    "pavillon": r.pavillon,
+                    "multiplier": m,
+                    "value": m * stake,
+                }
+            )
+        return {
+            "kind": "douze",
+            "profile": profile.name,
+            "multiplier": profile.twelve_hole_multiplier,
+            "stake": stake,
+            "parties": parties,
+            "accounts": net,
+        }
     spec = PartieSpec(
         kind=kind,
         players=players,
         marques=_int(header.get("marques", "8"), "marques"),
         queue=_int(header.get("queue", "0"), "queue"),
         primaute=header.get("primaute") or None,
-        jetons_per_marque=_int(header["jetons-per-marque"], "jetons-per-marque") if "jetons-per-marque" in header else None,
+        jetons_per_marque=_int(header["jetons-per-marque"], "jetons-per-marque")
+        if "jetons-per-marque" in header
+        else None,
         round_five=round_five,
     )
     names = list(players)

@@ -206,9 +206,7 @@ INNOVATIONS = replace(
     announce_leaving=True,  # D19, 001 IV, 000 ~l.1069
 )
 
-PROFILES: dict[str, Profile] = {
-    p.name: p for p in (LELASSEUX_1852, RIGUEUR, BONNE_COMPAGNIE, LEBRUN_1828, INNOVATIONS)
-}
+PROFILES: dict[str, Profile] = {p.name: p for p in (LELASSEUX_1852, RIGUEUR, BONNE_COMPAGNIE, LEBRUN_1828, INNOVATIONS)}
 DEFAULT_PROFILE = LELASSEUX_1852
 
 _ALIASES = {
@@ -240,6 +238,4 @@ def find_profile(name: str | None) -> Profile:
     try:
         return PROFILES[key]
     except KeyError:
-        raise ValueError(
-            f"unknown rules profile {name!r}; known profiles: {', '.join(PROFILES)}"
-        ) from None
+        raise ValueError(f"unknown rules profile {name!r}; known profiles: {', '.join(PROFILES)}") from None

@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from trictrac.notation.reader import DOUBLET_NAMES, parse_text
-from trictrac.notation.record import (
+from ..notation.reader import DOUBLET_NAMES, parse_text
+from ..notation.record import (
     Action,
     CannotPlay,
     Comment,
@@ -52,23 +52,23 @@ from trictrac.notation.record import (
     Record,
     ReleveStart,
 )
-from trictrac.notation.textio import atomic_write_text
-from trictrac.notation.writer import write_action, write_element, write_record
-from trictrac.replay.game import (
+from ..notation.textio import atomic_write_text
+from ..notation.writer import write_action, write_element, write_record
+from .game import (
     Game,
     find_play,
     marque_bredouille,
     partie_kind,
     start_of,
 )
-from trictrac.replay.ledger import ScoreState
-from trictrac.replay.moves import Play, PlaySet, judge_play
-from trictrac.replay.partie import marque_outcome, marque_value, twelve_hole_winner
-from trictrac.replay.position import Position, other_side, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
-from trictrac.replay.scoring import CoupScore, ScoringEvent
-from trictrac.replay.selfplay import coup_element, evaluate, play_moves
-from trictrac.replay.verify import CoupTrace, GameReport, verify
+from .ledger import ScoreState
+from .moves import Play, PlaySet, judge_play
+from .partie import marque_outcome, marque_value, twelve_hole_winner
+from .position import Position, other_side, start_position
+from .profiles import DEFAULT_PROFILE, Profile, find_profile
+from .scoring import CoupScore, ScoringEvent
+from .selfplay import coup_element, evaluate, play_moves
+from .verify import CoupTrace, GameReport, verify
 
 __all__ = [
     "ROLLS",
@@ -227,8 +227,9 @@ class RecordingSession:
     (``--resume``); ``first`` is who throws first when it holds none and has no
     ``Position`` tag."""
 
-    def __init__(self, record: Record, *, path: str | None = None, profile: Profile | None = None,
-                 first: str = "A") -> None:
+    def __init__(
+        self, record: Record, *, path: str | None = None, profile: Profile | None = None, first: str = "A"
+    ) -> None:
         self.record = Record(headers=dict(record.headers), elements=list(record.elements))
         h = self.record.headers
         self.profile = profile or (find_profile(h["Profile"]) if h.get("Profile") else DEFAULT_PROFILE)
@@ -237,7 +238,7 @@ class RecordingSession:
         h.setdefault("Record", "full")
         h.setdefault("Result", "*")
         if self.record.mode != "full":
-            raise RecordingError("the recorder writes full records (Record \"full\")")
+            raise RecordingError('the recorder writes full records (Record "full")')
         self.kind, self.marques = partie_kind(h["Partie"])
         if h["Partie"].split()[0] not in ("douze-trous", "a-ecrire"):
             raise RecordingError("the recorder writes parties en douze trous and à écrire between two players")
@@ -340,7 +341,7 @@ class RecordingSession:
         if result.refait:
             starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
             k = starts[-2] if len(starts) >= 2 else -1  # the marqué just ended began there
-            return next(e for e in els[k + 1:] if isinstance(e, Coup)).side
+            return next(e for e in els[k + 1 :] if isinstance(e, Coup)).side
         if self.profile.primaute_after_marque_leave == "winner":
             return result.winner or last.side
         return last.side
@@ -362,8 +363,7 @@ class RecordingSession:
     # -- what a throw is worth ---------------------------------------------------------
     def _game(self) -> Game:
         t = self.table
-        return Game(self.kind, self.profile, start=t.position, score=t.score,
-                    marques=max(1, self.marques))
+        return Game(self.kind, self.profile, start=t.position, score=t.score, marques=max(1, self.marques))
 
     def _start_entry(self, roll: tuple[int, int]) -> _Entry:
         g = self._game()
@@ -376,10 +376,12 @@ class RecordingSession:
         ends = self.kind == "douze-trous" and holes > 0 and state[side].holes >= 12
         worth = [f"{side} : {_words(cs, 'mover')} = {cs.mover}"]
         if holes:
-            worth.append(f"   {holes} trou{'s' if holes > 1 else ''}"
-                         f"{' (bredouille : trou double)' if holes > 1 else ''}"
-                         + (" ; peut s'en aller (v)" if can_leave else "")
-                         + (" ; fin de la partie" if ends else ""))
+            worth.append(
+                f"   {holes} trou{'s' if holes > 1 else ''}"
+                f"{' (bredouille : trou double)' if holes > 1 else ''}"
+                + (" ; peut s'en aller (v)" if can_leave else "")
+                + (" ; fin de la partie" if ends else "")
+            )
         elif cs.mover and state[side].bredouille:
             worth.append("   en bredouille")
         worth.append(f"{opp} : {_words(cs, 'other')} = {cs.other}")
@@ -485,7 +487,7 @@ class RecordingSession:
         assert e is not None
         toks = t.split()
         play_toks = [x for x in toks if not ("+" in x or ":" in x or x.startswith("{"))]
-        mark_toks = toks[len(play_toks):] if toks[:len(play_toks)] == play_toks else None
+        mark_toks = toks[len(play_toks) :] if toks[: len(play_toks)] == play_toks else None
         if mark_toks is None:
             raise RecordingError("the play first, then the marks (3 B+2)")
         marks = self._parse_marks(" ".join(mark_toks)) if mark_toks else None
@@ -546,8 +548,11 @@ class RecordingSession:
         if errors or not recs or not recs[0].coups:
             raise RecordingError(errors[0].message if errors else "marks in notation: A+4 B+2 B:école+4 …")
         acts = recs[0].coups[0].after
-        before = tuple(a for a in acts if isinstance(a, (Mark, NeMarquePas, Decision, JouePourTout, Pavillon))
-                       and getattr(a, "who", None) == side)
+        before = tuple(
+            a
+            for a in acts
+            if isinstance(a, (Mark, NeMarquePas, Decision, JouePourTout, Pavillon)) and getattr(a, "who", None) == side
+        )
         after = tuple(a for a in acts if not any(a is b for b in before))
         return before, after
 
@@ -593,8 +598,7 @@ class RecordingSession:
 
     def _open_ecole(self) -> bool:
         """Is a mistake of an earlier coup still open for a claim (the verifier's words)?"""
-        return any(f.consequence.endswith(_END_TAIL) or _END_TAIL in f.consequence
-                   for f in self.report.findings)
+        return any(f.consequence.endswith(_END_TAIL) or _END_TAIL in f.consequence for f in self.report.findings)
 
     def _commit(self, coup: Coup) -> Step:
         before_findings = {(f.index, f.kind, f.who) for f in self.report.findings}
@@ -650,8 +654,16 @@ class RecordingSession:
                         break
                     refaits += 1
             w, lo, pav = mo.winner_holes, mo.loser_holes, mo.pavillon
-            out.append(MarqueResult(mo.winner, w, lo, marque_bredouille(w, pav, self.profile), False,
-                                    marque_value(w, lo, pav, refaits, self.profile).value))
+            out.append(
+                MarqueResult(
+                    mo.winner,
+                    w,
+                    lo,
+                    marque_bredouille(w, pav, self.profile),
+                    False,
+                    marque_value(w, lo, pav, refaits, self.profile).value,
+                )
+            )
         decided = sum(1 for e in self.record.elements + out if isinstance(e, MarqueResult) and not e.refait)
         if decided < self.marques:
             out.append(MarqueStart(self.table.marque + 1))
@@ -672,11 +684,12 @@ class RecordingSession:
                 continue
             claimant = other_side(who)
             if got < due:
-                text = (f"école de {due - got} points : {words[who]} non marqué par {who} "
-                        f"({got} pour {due}) — {claimant} peut la marquer")
+                text = (
+                    f"école de {due - got} points : {words[who]} non marqué par {who} "
+                    f"({got} pour {due}) — {claimant} peut la marquer"
+                )
             else:
-                text = (f"école de {got - due} points : {who} a marqué {got} pour {due} dû "
-                        f"— {claimant} peut la marquer")
+                text = f"école de {got - due} points : {who} a marqué {got} pour {due} dû — {claimant} peut la marquer"
             msgs.append(text)
             self.flags.append((index, who, text))
         for f in report.findings:
@@ -736,9 +749,11 @@ class RecordingSession:
         for s in ("A", "B"):
             p = st[s]
             name = self.record.headers.get(s, s)
-            parts.append(f"{s} ({name}) : {p.holes} trou{'s' if p.holes != 1 else ''}"
-                         f"{' (pavillon)' if p.pavillon else ''}, {p.points} point{'s' if p.points != 1 else ''}"
-                         f"{' en bredouille' if p.bredouille else ''}")
+            parts.append(
+                f"{s} ({name}) : {p.holes} trou{'s' if p.holes != 1 else ''}"
+                f"{' (pavillon)' if p.pavillon else ''}, {p.points} point{'s' if p.points != 1 else ''}"
+                f"{' en bredouille' if p.bredouille else ''}"
+            )
         where = f"relevé {self.table.releve}" + (f", marqué {self.table.marque}" if self.kind == "a-ecrire" else "")
         return f"{' | '.join(parts)} — {where}, coup {self.table.number}, à {self.table.position.turn} de jouer"
 
@@ -755,8 +770,9 @@ class RecordingSession:
         bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
         row_bottom = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(12, 0, -1))
         off = f"hors du jeu : A {a[25]}, B {b[25]}"
-        return "\n".join(["points de A" + top, "           " + row_top, "           " + row_bottom,
-                          "points de A" + bottom, off])
+        return "\n".join(
+            ["points de A" + top, "           " + row_top, "           " + row_bottom, "points de A" + bottom, off]
+        )
 
     def result_text(self) -> str:
         """The ``Result`` tag: ``B 12-5`` (douze trous) or the marqués won (à écrire)."""
@@ -791,4 +807,3 @@ class RecordingSession:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-

@@ -84,6 +84,7 @@ class RecoveryJudge(TableState):
     that follow it (see the module's docstring)."""
 
     recover: bool
+    roll_cache: dict[tuple[Any, ...], Any]  # the play judge's, shared by the trial copies
     pos: Position | None
     index: int
     compact: bool
@@ -91,6 +92,7 @@ class RecoveryJudge(TableState):
     _bad_tokens: dict[int, list[Diagnostic]] | None = None
 
     if TYPE_CHECKING:  # the verifier's walk (replay/verify.py)
+
         def _coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
         def _element(self, i: int) -> None: ...
         def _next_coup_after(self, i: int) -> object: ...
@@ -186,8 +188,7 @@ class RecoveryJudge(TableState):
 
     # -- candidates -------------------------------------------------------------------
     def _written_text(self, coup: Coup, unread: list[Diagnostic]) -> str:
-        toks = [(m.span.col, f"{m.from_}/{'off' if m.to == 25 else m.to}") for m in coup.moves
-                if isinstance(m, Move)]
+        toks = [(m.span.col, f"{m.from_}/{'off' if m.to == 25 else m.to}") for m in coup.moves if isinstance(m, Move)]
         toks += [(d.span.col, d.text) for d in unread]
         return " ".join(t for _, t in sorted(toks))
 
@@ -196,8 +197,10 @@ class RecoveryJudge(TableState):
         plays = legal_plays(pos, coup.roll, self.profile)
         near = ranked_plays(written, plays.plays)[:NEAREST]
         cannot = tuple(m for m in coup.moves if isinstance(m, CannotPlay))
-        out = [Candidate((replace(coup, moves=play_moves(p, ()) + cannot),), "play", p.text(), k)
-               for k, p in enumerate(near)]
+        out = [
+            Candidate((replace(coup, moves=play_moves(p, ()) + cannot),), "play", p.text(), k)
+            for k, p in enumerate(near)
+        ]
         out.append(Candidate((coup,), "as-written", written, len(out)))
         return out
 
@@ -235,8 +238,9 @@ class RecoveryJudge(TableState):
         out = []
         for k, (roll, play, unplayable, _) in enumerate(running[:MISSING_SCREENED]):
             missing = Coup(max(coup.number - 1, 1), meant, roll, play_moves(play, unplayable), span=coup.span)
-            out.append(Candidate((missing, coup), "missing", f"{roll[0]}-{roll[1]} {play.text()}", 1 + k,
-                                 compact_first=True))
+            out.append(
+                Candidate((missing, coup), "missing", f"{roll[0]}-{roll[1]} {play.text()}", 1 + k, compact_first=True)
+            )
         return out
 
     def _coups_agreeing(self, i: int, pos: Position, reach: int) -> int:
@@ -264,8 +268,11 @@ class RecoveryJudge(TableState):
 
     # -- trying a candidate ---------------------------------------------------------------
     def _clone(self) -> RecoveryJudge:
-        memo: dict[int, Any] = {id(self.rec): self.rec, id(self.profile): self.profile,  # type: ignore[attr-defined]
-                                id(self.roll_cache): self.roll_cache}  # type: ignore[attr-defined]
+        memo: dict[int, Any] = {
+            id(self.rec): self.rec,
+            id(self.profile): self.profile,
+            id(self.roll_cache): self.roll_cache,
+        }
         twin = copy.deepcopy(self, memo)
         twin.recover = False  # a second mistake in the look-ahead stops the trial
         twin.keep_trace = False  # type: ignore[attr-defined]
@@ -295,8 +302,9 @@ class RecoveryJudge(TableState):
             self.index += 1
         self._coup(coup, nxt, last)
 
-    def _say_recovered(self, coup: Coup, pos: Position, best: Candidate, cands: list[Candidate],
-                       unread: list[Diagnostic]) -> None:
+    def _say_recovered(
+        self, coup: Coup, pos: Position, best: Candidate, cands: list[Candidate], unread: list[Diagnostic]
+    ) -> None:
         where = Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)  # type: ignore[attr-defined]
         seat = self.seat_of[coup.side]
         others = tuple(c.text for c in cands if c.what == best.what and c is not best)
@@ -304,25 +312,38 @@ class RecoveryJudge(TableState):
         if best.what == "missing":
             meant = self._letter(pos.turn)
             self._finding(
-                "out-of-turn", where, f"{coup.side} throws but it is {meant}'s turn: a coup of {meant} is "
-                f"missing; the record continues as if {meant} had played {best.text}", who=pos.turn,
-                detail="missing-coup", alternatives=alts,
+                "out-of-turn",
+                where,
+                f"{coup.side} throws but it is {meant}'s turn: a coup of {meant} is "
+                f"missing; the record continues as if {meant} had played {best.text}",
+                who=pos.turn,
+                detail="missing-coup",
+                alternatives=alts,
                 consequence=f"a mistake of the record: verification goes on as if {meant} had thrown "
-                            f"{best.text} (the play after which the next coups are legal as written)",
+                f"{best.text} (the play after which the next coups are legal as written)",
             )
         elif best.what == "side":
             self._finding(
-                "out-of-turn", where, f"{coup.side} throws but it is {best.text}'s turn; did you mean "
-                f"{best.text}?", who=pos.turn, detail="did-you-mean", alternatives=(best.text,),
+                "out-of-turn",
+                where,
+                f"{coup.side} throws but it is {best.text}'s turn; did you mean {best.text}?",
+                who=pos.turn,
+                detail="did-you-mean",
+                alternatives=(best.text,),
                 consequence=f"a mistake of the record: the coup is {best.text}'s; verification goes on with "
-                            f"{best.text}",
+                f"{best.text}",
             )
         else:
             kind, head, rule = self._what_is_wrong(pos, coup, unread)
             self._finding(
-                kind, where, f"{head}; did you mean {best.text}?", who=seat, detail="did-you-mean", alternatives=alts,
+                kind,
+                where,
+                f"{head}; did you mean {best.text}?",
+                who=seat,
+                detail="did-you-mean",
+                alternatives=alts,
                 consequence=f"a mistake of the record: verification goes on from {best.text}, the legal play "
-                            f"nearest to what is written that the next coups agree with (RULES.md {rule})",
+                f"nearest to what is written that the next coups agree with (RULES.md {rule})",
             )
 
     def _what_is_wrong(self, pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple[str, str, str]:
@@ -335,11 +356,18 @@ class RecoveryJudge(TableState):
             if isinstance(m, Move):
                 if 1 <= m.from_ < m.to and counts[m.from_] <= 0:
                     to = "off" if m.to == 25 else m.to
-                    return "missing-checker", f"{coup.side} moves {m.from_}/{to} but has no checker on {m.from_}", "§9.6"
+                    return (
+                        "missing-checker",
+                        f"{coup.side} moves {m.from_}/{to} but has no checker on {m.from_}",
+                        "§9.6",
+                    )
                 counts[m.from_] -= 1
                 counts[min(m.to, 25)] += 1
-        return ("illegal-move", f"{coup.side} plays {written}: the throw {coup.roll[0]}-{coup.roll[1]} cannot make it",
-                "§3.1")
+        return (
+            "illegal-move",
+            f"{coup.side} plays {written}: the throw {coup.roll[0]}-{coup.roll[1]} cannot make it",
+            "§3.1",
+        )
 
 
 __all__ = ["Candidate", "RecoveryJudge", "plausible", "ranked_plays"]

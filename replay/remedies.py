@@ -18,9 +18,18 @@ if TYPE_CHECKING:
 __all__ = ["remedy_problems"]
 
 
-def remedy_problems(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]], j: PlayJudgement | None,
-                    rj: PlayJudgement, *, by_roller: bool,
-                    forced_stay: bool, profile: Profile, side: str = "the roller") -> list[tuple[str, str]]:
+def remedy_problems(
+    pos: Position,
+    roll: tuple[int, int],
+    pairs: list[tuple[int, int]],
+    j: PlayJudgement | None,
+    rj: PlayJudgement,
+    *,
+    by_roller: bool,
+    forced_stay: bool,
+    profile: Profile,
+    side: str = "the roller",
+) -> list[tuple[str, str]]:
     """What is wrong with a throw played again (``B:fait-jouer`` / ``A:rejoue``): a list
     of ``(detail, explanation)``, empty when the table's law gives this remedy.
 
@@ -64,17 +73,26 @@ def remedy_problems(pos: Position, roll: tuple[int, int], pairs: list[tuple[int,
     # freely in a forced stay (003 §170; 001 r.63)
     fill_fault = j.violation in ("must-fill", "must-conserve")
     if not rj.legal and not (not by_roller and fill_only and (fill_fault or forced_stay)):
-        problems.append(("illegal", f"{rplay.text()} is itself illegal: {(rj.violation or '').replace('-', ' ')} "
-                                    f"(RULES.md {rj.rule or '§3'})"))
+        problems.append(
+            (
+                "illegal",
+                f"{rplay.text()} is itself illegal: {(rj.violation or '').replace('-', ' ')} "
+                f"(RULES.md {rj.rule or '§3'})",
+            )
+        )
     elif forced_stay and not by_roller:
         pass  # he plays the checkers the opponent chooses (003 §170; 001 r.63)
     elif j.legal:
         assert j.play is not None  # a legal play is one of the legal plays
         if not by_roller:
-            problems.append(("no-fault", f"{side}'s play {j.play.text()} was legal: nothing to remedy "
-                                         "(dame touchée, dame jouée: 003 §46, §212)"))
-        elif profile.touch_strict and not _within(w_orig, r_orig) and any(
-                _within(w_orig, _origins(pl)) for pl in alts):
+            problems.append(
+                (
+                    "no-fault",
+                    f"{side}'s play {j.play.text()} was legal: nothing to remedy "
+                    "(dame touchée, dame jouée: 003 §46, §212)",
+                )
+            )
+        elif profile.touch_strict and not _within(w_orig, r_orig) and any(_within(w_orig, _origins(pl)) for pl in alts):
             problems.append(("touched-checker", "a touched checker must be played (003 §46, §212; 001 r.17)"))
     elif j.violation == "wrong-distance":
         fausse = len(pairs) == 2 and pairs[0][1] == pairs[1][1]
@@ -93,11 +111,15 @@ def remedy_problems(pos: Position, roll: tuple[int, int], pairs: list[tuple[int,
         if good >= 0 and not (good == 1 and rplay.is_tout_d_une() and not by_roller):
             as_written = j.play.result if j.play is not None else _execute(pos.mover, pairs)
             if rplay.result not in (_keep_good(pos.mover, pairs, roll, good), as_written):
-                what = ("the whole throw cannot be made tout d'une; " if rplay.is_tout_d_une() and good == 0
-                        else "")
-                problems.append(("first-number", f"{pairs[good][0]}/{pairs[good][1]} was played correctly and "
-                                                 f"stays; {what}only the misplaced checker may be put right "
-                                                 "(003 §201, §211, §216)"))
+                what = "the whole throw cannot be made tout d'une; " if rplay.is_tout_d_une() and good == 0 else ""
+                problems.append(
+                    (
+                        "first-number",
+                        f"{pairs[good][0]}/{pairs[good][1]} was played correctly and "
+                        f"stays; {what}only the misplaced checker may be put right "
+                        "(003 §201, §211, §216)",
+                    )
+                )
         elif rplay.is_tout_d_une() and not by_roller:
             if fausse:
                 allowed = profile.fausse_case_penalty == "opponent-disposes"
@@ -105,45 +127,79 @@ def remedy_problems(pos: Position, roll: tuple[int, int], pairs: list[tuple[int,
             else:
                 allowed, source = profile.misplaced_beyond_tout_d_une, "001 III on r.22"
             if not beyond:
-                problems.append(("tout-d-une", f"no checker went beyond the larger number ({roll[0]}): "
-                                               "no tout d'une can be demanded (003 §211, §216)"))
+                problems.append(
+                    (
+                        "tout-d-une",
+                        f"no checker went beyond the larger number ({roll[0]}): "
+                        "no tout d'une can be demanded (003 §211, §216)",
+                    )
+                )
             elif not allowed:
                 problems.append(("tout-d-une", f"no tout d'une under {profile.name} ({source})"))
             elif rplay.steps[0][0] not in w_orig:
-                problems.append(("other-checkers", "the tout d'une is played with one of the misplaced "
-                                                   "checkers (003 §211, §216)"))
+                problems.append(
+                    ("other-checkers", "the tout d'une is played with one of the misplaced checkers (003 §211, §216)")
+                )
         else:
             if fausse and not by_roller and profile.fausse_case_penalty == "replay-displaced":
-                problems.append(("designation", f"under {profile.name} he plays the displaced checkers "
-                                                "himself; the opponent designates nothing (001 III on r.27)"))
+                problems.append(
+                    (
+                        "designation",
+                        f"under {profile.name} he plays the displaced checkers "
+                        "himself; the opponent designates nothing (001 III on r.27)",
+                    )
+                )
             elif fausse and by_roller and profile.fausse_case_penalty == "none":
-                problems.append(("self-correction", "after a fausse case he may no longer play it correctly "
-                                                    "himself (000 ~l.1047)"))
-            if (not by_roller or profile.touch_strict or fausse) and w_orig != r_orig and any(
-                    _origins(pl) == w_orig for pl in alts):
-                problems.append(("other-checkers", "the misplaced checkers, and only they, are played again "
-                                                   "(003 §211, §216; 001 r.23, r.27)"))
+                problems.append(
+                    ("self-correction", "after a fausse case he may no longer play it correctly himself (000 ~l.1047)")
+                )
+            if (
+                (not by_roller or profile.touch_strict or fausse)
+                and w_orig != r_orig
+                and any(_origins(pl) == w_orig for pl in alts)
+            ):
+                problems.append(
+                    (
+                        "other-checkers",
+                        "the misplaced checkers, and only they, are played again (003 §211, §216; 001 r.23, r.27)",
+                    )
+                )
     elif j.violation == "puissance-when-direct":
         takes_coin = pos.mover[12] == 0 and rplay.result[12] >= 2
         must_take = all(pl.result[12] >= 2 for pl in alts)  # 003 §199: play the throw if possible
         if not profile.puissance_when_direct_penalty:
             if not by_roller and not takes_coin and any(pl.result[12] >= 2 for pl in alts):
-                problems.append(("designation", f"no penalty for the puissance under {profile.name}: he "
-                                                "takes his coin directly or plays as he likes (001 III on r.26)"))
+                problems.append(
+                    (
+                        "designation",
+                        f"no penalty for the puissance under {profile.name}: he "
+                        "takes his coin directly or plays as he likes (001 III on r.26)",
+                    )
+                )
         elif rplay.is_tout_d_une() and not by_roller:
             if rplay.steps[-1][1] < 13:
                 problems.append(("tout-d-une", "the tout d'une demanded must pass to the retour (003 §216)"))
         elif takes_coin and not must_take:
-            problems.append(("coin", "after taking his coin par puissance when he could take it directly, "
-                                     "he may not take it this throw (003 §216; 001 r.26)"))
-    elif by_roller and profile.touch_strict and not _within(w_orig, r_orig) and any(
-            _within(w_orig, _origins(pl)) for pl in alts):
+            problems.append(
+                (
+                    "coin",
+                    "after taking his coin par puissance when he could take it directly, "
+                    "he may not take it this throw (003 §216; 001 r.26)",
+                )
+            )
+    elif (
+        by_roller
+        and profile.touch_strict
+        and not _within(w_orig, r_orig)
+        and any(_within(w_orig, _origins(pl)) for pl in alts)
+    ):
         problems.append(("touched-checker", "a touched checker must be played (003 §46, §212; 001 r.17)"))
     return problems
 
 
-def _keep_good(counts: tuple[int, ...], pairs: list[tuple[int, int]], roll: tuple[int, int],
-               good: int) -> tuple[int, ...] | None:
+def _keep_good(
+    counts: tuple[int, ...], pairs: list[tuple[int, int]], roll: tuple[int, int], good: int
+) -> tuple[int, ...] | None:
     """The mover's counts when the correctly played move ``pairs[good]`` stands and the
     misplaced checker plays the number left (none after a tout d'une): the one correction
     003 §201 leaves besides letting the play stand."""

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trictrac.replay.moves import (
+from .moves import (
     GRAND_JAN,
     JAN_DE_RETOUR,
     OFF,
@@ -32,8 +32,8 @@ from trictrac.replay.moves import (
     PlaySet,
     legal_plays,
 )
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from .position import Position
+from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
     "KINDS",
@@ -77,9 +77,7 @@ _PLEINS = (("petit-jan", PETIT_JAN), ("grand-jan", GRAND_JAN), ("jan-de-retour",
 
 #: value of a hit on point t (mover's frame): (simple, doublet) per way (RULES.md §4.3 B5,
 #: §2.4: first tables 1-6 and 19-24 score 4/6, second tables 7-18 score 2/4)
-_HIT_VALUE: tuple[tuple[int, int], ...] = tuple(
-    (4, 6) if (1 <= t <= 6 or 19 <= t <= 24) else (2, 4) for t in range(26)
-)
+_HIT_VALUE: tuple[tuple[int, int], ...] = tuple((4, 6) if (1 <= t <= 6 or 19 <= t <= 24) else (2, 4) for t in range(26))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +124,17 @@ class _Ctx:
     """Facts of a position that every roll needs (slotted; built once per position)."""
 
     __slots__ = (
-        "m", "oth", "targets", "own_coin_closed", "coin_hit", "trois_coups",
-        "deux_tables", "mezeas", "plein", "gaps", "deficit",
+        "m",
+        "oth",
+        "targets",
+        "own_coin_closed",
+        "coin_hit",
+        "trois_coups",
+        "deux_tables",
+        "mezeas",
+        "plein",
+        "gaps",
+        "deficit",
     )
 
     def __init__(self, pos: Position, profile: Profile) -> None:
@@ -151,7 +158,7 @@ class _Ctx:
         self.deficit = 99
         for kind, table in _PLEINS:
             lo = table[0]
-            if sum(m[lo:lo + 6]) < 10:
+            if sum(m[lo : lo + 6]) < 10:
                 continue
             deficit = 0
             for p in table:
@@ -284,9 +291,12 @@ def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
     dt = c.deux_tables
     if dt is not None:
         p, q, contre = dt
-        if (p + a == COIN and q + b == OPP_COIN) or (p + b == COIN and q + a == OPP_COIN) or (
-            q + a == COIN and p + b == OPP_COIN
-        ) or (q + b == COIN and p + a == OPP_COIN):
+        if (
+            (p + a == COIN and q + b == OPP_COIN)
+            or (p + b == COIN and q + a == OPP_COIN)
+            or (q + a == COIN and p + b == OPP_COIN)
+            or (q + b == COIN and p + a == OPP_COIN)
+        ):
             if contre:
                 out.append(ScoringEvent("other", "contre-jan-de-deux-tables", 1, v))
             else:
@@ -332,9 +342,7 @@ def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
                     out.append(ScoringEvent("other", "battre-a-faux", faux, faux * val, target=t))
 
 
-def position_events(
-    pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE
-) -> tuple[ScoringEvent, ...]:
+def position_events(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE) -> tuple[ScoringEvent, ...]:
     """Events judged on the position before the throw and the dice alone: special jans
     (RULES.md §4.6), battre le coin (§4.4), hits à vrai / à faux (§4.3)."""
     a, b = _norm(roll)
@@ -552,9 +560,7 @@ def _score(
     if sortie:
         events.append(ScoringEvent("mover", "sortie", 1, v))
     # -- pile de misère (profile innovations; §10 D20; 001 IV): 15 on the coin, made or kept
-    if profile.pile_de_misere and (
-        any(p.result[COIN] == 15 for p in plays) or (not plays and m[COIN] == 15)
-    ):
+    if profile.pile_de_misere and (any(p.result[COIN] == 15 for p in plays) or (not plays and m[COIN] == 15)):
         events.append(ScoringEvent("mover", "pile-de-misere", 1, v))
     # -- impuissance (§4.8 M8): 2 a number not played.  [Derived] not at the sortie:
     # a number left over once the last checker is off is no impuissance — the
@@ -584,9 +590,7 @@ def score_roll(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PR
     return _score(pos, a, b, profile, ps, None)
 
 
-def score_play(
-    pos: Position, roll: Sequence[int], play: Play, profile: Profile = DEFAULT_PROFILE
-) -> CoupScore:
+def score_play(pos: Position, roll: Sequence[int], play: Play, profile: Profile = DEFAULT_PROFILE) -> CoupScore:
     """The events of one actual play of ``roll`` (RULES.md §4.10).
 
     Position events as in :func:`score_roll`; fill only when ``play.filled`` says the
@@ -600,9 +604,7 @@ def score_play(
     return _score(pos, a, b, profile, ps, play)
 
 
-def next_position(
-    pos: Position, roll: Sequence[int], play: Play, profile: Profile = DEFAULT_PROFILE
-) -> Position:
+def next_position(pos: Position, roll: Sequence[int], play: Play, profile: Profile = DEFAULT_PROFILE) -> Position:
     """The position after ``play``, with the other side to move.
 
     The mover's counts become ``play.result``; his coups count grows by one; his coin

@@ -138,8 +138,9 @@ def _danger(opp_mf: tuple[int, ...]) -> list[float]:
 
 
 #: (a, b, chance) of the throws whose sum is d, for d = 7..12 (doublets count once)
-_SPLITS = {d: tuple((a, d - a, (1 if a == d - a else 2) / 36) for a in range(max(1, d - 6), d // 2 + 1))
-           for d in range(2, 13)}
+_SPLITS = {
+    d: tuple((a, d - a, (1 if a == d - a else 2) / 36) for a in range(max(1, d - 6), d // 2 + 1)) for d in range(2, 13)
+}
 
 
 def _by_sum(src: int, d: int, step: int, blocker: tuple[int, ...]) -> tuple[float, float]:
@@ -505,16 +506,27 @@ def play_partie_multi(
                 number += 1
                 rec.elements.append(MarqueStart(number, (x, y)))
             elif isinstance(el, Coup):
-                rec.elements.append(Coup(
-                    el.number, seats[el.side], el.roll, el.moves,
-                    tuple(_relabel(a, seats) for a in el.before),  # type: ignore[misc]
-                    tuple(_relabel(a, seats) for a in el.after),  # type: ignore[misc]
-                ))
+                rec.elements.append(
+                    Coup(
+                        el.number,
+                        seats[el.side],
+                        el.roll,
+                        el.moves,
+                        tuple(_relabel(a, seats) for a in el.before),  # type: ignore[misc]
+                        tuple(_relabel(a, seats) for a in el.after),  # type: ignore[misc]
+                    )
+                )
             elif isinstance(el, MarqueResult):
-                rec.elements.append(MarqueResult(
-                    seats[el.winner] if el.winner else None, el.winner_holes, el.loser_holes,
-                    el.bredouille, el.refait, el.value,
-                ))
+                rec.elements.append(
+                    MarqueResult(
+                        seats[el.winner] if el.winner else None,
+                        el.winner_holes,
+                        el.loser_holes,
+                        el.bredouille,
+                        el.refait,
+                        el.value,
+                    )
+                )
             else:
                 rec.elements.append(el)
         for mo in game.marque_results:
@@ -522,9 +534,15 @@ def play_partie_multi(
                 lines.append(MarqueLine(refait_holes=mo.winner_holes))
                 continue
             w = seats[mo.winner or "A"]
-            lines.append(MarqueLine(winner=w, holes=(mo.winner_holes, mo.loser_holes),
-                                    pavillon=mo.bredouille != "none", loser=y if w == x else x,
-                                    leaver=seats[leaver]))
+            lines.append(
+                MarqueLine(
+                    winner=w,
+                    holes=(mo.winner_holes, mo.loser_holes),
+                    pavillon=mo.bredouille != "none",
+                    loser=y if w == x else x,
+                    leaver=seats[leaver],
+                )
+            )
             won[w] += 1
         decided += 1
     h["Result"] = " ".join(f"{p}:{won[p]}" for p in players)

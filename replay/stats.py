@@ -118,8 +118,9 @@ class CorpusStats:
         self.games_with_findings += bool(findings)
         # a finding's coup: its index in the game, else (marqué, relevé, number); none for
         # a finding about a section or the result
-        self.coups_with_findings += len({f.index if f.index >= 0 else (f.marque, f.releve, f.coup)
-                                         for f in findings if f.index >= 0 or f.coup})
+        self.coups_with_findings += len(
+            {f.index if f.index >= 0 else (f.marque, f.releve, f.coup) for f in findings if f.index >= 0 or f.coup}
+        )
 
     def _add_trace(self, record: Record, report: Any) -> None:
         """Count a game from the verifier's trace: what the rules entitled each coup to."""
@@ -157,8 +158,16 @@ class CorpusStats:
         coups = releves = 0
         marques: list[MarqueOutcome] = []
         local: dict[str, Any] = {
-            "events": Counter(), "points": Counter(), "leaves": 0, "sorties": 0, "could": 0, "stayed": 0,
-            "holes": 0, "double": 0, "nmp": 0, "pour_tout": 0,
+            "events": Counter(),
+            "points": Counter(),
+            "leaves": 0,
+            "sorties": 0,
+            "could": 0,
+            "stayed": 0,
+            "holes": 0,
+            "double": 0,
+            "nmp": 0,
+            "pour_tout": 0,
         }
         game = None
         for _coup, out, now in replay_record(record, self.profile):
@@ -279,8 +288,9 @@ class CorpusStats:
         }
 
 
-def corpus_stats(records: Iterable[Record], profile: Profile | None = None, *,
-                 count_findings: bool = True) -> dict[str, Any]:
+def corpus_stats(
+    records: Iterable[Record], profile: Profile | None = None, *, count_findings: bool = True
+) -> dict[str, Any]:
     """Statistics of ``records`` (see the module docstring).  ``profile`` None = each
     record's ``Profile`` header (else the default)."""
     acc = CorpusStats(profile, count_findings=count_findings)
@@ -317,11 +327,15 @@ def format_stats(stats: dict[str, Any]) -> str:
         lines.append(f"{k:<28}{v['coups']:>9}{v['per_1000_coups']:>10}{v['points']:>10}")
     f = stats.get("findings") or {}
     if f.get("counted"):
-        lines.append(f"findings {f['findings']}: in {f['games_with_findings']} of {stats['games']} games, "
-                     f"{f['coups_with_findings']} of {stats['coups']} coups")
+        lines.append(
+            f"findings {f['findings']}: in {f['games_with_findings']} of {stats['games']} games, "
+            f"{f['coups_with_findings']} of {stats['coups']} coups"
+        )
     if stats.get("judged_by_verifier"):
-        lines.append(f"{len(stats['judged_by_verifier'])} game(s) with a table mistake counted from the "
-                     f"verifier's judgement (perfect play could not follow them)")
+        lines.append(
+            f"{len(stats['judged_by_verifier'])} game(s) with a table mistake counted from the "
+            f"verifier's judgement (perfect play could not follow them)"
+        )
     if stats["skipped"]:
         lines.append(f"skipped {len(stats['skipped'])} record(s) that could not be judged at all")
     return "\n".join(lines)

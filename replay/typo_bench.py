@@ -60,9 +60,11 @@ class TypoFigures:
     def text(self) -> str:
         sh = self.shares()
         kinds = ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(self.by_kind.items()))
-        return (f"{self.games} games with one typo: {sh['to_the_end']:.1%} verified to the end with exactly the "
-                f"typo's finding ({kinds}); proposal = original text in {sh['proposal_original']:.1%} of "
-                f"{self.proposals} digit/side typos")
+        return (
+            f"{self.games} games with one typo: {sh['to_the_end']:.1%} verified to the end with exactly the "
+            f"typo's finding ({kinds}); proposal = original text in {sh['proposal_original']:.1%} of "
+            f"{self.proposals} digit/side typos"
+        )
 
 
 def make_typo(text: str, kind: str, rng: random.Random) -> tuple[str, Typo] | None:
@@ -81,7 +83,7 @@ def make_typo(text: str, kind: str, rng: random.Random) -> tuple[str, Typo] | No
             digits = [j for j, ch in enumerate(tokens[k]) if ch.isdigit()]
             j = rng.choice(digits)
             new = rng.choice([d for d in "0123456789" if d != tokens[k][j]])
-            tokens[k] = tokens[k][:j] + new + tokens[k][j + 1:]
+            tokens[k] = tokens[k][:j] + new + tokens[k][j + 1 :]
             lines[i] = " ".join(tokens)
             return "\n".join(lines), Typo(kind, i + 1, moves_text)
         if kind == "swap" and len(moves) >= 2 and tokens[moves[0]] != tokens[moves[1]]:
@@ -94,7 +96,7 @@ def make_typo(text: str, kind: str, rng: random.Random) -> tuple[str, Typo] | No
             lines[i] = " ".join(tokens)
             return "\n".join(lines), Typo(kind, i + 1, side)
         if kind == "delete" and i + 1 < len(lines) and _COUP.match(lines[i + 1]):
-            return "\n".join(lines[:i] + lines[i + 1:]), Typo(kind, i + 1, lines[i])
+            return "\n".join(lines[:i] + lines[i + 1 :]), Typo(kind, i + 1, lines[i])
     return None
 
 
@@ -145,8 +147,10 @@ def bench(games: int = 1000, seed: int = 0) -> dict[str, Any]:
     fig = run(games, seed)
     shares = fig.shares()
     return {
-        "games": fig.games, "seed": seed,
-        "to_the_end": shares["to_the_end"], "proposal_original": shares["proposal_original"],
+        "games": fig.games,
+        "seed": seed,
+        "to_the_end": shares["to_the_end"],
+        "proposal_original": shares["proposal_original"],
         "proposals": fig.proposals,
         "by_kind": {k: {"games": v[0], "to_the_end": v[1]} for k, v in sorted(fig.by_kind.items())},
         "targets": {"to_the_end": TARGET_TO_THE_END, "proposal_original": TARGET_PROPOSAL},

@@ -193,8 +193,10 @@ class GameReport:
         st = self.final_score
         score = ""
         if st is not None:
-            score = ", ".join(f"{x} {ps.holes} holes{self._doubles(x, ps.holes)} {ps.points} pts"
-                              for x, ps in (("A", st.a), ("B", st.b)))
+            score = ", ".join(
+                f"{x} {ps.holes} holes{self._doubles(x, ps.holes)} {ps.points} pts"
+                for x, ps in (("A", st.a), ("B", st.b))
+            )
         n = len(self.findings)
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
         status = "clean" if n == 0 else f"{n} finding{'s' if n > 1 else ''}"
@@ -205,8 +207,10 @@ class GameReport:
         if self.partie is not None:
             p = self.partie
             won = f"; {p['winner']} wins {p['holes'][0]}-{p['holes'][1]}, stake x{p['multiplier']}"
-        return (f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score}{won} "
-                f"[{self.profile_name}]")
+        return (
+            f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score}{won} "
+            f"[{self.profile_name}]"
+        )
 
     def _doubles(self, x: str, holes: int) -> str:
         """How the holes were won: `` (1 double, 1 simple)``; nothing when all are simple."""
@@ -262,8 +266,9 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
     """One game's replay (internal; :func:`verify` is the API): the course of the game,
     asking the judges (:mod:`trictrac.replay.judges`) at each step."""
 
-    def __init__(self, record: Record, profile: Profile, game: int, file: str | None, keep_trace: bool,
-                 recover: bool = False) -> None:
+    def __init__(
+        self, record: Record, profile: Profile, game: int, file: str | None, keep_trace: bool, recover: bool = False
+    ) -> None:
         self.recover = recover
         self.roll_cache = ROLL_CACHE.setdefault(profile, {})
         self.rec = record
@@ -324,10 +329,19 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
             self._check_result(self.rec.headers["Result"])
         self.findings.sort(key=lambda f: (f.index if f.index >= 0 else 1 << 30, f.line, f.col))
         return GameReport(
-            findings=self.findings, final_score=self.std.state, trace=self.trace, diagnostics=self.diagnostics,
-            profile_name=self.profile.name, coups_verified=self.index, entitled_score=self.ent.state,
-            game=self.game, file=self.file, headers=dict(self.rec.headers), stopped=self.stopped,
-            notes=self.notes, marques=self.marques,
+            findings=self.findings,
+            final_score=self.std.state,
+            trace=self.trace,
+            diagnostics=self.diagnostics,
+            profile_name=self.profile.name,
+            coups_verified=self.index,
+            entitled_score=self.ent.state,
+            game=self.game,
+            file=self.file,
+            headers=dict(self.rec.headers),
+            stopped=self.stopped,
+            notes=self.notes,
+            marques=self.marques,
             double_holes={self._letter(s): n for s, n in self.double_holes.items()},
             partie=self._douze_trous_outcome(),
         )
@@ -395,8 +409,9 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
         if roller is None:
             roller = side if side in ("A", "B") else "A"
             self.notes.append(f"player {side} is not seated in this marqué; taken as seat {roller}")
-        return CoupFacts(coup, side, roller, Where(self.game, self.marque, self.releve, coup.number, self.index,
-                                                   coup.span))
+        return CoupFacts(
+            coup, side, roller, Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)
+        )
 
     def _who_throws(self, f: CoupFacts, nxt: object) -> None:
         """The primauté of a new relevé or marqué, else the turn (RULES.md §9.3, §8.3)."""
@@ -411,14 +426,23 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
             else:
                 expected = self._letter(self.primaute) if self.primaute is not None else None
             self.marque_fresh = False
-            if (self.recover and expected is not None and side != expected and isinstance(nxt, Coup)
-                    and nxt.side == side and expected in self.seat_of):
+            if (
+                self.recover
+                and expected is not None
+                and side != expected
+                and isinstance(nxt, Coup)
+                and nxt.side == side
+                and expected in self.seat_of
+            ):
                 self._say_side_meant(f, expected, self.seat_of[expected])
                 side, roller = f.side, f.roller
             if expected is not None and side != expected and self.releve_over is False and self.index > 0:
                 self._finding(
-                    "out-of-turn", f.where, f"{side} throws first but {expected} has the primauté",
-                    who=roller, consequence="the primauté belongs to the leaver, the first out, or the marqué's "
+                    "out-of-turn",
+                    f.where,
+                    f"{side} throws first but {expected} has the primauté",
+                    who=roller,
+                    consequence="the primauté belongs to the leaver, the first out, or the marqué's "
                     "rotation (RULES.md §9.3, §8.3)",
                 )
             self.pos = start_position(roller)
@@ -428,14 +452,20 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
             turn = self._letter(self.pos.turn)
             if self.recover:  # the record's own mistake: a coup line left out (issue 14 §2)
                 self._finding(
-                    "out-of-turn", f.where, f"{side} throws but it is {turn}'s turn: a coup of {turn} seems "
-                    "missing before this one", who=roller, detail="missing-coup",
+                    "out-of-turn",
+                    f.where,
+                    f"{side} throws but it is {turn}'s turn: a coup of {turn} seems missing before this one",
+                    who=roller,
+                    detail="missing-coup",
                     consequence="verification goes on from the position the record implies (without that coup)",
                 )
             else:
                 self._finding(
-                    "out-of-turn", f.where, f"{side} throws but it is {turn}'s turn",
-                    who=roller, consequence="replayed with the record's side to move",
+                    "out-of-turn",
+                    f.where,
+                    f"{side} throws but it is {turn}'s turn",
+                    who=roller,
+                    consequence="replayed with the record's side to move",
                 )
             self.pos = self.pos.swapped()
         self.primaute = None
@@ -460,8 +490,12 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
 
     def _say_side_meant(self, f: CoupFacts, meant: str, seat: str) -> None:
         self._finding(
-            "out-of-turn", f.where, f"{f.side} throws but it is {meant}'s turn; did you mean {meant}?",
-            who=seat, detail="did-you-mean", alternatives=(meant,),
+            "out-of-turn",
+            f.where,
+            f"{f.side} throws but it is {meant}'s turn; did you mean {meant}?",
+            who=seat,
+            detail="did-you-mean",
+            alternatives=(meant,),
             consequence=f"a mistake of the record: the coup is {meant}'s; verification goes on with {meant}",
         )
         f.side, f.roller, f.other = meant, seat, "B" if seat == "A" else "A"
@@ -475,8 +509,9 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
             if acts.replays > 1:
                 self.notes.append(f"coup {f.coup.number}: {acts.replays} replays written; the last one stands")
             if replay.who not in self.seat_of:
-                self.notes.append(f"coup {f.coup.number}: {replay.who} does not play this game; his replay is "
-                                  "taken as the opponent's")
+                self.notes.append(
+                    f"coup {f.coup.number}: {replay.who} does not play this game; his replay is taken as the opponent's"
+                )
             if acts.leave is True and not f.moves and self.seat_of.get(replay.who, replay.who) != f.roller:
                 # "je m'en vais" and the opponent makes him stay and play the checkers he
                 # chooses (001 r.63; 003 §170): the replay is the play
@@ -490,8 +525,9 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
         judged; False when the record cannot go on."""
         acts, pos = f.acts, f.position
         assert pos is not None
-        f.no_play = not f.moves and (acts.leave is True or f.inferred_leave or last
-                                     or self._gains_end_partie(f.roller, pos, f.roll))
+        f.no_play = not f.moves and (
+            acts.leave is True or f.inferred_leave or last or self._gains_end_partie(f.roller, pos, f.roll)
+        )
         if f.no_play and acts.replay is not None:
             self.notes.append(f"coup {f.coup.number}: the replay is ignored: nothing was played in this coup")
         if f.no_play:
@@ -507,8 +543,13 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
         f.score = f.score_of_roll = self._score_roll(f.position, f.roll)
         f.position_after = f.position
         would_hole = self.std.points(f.roller) + f.score_of_roll.mover >= HOLE
-        if (last and f.acts.leave is None and would_hole and self.partie_kind is not None
-                and self.partie_kind != "douze-trous"):
+        if (
+            last
+            and f.acts.leave is None
+            and would_hole
+            and self.partie_kind is not None
+            and self.partie_kind != "douze-trous"
+        ):
             f.inferred_leave = True  # the written game's last coup: he left on his hole (003 §221)
         if f.inferred_leave and not would_hole:
             f.inferred_leave = False  # no right to leave: the relevé check reports it
@@ -558,11 +599,13 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
             self._plein_of_illegal_play(f)
         if f.remedy is not None:
             self._remedy_played(f, f.remedy)
-        elif (not j.legal and j.violation in ("both-numbers", "larger-number")
-              and not self.profile.missed_retour_passage_penalty):
+        elif (
+            not j.legal
+            and j.violation in ("both-numbers", "larger-number")
+            and not self.profile.missed_retour_passage_penalty
+        ):
             # bonne compagnie: no two points for the number left unplayed (001 III on r.68)
-            f.receipts += (points_of(f.score_of_roll, IMPUISSANCE, "other")
-                           - points_of(f.score, IMPUISSANCE, "other"))
+            f.receipts += points_of(f.score_of_roll, IMPUISSANCE, "other") - points_of(f.score, IMPUISSANCE, "other")
 
     def _remedy_played(self, f: CoupFacts, remedy: tuple[Any, ...]) -> None:
         # the throw is judged as first played (the école does not change, 003 §192); the
@@ -570,8 +613,9 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
         # stand (003 §216); the game goes on from the play the remedy gave
         play, score, f.position_after = remedy[0], remedy[1], remedy[2]
         f.play = play
-        f.receipts = (score.other - points_of(score, IMPUISSANCE, "other")
-                      + points_of(f.score_of_roll, IMPUISSANCE, "other"))
+        f.receipts = (
+            score.other - points_of(score, IMPUISSANCE, "other") + points_of(f.score_of_roll, IMPUISSANCE, "other")
+        )
         if play.result[25] == ALL_OFF and not f.sortie:
             f.gains += points_of(score, SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
         f.sortie = play.result[25] == ALL_OFF
@@ -605,14 +649,22 @@ class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
         unmarked = self.compact and not (acts.roller_before or acts.other_marks)
         self.trace.append(
             CoupTrace(
-                index=self.index, releve=self.releve, marque=self.marque, coup_number=f.coup.number,
-                side=f.side, roll=f.roll,
+                index=self.index,
+                releve=self.releve,
+                marque=self.marque,
+                coup_number=f.coup.number,
+                side=f.side,
+                roll=f.roll,
                 position_after=self.pos if self.pos is not None else start_position(f.roller),
-                score_entitled=self.ent.state, score_standing=self.std.state, events=f.score.events,
-                span=f.coup.span, entitled=(f.gains, f.receipts),
+                score_entitled=self.ent.state,
+                score_standing=self.std.state,
+                events=f.score.events,
+                span=f.coup.span,
+                entitled=(f.gains, f.receipts),
                 marked=(None, None) if unmarked else (marked_by_roller, marks_sum(acts.other_marks)),
                 play=f.play.text() if f.play is not None and not f.no_play else "-",
-                left=f.left, releve_ended=releve_ended,
+                left=f.left,
+                releve_ended=releve_ended,
                 holes=tuple((self._letter(seat), n) for seat, n in self.hole_log),
                 score_mid=self.score_mid,
             )
@@ -680,8 +732,9 @@ def quiet_gc() -> Iterator[None]:
         gc.enable()
 
 
-def verify_text(text: str, profile: Profile | None = None, *, file: str | None = None,
-                trace: bool = True, recover: bool = False) -> list[GameReport]:
+def verify_text(
+    text: str, profile: Profile | None = None, *, file: str | None = None, trace: bool = True, recover: bool = False
+) -> list[GameReport]:
     """Parse ``text`` and verify every game in it (diagnostics attached to their game)."""
     from ..notation.reader import _iter_str, _text_lines
 
@@ -706,13 +759,29 @@ def _verify_chunk(args: _Chunk) -> list[GameReport]:
         pr = read_record_at(path, off, line=line)
         if pr is None:  # pragma: no cover - the index said a game starts here
             continue
-        out.append(verify(pr.record, profile, file=path, game=first_game + k, trace=trace,
-                          diagnostics=pr.diagnostics, recover=recover))
+        out.append(
+            verify(
+                pr.record,
+                profile,
+                file=path,
+                game=first_game + k,
+                trace=trace,
+                diagnostics=pr.diagnostics,
+                recover=recover,
+            )
+        )
     return out
 
 
-def verify_file(path: str, profile: Profile | None = None, jobs: int = 1, *, trace: bool = False,
-                chunk_games: int = 50, recover: bool = False) -> Iterator[GameReport]:
+def verify_file(
+    path: str,
+    profile: Profile | None = None,
+    jobs: int = 1,
+    *,
+    trace: bool = False,
+    chunk_games: int = 50,
+    recover: bool = False,
+) -> Iterator[GameReport]:
     """Verify every game of a ``.trn`` file, streaming one :class:`GameReport` per game.
 
     ``jobs > 1``: the games are indexed (``notation.reader.index_records``: byte offsets,
@@ -723,8 +792,9 @@ def verify_file(path: str, profile: Profile | None = None, jobs: int = 1, *, tra
 
     if jobs <= 1:
         for i, pr in enumerate(reader.iter_records(path, file=path)):
-            yield verify(pr.record, profile, file=path, game=i, trace=trace, diagnostics=pr.diagnostics,
-                         recover=recover)
+            yield verify(
+                pr.record, profile, file=path, game=i, trace=trace, diagnostics=pr.diagnostics, recover=recover
+            )
         return
     index = reader.index_records(path)
     with open(path, "rb") as fh:
@@ -737,7 +807,7 @@ def verify_file(path: str, profile: Profile | None = None, jobs: int = 1, *, tra
         games.append((off, line))
     del data
     tasks: list[_Chunk] = [
-        (path, games[k:k + chunk_games], k, profile, trace, recover) for k in range(0, len(games), chunk_games)
+        (path, games[k : k + chunk_games], k, profile, trace, recover) for k in range(0, len(games), chunk_games)
     ]
     import multiprocessing as mp
     import os

@@ -17,8 +17,21 @@ from trictrac.notation.record import (
     ReleveStart,
 )
 
-TABLES = ("players", "games", "game_players", "marques", "releves", "coups", "marks", "comments",
-          "findings", "results", "import_failures", "players_fts", "comments_fts")
+TABLES = (
+    "players",
+    "games",
+    "game_players",
+    "marques",
+    "releves",
+    "coups",
+    "marks",
+    "comments",
+    "findings",
+    "results",
+    "import_failures",
+    "players_fts",
+    "comments_fts",
+)
 
 # Tables whose rows belong to a game (every row must point at a stored game).
 GAME_TABLES = ("game_players", "marques", "releves", "coups", "marks", "comments", "findings", "results")
@@ -59,17 +72,21 @@ def orphans(db_path: Path) -> list[tuple]:
     try:
         bad = list(conn.execute("PRAGMA foreign_key_check"))
         for t in GAME_TABLES:
-            bad += [(t, r[0]) for r in conn.execute(
-                f"SELECT game_id FROM {t} WHERE game_id NOT IN (SELECT id FROM games)")]
-        bad += [("games-without-players", r[0]) for r in conn.execute(
-            "SELECT id FROM games WHERE id NOT IN (SELECT game_id FROM results)")]
+            bad += [
+                (t, r[0]) for r in conn.execute(f"SELECT game_id FROM {t} WHERE game_id NOT IN (SELECT id FROM games)")
+            ]
+        bad += [
+            ("games-without-players", r[0])
+            for r in conn.execute("SELECT id FROM games WHERE id NOT IN (SELECT game_id FROM results)")
+        ]
         return bad
     finally:
         conn.close()
 
 
-def with_table_talk(rec: Record, *, ecoles: list[tuple[int, str, int, str | None]] = (),
-                    comments: list[tuple[int, str]] = ()) -> Record:
+def with_table_talk(
+    rec: Record, *, ecoles: list[tuple[int, str, int, str | None]] = (), comments: list[tuple[int, str]] = ()
+) -> Record:
     """``rec`` with écoles claimed and comments added after some coups.
 
     ``ecoles``: (coup index, claimant, points, reason); ``comments``: (coup index, text).
@@ -95,7 +112,7 @@ def as_marques(rec: Record, results: list[MarqueResult]) -> Record:
     cuts = [releves[k * per] for k in range(n)] + [len(rec.elements)]
     for k, res in enumerate(results):
         els.append(MarqueStart(k + 1))
-        els.extend(rec.elements[cuts[k]:cuts[k + 1]])
+        els.extend(rec.elements[cuts[k] : cuts[k + 1]])
         els.append(res)
     h = dict(rec.headers)
     h["Partie"] = f"a-ecrire {n}"
@@ -134,15 +151,23 @@ def club_records() -> list[Record]:
     three marqués (one petite, one grande bredouille) that Dupont loses by value."""
     r = club_games()
     s1, s2, s3 = _seats(r[0], DUPONT, MARTIN), _seats(r[1], DUPONT, MARTIN), _seats(r[2], BERARD, DUPONT)
-    g1 = with_table_talk(copy_record(r[0], **s1, Date="2023.11.05"),
-                         ecoles=[(3, _seat_of(s1, DUPONT), 4, "par trop")], comments=[(5, "Belle école de Jean")])
-    g2 = with_table_talk(copy_record(r[1], **s2, Date="2024.02.10"),
-                         ecoles=[(4, _seat_of(s2, DUPONT), 2, None)], comments=[(2, "grande bredouille manquée")])
-    g3 = with_table_talk(copy_record(r[2], **s3, Date="2024.03.01"),
-                         ecoles=[(6, _seat_of(s3, BERARD), 4, "par moins")])
-    g4 = as_marques(copy_record(r[3], A=DUPONT, B=MARTIN, Date="2024.05.01"), [
-        MarqueResult("A", 8, 2, "petite", value=12),
-        MarqueResult("B", 6, 0, "grande", value=24),
-        MarqueResult("A", 7, 5, "none", value=5),
-    ])
+    g1 = with_table_talk(
+        copy_record(r[0], **s1, Date="2023.11.05"),
+        ecoles=[(3, _seat_of(s1, DUPONT), 4, "par trop")],
+        comments=[(5, "Belle école de Jean")],
+    )
+    g2 = with_table_talk(
+        copy_record(r[1], **s2, Date="2024.02.10"),
+        ecoles=[(4, _seat_of(s2, DUPONT), 2, None)],
+        comments=[(2, "grande bredouille manquée")],
+    )
+    g3 = with_table_talk(copy_record(r[2], **s3, Date="2024.03.01"), ecoles=[(6, _seat_of(s3, BERARD), 4, "par moins")])
+    g4 = as_marques(
+        copy_record(r[3], A=DUPONT, B=MARTIN, Date="2024.05.01"),
+        [
+            MarqueResult("A", 8, 2, "petite", value=12),
+            MarqueResult("B", 6, 0, "grande", value=24),
+            MarqueResult("A", 7, 5, "none", value=5),
+        ],
+    )
     return [g1, g2, g3, g4]

@@ -13,11 +13,16 @@ RULES_MD = ROOT.parent / "shared" / "rules" / "RULES.md"
 
 # CI runs a fixed, moderate number of examples; locally HYPOTHESIS_PROFILE=dev gives more.
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, derandomize=True,
+    "ci",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(
-    "dev", max_examples=300, deadline=None,
+    "dev",
+    max_examples=300,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

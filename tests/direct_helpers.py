@@ -22,8 +22,7 @@ PROFILES: tuple[Profile, ...] = (
 Moves = list  # (from, to) pairs and bare ints, as judge_play takes them
 
 
-def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random,
-             profile: Profile) -> list[Moves]:
+def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random, profile: Profile) -> list[Moves]:
     """Wrong writings of one coup: the kinds of ``replay/inject.py`` (illegal-move: two
     random steps of the roll; unplayed-number: one step alone; must-fill / must-conserve /
     both-numbers: a play an obligation excluded; missing-checker: a move one point off)
@@ -44,11 +43,11 @@ def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Rando
         i = rng.randrange(len(base))
         p, q = base[i]
         for d in (-1, 1):
-            out.append(base[:i] + [(p + d, q)] + base[i + 1:])
-            out.append(base[:i] + [(p, q + d)] + base[i + 1:])
-        out.append(base[:i] + [(q, p)] + base[i + 1:])
+            out.append(base[:i] + [(p + d, q)] + base[i + 1 :])
+            out.append(base[:i] + [(p, q + d)] + base[i + 1 :])
+        out.append(base[:i] + [(q, p)] + base[i + 1 :])
         out.append(base[::-1])
-        out.append(base[:i] + base[i + 1:])
+        out.append(base[:i] + base[i + 1 :])
         out.append(list(play.steps))  # a tout d'une written as its two steps
     return out
 
@@ -91,6 +90,9 @@ def injected_coups(games: int, seed: int) -> Iterator[tuple[Position, tuple[int,
             prev = t
             if pos.turn != coup.side:
                 continue  # a coup written for the wrong side: not a play of this position
-            moves: Moves = [(m.from_, m.to) if isinstance(m, Move) else m.number
-                            for m in coup.moves if isinstance(m, (Move, CannotPlay))]
+            moves: Moves = [
+                (m.from_, m.to) if isinstance(m, Move) else m.number
+                for m in coup.moves
+                if isinstance(m, (Move, CannotPlay))
+            ]
             yield pos, coup.roll, moves, DEFAULT_PROFILE

@@ -39,8 +39,15 @@ def next_turn(pos: Position, play: Play, profile: Profile = DEFAULT_PROFILE) -> 
     if profile.opponent_table_closed == "until-broken" and plein_made(after.mover, GRAND_JAN):
         jans = jans | {"grand-jan"}
     return Position(
-        after.other, after.mover, other, after.other_coups, after.mover_coups + 1,
-        pos.other_coin_taken, pos.mover_coin_taken, pos.other_jans, jans,
+        after.other,
+        after.mover,
+        other,
+        after.other_coups,
+        after.mover_coups + 1,
+        pos.other_coin_taken,
+        pos.mover_coin_taken,
+        pos.other_jans,
+        jans,
     )
 
 

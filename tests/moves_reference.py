@@ -45,6 +45,7 @@ class Reference:
         self.pos = pos
         self.profile = profile
         o = pos.other  # the opponent, in his own frame
+
         # P3 operational test (RULES.md §3.8, corrected): a plein is still possible iff
         # for every k = 1..6 at least 2k of his checkers stand on or behind its k-th
         # point — 003 §77: one checker behind his 7th point, "il ne peut plus faire de
@@ -127,9 +128,7 @@ class Reference:
             if home and self.profile.sortant_must_bear_off and any(x == 25 - n for x in checkers):
                 return None  # S3 switch: the sortant number must bear off
             if home and self.profile.defaillant_rearmost and not any(x == 25 - n for x in checkers):
-                movable = [
-                    x for x in checkers if x <= 24 and x + n <= 24 and self.may_stop(x + n)
-                ]
+                movable = [x for x in checkers if x <= 24 and x + n <= 24 and self.may_stop(x + n)]
                 if movable and p != min(movable):
                     return None  # S4 switch: the rearmost checker
             return q
@@ -207,6 +206,7 @@ class Reference:
         # coin par puissance (C3-C5): my coin and his coin empty, two checkers reach
         # 13 one by each number, and no two checkers reach 12 one by each number.
         if 12 not in start and self.pos.other[12] == 0 and min(a, b) > 1:
+
             def pair(target: int) -> tuple[int, int] | None:
                 for i in range(15):
                     for j in range(15):

@@ -40,7 +40,7 @@ small = st.integers(0, 40)
 _alphabet = st.characters(
     blacklist_categories=("Cs", "Cc"),
     blacklist_characters="\r\n\u2028\u2029\x85",
-) | st.sampled_from("{}\\\"()[]é ")
+) | st.sampled_from('{}\\"()[]é ')
 line_text = st.text(_alphabet, max_size=30)
 
 
@@ -69,9 +69,7 @@ moves = st.one_of(
 # no moves is written "(--)"
 replays = st.builds(Replay, SIDES4, st.lists(moves, max_size=3).map(tuple))
 
-marks = st.builds(
-    Mark, SIDES4, small, st.none() | st.integers(0, 6), st.none() | st.booleans()
-)
+marks = st.builds(Mark, SIDES4, small, st.none() | st.integers(0, 6), st.none() | st.booleans())
 actions = st.one_of(
     marks,
     st.builds(NeMarquePas, SIDES4),
@@ -109,8 +107,12 @@ def results(draw: st.DrawFn) -> MarqueResult:
         h = draw(st.integers(6, 12))
         return MarqueResult(None, h, h, "none", True, draw(st.none() | small))
     return MarqueResult(
-        draw(SIDES4), draw(st.integers(0, 20)), draw(st.integers(0, 20)),
-        draw(st.sampled_from(["none", "petite", "grande"])), False, draw(st.none() | small),
+        draw(SIDES4),
+        draw(st.integers(0, 20)),
+        draw(st.integers(0, 20)),
+        draw(st.sampled_from(["none", "petite", "grande"])),
+        False,
+        draw(st.none() | small),
     )
 
 
@@ -119,7 +121,9 @@ elements = st.one_of(
     coups,
     coups,
     st.builds(ReleveStart, st.integers(1, 30)),
-    st.builds(MarqueStart, st.integers(1, 12), st.none() | st.sampled_from([("A", "B"), ("A", "C"), ("B", "D"), ("C", "A")])),
+    st.builds(
+        MarqueStart, st.integers(1, 12), st.none() | st.sampled_from([("A", "B"), ("A", "C"), ("B", "D"), ("C", "A")])
+    ),
     results(),
     comments,
 )

@@ -18,12 +18,12 @@ XSS = "<script>alert(1)</script>"
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # SVG elements may be written with an end tag or self-closed; both parse the same.
-SVG_TAGS = {"svg", "g", "defs", "use", "circle", "rect", "path", "line", "polyline", "text", "title", "desc",
-            "marker"}
+SVG_TAGS = {"svg", "g", "defs", "use", "circle", "rect", "path", "line", "polyline", "text", "title", "desc", "marker"}
 
 
-def selfplay_record(seed: int, kind: str = "douze-trous", *, names: tuple[str, str] = ("Bot A", "Bot B"),
-                    marques: int = 2):
+def selfplay_record(
+    seed: int, kind: str = "douze-trous", *, names: tuple[str, str] = ("Bot A", "Bot B"), marques: int = 2
+):
     """A whole generated partie (bots, RULES.md-legal) with the given player names."""
     from trictrac.replay.selfplay import play_partie
 
@@ -109,9 +109,17 @@ def html5_problems(text: str) -> list[str]:
 
 def chromium_args(user_dir: str) -> list[str]:
     return [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", f"--user-data-dir={user_dir}",
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={user_dir}",
     ]
 
 
@@ -141,8 +149,8 @@ def png_colours(path: Path, limit: int = 64) -> set[bytes]:
         raise ValueError("not a PNG")
     pos, idat, width, height, ctype = 8, b"", 0, 0, 0
     while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + n]
+        n, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + n]
         if kind == b"IHDR":
             width, height, depth, ctype, _c, _f, interlace = struct.unpack(">IIBBBBB", chunk)
             if depth != 8 or interlace or ctype not in (2, 6):
@@ -158,7 +166,7 @@ def png_colours(path: Path, limit: int = 64) -> set[bytes]:
     i = 0
     for _y in range(height):
         f = raw[i]
-        line = bytearray(raw[i + 1:i + 1 + stride])
+        line = bytearray(raw[i + 1 : i + 1 + stride])
         i += 1 + stride
         for x in range(stride):
             a = line[x - bpp] if x >= bpp else 0
@@ -175,7 +183,7 @@ def png_colours(path: Path, limit: int = 64) -> set[bytes]:
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         for x in range(0, stride, bpp * 7):
-            colours.add(bytes(line[x:x + 3]))
+            colours.add(bytes(line[x : x + 3]))
         if len(colours) >= limit:
             break
         prev = line
@@ -197,7 +205,14 @@ def expand(el):
                 continue
             yield e
             href = (e.get("href") or "")[1:]
-            if href and href in ids and ids[href] is not e and href not in seen and href != "T" and not href.startswith("tt-tablier"):
+            if (
+                href
+                and href in ids
+                and ids[href] is not e
+                and href not in seen
+                and href != "T"
+                and not href.startswith("tt-tablier")
+            ):
                 yield from walk(ids[href], seen | {href})
 
     return list(walk(el, frozenset()))

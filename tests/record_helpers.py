@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import ROOT
+
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Coup, Decision, Record
 from trictrac.notation.writer import write_action

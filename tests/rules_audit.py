@@ -116,10 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     old = (old_m, old_s, DEFAULT_PROFILE)
     by = (new_moves, new_scoring) if args.games_by == "new" else (old_m, old_s)
     pos = positions(args.games, args.seed, *by)
-    print(f"{len(pos)} middle-game positions from {args.games} self-play relevés "
-          f"(seed {args.seed}, moved by the {args.games_by} engine); shares of throws:")
-    for label, l, r in (("old vs new (P3 + M13)", old, new), ("old vs new+D33 (P3 only)", old, d33),
-                        ("new+D33 vs new (M13 only)", d33, new)):
+    print(
+        f"{len(pos)} middle-game positions from {args.games} self-play relevés "
+        f"(seed {args.seed}, moved by the {args.games_by} engine); shares of throws:"
+    )
+    for label, l, r in (
+        ("old vs new (P3 + M13)", old, new),
+        ("old vs new+D33 (P3 only)", old, d33),
+        ("new+D33 vs new (M13 only)", d33, new),
+    ):
         t, p, s = compare(pos, l, r)
         print(f"  {label:28} plays differ {100 * p / t:5.2f} %   points differ {100 * s / t:5.2f} %")
     return 0

@@ -128,7 +128,9 @@ def ref_fill(pos: Position, roll: tuple[int, int], profile: Profile = DEFAULT_PR
             return None
         gap = next(p for p in table if m[p] == 1)
         ways = 0
-        options = [(a, b, False), (b, a, False), (a + b, None, True)] if a != b else [(a, a, False), (2 * a, None, True)]
+        options = (
+            [(a, b, False), (b, a, False), (a + b, None, True)] if a != b else [(a, a, False), (2 * a, None, True)]
+        )
         for d, other_number, is_sum in options:
             src = gap - d
             if src < 1:

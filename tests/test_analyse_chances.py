@@ -68,7 +68,9 @@ def test_one_roll_keeps_all_chances() -> None:
     assert [r["roll"] for r in one["rolls"]] == ["5-4"]
     assert one["chances"] == full["chances"] == {"petit-jan": 30}
     assert one["rolls"][0] == full["rolls"][[r["roll"] for r in full["rolls"]].index("5-4")]
-    assert one["rolls"][0]["events"] == [{"side": "mover", "kind": "petit-jan", "ways": 2, "points": 8, "how": "remplir"}]
+    assert one["rolls"][0]["events"] == [
+        {"side": "mover", "kind": "petit-jan", "ways": 2, "points": 8, "how": "remplir"}
+    ]
 
 
 def test_start_position_tout_d_une_as_two_moves() -> None:

@@ -12,7 +12,14 @@ from trictrac.cli.main import cli
 
 MEZEAS = "A{1:13,12:2} B{1:15}"
 MEZEAS_JSON = json.dumps(
-    {"mover": {"1": 13, "12": 2}, "other": {"1": 15}, "mover_off": 0, "other_off": 0, "mover_coups": 1, "other_coups": 1}
+    {
+        "mover": {"1": 13, "12": 2},
+        "other": {"1": 15},
+        "mover_off": 0,
+        "other_off": 0,
+        "mover_coups": 1,
+        "other_coups": 1,
+    }
 )
 
 
@@ -91,7 +98,7 @@ def test_bad_positions_exit_2(position: str, col: int | None, words: str) -> Non
         ('{"mover": {"1": 15}, "other": {"1": 15}, "colour": 1}', "unknown key"),
         ('{"mover": {"x": 15}, "other": {"1": 15}}', "not 1..24"),
         ('{"mover": {"1": 15}, "other": {"1": 15}, "mover_coups": -1}', "mover_coups"),
-        ('[1, 2]', "JSON object"),
+        ("[1, 2]", "JSON object"),
     ],
 )
 def test_bad_position_json_exit_2(payload: str, words: str) -> None:

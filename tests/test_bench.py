@@ -16,8 +16,24 @@ from trictrac.notation.reader import iter_records
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus"
 
-TINY = ["-n", "4", "--memory-sizes", "2,6", "--import-sample", "3", "--publish-sample", "2",
-        "--positions", "20", "--judge-coups", "200", "--parse-games", "20", "--typo-games", "6"]
+TINY = [
+    "-n",
+    "4",
+    "--memory-sizes",
+    "2,6",
+    "--import-sample",
+    "3",
+    "--publish-sample",
+    "2",
+    "--positions",
+    "20",
+    "--judge-coups",
+    "200",
+    "--parse-games",
+    "20",
+    "--typo-games",
+    "6",
+]
 
 
 def _positive(x: object) -> bool:
@@ -37,9 +53,20 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
     chess = data["machine"]["chess"]
     assert set(data["skipped"]) == (set() if chess else {"chess"}), data["skipped"]
     f = data["figures"]
-    keys = ["check_coups_per_s", "check_j2_speedup", "db_import_games_per_s", "db_import_j2_speedup",
-            "publish_pages_per_s", "analyse_ms", "judge_us_direct", "judge_us_enumeration",
-            "judge_us_proof", "judge_decided_directly", "typo_to_the_end", "typo_proposal_original"]
+    keys = [
+        "check_coups_per_s",
+        "check_j2_speedup",
+        "db_import_games_per_s",
+        "db_import_j2_speedup",
+        "publish_pages_per_s",
+        "analyse_ms",
+        "judge_us_direct",
+        "judge_us_enumeration",
+        "judge_us_proof",
+        "judge_decided_directly",
+        "typo_to_the_end",
+        "typo_proposal_original",
+    ]
     if chess:
         keys += ["chess_plies_per_s", "check_vs_chess"]
     for key in keys:
@@ -51,8 +78,17 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
         rates = {k: v for k, v in f[name].items() if "per_" in k}  # per second, per call
         assert len(rates) >= 3 and all(_positive(v) for v in rates.values()), (name, f[name])
     for r in data["rows"]:
-        assert set(r) == {"step", "items", "unit", "seconds", "cpu_seconds", "rate", "rate_per_cpu_second",
-                          "peak_mb", "note"}
+        assert set(r) == {
+            "step",
+            "items",
+            "unit",
+            "seconds",
+            "cpu_seconds",
+            "rate",
+            "rate_per_cpu_second",
+            "peak_mb",
+            "note",
+        }
         assert _positive(r["items"]) and _positive(r["seconds"]), r
     check = next(r for r in data["rows"] if r["step"] == "check")
     assert check["items"] == data["corpus"]["coups"] and _positive(check["peak_mb"])
@@ -82,11 +118,14 @@ def test_text_output_names_the_targets() -> None:
     assert "check, coups per CPU second (one core, whole process)" in res.output
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--only", "check,nonsense"], "unknown step 'nonsense'"),
-    (["--memory-sizes", "5,x"], "--memory-sizes"),
-    (["missing-file.trn"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--only", "check,nonsense"], "unknown step 'nonsense'"),
+        (["--memory-sizes", "5,x"], "--memory-sizes"),
+        (["missing-file.trn"], "no such file"),
+    ],
+)
 def test_bad_options_exit_2(args: list[str], message: str) -> None:
     res = CliRunner().invoke(cli, ["bench", *args])
     assert res.exit_code == 2 and message in res.output, res.output

@@ -197,8 +197,10 @@ def test_003_187_one_ecole_taken_the_other_declined():
 # -- the partie en douze trous with 002's multipliers ---------------------------------------
 
 # A has 10 points and 11 holes; 3-1 hits à vrai for 4 (E20): his twelfth hole
-_DOUZE = ('[Partie "douze-trous"]\n[Position "A{{1:9,8:1,9:1,11:2,12:2}} B{{1:14,10:1}} coin=1/0 '
-          'coups=5/5 points=10/0 holes=11{pav}/{loser}"]\n\n1. A 3-1 A+4t1 8/11 9/10\n')
+_DOUZE = (
+    '[Partie "douze-trous"]\n[Position "A{{1:9,8:1,9:1,11:2,12:2}} B{{1:14,10:1}} coin=1/0 '
+    'coups=5/5 points=10/0 holes=11{pav}/{loser}"]\n\n1. A 3-1 A+4t1 8/11 9/10\n'
+)
 
 
 @pytest.mark.parametrize("loser,pav,factor", [(0, "", 4), (3, "p", 3), (5, "", 2), (7, "", 1)])

@@ -188,5 +188,7 @@ def test_reverify_command(tmp_path: Path) -> None:
     assert (out["imported"], out["unchanged"]) == (0, 2)
     res = run("db", "reverify", str(tmp_path / "r.db"), "--all", "--profile", "rigueur", "--json")
     assert res.exit_code == 0 and json.loads(res.output)["imported"] == 2
-    assert {g["profile"] for g in json.loads(run("db", "games", str(tmp_path / "r.db"), "--json").output)} == {"rigueur"}
+    assert {g["profile"] for g in json.loads(run("db", "games", str(tmp_path / "r.db"), "--json").output)} == {
+        "rigueur"
+    }
     assert run("db", "reverify", str(tmp_path / "none.db")).exit_code == 2

@@ -19,14 +19,15 @@ def run(*args: str):
 
 
 def test_import_history_delete(tmp_path: Path) -> None:
-    recs = [copy_record(r, A="Jean Dupont", B="Marie Martin", Date="2024.06.01", Round=str(i + 1))
-            for i, r in enumerate(selfplay_records(2, seed=4))]
+    recs = [
+        copy_record(r, A="Jean Dupont", B="Marie Martin", Date="2024.06.01", Round=str(i + 1))
+        for i, r in enumerate(selfplay_records(2, seed=4))
+    ]
     db = str(tmp_path / "c.db")
     first = write_archive(tmp_path / "soiree.trn", recs)
     res = run("db", "import", db, str(first))
     assert res.exit_code == 0 and f"{first}: 2 added, 0 replaced, 0 unchanged, 0 refused" in res.output
-    fixed = write_archive(tmp_path / "corrige.trn",
-                          [with_table_talk(recs[0], ecoles=[(1, "B", 2, "oubli")]), recs[1]])
+    fixed = write_archive(tmp_path / "corrige.trn", [with_table_talk(recs[0], ecoles=[(1, "B", 2, "oubli")]), recs[1]])
     broken = tmp_path / "broken.trn"
     broken.write_text('[Event "x"]\n[A "X"]\n[B "Y"]\n\n1. A 9-9 zz\n', encoding="utf-8")
     res = run("db", "import", db, str(fixed), str(broken), "--json")
@@ -49,7 +50,10 @@ def test_import_history_delete(tmp_path: Path) -> None:
 
 def test_ecoles_found_by_verifier_and_search(tmp_path: Path) -> None:
     db = str(tmp_path / "f.db")
-    assert run("db", "import", db, str(FIX / "e20-unclaimed-ecole.trn"), str(FIX / "e28-credited-ecole.trn")).exit_code == 0
+    assert (
+        run("db", "import", db, str(FIX / "e20-unclaimed-ecole.trn"), str(FIX / "e28-credited-ecole.trn")).exit_code
+        == 0
+    )
     res = run("db", "ecoles", db, "--found-by-verifier", "--json")
     kinds = [r["kind"] for r in json.loads(res.output)]
     assert "unclaimed-ecole" in kinds

@@ -39,8 +39,10 @@ def _get(url: str) -> str:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("ds")
-    recs = [copy_record(r, A="Jean Dupont", B="Marie Martin", Date=f"2024.04.0{i + 1}", Round=str(i + 1))
-            for i, r in enumerate(selfplay_records(2, seed=21))]
+    recs = [
+        copy_record(r, A="Jean Dupont", B="Marie Martin", Date=f"2024.04.0{i + 1}", Round=str(i + 1))
+        for i, r in enumerate(selfplay_records(2, seed=21))
+    ]
     recs[0] = with_table_talk(recs[0], ecoles=[(2, "B", 4, "marqué par trop au petit jan")])
     db_path = tmp / "club.db"
     import_records(db_path, [write_archive(tmp / "a.trn", recs), FIX / "e20-unclaimed-ecole.trn"])
@@ -48,9 +50,24 @@ def served(tmp_path_factory: pytest.TempPathFactory):
     assert res.exit_code == 0, res.output
     meta = tmp / "club.metadata.json"
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", str(db_path), "-m", str(meta),
-                             "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "datasette",
+            "serve",
+            str(db_path),
+            "-m",
+            str(meta),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -60,7 +77,9 @@ def served(tmp_path_factory: pytest.TempPathFactory):
                 break
             except OSError as err:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"datasette did not start: {proc.stderr.read() if proc.poll() is not None else 'timeout'}") from err
+                    raise AssertionError(
+                        f"datasette did not start: {proc.stderr.read() if proc.poll() is not None else 'timeout'}"
+                    ) from err
                 time.sleep(0.2)
         yield base + "/club", recs, json.loads(meta.read_text(encoding="utf-8"))
     finally:
@@ -98,7 +117,8 @@ def test_game_ecoles_and_disputed_scores(served) -> None:
     rows = json.loads(_get(base + "/game_ecoles.json?_shape=array&game=" + urllib.parse.quote(label)))
     claimed = [r for r in rows if r["source"] == "claimed"]
     assert [(r["claimant"], r["made_by"], r["points"], r["detail"]) for r in claimed] == [
-        ("Marie Martin", "Jean Dupont", 4, "marqué par trop au petit jan")]
+        ("Marie Martin", "Jean Dupont", 4, "marqué par trop au petit jan")
+    ]
     disputed = json.loads(_get(base + "/disputed_scores.json?_shape=array"))
     assert label in {r["game"] for r in disputed}
     assert any(r["score_findings"] for r in disputed)  # the unclaimed école of the fixture

@@ -70,9 +70,17 @@ def test_import_stores_every_part_of_each_game(tmp_path: Path, archive: Path) ->
     acts = list(k.before) + list(k.after)
     rows = conn.execute(
         "SELECT m.kind, m.who, m.points FROM marks m JOIN coups c ON c.id = m.coup_id "
-        "WHERE c.game_id = ? AND c.seq = ? ORDER BY m.seq", (ids[0], first.coups.index(k))).fetchall()
-    want = [("mark" if isinstance(a, Mark) else "ne-marque-pas" if isinstance(a, NeMarquePas) else rows[i][0],
-             getattr(a, "who", None), getattr(a, "points", None)) for i, a in enumerate(acts)]
+        "WHERE c.game_id = ? AND c.seq = ? ORDER BY m.seq",
+        (ids[0], first.coups.index(k)),
+    ).fetchall()
+    want = [
+        (
+            "mark" if isinstance(a, Mark) else "ne-marque-pas" if isinstance(a, NeMarquePas) else rows[i][0],
+            getattr(a, "who", None),
+            getattr(a, "points", None),
+        )
+        for i, a in enumerate(acts)
+    ]
     assert rows == want
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
@@ -135,8 +143,10 @@ def test_a_corrected_game_replaces_the_earlier_version(tmp_path: Path, archive: 
     # the history of either version lists both, oldest first
     db = open_db(db_path, create=False)
     versions = clubdb.game_history(db, old_id[:10])
-    assert [(v["game_id"], v["action"]) for v in versions] == [(old_id, "replaced"),
-                                                               (game_id_of(write_record(changed)), "current")]
+    assert [(v["game_id"], v["action"]) for v in versions] == [
+        (old_id, "replaced"),
+        (game_id_of(write_record(changed)), "current"),
+    ]
     db.close()
     # importing the correction again changes nothing; the old version comes back as a replacement
     assert import_records(db_path, [tmp_path / "x.trn"]).unchanged == 1
@@ -155,7 +165,8 @@ def test_an_explicit_game_id_wins_over_the_tags(tmp_path: Path) -> None:
     assert (rep.added, rep.replaced) == (0, 1)
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT game_key, label FROM games").fetchall() == [
-        ("tag:club-2024-17", f"2024-01-10 Jean Dupont – {rec.headers['B']}, r. 1")]
+        ("tag:club-2024-17", f"2024-01-10 Jean Dupont – {rec.headers['B']}, r. 1")
+    ]
 
 
 def test_same_tags_twice_in_one_import_keeps_both(tmp_path: Path) -> None:
@@ -185,8 +196,7 @@ def test_delete_keeps_the_game_in_history(tmp_path: Path, archive: Path) -> None
     assert (rep.added, rep.unchanged) == (1, 3)
 
 
-def test_an_unchanged_file_is_not_read_again(tmp_path: Path, archive: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unchanged_file_is_not_read_again(tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file whose bytes were imported before (every game still stored) is skipped by its
     content hash: no parsing, no verifying."""
     db_path = tmp_path / "u.db"
@@ -227,8 +237,9 @@ def test_broken_game_among_good_ones(tmp_path: Path) -> None:
     assert counts(db_path) == c
 
 
-def test_failure_while_storing_writes_nothing_of_that_game(tmp_path: Path, archive: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failure_while_storing_writes_nothing_of_that_game(
+    tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A game that fails half-way through its inserts is rolled back whole."""
     real = clubdb._mark_row
     calls = {"n": 0}
@@ -258,8 +269,7 @@ def test_failure_while_storing_writes_nothing_of_that_game(tmp_path: Path, archi
     assert (rep.imported, rep.unchanged) == (1, 3)
 
 
-def test_verifier_failure_is_that_games_failure(tmp_path: Path, archive: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verifier_failure_is_that_games_failure(tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = _records()[1].headers["Round"]
 
     def verify(rec, profile=None, **kwargs):
@@ -308,8 +318,15 @@ def test_two_processes_import_into_one_file(tmp_path: Path) -> None:
     a = write_archive(tmp_path / "a.trn", recs + more[:3])
     b = write_archive(tmp_path / "b.trn", more + recs[:3])  # 6 games shared with a
     db_path = tmp_path / "club.db"
-    procs = [subprocess.Popen([sys.executable, "-c", _IMPORTER, str(db_path), str(p)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for p in (a, b)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _IMPORTER, str(db_path), str(p)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p in (a, b)
+    ]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     done = [tuple(map(float, o[0].split())) for o in outs]
@@ -331,8 +348,16 @@ def test_schema_creation_is_idempotent(tmp_path: Path) -> None:
     open_db(p).close()
     conn = sqlite3.connect(p)
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-    assert {"games", "players_fts", "comments_fts", "game_list", "player_games", "marque_results",
-            "ecoles", "idx_findings_kind"} <= names
+    assert {
+        "games",
+        "players_fts",
+        "comments_fts",
+        "game_list",
+        "player_games",
+        "marque_results",
+        "ecoles",
+        "idx_findings_kind",
+    } <= names
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (SCHEMA_VERSION,)
 
 
@@ -342,8 +367,12 @@ def test_every_table_and_column_is_documented() -> None:
     from trictrac.club.schema import create_schema
 
     create_schema(conn)
-    tables = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%_fts%' AND name != 'sqlite_sequence'")]
+    tables = [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%_fts%' AND name != 'sqlite_sequence'"
+        )
+    ]
     for t in tables:
         assert f"### `{t}`" in doc, t
         for col in (r[1] for r in conn.execute(f"PRAGMA table_info({t})")):
@@ -355,10 +384,19 @@ def test_every_table_and_column_is_documented() -> None:
 # --- dates and seasons --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, iso", [
-    ("2024.03.15", "2024-03-15"), ("2024-3-5", "2024-03-05"), ("15/03/2024", "2024-03-15"),
-    ("2024.??.??", "2024"), ("1852", "1852"), ("soirée d'hiver", None), (None, None), ("2024.13.01", "2024"),
-])
+@pytest.mark.parametrize(
+    "text, iso",
+    [
+        ("2024.03.15", "2024-03-15"),
+        ("2024-3-5", "2024-03-05"),
+        ("15/03/2024", "2024-03-15"),
+        ("2024.??.??", "2024"),
+        ("1852", "1852"),
+        ("soirée d'hiver", None),
+        (None, None),
+        ("2024.13.01", "2024"),
+    ],
+)
 def test_parse_date(text: str | None, iso: str | None) -> None:
     assert parse_date(text) == iso
 
@@ -394,10 +432,15 @@ def test_findings_are_stored_at_their_coup(tmp_path: Path) -> None:
 
     rec = _records(1)[0]
     els = list(rec.elements)
-    i, coup = next((i, e) for i, e in enumerate(els)
-                   if isinstance(e, Coup) and any(isinstance(a, Mark) and a.who == e.side for a in e.before))
-    before = tuple(Mark(a.who, a.points + 2, a.holes, a.bredouille) if isinstance(a, Mark) and a.who == coup.side
-                   else a for a in coup.before)
+    i, coup = next(
+        (i, e)
+        for i, e in enumerate(els)
+        if isinstance(e, Coup) and any(isinstance(a, Mark) and a.who == e.side for a in e.before)
+    )
+    before = tuple(
+        Mark(a.who, a.points + 2, a.holes, a.bredouille) if isinstance(a, Mark) and a.who == coup.side else a
+        for a in coup.before
+    )
     els[i] = dataclasses.replace(coup, before=before)
     bad = copy_record(rec)
     bad.elements = els
@@ -406,8 +449,10 @@ def test_findings_are_stored_at_their_coup(tmp_path: Path) -> None:
     assert expected.findings, "the verifier should see the changed mark"
     import_records(tmp_path / "f.db", [path])
     conn = sqlite3.connect(tmp_path / "f.db")
-    rows = conn.execute("SELECT f.kind, f.who, c.number, f.rule, f.message FROM findings f "
-                        "LEFT JOIN coups c ON c.id = f.coup_id ORDER BY f.seq").fetchall()
+    rows = conn.execute(
+        "SELECT f.kind, f.who, c.number, f.rule, f.message FROM findings f "
+        "LEFT JOIN coups c ON c.id = f.coup_id ORDER BY f.seq"
+    ).fetchall()
     assert [(r[0], r[1], r[2]) for r in rows] == [(f.kind, f.who, f.coup or None) for f in expected.findings]
     assert rows[0][2] == coup.number
     assert all(r[3] and r[4] for r in rows)
@@ -447,14 +492,17 @@ def test_import_the_fixtures_as_the_verifier_sees_them(tmp_path: Path) -> None:
             gr = verify(pr.record, file=str(f), game=i, trace=False)
             gid = game_id_of(write_record(pr.record))
             fs = gr.final_score
-            expected[gid] = ([(x.kind, x.who, x.line, x.entitled, x.marked) for x in gr.findings],
-                             None if fs is None else (fs.a.holes, fs.b.holes, fs.a.points, fs.b.points))
+            expected[gid] = (
+                [(x.kind, x.who, x.line, x.entitled, x.marked) for x in gr.findings],
+                None if fs is None else (fs.a.holes, fs.b.holes, fs.a.points, fs.b.points),
+            )
     assert rep.failed == broken and all("broken" in f.source_file or f.reason == "parse-error" for f in rep.failures)
     assert set(rep.game_ids) == set(expected)
     conn = sqlite3.connect(db_path)
     for gid, (findings, score) in expected.items():
-        got = conn.execute("SELECT kind, who, line, entitled, marked FROM findings WHERE game_id = ? ORDER BY seq",
-                           (gid,)).fetchall()
+        got = conn.execute(
+            "SELECT kind, who, line, entitled, marked FROM findings WHERE game_id = ? ORDER BY seq", (gid,)
+        ).fetchall()
         assert got == [tuple(None if (v == 0 and k == 2) else v for k, v in enumerate(f)) for f in findings], gid
         res = dict(conn.execute("SELECT seat, holes FROM results WHERE game_id = ?", (gid,)).fetchall())
         pts = dict(conn.execute("SELECT seat, points FROM results WHERE game_id = ?", (gid,)).fetchall())
@@ -462,8 +510,10 @@ def test_import_the_fixtures_as_the_verifier_sees_them(tmp_path: Path) -> None:
             assert (res["A"], res["B"], pts["A"], pts["B"]) == score
     assert orphans(db_path) == []
     # findings point at the coup the verifier names
-    bad = conn.execute("SELECT COUNT(*) FROM findings f JOIN coups c ON c.id = f.coup_id "
-                       "WHERE f.coup IS NOT NULL AND c.number != f.coup").fetchone()[0]
+    bad = conn.execute(
+        "SELECT COUNT(*) FROM findings f JOIN coups c ON c.id = f.coup_id "
+        "WHERE f.coup IS NOT NULL AND c.number != f.coup"
+    ).fetchone()[0]
     assert bad == 0
 
 
@@ -485,8 +535,9 @@ def test_import_speed_on_a_generated_archive(tmp_path: Path, capsys: pytest.Capt
 
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2)), min_size=1, max_size=10))
-def test_import_order_and_batches_do_not_matter(tmp_path_factory: pytest.TempPathFactory,
-                                                plan: list[tuple[int, int]]) -> None:
+def test_import_order_and_batches_do_not_matter(
+    tmp_path_factory: pytest.TempPathFactory, plan: list[tuple[int, int]]
+) -> None:
     """Importing games in any order, any batches, with repeats, stores the same games
     with the same rows as importing each once."""
     pool = _records(6)

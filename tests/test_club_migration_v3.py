@@ -56,6 +56,7 @@ def test_a_version_2_file_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None
     db.close()
     assert counts(p) == before
     # and a correction now replaces its stored version
-    rep = import_records(p, [write_archive(tmp_path / "b.trn", [with_table_talk(recs[1], comments=[(0, "vu")])])],
-                         verify=False)
+    rep = import_records(
+        p, [write_archive(tmp_path / "b.trn", [with_table_talk(recs[1], comments=[(0, "vu")])])], verify=False
+    )
     assert (rep.added, rep.replaced) == (0, 1)

@@ -15,6 +15,7 @@ from trictrac.club.db import GameNotFound, import_records, open_db
 
 pytest.importorskip("trictrac.notation.writer")
 
+
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("club")
@@ -72,9 +73,17 @@ def test_ecoles_made_and_claimed(club) -> None:
     db, _, _ = club
     res = q.ecoles(db)
     assert [(e["claimant"], e["made_by"], e["points"]) for e in res["claimed"]] == [
-        (DUPONT, MARTIN, 4), (DUPONT, MARTIN, 2), (BERARD, DUPONT, 4)]
+        (DUPONT, MARTIN, 4),
+        (DUPONT, MARTIN, 2),
+        (BERARD, DUPONT, 4),
+    ]
     by = {r["player"]: r for r in res["by_player"]}
-    assert (by[DUPONT]["claimed"], by[DUPONT]["claimed_points"], by[DUPONT]["made"], by[DUPONT]["made_points"]) == (2, 6, 1, 4)
+    assert (by[DUPONT]["claimed"], by[DUPONT]["claimed_points"], by[DUPONT]["made"], by[DUPONT]["made_points"]) == (
+        2,
+        6,
+        1,
+        4,
+    )
     assert (by[MARTIN]["claimed"], by[MARTIN]["made"], by[MARTIN]["made_points"]) == (0, 2, 6)
     assert (by[BERARD]["claimed"], by[BERARD]["made"]) == (1, 0)
     mine = q.ecoles(db, player=MARTIN, season="2024")
@@ -85,7 +94,9 @@ def test_bredouille_marques(club) -> None:
     db, ids, _ = club
     rows = q.bredouille_marques(db)
     assert [(r["winner"], r["loser"], r["bredouille"], r["value"]) for r in rows] == [
-        (DUPONT, MARTIN, "petite", 12), (MARTIN, DUPONT, "grande", 24)]
+        (DUPONT, MARTIN, "petite", 12),
+        (MARTIN, DUPONT, "grande", 24),
+    ]
     assert all(r["game_id"] == ids[3] for r in rows)
     assert [r["bredouille"] for r in q.bredouille_marques(db, player=MARTIN)] == ["grande"]
     assert q.bredouille_marques(db, season="2023") == []
@@ -163,10 +174,25 @@ def test_four_players_marques_by_pairs(tmp_path: Path) -> None:
     first_releve = next(i for i, e in enumerate(base.elements) if isinstance(e, ReleveStart))
     second = next(i for i, e in enumerate(base.elements) if isinstance(e, ReleveStart) and i > first_releve)
     body = with_table_talk(base, ecoles=[(0, "A", 2, None)]).elements
-    els = [MarqueStart(1, ("A", "B")), *body[first_releve:second], MarqueResult("A", 6, 1, "petite", value=14),
-           MarqueStart(2, ("C", "A")), ReleveStart(1), MarqueResult("C", 6, 0, "grande", value=26)]
-    rec = Record(headers={"Event": "tourner", "Date": "2024.06.01", "A": DUPONT, "B": MARTIN, "C": BERARD,
-                          "Partie": "a-tourner 2"}, elements=els)
+    els = [
+        MarqueStart(1, ("A", "B")),
+        *body[first_releve:second],
+        MarqueResult("A", 6, 1, "petite", value=14),
+        MarqueStart(2, ("C", "A")),
+        ReleveStart(1),
+        MarqueResult("C", 6, 0, "grande", value=26),
+    ]
+    rec = Record(
+        headers={
+            "Event": "tourner",
+            "Date": "2024.06.01",
+            "A": DUPONT,
+            "B": MARTIN,
+            "C": BERARD,
+            "Partie": "a-tourner 2",
+        },
+        elements=els,
+    )
     path = write_archive(tmp_path / "t.trn", [rec])
     rep = import_records(tmp_path / "t.db", [path], verify=False)
     assert rep.imported == 1, rep.failures
@@ -174,7 +200,9 @@ def test_four_players_marques_by_pairs(tmp_path: Path) -> None:
     try:
         br = q.bredouille_marques(db)
         assert [(r["winner"], r["loser"], r["bredouille"]) for r in br] == [
-            (DUPONT, MARTIN, "petite"), (BERARD, DUPONT, "grande")]
+            (DUPONT, MARTIN, "petite"),
+            (BERARD, DUPONT, "grande"),
+        ]
         res = {r["seat"]: r for r in q.game_detail(db, rep.game_ids[0])["results"]}
         assert (res["A"]["marques_won"], res["A"]["marques_lost"], res["A"]["marque_value"]) == (1, 1, -12)
         assert (res["C"]["outcome"], res["B"]["outcome"], res["A"]["outcome"]) == ("win", "loss", "loss")

@@ -52,8 +52,20 @@ V1_MARKS = """CREATE TABLE IF NOT EXISTS marks (
 )"""
 
 # Tables filled by an import, parents first (for copying rows into a v1 file).
-DATA_TABLES = ("meta", "players", "games", "game_players", "marques", "releves", "coups", "marks", "comments",
-               "findings", "results", "import_failures")
+DATA_TABLES = (
+    "meta",
+    "players",
+    "games",
+    "game_players",
+    "marques",
+    "releves",
+    "coups",
+    "marks",
+    "comments",
+    "findings",
+    "results",
+    "import_failures",
+)
 
 
 # --- rebuilding a game from its rows ----------------------------------------------------------
@@ -64,7 +76,8 @@ def coup_lines(conn: sqlite3.Connection, gid: str) -> list[str]:
     ``before`` tokens, the moves, the ``after`` tokens (``--`` for no move written)."""
     out = []
     for cid, number, side, d1, d2, moves in conn.execute(
-            "SELECT id, number, side, die1, die2, moves FROM coups WHERE game_id = ? ORDER BY seq", (gid,)):
+        "SELECT id, number, side, die1, die2, moves FROM coups WHERE game_id = ? ORDER BY seq", (gid,)
+    ):
         marks = conn.execute("SELECT phase, token FROM marks WHERE coup_id = ? ORDER BY seq", (cid,)).fetchall()
         before = [t for p, t in marks if p == "before"]
         after = [t for p, t in marks if p == "after"]
@@ -88,22 +101,26 @@ def test_E59_003_216_fait_jouer_is_a_replay_row(tmp_path: Path) -> None:
     """003 §216 (E59): A sets 5-4 as 5/9 6/9; B has it played 5/9 6/11.  The row says B
     decided, holds the moves, and its token is the canonical ``B:fait-jouer(…)``."""
     db_path = tmp_path / "c.db"
-    rep = import_records(db_path, [FINDINGS / "remedy-fausse-case-spread.trn",
-                                   FINDINGS / "remedy-rejoue-fausse-case.trn"])
+    rep = import_records(
+        db_path, [FINDINGS / "remedy-fausse-case-spread.trn", FINDINGS / "remedy-rejoue-fausse-case.trn"]
+    )
     assert rep.failures == [] and rep.imported == 2
     conn = sqlite3.connect(db_path)
     rows = conn.execute(
         "SELECT m.who, p.name, m.text, m.token, m.phase, m.line, m.col, c.number, c.moves FROM marks m "
         "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
-        "WHERE m.kind = 'replay' ORDER BY m.id").fetchall()
+        "WHERE m.kind = 'replay' ORDER BY m.id"
+    ).fetchall()
     assert rows == [
         ("B", "B", "5/9 6/11", "B:fait-jouer(5/9 6/11)", "after", 8, 18, 1, "5/9 6/9"),
         # 003 §216 first sentence: the roller replays before releasing his checkers
         ("A", "A", "5/10 6/10", "A:rejoue(5/10 6/10)", "after", 8, 18, 1, "5/9 6/9"),
     ]
     # the finding names the remedy; it is stored at the coup the replay belongs to
-    kinds = conn.execute("SELECT f.kind, c.number FROM findings f JOIN coups c ON c.id = f.coup_id "
-                         "WHERE f.game_id = ?", (rep.game_ids[0],)).fetchall()
+    kinds = conn.execute(
+        "SELECT f.kind, c.number FROM findings f JOIN coups c ON c.id = f.coup_id WHERE f.game_id = ?",
+        (rep.game_ids[0],),
+    ).fetchall()
     assert kinds == [("illegal-move", 1)]
     assert orphans(db_path) == []
 
@@ -136,9 +153,10 @@ def test_importing_twice_stays_idempotent(tmp_path: Path) -> None:
     assert sqlite3.connect(db_path).execute("SELECT * FROM marks ORDER BY id").fetchall() == before
 
 
-_moves = st.lists(st.one_of(
-    st.builds(Move, st.integers(1, 24), st.integers(2, 25)),
-    st.builds(CannotPlay, st.integers(1, 6))), max_size=4).map(tuple)
+_moves = st.lists(
+    st.one_of(st.builds(Move, st.integers(1, 24), st.integers(2, 25)), st.builds(CannotPlay, st.integers(1, 6))),
+    max_size=4,
+).map(tuple)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -227,8 +245,16 @@ def version_of(path: Path) -> str:
 def v2_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A file of games without replays (écoles, marks, comments, findings), imported today."""
     p = tmp_path_factory.mktemp("src") / "src.db"
-    files = [FINDINGS / f"{n}.trn" for n in ("e20-unclaimed-ecole", "e28-credited-ecole", "e41-fausse-ecole",
-                                              "e44-bredouille-lost", "e58-illegal-move")]
+    files = [
+        FINDINGS / f"{n}.trn"
+        for n in (
+            "e20-unclaimed-ecole",
+            "e28-credited-ecole",
+            "e41-fausse-ecole",
+            "e44-bredouille-lost",
+            "e58-illegal-move",
+        )
+    ]
     rep = import_records(p, files)
     assert rep.failures == [] and rep.imported == len(files)
     conn = sqlite3.connect(p)
@@ -244,8 +270,10 @@ def test_v1_file_refuses_a_replay(tmp_path: Path) -> None:
     make_v1_file(p)
     conn = sqlite3.connect(p)
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-        conn.execute("INSERT INTO marks (game_id, coup_id, seq, phase, kind, token) "
-                     "VALUES ('g', 1, 0, 'after', 'replay', 'B:fait-jouer(1/6 1/5)')")
+        conn.execute(
+            "INSERT INTO marks (game_id, coup_id, seq, phase, kind, token) "
+            "VALUES ('g', 1, 0, 'after', 'replay', 'B:fait-jouer(1/6 1/5)')"
+        )
 
 
 @pytest.mark.parametrize("create", [True, False], ids=["import", "query"])
@@ -287,8 +315,7 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
     # now it takes replays; importing the old games again changes nothing
     rep = import_records(p, [FINDINGS / "remedy-fausse-case-spread.trn"])
     assert rep.imported == 1 and rep.failures == []
-    again = import_records(p, [FINDINGS / "remedy-fausse-case-spread.trn",
-                               FINDINGS / "e20-unclaimed-ecole.trn"])
+    again = import_records(p, [FINDINGS / "remedy-fausse-case-spread.trn", FINDINGS / "e20-unclaimed-ecole.trn"])
     assert again.imported == 0 and again.unchanged == 2
     assert orphans(p) == []
 
@@ -307,8 +334,9 @@ def test_migration_is_idempotent(tmp_path: Path, v2_source: Path) -> None:
     assert snapshot(p) == before and version_of(p) == schema.SCHEMA_VERSION
 
 
-def test_a_failed_migration_leaves_version_1_intact(tmp_path: Path, v2_source: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_migration_leaves_version_1_intact(
+    tmp_path: Path, v2_source: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An error after the table was rebuilt and the rows copied: the transaction rolls
     back, the file is version 1 as it was."""
     p = tmp_path / "v1.db"
@@ -359,8 +387,10 @@ def test_processes_opening_a_v1_file_at_once_migrate_it_once(tmp_path: Path, v2_
     make_v1_file(p, v2_source)
     rows = snapshot(p)
     code = "import sys; from trictrac.club.db import open_db; open_db(sys.argv[1], create=sys.argv[2] == '1').close()"
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(p), str(i % 2)], stderr=subprocess.PIPE, text=True)
-             for i in range(3)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(p), str(i % 2)], stderr=subprocess.PIPE, text=True)
+        for i in range(3)
+    ]
     errs = [pr.communicate(timeout=60)[1] for pr in procs]
     assert [pr.returncode for pr in procs] == [0, 0, 0], errs
     assert version_of(p) == schema.SCHEMA_VERSION and snapshot(p) == rows
@@ -447,7 +477,8 @@ def test_pavillon_is_a_row_of_its_own_kind(tmp_path: Path) -> None:
     rows = conn.execute(
         "SELECT m.who, p.name, m.token, m.phase, m.line, m.col, c.number, m.points, m.holes, m.text FROM marks m "
         "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
-        "WHERE m.kind = 'pavillon' ORDER BY m.id").fetchall()
+        "WHERE m.kind = 'pavillon' ORDER BY m.id"
+    ).fetchall()
     assert rows == [
         ("B", "Martin", "B:pavillon", "before", 9, 10, 2, None, None, None),
         ("B", "Martin", "B:pavillon", "after", 9, 38, 2, None, None, None),
@@ -464,8 +495,10 @@ def test_v1_file_refuses_a_pavillon_and_takes_it_once_migrated(tmp_path: Path) -
     p = tmp_path / "v1.db"
     make_v1_file(p)
     conn = sqlite3.connect(p)
-    insert = ("INSERT INTO marks (game_id, coup_id, seq, phase, kind, token) "
-              "VALUES ('g', 1, 0, 'before', 'pavillon', 'B:pavillon')")
+    insert = (
+        "INSERT INTO marks (game_id, coup_id, seq, phase, kind, token) "
+        "VALUES ('g', 1, 0, 'before', 'pavillon', 'B:pavillon')"
+    )
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         conn.execute(insert)
     conn.close()

@@ -48,8 +48,9 @@ def _whole_games_only(db_path: Path) -> None:
     assert orphans(db_path) == []
     conn = sqlite3.connect(db_path)
     try:
-        torn = conn.execute("SELECT g.id FROM games g WHERE g.n_coups != "
-                            "(SELECT COUNT(*) FROM coups c WHERE c.game_id = g.id)").fetchall()
+        torn = conn.execute(
+            "SELECT g.id FROM games g WHERE g.n_coups != (SELECT COUNT(*) FROM coups c WHERE c.game_id = g.id)"
+        ).fetchall()
         assert torn == []
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         dup = conn.execute("SELECT game_key FROM games GROUP BY game_key HAVING COUNT(*) > 1").fetchall()
@@ -60,8 +61,12 @@ def _whole_games_only(db_path: Path) -> None:
 
 def _kill_after(db_path: Path, src: Path, lines: int) -> int:
     """Run an import and SIGKILL it once it reported ``lines`` stored games; their number."""
-    p = subprocess.Popen([sys.executable, "-c", _STEPPER, str(db_path), str(src)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", _STEPPER, str(db_path), str(src)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen = 0
     try:
         while seen < lines:
@@ -92,15 +97,17 @@ def test_an_import_killed_leaves_whole_games_and_a_rerun_completes_it(tmp_path: 
     assert counts(db_path)["games"] == N
     _whole_games_only(db_path)
     # corrections of every game, killed again
-    fixed = write_archive(tmp_path / "corrige.trn",
-                          [with_table_talk(g, comments=[(1, f"corrigé {i}")]) for i, g in enumerate(games)])
+    fixed = write_archive(
+        tmp_path / "corrige.trn", [with_table_talk(g, comments=[(1, f"corrigé {i}")]) for i, g in enumerate(games)]
+    )
     _kill_after(db_path, fixed, moment + 2)
     _whole_games_only(db_path)
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == N  # each game once, old or new
     history = conn.execute("SELECT COUNT(*) FROM game_history").fetchone()[0]
-    replaced = conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT replaced_by FROM game_history)"
-                            ).fetchone()[0]
+    replaced = conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT replaced_by FROM game_history)").fetchone()[
+        0
+    ]
     assert history == replaced  # every replaced version is in the history, once
     conn.close()
     rep = import_records(db_path, [fixed])
@@ -127,8 +134,15 @@ def test_two_imports_of_the_same_corrections_lose_and_duplicate_nothing(tmp_path
     fixed = [with_table_talk(g, comments=[(0, "corrigé")]) for g in games]
     # one file in order, the other reversed: the two processes meet in the middle
     srcs = [write_archive(tmp_path / "f1.trn", fixed), write_archive(tmp_path / "f2.trn", fixed[::-1])]
-    procs = [subprocess.Popen([sys.executable, "-c", _IMPORTER, str(db_path), str(s)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for s in srcs]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _IMPORTER, str(db_path), str(s)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for s in srcs
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     nums = [tuple(map(int, o[0].split())) for o in outs]
@@ -202,9 +216,14 @@ def test_a_wal_database_in_a_directory_nobody_may_write_is_read(tmp_path: Path) 
         os.chmod(d, 0o755)
         os.chmod(db_path, 0o644)
         before = sorted(os.listdir(d))
-        r = subprocess.run([sys.executable, "-c", _READER, str(d), str(db_path)], check=False, capture_output=True,
-                           text=True,
-                           timeout=120, cwd="/")
+        r = subprocess.run(
+            [sys.executable, "-c", _READER, str(d), str(db_path)],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd="/",
+        )
         assert r.returncode == 0, r.stderr
         out = json.loads(r.stdout.strip().splitlines()[-1])
         for cmd, (code, text) in out.items():

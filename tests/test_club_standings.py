@@ -58,17 +58,28 @@ def test_douze_trous_ranks_by_wins_then_difference_then_holes() -> None:
 
 
 def test_equal_players_share_a_rank() -> None:
-    st = compute_standings([_douze("g1", ("Ann", 12, "win"), ("Bob", 6, "loss")),
-                            _douze("g2", ("Bob", 12, "win"), ("Ann", 6, "loss"))])
+    st = compute_standings(
+        [_douze("g1", ("Ann", 12, "win"), ("Bob", 6, "loss")), _douze("g2", ("Bob", 12, "win"), ("Ann", 6, "loss"))]
+    )
     assert [(r["rank"], r["player"]) for r in st["tables"]["douze-trous"]["players"]] == [(1, "Ann"), (1, "Bob")]
 
 
 def test_a_ecrire_counts_each_marque_between_its_two_players() -> None:
     """A partie à tourner: the marqués are credited to who played them, with their value."""
-    g = StandingGame("t1", "t1", "2024-05-01", "2024", "a-ecrire",
-                     (SeatRow("Ann", None, "win"), SeatRow("Bob", None, "loss"), SeatRow("Cid", None, "loss")),
-                     (MarqueRow("Ann", "Bob", 6, "none"), MarqueRow("Cid", "Ann", 12, "petite"),
-                      MarqueRow("Ann", "Cid", 18, "grande"), MarqueRow("Bob", "Cid", None)))
+    g = StandingGame(
+        "t1",
+        "t1",
+        "2024-05-01",
+        "2024",
+        "a-ecrire",
+        (SeatRow("Ann", None, "win"), SeatRow("Bob", None, "loss"), SeatRow("Cid", None, "loss")),
+        (
+            MarqueRow("Ann", "Bob", 6, "none"),
+            MarqueRow("Cid", "Ann", 12, "petite"),
+            MarqueRow("Ann", "Cid", 18, "grande"),
+            MarqueRow("Bob", "Cid", None),
+        ),
+    )
     t = compute_standings([g])["tables"]["a-ecrire"]
     rows = {r["player"]: r for r in t["players"]}
     assert (rows["Ann"]["marques_won"], rows["Ann"]["marques_lost"]) == (2, 1)
@@ -86,11 +97,15 @@ def test_a_ecrire_counts_each_marque_between_its_two_players() -> None:
 def _club_db(tmp_path: Path) -> Path:
     recs = selfplay_records(4, seed=11)
     names = [("Jean Dupont", "Marie Martin"), ("Marie Martin", "Élise Bérard"), ("Jean Dupont", "Élise Bérard")]
-    games = [copy_record(r, A=a, B=b, Date=f"2024.0{i + 1}.05", Round=str(i + 1))
-             for i, (r, (a, b)) in enumerate(zip(recs, names))]
+    games = [
+        copy_record(r, A=a, B=b, Date=f"2024.0{i + 1}.05", Round=str(i + 1))
+        for i, (r, (a, b)) in enumerate(zip(recs, names))
+    ]
     games[0] = with_table_talk(games[0], ecoles=[(3, "B", 4, "par trop")])
-    ecrire = as_marques(copy_record(recs[3], A="Jean Dupont", B="Marie Martin", Date="2025.01.10", Round="9"),
-                        [MarqueResult("A", 6, 2, "none", False, 6), MarqueResult("B", 6, 0, "petite", False, 12)])
+    ecrire = as_marques(
+        copy_record(recs[3], A="Jean Dupont", B="Marie Martin", Date="2025.01.10", Round="9"),
+        [MarqueResult("A", 6, 2, "none", False, 6), MarqueResult("B", 6, 0, "petite", False, 12)],
+    )
     db_path = tmp_path / "club.db"
     rep = import_records(db_path, [write_archive(tmp_path / "a.trn", [*games, ecrire])], verify=False)
     assert rep.failures == [] and rep.added == 4
@@ -102,8 +117,10 @@ def test_standings_from_the_database_and_the_command(tmp_path: Path) -> None:
     db = open_db(db_path, create=False, readonly=True)
     rows = standing_games(db)
     assert len(rows) == 4 and [g.kind for g in rows] == ["douze-trous"] * 3 + ["a-ecrire"]
-    assert standing_games(db, season="2025")[0].marques == (MarqueRow("Jean Dupont", "Marie Martin", 6, "none"),
-                                                           MarqueRow("Marie Martin", "Jean Dupont", 12, "petite"))
+    assert standing_games(db, season="2025")[0].marques == (
+        MarqueRow("Jean Dupont", "Marie Martin", 6, "none"),
+        MarqueRow("Marie Martin", "Jean Dupont", 12, "petite"),
+    )
     assert len(standing_games(db, date_from="2024-02", date_to="2024-03")) == 2
     first = rows[0]
     by = {s.player: s for s in first.seats}

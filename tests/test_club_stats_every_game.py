@@ -35,8 +35,9 @@ def test_games_with_illegal_moves_are_counted_not_skipped() -> None:
     judged = {j["game"] for j in st["judged_by_verifier"]}
     reports = [verify(r, trace=True) for r in recs]
     # each such game counts every coup the verifier judged
-    assert st["coups"] == sum(len(rep.trace) if i in judged else len(r.coups)
-                              for i, (r, rep) in enumerate(zip(recs, reports)))
+    assert st["coups"] == sum(
+        len(rep.trace) if i in judged else len(r.coups) for i, (r, rep) in enumerate(zip(recs, reports))
+    )
     f = st["findings"]
     assert f["games_with_findings"] == sum(1 for rep in reports if rep.findings)
     assert f["findings"] == sum(len(rep.findings) for rep in reports)
@@ -49,8 +50,13 @@ def test_a_mistake_changes_only_its_own_game() -> None:
     from club_helpers import selfplay_records
 
     clean = list(selfplay_records(3))
-    bad = _records([FIX / "e58-illegal-move.trn"]) if (FIX / "e58-illegal-move.trn").exists() else \
-        [r for r in _records(sorted(FIX.glob("*.trn"))) if any(f.kind == "illegal-move" for f in verify(r).findings)][:1]
+    bad = (
+        _records([FIX / "e58-illegal-move.trn"])
+        if (FIX / "e58-illegal-move.trn").exists()
+        else [
+            r for r in _records(sorted(FIX.glob("*.trn"))) if any(f.kind == "illegal-move" for f in verify(r).findings)
+        ][:1]
+    )
     assert bad
     a = corpus_stats(clean)
     b = corpus_stats(clean + bad)

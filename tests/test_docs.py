@@ -22,8 +22,20 @@ ALL = list(_commands(cli))
 
 def test_every_planned_command_is_registered():
     names = {n for n, _ in ALL}
-    for expected in ("analyse", "board", "score", "fmt", "check", "annotate", "replay",
-                     "selfplay", "bench", "db", "publish", "stats"):
+    for expected in (
+        "analyse",
+        "board",
+        "score",
+        "fmt",
+        "check",
+        "annotate",
+        "replay",
+        "selfplay",
+        "bench",
+        "db",
+        "publish",
+        "stats",
+    ):
         assert expected in names
 
 
@@ -33,7 +45,8 @@ def test_command_has_help(name, cmd):
 
 
 @pytest.mark.parametrize(
-    "name,cmd", [(n, c) for n, c in ALL if not isinstance(c, click.Group)],
+    "name,cmd",
+    [(n, c) for n, c in ALL if not isinstance(c, click.Group)],
     ids=[n for n, c in ALL if not isinstance(c, click.Group)],
 )
 def test_leaf_command_help_has_an_example(name, cmd):
@@ -48,7 +61,13 @@ def test_readme_tour_names_every_top_level_command():
 
 def test_docs_exist_and_are_linked_from_the_readme():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for doc in ("docs/notation.md", "docs/glossary.md", "docs/score.md", "docs/database.md",
-                "docs/findings.md", "docs/architecture.md"):
+    for doc in (
+        "docs/notation.md",
+        "docs/glossary.md",
+        "docs/score.md",
+        "docs/database.md",
+        "docs/findings.md",
+        "docs/architecture.md",
+    ):
         assert (ROOT / doc).exists(), doc
         assert doc in readme, f"README does not link {doc}"

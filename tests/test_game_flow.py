@@ -84,8 +84,12 @@ def test_stay_plays_and_keeps_rest() -> None:
 
 
 def test_leave_with_six_holes_ends_the_marque_003_221() -> None:
-    g = Game("a-ecrire", start=_hit_position(), marques=2,
-             score=_score(PlayerScore(points=10, holes=5), PlayerScore(holes=3)))
+    g = Game(
+        "a-ecrire",
+        start=_hit_position(),
+        marques=2,
+        score=_score(PlayerScore(points=10, holes=5), PlayerScore(holes=3)),
+    )
     out = g.apply_coup((6, 1), None, leave=True)
     m = out.marque_ended
     assert m is not None and not m.refait
@@ -96,8 +100,12 @@ def test_leave_with_six_holes_ends_the_marque_003_221() -> None:
 
 
 def test_refait_keeps_the_marque_primaute_003_226() -> None:
-    g = Game("a-ecrire", start=_hit_position(), marques=2,
-             score=_score(PlayerScore(points=10, holes=5), PlayerScore(holes=6)))
+    g = Game(
+        "a-ecrire",
+        start=_hit_position(),
+        marques=2,
+        score=_score(PlayerScore(points=10, holes=5), PlayerScore(holes=6)),
+    )
     g.marque_primaute = "B"  # B threw first in this marqué
     out = g.apply_coup((6, 1), None, leave=True)
     m = out.marque_ended
@@ -106,8 +114,7 @@ def test_refait_keeps_the_marque_primaute_003_226() -> None:
 
 
 def test_last_marque_ends_the_partie() -> None:
-    g = Game("a-ecrire", start=_hit_position(), marques=1,
-             score=_score(PlayerScore(points=10, holes=7, pavillon=True)))
+    g = Game("a-ecrire", start=_hit_position(), marques=1, score=_score(PlayerScore(points=10, holes=7, pavillon=True)))
     out = g.apply_coup((6, 1), None, leave=True)
     assert out.game_over and g.finished and g.winner == "A"
     m = out.marque_ended
@@ -151,8 +158,11 @@ def test_douze_trous_ends_on_receipts_with_je_ne_marque_pas() -> None:
             break
     assert found, "a throw that gains A points and gives B some"
     roll, cs = found
-    g = Game("douze-trous", start=_impuissance_position(),
-             score=_score(PlayerScore(), PlayerScore(points=12 - cs.other, holes=11)))
+    g = Game(
+        "douze-trous",
+        start=_impuissance_position(),
+        score=_score(PlayerScore(), PlayerScore(points=12 - cs.other, holes=11)),
+    )
     play = g.legal(roll).plays[0]
     out = g.apply_coup(roll, play)
     # A's gains make no hole and B's receipts complete B's hole: "je ne marque pas" (§5.3)
@@ -230,8 +240,13 @@ def test_profile_primaute_after_marque_leave_leaver() -> None:
     from dataclasses import replace
 
     prof = replace(find_profile(None), primaute_after_marque_leave="leaver")
-    g = Game("a-ecrire", prof, start=_hit_position(), marques=3,
-             score=_score(PlayerScore(points=10, holes=2), PlayerScore(holes=6)))
+    g = Game(
+        "a-ecrire",
+        prof,
+        start=_hit_position(),
+        marques=3,
+        score=_score(PlayerScore(points=10, holes=2), PlayerScore(holes=6)),
+    )
     out = g.apply_coup((6, 1), None, leave=True)
     assert out.marque_ended is not None and out.marque_ended.winner == "B"
     assert g.turn == "A"

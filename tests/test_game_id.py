@@ -55,8 +55,11 @@ def test_fmt_add_id_writes_the_tag_and_check_wants_it(tmp_path: Path) -> None:
 
 def _correct(text: str) -> str:
     # The secretary fixes the event, the date and a player's name: every identifying tag.
-    return (text.replace("Tournoi d'hiver du Cercle", "Tournoi de printemps").replace("1852.01.15", "1852.04.02")
-            .replace('[A "Dupont"]', '[A "Jean Dupont"]'))
+    return (
+        text.replace("Tournoi d'hiver du Cercle", "Tournoi de printemps")
+        .replace("1852.01.15", "1852.04.02")
+        .replace('[A "Dupont"]', '[A "Jean Dupont"]')
+    )
 
 
 def _import(db: Path, f: Path) -> str:
@@ -79,8 +82,9 @@ def test_a_corrected_record_with_its_game_id_replaces_the_stored_game(tmp_path: 
             history = con.execute("SELECT action FROM game_history").fetchall()
         assert len(rows) == games, (add_id, rows)
         if add_id:  # the correction replaced the game; the first version is in its history
-            assert rows == [("Tournoi de printemps", "1852.04.02", "1852-04-02 Jean Dupont – Martin, "
-                                                                   "Tournoi de printemps")]
+            assert rows == [
+                ("Tournoi de printemps", "1852.04.02", "1852-04-02 Jean Dupont – Martin, Tournoi de printemps")
+            ]
             assert history == [("replaced",)]
         else:  # without the tag the tags changed, so did the identity: a second game
             assert history == []

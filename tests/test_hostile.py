@@ -63,10 +63,15 @@ def test_escapes_are_shown_escaped_not_dropped():
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_junk_is_refused_in_one_line(tmp_path: Path, name: str):
     path = str(HOSTILE / name)
-    for args in (["check", path], ["fmt", path], ["stats", path], ["replay", path],
-                 ["annotate", path, "-o", str(tmp_path / "a.trn")],
-                 ["publish", path, "-o", str(tmp_path / "site")],
-                 ["db", "import", str(tmp_path / "c.db"), path]):
+    for args in (
+        ["check", path],
+        ["fmt", path],
+        ["stats", path],
+        ["replay", path],
+        ["annotate", path, "-o", str(tmp_path / "a.trn")],
+        ["publish", path, "-o", str(tmp_path / "site")],
+        ["db", "import", str(tmp_path / "c.db"), path],
+    ):
         r = run(*args)
         assert r.exit_code == 2, (args, r.output)
         assert "Traceback" not in r.output and name in r.stderr

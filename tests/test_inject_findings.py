@@ -73,13 +73,23 @@ def test_committed_mistakes_are_found_exactly(name: str) -> None:
     for rec, row in zip(records, truth):
         assert row["injected"], row["kind"]
         expected = expected_findings(row["injected"])  # with the findings a mistake brings along
-        found = sorted((_key(f.kind, f.index, f.who) for f in verify(rec).findings),
-                       key=lambda t: (t[0], t[1], t[2] or ""))
+        found = sorted(
+            (_key(f.kind, f.index, f.who) for f in verify(rec).findings), key=lambda t: (t[0], t[1], t[2] or "")
+        )
         assert found == expected, row["kind"]
 
 
-@pytest.mark.parametrize("kind", ["unclaimed-ecole", "ecole-par-trop", "ecole-par-moins", "leave-without-right",
-                                  "unplayed-number", "bredouille-lost"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "unclaimed-ecole",
+        "ecole-par-trop",
+        "ecole-par-moins",
+        "leave-without-right",
+        "unplayed-number",
+        "bredouille-lost",
+    ],
+)
 def test_fresh_injection_is_found(kind: str) -> None:
     verify = pytest.importorskip("trictrac.replay.verify").verify
     rec = play_partie(random.Random(f"fresh:{kind}"), "douze-trous")
@@ -88,15 +98,27 @@ def test_fresh_injection_is_found(kind: str) -> None:
     d = done[0]
     findings = verify(parse_text(write_record(bad))[0][0]).findings
     assert [(f.kind, f.index, f.who) for f in findings] == [(d.kind, d.index, d.side)]
-    if d.entitled is not None and d.marked is not None and kind in ("unclaimed-ecole", "ecole-par-trop",
-                                                                     "ecole-par-moins"):
+    if (
+        d.entitled is not None
+        and d.marked is not None
+        and kind in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins")
+    ):
         assert (findings[0].entitled, findings[0].marked) == (d.entitled, d.marked)
 
 
 # -- the kinds that need a claim, a leave, a slip of the scribe or a relevé (brief H4) -------------
 
-_NEW_FULL = ("ecole-claimed-wrongly", "ecole-partial", "ecole-too-late", "ecole-impossible",
-             "ecole-deux-jetons", "leave-at-sortie", "missing-checker", "out-of-turn", "releve-without-leave")
+_NEW_FULL = (
+    "ecole-claimed-wrongly",
+    "ecole-partial",
+    "ecole-too-late",
+    "ecole-impossible",
+    "ecole-deux-jetons",
+    "leave-at-sortie",
+    "missing-checker",
+    "out-of-turn",
+    "releve-without-leave",
+)
 
 
 @cache
@@ -109,12 +131,15 @@ def _found(rec: Record) -> list[tuple[str, int, str | None]]:
     verify = pytest.importorskip("trictrac.replay.verify").verify
     again = parse_text(write_record(rec))[0]
     assert len(again) == 1
-    return sorted(((f.kind, f.index, f.who) for f in verify(again[0], trace=False).findings),
-                  key=lambda t: (t[0], t[1], t[2] or ""))
+    return sorted(
+        ((f.kind, f.index, f.who) for f in verify(again[0], trace=False).findings),
+        key=lambda t: (t[0], t[1], t[2] or ""),
+    )
 
 
-def _injections(kind: str, profile: str = "lelasseux-1852", want: int = 3, compact: bool = False,
-                n: int = 4, tries: int = 4) -> list[tuple[Record, Record, Injected]]:
+def _injections(
+    kind: str, profile: str = "lelasseux-1852", want: int = 3, compact: bool = False, n: int = 4, tries: int = 4
+) -> list[tuple[Record, Record, Injected]]:
     """Up to ``want`` single injections of ``kind`` into generated games (douze trous and
     à écrire), several seeds each; a kind the game does not allow is skipped there."""
     out = []
@@ -177,7 +202,7 @@ def test_003_167_claim_after_his_own_throw_is_too_late() -> None:
     """003 §167, §186; 001 r.34: the école is claimed on the claimant's own next coup,
     after he threw: too late, and the wrong mark stays unclaimed."""
     for _rec, bad, d in _injections("ecole-too-late"):
-        (k, i, who), = d.also
+        ((k, i, who),) = d.also
         assert (k, i) == ("unclaimed-ecole", d.index - 1) and who != d.side
         late = bad.coups[d.index]
         assert late.side == d.side
@@ -197,7 +222,7 @@ def test_deux_jetons_follows_the_profile(profile: str) -> None:
     assert got, profile
     for _rec, bad, d in got:
         coup = bad.coups[d.index]
-        claim, = [a for a in coup.after if isinstance(a, Ecole)]
+        (claim,) = [a for a in coup.after if isinstance(a, Ecole)]
         assert claim.reason == "deux jetons" and claim.claimant != d.side == coup.side
         assert _found(bad) == expected_findings([d])
         assert (d.also == ()) is ecole
@@ -290,8 +315,9 @@ def test_several_mistakes_of_every_kind_are_found_exactly(seed: int, k: int, pro
 def test_expected_findings_reads_the_truth_rows() -> None:
     d = Injected("ecole-partial", "par-moins", 5, 6, 0, 1, "B", 4, 2, True, "", (("ecole-par-moins", 5, "A"),))
     row = json.loads(json.dumps(d.as_dict()))
-    assert expected_findings([row]) == expected_findings([d]) == [
-        ("ecole-par-moins", 5, "A"), ("ecole-partial", 5, "B")]
+    assert (
+        expected_findings([row]) == expected_findings([d]) == [("ecole-par-moins", 5, "A"), ("ecole-partial", 5, "B")]
+    )
 
 
 def test_ecole_written_after_the_coup_is_marked_after_the_receipts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -320,5 +346,9 @@ def test_fausse_ecole_long_after_an_unclaimed_one_is_no_late_claim(monkeypatch: 
     rec = _games("lelasseux-1852", "douze-trous", 2, 22)[1]
     bad, done = inject(rec, 4, random.Random("m1:1"))
     assert [(d.kind, d.index) for d in done] == [
-        ("unclaimed-ecole", 9), ("ecole-par-trop", 18), ("ecole-claimed-wrongly", 105), ("ecole-claimed-wrongly", 112)]
+        ("unclaimed-ecole", 9),
+        ("ecole-par-trop", 18),
+        ("ecole-claimed-wrongly", 105),
+        ("ecole-claimed-wrongly", 112),
+    ]
     assert _found(bad) == expected_findings(done)

@@ -263,9 +263,7 @@ def test_P13_003_130_a_coin_checker_may_hit() -> None:
     9: empty); Black's other 14 on his talon."""
     pos = make({1: 13, 12: 2}, {1: 14, 10: 1})
     sc = score_roll(pos, (5, 3))
-    assert [(e.side, e.kind, e.ways, e.points, e.target) for e in sc.events] == [
-        ("mover", "battre-a-vrai", 1, 2, 15)
-    ]
+    assert [(e.side, e.kind, e.ways, e.points, e.target) for e in sc.events] == [("mover", "battre-a-vrai", 1, 2, 15)]
 
 
 def test_P18_hit_into_a_closed_table_and_both_numbers_unplayable() -> None:
@@ -310,7 +308,7 @@ def test_P9_003_144_second_to_mark_has_the_bredouille() -> None:
 
 
 def test_P10_003_118_bredouille_survives_a_sortie() -> None:
-    """"Les deux joueurs gardent le gain qu'ils ont fait" at the sortie (003 §118;
+    """ "Les deux joueurs gardent le gain qu'ils ont fait" at the sortie (003 §118;
     RULES.md §4.9, §6.5): the points AND their bredouille state carry into the new
     relevé.  A had 4 (interrupted by B's 4, B in bredouille); A's sortie 3-1 gains 4:
     A 8, still not in bredouille, B's bredouille is now interrupted too.  Checked

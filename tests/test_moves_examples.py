@@ -182,7 +182,7 @@ def test_E16_003_114_remplir_en_passant() -> None:
     play = ps.plays[0]
     assert ps.fills and play.filled == 4  # filled en passant ...
     assert play.result[19] == 1  # ... and broken by the sortant 6
-    assert ("17/23" in {p.text().split()[0] for p, why in ps.excluded() if why == "must-fill"})
+    assert "17/23" in {p.text().split()[0] for p, why in ps.excluded() if why == "must-fill"}
 
 
 def test_E17_003_107_conserve_by_impuissance() -> None:

@@ -63,8 +63,7 @@ def test_L4_closed_tables_and_the_until_broken_switch() -> None:
     closed = opponent_table_closed(pos)
     assert not closed >> 20 & 1 and closed >> 15 & 1
     lebrun = find_profile("lebrun-1828")
-    made_then_broken = P({1: 15}, {1: 3, 7: 1, 8: 2, 9: 2, 10: 2, 11: 2, 12: 3},
-                         other_jans=frozenset({"grand-jan"}))
+    made_then_broken = P({1: 15}, {1: 3, 7: 1, 8: 2, 9: 2, 10: 2, 11: 2, 12: 3}, other_jans=frozenset({"grand-jan"}))
     assert opponent_table_closed(made_then_broken) >> 15 & 1  # 003: still possible
     assert not opponent_table_closed(made_then_broken, lebrun) >> 15 & 1  # 000: broken
 

@@ -38,8 +38,17 @@ def test_to_spec_round_trips_the_canonical_example_with_its_score() -> None:
 def test_spec_round_trip_of_reachable_positions(pos: Position, swap: bool, ca: int, cb: int) -> None:
     if swap:
         pos = pos.swapped()
-    pos = Position(pos.mover, pos.other, pos.turn, ca, cb, bool(ca % 2), bool(cb % 2),
-                   frozenset({"jan-de-trois-coups"}) if ca else frozenset(), frozenset())
+    pos = Position(
+        pos.mover,
+        pos.other,
+        pos.turn,
+        ca,
+        cb,
+        bool(ca % 2),
+        bool(cb % 2),
+        frozenset({"jan-de-trois-coups"}) if ca else frozenset(),
+        frozenset(),
+    )
     spec = pos.to_spec()
     assert Position.from_spec(spec) == pos
     back, diags = parse_position(write_position(spec))

@@ -120,9 +120,7 @@ def test_excluded_plays_are_movement_legal(pos: Position, roll: tuple[int, int])
 
 
 def _keeps_filled(play) -> bool:
-    return all(
-        plein_made(play.result, TABLES[name]) for name, bit in TABLE_BITS.items() if play.filled & bit
-    )
+    return all(plein_made(play.result, TABLES[name]) for name, bit in TABLE_BITS.items() if play.filled & bit)
 
 
 def test_fill_and_keep_beats_remplir_en_passant() -> None:

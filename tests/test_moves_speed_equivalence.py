@@ -79,8 +79,17 @@ def test_caches_never_change_an_answer() -> None:
         assert legal_plays(*c) is legal_plays(*c)  # identity fast path: the same object
         # an equal position (not the same object) with the roll written the other way
         pos, (a, b), profile = c
-        again = Position(pos.mover, pos.other, pos.turn, pos.mover_coups, pos.other_coups,
-                         pos.mover_coin_taken, pos.other_coin_taken, pos.mover_jans, pos.other_jans)
+        again = Position(
+            pos.mover,
+            pos.other,
+            pos.turn,
+            pos.mover_coups,
+            pos.other_coups,
+            pos.mover_coin_taken,
+            pos.other_coin_taken,
+            pos.mover_jans,
+            pos.other_jans,
+        )
         assert _snapshot(again, (b, a), profile) == snap
 
 

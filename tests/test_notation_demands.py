@@ -26,19 +26,32 @@ def test_the_three_demands_are_read():
     assert r1 == Remet("B", "A", -2, 0) and r2 == Remet("A", "A", 2, -1)
 
 
-@pytest.mark.parametrize("line", [
-    "1. B 6-5 A:force(14/20) 14/20 7/12",
-    "1. A 4-3 A+4 1/8 A:fait-marquer(B+4t1)",
-    "1. B 2-1 B+2 1/3 1/2 A:école+2 B:remet(A-2) A:remet(B-4t-1)",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1. B 6-5 A:force(14/20) 14/20 7/12",
+        "1. A 4-3 A+4 1/8 A:fait-marquer(B+4t1)",
+        "1. B 2-1 B+2 1/3 1/2 A:école+2 B:remet(A-2) A:remet(B-4t-1)",
+    ],
+)
 def test_written_back_canonically(line):
     recs, diags = parse_text(f'[Event "x"]\n\n{line}\n')
     assert not diags
     assert write_record(recs[0]).strip().splitlines()[-1] == line
 
 
-@pytest.mark.parametrize("token", ["A:force()", "A:force(14/x)", "A:fait-marquer(4)", "A:fait-marquer(B-4)",
-                                   "B:remet(2)", "B:remet(A)", "B:efface(A+2)"])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "A:force()",
+        "A:force(14/x)",
+        "A:fait-marquer(4)",
+        "A:fait-marquer(B-4)",
+        "B:remet(2)",
+        "B:remet(A)",
+        "B:efface(A+2)",
+    ],
+)
 def test_a_bad_demand_is_a_bad_action(token):
     _coup_, diags = _coup(f"1. A 4-3 1/8 {token}")
     assert [d.code for d in diags if d.severity == "error"][:1] in (["bad-action"], ["bad-move"])

@@ -46,8 +46,9 @@ def test_pavillon_after_the_moves_and_by_the_opponent() -> None:
     assert d == [] and c.moves == () and c.after == (Pavillon("B"),)
 
 
-@pytest.mark.parametrize("word", ["pavillon", "prend-le-pavillon", "flag", "Pavillon", "PAVILLON",
-                                  "Prend-Le-Pavillon", "FLAG", "Flag"])
+@pytest.mark.parametrize(
+    "word", ["pavillon", "prend-le-pavillon", "flag", "Pavillon", "PAVILLON", "Prend-Le-Pavillon", "FLAG", "Flag"]
+)
 def test_accepted_spellings_in_any_case(word: str) -> None:
     c, d = coup(f"3. C 5-2 C+4t1 C:{word} 1/6 1/3")
     assert d == []
@@ -60,8 +61,7 @@ def test_a_number_or_reason_is_a_bad_action_warning(tail: str) -> None:
     """Like every keyword that takes no number: a warning, the action still read."""
     c, d = coup(f"7. B 6-4 B+6t1 B:pavillon{tail} 1/7 1/5")
     assert c.before == (Mark("B", 6, 1), Pavillon("B"))
-    assert [(x.code, x.severity, x.span.col, x.text) for x in d] == [
-        ("bad-action", "warning", 16, f"B:pavillon{tail}")]
+    assert [(x.code, x.severity, x.span.col, x.text) for x in d] == [("bad-action", "warning", 16, f"B:pavillon{tail}")]
     assert "'pavillon' takes no number or reason" in d[0].message
     # the same words as joue-pour-tout
     c2, d2 = coup(f"7. B 6-4 B:joue-pour-tout{tail} 1/7 1/5")
@@ -94,8 +94,7 @@ def test_compact_record_warns_like_for_marks_not_like_joue_pour_tout() -> None:
     is a choice the replayer reads (replay.game), so it is not."""
     head = '[Record "compact"]\n\n'
     _, d = coup("7. B 6-4 B:pavillon 1/7 1/5", head)
-    assert [(x.code, x.severity, x.span.line, x.span.col) for x in d] == [
-        ("marks-in-compact-record", "warning", 3, 10)]
+    assert [(x.code, x.severity, x.span.line, x.span.col) for x in d] == [("marks-in-compact-record", "warning", 3, 10)]
     _, d = coup("7. B 6-4 1/7 1/5 B:flag", head)
     assert [(x.code, x.span.col) for x in d] == [("marks-in-compact-record", 18)]
     _, d = coup("7. B 6-4 B:joue-pour-tout 1/7 1/5", head)
@@ -127,7 +126,8 @@ def test_fast_path_and_general_path_agree_on_the_canonical_line() -> None:
 
 
 _with_pavillon = st.lists(coups, min_size=1, max_size=4).filter(
-    lambda cs: any(type(a) is Pavillon for c in cs for a in c.before + c.after))
+    lambda cs: any(type(a) is Pavillon for c in cs for a in c.before + c.after)
+)
 
 
 @settings(max_examples=120, deadline=None)

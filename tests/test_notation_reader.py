@@ -62,15 +62,20 @@ def coup(line: str) -> tuple[Coup, list]:
 
 
 def test_coup_with_every_kind_of_action_in_order() -> None:
-    c, d = coup("12. A 6-5 A+4 A:reste 1/7 1/12 -5 B+2b B:école+4(oubli) A:correction-2t+1 B:fait-jouer(1/12 -5) "
-                "! {bien}")
+    c, d = coup(
+        "12. A 6-5 A+4 A:reste 1/7 1/12 -5 B+2b B:école+4(oubli) A:correction-2t+1 B:fait-jouer(1/12 -5) ! {bien}"
+    )
     assert d == []
     assert (c.number, c.side, c.roll) == (12, "A", (6, 5))
     assert c.before == (Mark("A", 4), Decision("A", False))
     assert c.moves == (Move(1, 7), Move(1, 12), CannotPlay(5))
     assert c.after == (
-        Mark("B", 2, None, True), Ecole("B", 4, "oubli"), Correction("A", -2, 1),
-        Replay("B", (Move(1, 12), CannotPlay(5))), Glyph("!"), Comment("bien"),
+        Mark("B", 2, None, True),
+        Ecole("B", 4, "oubli"),
+        Correction("A", -2, 1),
+        Replay("B", (Move(1, 12), CannotPlay(5))),
+        Glyph("!"),
+        Comment("bien"),
     )
 
 
@@ -80,8 +85,18 @@ def test_mark_with_holes_and_bredouille_flags() -> None:
 
 
 def test_doublet_names_and_reversed_dice() -> None:
-    for name, n in [("bezet", 1), ("Beset", 1), ("double-deux", 2), ("terne", 3), ("ternes", 3),
-                    ("carme", 4), ("quaterne", 4), ("carne", 4), ("quine", 5), ("sonnez", 6)]:
+    for name, n in [
+        ("bezet", 1),
+        ("Beset", 1),
+        ("double-deux", 2),
+        ("terne", 3),
+        ("ternes", 3),
+        ("carme", 4),
+        ("quaterne", 4),
+        ("carne", 4),
+        ("quine", 5),
+        ("sonnez", 6),
+    ]:
         c, d = coup(f"1. A {name} 1/2")
         assert c.roll == (n, n) and d == []
     c, _ = coup("1. b 4-6 1/7")
@@ -97,8 +112,13 @@ def test_keywords_accept_unaccented_and_english_aliases() -> None:
     c, d = coup("3. A 6-6 A:leave A:stay A:nmp A:school+2 A:ecole+2 A:pour-tout A:je-m'en-vais")
     assert d == []
     assert c.before == (
-        Decision("A", True), Decision("A", False), NeMarquePas("A"), Ecole("A", 2), Ecole("A", 2),
-        JouePourTout("A"), Decision("A", True),
+        Decision("A", True),
+        Decision("A", False),
+        NeMarquePas("A"),
+        Ecole("A", 2),
+        Ecole("A", 2),
+        JouePourTout("A"),
+        Decision("A", True),
     )
 
 
@@ -109,13 +129,15 @@ def test_no_moves_placeholder_separates_before_and_after() -> None:
 
 def test_sections_and_results() -> None:
     r, d = one(
-        '[A "x"]\n\nmarqué 2 A-C\nrelevé 3\nrésultat C 9-4 grande-bredouille valeur 40\n'
-        "resultat refait 7-7\nmarque 3\n"
+        '[A "x"]\n\nmarqué 2 A-C\nrelevé 3\nrésultat C 9-4 grande-bredouille valeur 40\nresultat refait 7-7\nmarque 3\n'
     )
     assert d == []
     assert r.elements == [
-        MarqueStart(2, ("A", "C")), ReleveStart(3), MarqueResult("C", 9, 4, "grande", False, 40),
-        MarqueResult(None, 7, 7, "none", True, None), MarqueStart(3),
+        MarqueStart(2, ("A", "C")),
+        ReleveStart(3),
+        MarqueResult("C", 9, 4, "grande", False, 40),
+        MarqueResult(None, 7, 7, "none", True, None),
+        MarqueStart(3),
     ]
 
 
@@ -220,19 +242,35 @@ def test_fixtures_cover_every_construct() -> None:
                 if isinstance(e, Coup):
                     seen.update(type(a).__name__ for a in e.before + e.moves + e.after)
                     seen.update("holes" for a in e.before if isinstance(a, Mark) and a.holes)
-    want = {"Position", "C", "D", "full", "compact", "Coup", "Comment", "ReleveStart", "MarqueStart",
-            "MarqueResult", "Move", "CannotPlay", "Mark", "holes", "Decision", "Ecole", "Correction",
-            "JouePourTout", "Replay", "Pavillon", "Glyph"}
+    want = {
+        "Position",
+        "C",
+        "D",
+        "full",
+        "compact",
+        "Coup",
+        "Comment",
+        "ReleveStart",
+        "MarqueStart",
+        "MarqueResult",
+        "Move",
+        "CannotPlay",
+        "Mark",
+        "holes",
+        "Decision",
+        "Ecole",
+        "Correction",
+        "JouePourTout",
+        "Replay",
+        "Pavillon",
+        "Glyph",
+    }
     assert want <= seen, want - seen
 
 
 @pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.name)
 def test_broken_fixture_gives_the_expected_diagnostics(path: Path) -> None:
-    got = [
-        f"{d.span.line}:{d.span.col}: {d.severity}: {d.code}"
-        for pr in iter_records(path)
-        for d in pr.diagnostics
-    ]
+    got = [f"{d.span.line}:{d.span.col}: {d.severity}: {d.code}" for pr in iter_records(path) for d in pr.diagnostics]
     assert got == path.with_suffix(".expected").read_text().splitlines()
 
 
@@ -265,11 +303,42 @@ def test_random_bytes_never_raise(data: bytes) -> None:
         assert all(d.span.line >= 1 for d in pr.diagnostics)
 
 
-_pieces = st.sampled_from([
-    "[", "]", '"', "{", "}", "\n", "\n\n", " ", "1.", "12. A ", "6-5", "sonnez", "1/7", "19/off", "-5", "--",
-    "A+4", "A+4t1b", "B:école+2(", ")", "A:reste", "relevé 1", "marqué 2 A-C", "résultat A 8-3", "!", "$3",
-    '[Event "x"]', '[Position "A{1:15} B{1:15}"]', "\\", "\x00", "é", "\r\n",
-])
+_pieces = st.sampled_from(
+    [
+        "[",
+        "]",
+        '"',
+        "{",
+        "}",
+        "\n",
+        "\n\n",
+        " ",
+        "1.",
+        "12. A ",
+        "6-5",
+        "sonnez",
+        "1/7",
+        "19/off",
+        "-5",
+        "--",
+        "A+4",
+        "A+4t1b",
+        "B:école+2(",
+        ")",
+        "A:reste",
+        "relevé 1",
+        "marqué 2 A-C",
+        "résultat A 8-3",
+        "!",
+        "$3",
+        '[Event "x"]',
+        '[Position "A{1:15} B{1:15}"]',
+        "\\",
+        "\x00",
+        "é",
+        "\r\n",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -294,14 +363,14 @@ def test_pathological_inputs() -> None:
         "1. A 6-5 " + "1/7 " * 50_000,
         "A:école+4(" + "x" * 100_000,
         "\x00" * 10_000,
-        "\ufeff[Event \"bom\"]\n",
+        '\ufeff[Event "bom"]\n',
         "x" * 10_000_000,  # a 10 MB line
     ]
     for text in cases:
         recs, diags = parse_text(text)
         assert len(diags) <= MAX_DIAGNOSTICS + 1
         list(iter_records(io.BytesIO(text.encode("utf-8", "surrogatepass"))))
-    recs, _ = parse_text("\ufeff[Event \"bom\"]\n")
+    recs, _ = parse_text('\ufeff[Event "bom"]\n')
     assert recs[0].headers == {"Event": "bom"}
 
 

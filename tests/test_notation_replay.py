@@ -91,8 +91,7 @@ def test_roller_corrects_his_own_play_before_releasing_003_216() -> None:
 
 # --- spellings and canonical writing ---------------------------------------------------
 
-SPELLINGS = ["fait-jouer", "fait-rejouer", "impose", "remedy", "rejoue", "rejoué", "replay",
-             "Fait-Jouer", "REJOUE"]
+SPELLINGS = ["fait-jouer", "fait-rejouer", "impose", "remedy", "rejoue", "rejoué", "replay", "Fait-Jouer", "REJOUE"]
 
 
 @pytest.mark.parametrize("word", SPELLINGS)
@@ -107,8 +106,14 @@ def test_every_spelling_builds_the_same_replay(word: str, who: str) -> None:
 
 
 def test_canonical_word_follows_the_roller_with_four_players() -> None:
-    c = Coup(2, "C", (4, 2), (Move(1, 5), Move(1, 3)), (),
-             (Replay("C", (Move(1, 7),)), Replay("D", (Move(1, 5), Move(1, 3))), Replay("A", ())))
+    c = Coup(
+        2,
+        "C",
+        (4, 2),
+        (Move(1, 5), Move(1, 3)),
+        (),
+        (Replay("C", (Move(1, 7),)), Replay("D", (Move(1, 5), Move(1, 3))), Replay("A", ())),
+    )
     assert write_coup(c) == "2. C 4-2 1/5 1/3 C:rejoue(1/7) D:fait-jouer(1/5 1/3) A:fait-jouer(--)"
     assert write_action(Replay("B", (Move(19, OFF),))) == "B:fait-jouer(19/off)"  # roller unknown
     assert write_action(Replay("B", (Move(19, OFF),)), "B") == "B:rejoue(19/off)"
@@ -182,8 +187,10 @@ def test_spans_of_the_action_and_of_each_inner_move() -> None:
     s = rep.span
     assert (s.line, s.col, s.end_line, s.end_col) == (5, 18, 5, 38)
     assert text[s.offset : s.offset + s.end_col - s.col] == "B:fait-jouer(1/6 -4)"
-    got = [(m.span.line, m.span.col, m.span.end_col, text[m.span.offset : m.span.offset + m.span.end_col - m.span.col])
-           for m in rep.moves]
+    got = [
+        (m.span.line, m.span.col, m.span.end_col, text[m.span.offset : m.span.offset + m.span.end_col - m.span.col])
+        for m in rep.moves
+    ]
     assert got == [(5, 31, 34, "1/6"), (5, 35, 37, "-4")]
     assert r.elements[1].span.end_col == 38  # the coup ends with it
 
@@ -207,29 +214,34 @@ def test_offsets_in_a_file_with_accents(tmp_path) -> None:
 LINE = "3. A 5-4 1/4 1/5 "  # the action starts at column 18 of line 4
 
 
-@pytest.mark.parametrize("tail,want", [
-    ("B:fait-jouer()", [("bad-action", "error", 4, 18)]),
-    ("B:fait-jouer(  )", [("bad-action", "error", 4, 18)]),
-    ("B:fait-jouer", [("bad-action", "error", 4, 18)]),
-    ("A:rejoue", [("bad-action", "error", 4, 18)]),
-    ("B:fait-jouer(1/6 hop)", [("bad-move", "error", 4, 35)]),
-    ("B:fait-jouer(0/6 1/5)", [("bad-move", "error", 4, 31)]),
-    ("B:fait-jouer(1/26)", [("bad-move", "error", 4, 31)]),
-    ("B:fait-jouer(25/off)", [("bad-move", "error", 4, 31)]),
-    ("B:fait-jouer(1/6 -7)", [("bad-move", "error", 4, 35)]),
-    ("B:fait-jouer(1/6 x0)", [("bad-move", "error", 4, 35)]),
-    ("B:fait-jouer(1/6 B+2)", [("bad-move", "error", 4, 35)]),
-    ("B:fait-jouer(1/6,1/5)", [("bad-move", "error", 4, 31)]),
-    ("B:fait-jouer(1/6 \\) )", [("bad-move", "error", 4, 35)]),
-    ("B:fait-jouer(1/6 --)", [("bad-move", "error", 4, 35)]),
-    ("B:fait-jouer(-- 1/6)", [("bad-move", "error", 4, 31)]),
-    ("B:fait-jouer(-- --)", [("bad-move", "error", 4, 34)]),
-    ("B:fait-jouer(hop 0/3 -9)", [("bad-move", "error", 4, 31), ("bad-move", "error", 4, 35),
-                                  ("bad-move", "error", 4, 39)]),
-    ("B:fait-jouer(1/6 1/5", [("bad-action", "error", 4, 18)]),
-    ("B:fait-jouer(1/6 1/5)x", [("bad-action", "error", 4, 18)]),
-    ("B:fait-jouerie(1/6)", [("unknown-keyword", "error", 4, 20)]),
-])
+@pytest.mark.parametrize(
+    "tail,want",
+    [
+        ("B:fait-jouer()", [("bad-action", "error", 4, 18)]),
+        ("B:fait-jouer(  )", [("bad-action", "error", 4, 18)]),
+        ("B:fait-jouer", [("bad-action", "error", 4, 18)]),
+        ("A:rejoue", [("bad-action", "error", 4, 18)]),
+        ("B:fait-jouer(1/6 hop)", [("bad-move", "error", 4, 35)]),
+        ("B:fait-jouer(0/6 1/5)", [("bad-move", "error", 4, 31)]),
+        ("B:fait-jouer(1/26)", [("bad-move", "error", 4, 31)]),
+        ("B:fait-jouer(25/off)", [("bad-move", "error", 4, 31)]),
+        ("B:fait-jouer(1/6 -7)", [("bad-move", "error", 4, 35)]),
+        ("B:fait-jouer(1/6 x0)", [("bad-move", "error", 4, 35)]),
+        ("B:fait-jouer(1/6 B+2)", [("bad-move", "error", 4, 35)]),
+        ("B:fait-jouer(1/6,1/5)", [("bad-move", "error", 4, 31)]),
+        ("B:fait-jouer(1/6 \\) )", [("bad-move", "error", 4, 35)]),
+        ("B:fait-jouer(1/6 --)", [("bad-move", "error", 4, 35)]),
+        ("B:fait-jouer(-- 1/6)", [("bad-move", "error", 4, 31)]),
+        ("B:fait-jouer(-- --)", [("bad-move", "error", 4, 34)]),
+        (
+            "B:fait-jouer(hop 0/3 -9)",
+            [("bad-move", "error", 4, 31), ("bad-move", "error", 4, 35), ("bad-move", "error", 4, 39)],
+        ),
+        ("B:fait-jouer(1/6 1/5", [("bad-action", "error", 4, 18)]),
+        ("B:fait-jouer(1/6 1/5)x", [("bad-action", "error", 4, 18)]),
+        ("B:fait-jouerie(1/6)", [("unknown-keyword", "error", 4, 20)]),
+    ],
+)
 def test_bad_contents_drop_the_action_with_a_diagnostic(tail: str, want: list) -> None:
     c, d = coup(LINE + tail)
     assert codes(d) == want
@@ -324,9 +336,28 @@ def test_any_contents_never_raise_and_rewrite_stably(inner: str, word: str, tail
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from([
-    "1. A 6-5 ", "1/7 ", "B:fait-jouer(", "A:rejoue(", "1/12", ")", " ", "--", "-6", "\n", "{c}", "(", "B+2 ",
-]), max_size=30).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "1. A 6-5 ",
+                "1/7 ",
+                "B:fait-jouer(",
+                "A:rejoue(",
+                "1/12",
+                ")",
+                " ",
+                "--",
+                "-6",
+                "\n",
+                "{c}",
+                "(",
+                "B+2 ",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
 def test_replay_soup_never_raises_and_both_paths_agree(text: str) -> None:
     text = HEAD + text
     fast, slow = parse_both(text)

@@ -57,10 +57,7 @@ def test_fmt_is_a_fixed_point_of_sloppy_text() -> None:
 
 
 def test_archive_index_and_random_access(tmp_path) -> None:
-    rs = [
-        Record({"Event": f"g{i}", "A": "é" * i, "B": "b"}, [Comment(f"game {i}")])
-        for i in range(5)
-    ]
+    rs = [Record({"Event": f"g{i}", "A": "é" * i, "B": "b"}, [Comment(f"game {i}")]) for i in range(5)]
     p = tmp_path / "archive.trn"
     p.write_text(write_records(rs), encoding="utf-8")
     idx = index_records(p)
@@ -68,7 +65,7 @@ def test_archive_index_and_random_access(tmp_path) -> None:
     data = p.read_bytes()
     assert sum(n for _, n in idx) == len(data)
     for i, (off, _n) in enumerate(idx):
-        assert data[off:off + 1] == b"["
+        assert data[off : off + 1] == b"["
         pr = read_record_at(p, off)
         assert pr is not None and pr.record == rs[i]
     streamed = [pr.record for pr in iter_records(p)]
@@ -84,10 +81,28 @@ def test_streams_text_and_binary() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from([
-    '[Event "x"]\n', '[A "y"]\n', "\n", "  \n", "{note}\n", "1. A 6-5 1/7 1/6\n", "relevé 1\n", " [B \"z\"]\n",
-    "junk\n", "{a\nb}\n", "é\n", "\r\n",
-]), max_size=30).map("".join), st.integers(1, 64))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                '[Event "x"]\n',
+                '[A "y"]\n',
+                "\n",
+                "  \n",
+                "{note}\n",
+                "1. A 6-5 1/7 1/6\n",
+                "relevé 1\n",
+                ' [B "z"]\n',
+                "junk\n",
+                "{a\nb}\n",
+                "é\n",
+                "\r\n",
+            ]
+        ),
+        max_size=30,
+    ).map("".join),
+    st.integers(1, 64),
+)
 def test_block_splitter_agrees_with_the_line_splitter(text: str, chunk: int) -> None:
     """Games are cut at the same places from bytes (by blocks) and from text (by lines),
     whatever the block size."""

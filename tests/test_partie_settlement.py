@@ -127,8 +127,12 @@ def test_003_228_queue_des_jetons_shared_when_equal() -> None:
 
 
 def test_003_226_refait_grows_the_next_consolation_and_keeps_the_primaute() -> None:
-    res = [MarqueLine("A", (9, 8)), MarqueLine(refait_holes=7), MarqueLine(refait_holes=6),
-           MarqueLine("B", (7, 4), pavillon=True)]
+    res = [
+        MarqueLine("A", (9, 8)),
+        MarqueLine(refait_holes=7),
+        MarqueLine(refait_holes=6),
+        MarqueLine("B", (7, 4), pavillon=True),
+    ]
     s = settle_partie(PartieSpec("ecrire", ("A", "B"), 2, primaute="B"), res)
     d = s.detail
     assert [m["primaute"] for m in d] == ["B", "A", "A", "A"]  # winner, then kept through refaits
@@ -184,8 +188,12 @@ def test_E56_003_246_two_first_postillons_at_tourner(target: dict, expected: dic
 
 
 def test_E52_003_245_idle_player_gets_the_consolation() -> None:
-    res = [MarqueLine("P", (7, 3)), MarqueLine(refait_holes=6), MarqueLine("P", (7, 4), pavillon=True),
-           MarqueLine("Q", (12, 0), pavillon=True)]
+    res = [
+        MarqueLine("P", (7, 3)),
+        MarqueLine(refait_holes=6),
+        MarqueLine("P", (7, 4), pavillon=True),
+        MarqueLine("Q", (12, 0), pavillon=True),
+    ]
     s = settle_partie(PartieSpec("tourner", ("P", "Q", "R"), 9), res)
     d = s.detail
     assert (d[0]["idle"], d[0]["idle_consolation"]) == ("R", 2)
@@ -282,8 +290,12 @@ RESULT = st.one_of(
 def test_settlement_is_zero_sum(kind: str, raw: list, queue: int, k: int, prof: str) -> None:
     """A partie à écrire's settlement is zero-sum between the players (the queue and the
     queue des jetons included), in jetons and in rounded fiches."""
-    players = {"ecrire": ("A", "B"), "quatre": ("A", "B", "C", "D"), "chouette": ("A", "B", "C"),
-               "tourner": ("A", "B", "C")}[kind]
+    players = {
+        "ecrire": ("A", "B"),
+        "quatre": ("A", "B", "C", "D"),
+        "chouette": ("A", "B", "C"),
+        "tourner": ("A", "B", "C"),
+    }[kind]
     n_acc = 3 if kind == "tourner" else 2
     marques = n_acc * 3
     spec = PartieSpec(kind, players, marques, queue=queue, jetons_per_marque=k)

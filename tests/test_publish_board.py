@@ -219,8 +219,15 @@ def positions(draw: st.DrawFn) -> PositionSpec:
             counts[12], counts[1] = 0, counts[1] + 1
     pts = draw(st.tuples(st.integers(0, 11), st.integers(0, 11)))
     holes = draw(st.tuples(st.integers(0, 20), st.integers(0, 20)))
-    return PositionSpec(tuple(a), tuple(b), turn=draw(st.sampled_from("AB")), points=pts,
-                        bredouille=(draw(st.booleans()), False), holes=holes, pavillon=(False, draw(st.booleans())))
+    return PositionSpec(
+        tuple(a),
+        tuple(b),
+        turn=draw(st.sampled_from("AB")),
+        points=pts,
+        bredouille=(draw(st.booleans()), False),
+        holes=holes,
+        pavillon=(False, draw(st.booleans())),
+    )
 
 
 @given(positions())

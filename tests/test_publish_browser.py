@@ -86,8 +86,7 @@ def console_lines(stderr: str) -> list[str]:
 
 def test_page_loads_without_console_errors_and_the_name_is_text(site: Path) -> None:
     page = sorted(site.glob("0001-*.html"))[0]
-    r = run_chromium(["--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--dump-dom",
-                      page.as_uri()])
+    r = run_chromium(["--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--dump-dom", page.as_uri()])
     assert r.returncode == 0
     assert console_lines(r.stderr) == []
     dom = lxml.html.fromstring(r.stdout)
@@ -113,8 +112,7 @@ def test_stepping_through_coups_changes_the_board(site: Path, tmp_path: Path) ->
     variant = tmp_path / "variant.html"
     variant.write_text(lxml.html.tostring(doc, doctype="<!DOCTYPE html>", encoding="unicode"), encoding="utf-8")
 
-    r = run_chromium(["--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--dump-dom",
-                      variant.as_uri()])
+    r = run_chromium(["--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--dump-dom", variant.as_uri()])
     dom = lxml.html.fromstring(r.stdout)
     res = json.loads(dom.get_element_by_id("tt-probe").text)
     n = len(doc.xpath("//figure[contains(@class,'tt-step')]"))
@@ -149,8 +147,9 @@ def test_standalone_board_svg_renders(tmp_path: Path) -> None:
     svg = tmp_path / "board.svg"
     svg.write_text(svg_text(board_svg(spec, size=600)), encoding="utf-8")
     shot = tmp_path / "board.png"
-    r = run_chromium(["--enable-logging=stderr", "--v=0", "--window-size=620,560", f"--screenshot={shot}",
-                      svg.as_uri()])
+    r = run_chromium(
+        ["--enable-logging=stderr", "--v=0", "--window-size=620,560", f"--screenshot={shot}", svg.as_uri()]
+    )
     assert console_lines(r.stderr) == []
     assert len(png_colours(shot)) > 5
 
@@ -238,10 +237,21 @@ def test_printing_gives_the_feuilles_de_marque_one_a_page(site: Path, tmp_path: 
 
 def test_screenshots_of_a_game_the_index_and_a_player(site: Path, tmp_path: Path) -> None:
     shots = {}
-    for name, page in (("game", sorted(site.glob("0001-*.html"))[0]), ("index", site / "index.html"),
-                       ("player", sorted((site / "joueurs").glob("*.html"))[0])):
+    for name, page in (
+        ("game", sorted(site.glob("0001-*.html"))[0]),
+        ("index", site / "index.html"),
+        ("player", sorted((site / "joueurs").glob("*.html"))[0]),
+    ):
         shots[name] = tmp_path / f"{name}.png"
-        r = run_chromium(["--enable-logging=stderr", "--v=0", "--window-size=1200,900", "--hide-scrollbars",
-                          f"--screenshot={shots[name]}", page.as_uri()])
+        r = run_chromium(
+            [
+                "--enable-logging=stderr",
+                "--v=0",
+                "--window-size=1200,900",
+                "--hide-scrollbars",
+                f"--screenshot={shots[name]}",
+                page.as_uri(),
+            ]
+        )
         assert console_lines(r.stderr) == []
         assert len(png_colours(shots[name])) > 3, name

@@ -27,8 +27,9 @@ def mutate_first_mark(record, delta: int = 2) -> tuple[int, int]:
     Returns (index of the coup, points it had)."""
     for i, e in enumerate(record.elements):
         if isinstance(e, Coup) and any(isinstance(a, Mark) for a in e.before):
-            before = tuple(dataclasses.replace(a, points=a.points + delta) if isinstance(a, Mark) else a
-                           for a in e.before)
+            before = tuple(
+                dataclasses.replace(a, points=a.points + delta) if isinstance(a, Mark) else a for a in e.before
+            )
             record.elements[i] = dataclasses.replace(e, before=before)
             marked = next(a.points for a in e.before if isinstance(a, Mark))
             return sum(1 for x in record.elements[:i] if isinstance(x, Coup)), marked
@@ -38,7 +39,7 @@ def mutate_first_mark(record, delta: int = 2) -> tuple[int, int]:
 @pytest.fixture(scope="module")
 def xss_game():
     rec = selfplay_record(11, names=(XSS, "Zoé & <b>Co</b>"))
-    rec.headers["Event"] = "Club \"night\" </script><script>alert(2)</script>"
+    rec.headers["Event"] = 'Club "night" </script><script>alert(2)</script>'
     index, marked = mutate_first_mark(rec)
     rep = verify(rec)
     return rec, rep, (index, marked), render_game(rec, rep, profile=None, number=3)
@@ -139,8 +140,12 @@ def test_page_without_report_still_renders() -> None:
 
 
 def test_index_lists_each_game_with_escaped_text() -> None:
-    page = render_index([GameSummary("0001-x.html", 1, {"A": XSS, "B": "b", "Date": "2025"}, 10, 2, "A 12-3"),
-                         GameSummary("", 2, {"A": "c"}, 0, 0, error="not verified: bad")])
+    page = render_index(
+        [
+            GameSummary("0001-x.html", 1, {"A": XSS, "B": "b", "Date": "2025"}, 10, 2, "A 12-3"),
+            GameSummary("", 2, {"A": "c"}, 0, 0, error="not verified: bad"),
+        ]
+    )
     assert html5_problems(page) == []
     doc = lxml.html.fromstring(page)
     assert doc.xpath("//script") == []
@@ -230,8 +235,7 @@ def test_a_record_starting_from_a_position_draws_it_first() -> None:
     """A ``Position`` header (a book problem) is the first board, with its score."""
     from trictrac.notation.reader import parse_text
 
-    text = ('[A "Ann"]\n[B "Bob"]\n[Position "A{1:13,12:2} B{1:15} turn=B coups=1/1 points=4/0"]\n\n'
-            "1. B 6-5 1/7 1/6\n")
+    text = '[A "Ann"]\n[B "Bob"]\n[Position "A{1:13,12:2} B{1:15} turn=B coups=1/1 points=4/0"]\n\n1. B 6-5 1/7 1/6\n'
     (rec,), diags = parse_text(text)
     page = render_game(rec, verify(rec), profile=None)
     doc = lxml.html.fromstring(page)
@@ -282,9 +286,11 @@ def _checkers(svg) -> list[tuple[str, str, int]]:
 
 
 def _last_move(svg) -> list[tuple[str, ...]]:
-    return sorted((e.get("x1"), e.get("y1"), e.get("x2"), e.get("y2")) for e in svg.iter()
-                  if isinstance(e.tag, str) and e.tag.rsplit("}", 1)[-1] == "line"
-                  and e.getparent().get("class") == "last-move")
+    return sorted(
+        (e.get("x1"), e.get("y1"), e.get("x2"), e.get("y2"))
+        for e in svg.iter()
+        if isinstance(e.tag, str) and e.tag.rsplit("}", 1)[-1] == "line" and e.getparent().get("class") == "last-move"
+    )
 
 
 def _reference(position: str, last_move):
@@ -321,8 +327,10 @@ def test_E59_003_216_page_shows_the_position_of_the_replay() -> None:
     # in French (the default) in the game's words
     doc_fr = _replay_page((FINDINGS / "remedy-fausse-case-spread.trn").read_text("utf-8"), lang="fr")[3]
     assert doc_fr.get_element_by_id("coup-0").xpath("td")[4].text_content() == "B fait rejouer le coup : 5/9 6/11"
-    assert ("coup 1, A 5-4 : 5/9 6/9, rejoué : 5/9 6/11"
-            in _board_after_coup(doc_fr, 0)[0].find("figcaption").text_content())
+    assert (
+        "coup 1, A 5-4 : 5/9 6/9, rejoué : 5/9 6/11"
+        in _board_after_coup(doc_fr, 0)[0].find("figcaption").text_content()
+    )
     # B then hits both blots from there: the next board goes on from the replay
     _, svg2 = _board_after_coup(doc, 1)
     assert "9:1,11:1" in svg2.findtext("desc") and "3:1" in svg2.findtext("desc")
@@ -341,8 +349,12 @@ def test_003_216_rejoue_is_the_rollers_own_correction() -> None:
 def test_a_replay_that_cannot_be_played_leaves_the_written_play_on_the_board() -> None:
     """A replay from a point with no checker cannot be played: the verifier lets the
     written play stand (``remedy-not-allowed``, ``not-executable``), so does the board."""
-    text = ((FINDINGS / "remedy-fausse-case-spread.trn").read_text("utf-8")
-            .replace("B:fait-jouer(5/9 6/11)", "B:fait-jouer(3/8 3/7)").replace("2. B 4-2 B+4 1/5 1/3", ""))
+    text = (
+        (FINDINGS / "remedy-fausse-case-spread.trn")
+        .read_text("utf-8")
+        .replace("B:fait-jouer(5/9 6/11)", "B:fait-jouer(3/8 3/7)")
+        .replace("2. B 4-2 B+4 1/5 1/3", "")
+    )
     rec, rep, page, doc = _replay_page(text)
     assert ("remedy-not-allowed", "not-executable") in [(f.kind, f.detail) for f in rep.findings]
     row = doc.get_element_by_id("coup-0")
@@ -354,9 +366,14 @@ def test_a_replay_that_cannot_be_played_leaves_the_written_play_on_the_board() -
     assert "cannot be played: the written play stands" in fig.find("figcaption").text_content()
 
 
-@pytest.mark.parametrize("who, side, word", [("A", "A", "A replays his throw"),
-                                             ("B", "A", "B has the throw played again"),
-                                             ("A", "B", "A has the throw played again")])
+@pytest.mark.parametrize(
+    "who, side, word",
+    [
+        ("A", "A", "A replays his throw"),
+        ("B", "A", "B has the throw played again"),
+        ("A", "B", "A has the throw played again"),
+    ],
+)
 def test_replay_in_plain_words(who: str, side: str, word: str) -> None:
     from trictrac.notation.record import CannotPlay, Move, Replay
     from trictrac.publish.html import _action_text
@@ -366,8 +383,11 @@ def test_replay_in_plain_words(who: str, side: str, word: str) -> None:
     en = labels("en")
     assert _action_text(r, {}, side, en) == f"{word}: 1/6 (5 cannot be played)"
     assert _action_text(Replay(who, ()), {}, side, en) == f"{word}: no checker moved"
-    fr = {"A replays his throw": "A rejoue son coup", "B has the throw played again": "B fait rejouer le coup",
-          "A has the throw played again": "A fait rejouer le coup"}[word]
+    fr = {
+        "A replays his throw": "A rejoue son coup",
+        "B has the throw played again": "B fait rejouer le coup",
+        "A has the throw played again": "A fait rejouer le coup",
+    }[word]
     assert _action_text(r, {}, side) == f"{fr} : 1/6 (le 5 ne peut se jouer)"
 
 
@@ -380,10 +400,16 @@ def test_pavillon_in_plain_words() -> None:
 
     assert _action_text(Pavillon("B"), {}, "A", labels("en")) == "B takes the pavillon"
     assert _action_text(Pavillon("B"), {}, "A") == "B prend le pavillon"
-    text = ('[A "Dupont"]\n[B "Martin"]\n[Partie "a-ecrire 8"]\n\nmarqué 1 A-B\nrelevé 1\n'
-            "1. A 6-4 1/7 1/5\n2. B 5-3 B+4t1 B:pavillon 1/6 1/4\n3. A 2-1 1/3 1/2 B:flag\n")
+    text = (
+        '[A "Dupont"]\n[B "Martin"]\n[Partie "a-ecrire 8"]\n\nmarqué 1 A-B\nrelevé 1\n'
+        "1. A 6-4 1/7 1/5\n2. B 5-3 B+4t1 B:pavillon 1/6 1/4\n3. A 2-1 1/3 1/2 B:flag\n"
+    )
     rec, _, page, doc = _replay_page(text)
-    assert doc.get_element_by_id("coup-1").xpath("td")[4].text_content().startswith(
-        "B marks 4, 1 hole; B takes the pavillon")
+    assert (
+        doc.get_element_by_id("coup-1")
+        .xpath("td")[4]
+        .text_content()
+        .startswith("B marks 4, 1 hole; B takes the pavillon")
+    )
     assert doc.get_element_by_id("coup-2").xpath("td")[4].text_content().startswith("B takes the pavillon")
     assert "takes the pavillon" not in doc.get_element_by_id("coup-0").text_content()

@@ -35,8 +35,9 @@ def test_any_record_gives_a_valid_page_with_its_texts_escaped(record) -> None:
     for v in record.headers.values():
         assert v.strip() in text
     comments = [e.text for e in record.elements if isinstance(e, Comment)]
-    comments += [a.text for c in record.elements if isinstance(c, Coup) for a in (*c.before, *c.after)
-                 if isinstance(a, Comment)]
+    comments += [
+        a.text for c in record.elements if isinstance(c, Coup) for a in (*c.before, *c.after) if isinstance(a, Comment)
+    ]
     for c in comments:
         assert c.strip() in text
     # one row per coup, one board per traced coup (+ the start)

@@ -21,15 +21,35 @@ from trictrac.publish.markup import esc, safe_href
 from trictrac.publish.site import publish_files
 from trictrac.replay.verify import verify
 
-HOSTILE = ['<script>alert(1)</script>', 'a"b\'c', "nul\x00here", "bell\x07\x1b[31mred", "javascript:alert(1)",
-           "</style><img src=x onerror=alert(1)>", "\ud800lone"]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "a\"b'c",
+    "nul\x00here",
+    "bell\x07\x1b[31mred",
+    "javascript:alert(1)",
+    "</style><img src=x onerror=alert(1)>",
+    "\ud800lone",
+]
 
 
 def test_label_tables_have_the_same_keys_and_the_games_words() -> None:
     assert set(LABELS["fr"]) == set(LABELS["en"])
     fr = " ".join(LABELS["fr"].values())
-    for word in ("relevé", "coup", "Dés", "marque", "points", "trous", "bredouille", "école", "je m'en vais",
-                 "je tiens", "marqué", "à écrire", "Feuille de marque"):
+    for word in (
+        "relevé",
+        "coup",
+        "Dés",
+        "marque",
+        "points",
+        "trous",
+        "bredouille",
+        "école",
+        "je m'en vais",
+        "je tiens",
+        "marqué",
+        "à écrire",
+        "Feuille de marque",
+    ):
         assert word in fr, word
 
 
@@ -39,8 +59,10 @@ def test_escaping_drops_controls_and_escapes_markup() -> None:
     assert esc("plain text, Zoé") == "plain text, Zoé"
     for bad in ("javascript:alert(1)", " JaVaScRiPt:x", "java\tscript:x", "data:text/html,x", "vbscript:x"):
         assert safe_href(bad) is None, bad
-    assert safe_href("standings.html") == "standings.html" and safe_href("https://club.fr/?a=1&b=2") == \
-        "https://club.fr/?a=1&amp;b=2"
+    assert (
+        safe_href("standings.html") == "standings.html"
+        and safe_href("https://club.fr/?a=1&b=2") == "https://club.fr/?a=1&amp;b=2"
+    )
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -60,17 +82,19 @@ def test_hostile_names_and_comments_stay_text(name: str) -> None:
 
 
 def test_index_with_hostile_text_and_a_standings_link() -> None:
-    games = [GameSummary("0001-x.html", 1, {"A": h, "B": "b", "Date": h}, 10, 1, h, kind="en douze trous")
-             for h in HOSTILE]
-    page = render_index(games, club=XSS, title='T"<', standings_href="standings.html",
-                        player_pages={XSS: "joueurs/x.html"})
+    games = [
+        GameSummary("0001-x.html", 1, {"A": h, "B": "b", "Date": h}, 10, 1, h, kind="en douze trous") for h in HOSTILE
+    ]
+    page = render_index(
+        games, club=XSS, title='T"<', standings_href="standings.html", player_pages={XSS: "joueurs/x.html"}
+    )
     assert html5_problems(page) == []
     doc = lxml.html.fromstring(page)
     assert not doc.xpath("//script") and not doc.xpath("//img")
     hrefs = doc.xpath("//a/@href")
     assert "standings.html" in hrefs and "joueurs/x.html" in hrefs
     assert doc.xpath("//a[@href='standings.html']")[0].text == "Classement"
-    assert render_index(games, standings_href="javascript:alert(1)").count("javascript:alert(1)\"") == 0
+    assert render_index(games, standings_href="javascript:alert(1)").count('javascript:alert(1)"') == 0
     assert "Classement" not in render_index(games)  # no standings page, no link
     player = render_player(XSS, games[:2], player_pages={XSS: "joueurs/x.html"})
     assert html5_problems(player) == [] and not lxml.html.fromstring(player).xpath("//script")
@@ -109,8 +133,9 @@ def test_french_page_words() -> None:
 def test_legal_plays_are_listed_once() -> None:
     from trictrac.notation.reader import parse_text
 
-    text = (Path(__file__).resolve().parent.parent / "fixtures" / "findings" /
-            "remedy-fausse-case-spread.trn").read_text("utf-8")
+    text = (
+        Path(__file__).resolve().parent.parent / "fixtures" / "findings" / "remedy-fausse-case-spread.trn"
+    ).read_text("utf-8")
     (rec,), _ = parse_text(text)
     rep = verify(rec)
     alts = [f for f in rep.findings if getattr(f, "alternatives", ())]
@@ -159,8 +184,9 @@ def test_site_writes_players_pages_and_links_the_standings(tmp_path: Path) -> No
     assert kinds == ["en douze trous", "à écrire, 2 marqués"]
     ann = tmp_path / "www" / "joueurs" / "ann.html"
     doc = lxml.html.fromstring(ann.read_text(encoding="utf-8"))
-    assert sorted(h for h in doc.xpath("//a/@href") if h.startswith("../0")) == \
-        sorted("../" + p.name for p in rep.pages)
+    assert sorted(h for h in doc.xpath("//a/@href") if h.startswith("../0")) == sorted(
+        "../" + p.name for p in rep.pages
+    )
     assert not list((tmp_path / "www").rglob("*.tmp*"))  # atomic writes leave nothing behind
 
 
@@ -173,8 +199,12 @@ def test_cli_lang_club_and_exit_codes(tmp_path: Path) -> None:
     rec = selfplay_record(23)
     for i, e in enumerate(rec.elements):  # one over-marked coup: a finding
         if isinstance(e, Coup) and any(isinstance(a, Mark) for a in e.before):
-            rec.elements[i] = dataclasses.replace(e, before=tuple(
-                dataclasses.replace(a, points=a.points + 2) if isinstance(a, Mark) else a for a in e.before))
+            rec.elements[i] = dataclasses.replace(
+                e,
+                before=tuple(
+                    dataclasses.replace(a, points=a.points + 2) if isinstance(a, Mark) else a for a in e.before
+                ),
+            )
             break
     src = tmp_path / "g.trn"
     src.write_text(write_records([rec]), encoding="utf-8")
@@ -196,7 +226,7 @@ def test_cli_lang_club_and_exit_codes(tmp_path: Path) -> None:
 
 
 def _luminance(hex_colour: str) -> float:
-    c = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    c = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
 
@@ -208,11 +238,21 @@ def contrast(fg: str, bg: str) -> float:
 
 def test_text_colours_have_enough_contrast() -> None:
     """WCAG AA (4.5:1) for the text colours of the stylesheet on their backgrounds."""
-    var = {k: v if len(v) == 7 else "#" + "".join(c * 2 for c in v[1:])
-           for k, v in re.findall(r"--([a-z]+):(#[0-9a-f]{6}|#[0-9a-f]{3})\b", CSS)}
-    pairs = [(var["ink"], "#ffffff"), (var["muted"], "#ffffff"), (var["link"], "#ffffff"),
-             (var["bad"], var["badbg"]), (var["warn"], "#ffffff"), (var["muted"], var["badbg"]),
-             (var["link"], "#e7f0ff"), ("#8a6100", "#ffffff"), ("#1f4e8c", "#ffffff")]
+    var = {
+        k: v if len(v) == 7 else "#" + "".join(c * 2 for c in v[1:])
+        for k, v in re.findall(r"--([a-z]+):(#[0-9a-f]{6}|#[0-9a-f]{3})\b", CSS)
+    }
+    pairs = [
+        (var["ink"], "#ffffff"),
+        (var["muted"], "#ffffff"),
+        (var["link"], "#ffffff"),
+        (var["bad"], var["badbg"]),
+        (var["warn"], "#ffffff"),
+        (var["muted"], var["badbg"]),
+        (var["link"], "#e7f0ff"),
+        ("#8a6100", "#ffffff"),
+        ("#1f4e8c", "#ffffff"),
+    ]
     for fg, bg in pairs:
         assert contrast(fg, bg) >= 4.5, (fg, bg, contrast(fg, bg))
 

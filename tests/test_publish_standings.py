@@ -23,8 +23,11 @@ from trictrac.replay.verify import verify
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("club")
-    recs = [selfplay_record(31, names=("Ann", "Bob")), selfplay_record(33, names=("Bob", XSS)),
-            selfplay_record(32, "a-ecrire", names=("Ann", "Zoé"))]
+    recs = [
+        selfplay_record(31, names=("Ann", "Bob")),
+        selfplay_record(33, names=("Bob", XSS)),
+        selfplay_record(32, "a-ecrire", names=("Ann", "Zoé")),
+    ]
     (out / "club.trn").write_text(write_records(recs), encoding="utf-8")
     return out
 

@@ -14,17 +14,15 @@ import sys
 import threading
 import time
 
-import pytest
 from click.testing import CliRunner
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 from record_helpers import fixture_game, headers_of, type_coup
+
 from trictrac.cli.main import cli
 from trictrac.cli.record import run, screen
 from trictrac.notation.writer import write_record
 from trictrac.replay.recording import RecordingSession
-
-prompt_toolkit = pytest.importorskip("prompt_toolkit")
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 DOUZE = "fixtures/corpus/douze-trous.trn"
 HAND = "fixtures/records/douze_trous.trn"
@@ -66,8 +64,10 @@ def test_keystrokes_per_coup(capsys):
         counts += [len(k) for k in keys_of_game(fixture_game(name))]
     med = statistics.median(counts)
     with capsys.disabled():
-        print(f"\nkeystrokes per coup: median {med}, mean {statistics.mean(counts):.2f}, "
-              f"max {max(counts)} over {len(counts)} coups")
+        print(
+            f"\nkeystrokes per coup: median {med}, mean {statistics.mean(counts):.2f}, "
+            f"max {max(counts)} over {len(counts)} coups"
+        )
     assert med <= 6
 
 
@@ -91,8 +91,10 @@ def test_time_from_keystroke_to_display(capsys):
     times.sort()
     p95 = times[int(len(times) * 0.95)]
     with capsys.disabled():
-        print(f"\nkeystroke to display: median {statistics.median(times) * 1000:.1f} ms, "
-              f"95th percentile {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+        print(
+            f"\nkeystroke to display: median {statistics.median(times) * 1000:.1f} ms, "
+            f"95th percentile {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
+        )
     assert statistics.median(times) < 0.05
 
 
@@ -131,8 +133,15 @@ def test_refuses_to_overwrite_and_bad_input_exits_2(tmp_path):
 def _spawn(args, cwd):
     master, slave = pty.openpty()
     env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", COLUMNS="100", LINES="40")
-    proc = subprocess.Popen([sys.executable, "-m", "trictrac.cli", "record", *args], stdin=slave, stdout=slave,
-                            stderr=slave, cwd=cwd, env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trictrac.cli", "record", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+    )
     os.close(slave)
     seen = bytearray()
 
@@ -183,8 +192,7 @@ def test_killed_then_resumed(tmp_path):
     rec = fixture_game(DOUZE)
     path = tmp_path / "g.trn"
     h = headers_of(rec)
-    args = [str(path), "-a", h["A"], "-b", h["B"], "--event", h["Event"], "--round", h["Round"],
-            "--date", "2026.11.24"]
+    args = [str(path), "-a", h["A"], "-b", h["B"], "--event", h["Event"], "--round", h["Round"], "--date", "2026.11.24"]
     proc, master, seen = _spawn(args, tmp_path)
     shadow = RecordingSession.new({**h, "Date": "2026.11.24"})
     try:
@@ -234,7 +242,10 @@ def test_from_a_book_position(tmp_path):
     assert r.exit_code == 0, r.output
     text = path.read_text(encoding="utf-8")
     assert CliRunner().invoke(cli, ["fmt", "--check", str(path)]).exit_code == 0
-    assert f'[Position "{rec.start}"]' in text and "\n\n61. A 2-1 A+4 A:joue-pour-tout 24/off 24/off {la sortie : A 4}\nrelevé 2\n" in text  # numbered on from coups=30/30
+    assert (
+        f'[Position "{rec.start}"]' in text
+        and "\n\n61. A 2-1 A+4 A:joue-pour-tout 24/off 24/off {la sortie : A 4}\nrelevé 2\n" in text
+    )  # numbered on from coups=30/30
 
 
 def test_db_import_at_the_end(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from record_helpers import fixture_game, headers_of, type_coup
+
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import ReleveStart
 from trictrac.notation.writer import write_record
@@ -76,8 +77,10 @@ def _jan_de_trois_coups_played():
 def test_ecole_flagged_then_claimed_and_check_finds_exactly_it():
     _rec, s = _jan_de_trois_coups_played()
     step = s.enter("B:école+4")  # A forgot his jan de trois coups; B marks it
-    assert any(m.startswith("école de 4 points : jan de trois coups 4 non marqué par A") and
-               "B peut la marquer" in m for m in step.messages)
+    assert any(
+        m.startswith("école de 4 points : jan de trois coups 4 non marqué par A") and "B peut la marquer" in m
+        for m in step.messages
+    )
     assert "5. A 6-5 1/7 1/6 B:école+4" in step.appended
     rep = verify(s.record)
     assert [(f.kind, f.who, f.coup) for f in rep.findings] == [("ecole-par-moins", "A", 5)]
@@ -186,8 +189,9 @@ def test_comment_and_views(tmp_path):
 
 
 def test_from_position_numbers_coups_from_the_position():
-    s = RecordingSession.new({"Partie": "a-ecrire 4", "Position":
-                              "A{1:11,2:1,3:1,4:1,5:1} B{1:11,2:2,3:2} coups=2/2 points=10b/0 holes=5/3"})
+    s = RecordingSession.new(
+        {"Partie": "a-ecrire 4", "Position": "A{1:11,2:1,3:1,4:1,5:1} B{1:11,2:2,3:2} coups=2/2 points=10b/0 holes=5/3"}
+    )
     assert s.state.number == 5 and s.state.side == "A"
     s.enter("65")
     assert s.state.can_leave

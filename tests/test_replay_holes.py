@@ -9,9 +9,11 @@ from click.testing import CliRunner
 
 from trictrac.cli.main import cli
 
-_GAME = ('[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
-         '[Position "A{{1:9,8:1,9:1,11:2,12:2}} B{{1:14,10:1}} coin=1/0 coups=5/5 points=10{b}/0"]\n\n'
-         "1. A 3-1 A+4t{t} 8/11 9/10\n")
+_GAME = (
+    '[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
+    '[Position "A{{1:9,8:1,9:1,11:2,12:2}} B{{1:14,10:1}} coin=1/0 coups=5/5 points=10{b}/0"]\n\n'
+    "1. A 3-1 A+4t{t} 8/11 9/10\n"
+)
 
 
 def _run(tmp_path, args, bredouille):
@@ -41,9 +43,12 @@ def test_replay_shows_the_score_between_the_gains_and_the_receipts(tmp_path):
     """RULES.md §4.1 O2-O4: the roller marks first, then the opponent his receipts; B's
     hole of points given (003 §186) erases A's 4 after A marked them."""
     path = tmp_path / "g.trn"
-    path.write_text('[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
-                    '[Position "A{1:1,2:1,3:1,6:1,7:2,8:1,9:2,10:2,11:2,12:2} B{6:1,7:2,8:2,9:2,10:2,11:3,12:3} '
-                    'coin=1/1 coups=20/20 points=0/8"]\n\n1. A 4-3 A+4 1/8 B+4t1\n', encoding="utf-8")
+    path.write_text(
+        '[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
+        '[Position "A{1:1,2:1,3:1,6:1,7:2,8:1,9:2,10:2,11:2,12:2} B{6:1,7:2,8:2,9:2,10:2,11:3,12:3} '
+        'coin=1/1 coups=20/20 points=0/8"]\n\n1. A 4-3 A+4 1/8 B+4t1\n',
+        encoding="utf-8",
+    )
     coup = json.loads(CliRunner().invoke(cli, ["replay", "--json", str(path)]).output)[0]["coups"][0]
     assert coup["score_after_gains"]["A"]["points"] == 4 and coup["score_after_gains"]["B"]["points"] == 8
     assert coup["score"]["A"]["points"] == 0 and coup["score"]["B"]["holes"] == 1

@@ -68,8 +68,10 @@ def test_bounded_partie_and_position_numbers():
     assert "unknown-partie" in codes(f'[Partie "a-ecrire {L.MAX_MARQUES + 1}"]\n')
     ok = f"A{{1:15}} B{{1:15}} coups={L.MAX_COUP_NUMBER}/0 holes={L.MAX_HOLES}/0"
     assert parse_position(ok)[0] is not None
-    for bad in (f"A{{1:15}} B{{1:15}} coups={L.MAX_COUP_NUMBER + 1}/0",
-                f"A{{1:15}} B{{1:15}} holes={L.MAX_HOLES + 1}/0"):
+    for bad in (
+        f"A{{1:15}} B{{1:15}} coups={L.MAX_COUP_NUMBER + 1}/0",
+        f"A{{1:15}} B{{1:15}} holes={L.MAX_HOLES + 1}/0",
+    ):
         spec, diags = parse_position(bad)
         assert spec is None and [d.code for d in diags] == ["position-bad-number"]
 
@@ -82,6 +84,7 @@ def test_score_events_are_bounded():
 
 
 # --- the reproducers of issue 18 ------------------------------------------------------------
+
 
 @pytest.mark.parametrize("token", ["A+999999999 ", "B:école+999999999 "])
 def test_a_big_mark_costs_nothing(tmp_path: Path, token: str):
@@ -97,9 +100,18 @@ def test_a_big_mark_costs_nothing(tmp_path: Path, token: str):
 def _peak(code: str) -> tuple[float, float]:
     """(seconds, peak MB) of ``code`` run in a fresh interpreter."""
     out = subprocess.run(
-        [sys.executable, "-c", "import resource, time\nt = time.perf_counter()\n" + code +
-         "\nprint(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"],
-        capture_output=True, text=True, check=True, timeout=300)
+        [
+            sys.executable,
+            "-c",
+            "import resource, time\nt = time.perf_counter()\n"
+            + code
+            + "\nprint(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     s, mb = out.stdout.split()[-2:]
     return float(s), float(mb)
 
@@ -117,15 +129,18 @@ assert [d.code for d in pr.diagnostics] == ["too-many-moves"]""")
     assert s < 5 and mb < 200, (s, mb)
 
 
-@pytest.mark.parametrize("body", [
-    "{ open\n" * 20_000,                         # 20,000 unclosed comments, no blank line
-    "{" * 200_000 + "\n",                      # deep braces
-    "(" * 200_000 + ")" * 200_000 + "\n",      # deep parentheses
-    "1. A 6-5 A:école+4(" + "(" * 200_000 + "\n",
-    "[" * 200_000 + "\n",
-    "}" * 50_000 + "\n",
-    "2. B 6-5 1/7 1/6" + " {c}" * 100_000 + "\n",  # a long line of comments: no slice per token
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{ open\n" * 20_000,  # 20,000 unclosed comments, no blank line
+        "{" * 200_000 + "\n",  # deep braces
+        "(" * 200_000 + ")" * 200_000 + "\n",  # deep parentheses
+        "1. A 6-5 A:école+4(" + "(" * 200_000 + "\n",
+        "[" * 200_000 + "\n",
+        "}" * 50_000 + "\n",
+        "2. B 6-5 1/7 1/6" + " {c}" * 100_000 + "\n",  # a long line of comments: no slice per token
+    ],
+)
 def test_adversarial_text_is_linear(body: str):
     t = time.perf_counter()
     _recs, diags = parse_text(HEAD + "1. A 2-1 1/3 1/2\n" + body)
@@ -143,6 +158,7 @@ def test_thousands_of_releves_in_one_game():
 
 # --- a bad Position reported once ---------------------------------------------------------
 
+
 def test_a_bad_position_tag_is_reported_once():
     r = run("check", str(ROOT / "fixtures" / "broken" / "broken_position.trn"))
     lines = [x for x in r.output.splitlines() if "position-" in x]
@@ -152,14 +168,18 @@ def test_a_bad_position_tag_is_reported_once():
 
 # --- one input reader -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("data,reason", [
-    (b"", "empty file"),
-    (b"  \n\n\t\n", "empty file"),
-    (b'[A "x"]\n\x00\n', "NUL bytes"),
-    (bytes(range(1, 32)) * 20, "binary file"),
-    (bytes(range(128, 256)) * 20, "invalid UTF-8"),
-    (b"\xff\xfe[\x00A\x00\x00\xd8", "invalid UTF-16"),
-])
+
+@pytest.mark.parametrize(
+    "data,reason",
+    [
+        (b"", "empty file"),
+        (b"  \n\n\t\n", "empty file"),
+        (b'[A "x"]\n\x00\n', "NUL bytes"),
+        (bytes(range(1, 32)) * 20, "binary file"),
+        (bytes(range(128, 256)) * 20, "invalid UTF-8"),
+        (b"\xff\xfe[\x00A\x00\x00\xd8", "invalid UTF-16"),
+    ],
+)
 def test_junk_is_refused_with_its_reason(tmp_path: Path, data: bytes, reason: str):
     p = tmp_path / "junk.trn"
     p.write_bytes(data)
@@ -230,6 +250,7 @@ def test_no_color(monkeypatch):
 
 # --- nothing half-written -------------------------------------------------------------------
 
+
 def test_fmt_write_rewrites_in_place_and_never_a_file_with_errors(tmp_path: Path):
     sloppy = tmp_path / "s.trn"
     sloppy.write_bytes((ROOT / "fixtures" / "records" / "douze_trous_sloppy.trn").read_bytes())
@@ -266,6 +287,7 @@ def test_selfplay_that_fails_leaves_the_old_file(tmp_path: Path, monkeypatch):
 
     def games(*a, **k):
         from trictrac.notation.reader import parse_text as pt
+
         yield pt(DOUZE.read_text(encoding="utf-8"))[0][0]
         raise RuntimeError("partie did not end (bot bug)")
 
@@ -277,12 +299,16 @@ def test_selfplay_that_fails_leaves_the_old_file(tmp_path: Path, monkeypatch):
 
 # --- a comment above the tags belongs to the next game (issue 13 §4) -------------------------
 
+
 def test_a_comment_above_the_tags_belongs_to_the_next_game():
-    text = ('{sur la partie 1}\n[A "1"]\n\n1. A 2-1 1/3 1/2\n{fin de la partie 1}\n\n'
-            '{sur la partie 2}\n[A "2"]\n\n1. A 2-1 1/3 1/2\n')
+    text = (
+        '{sur la partie 1}\n[A "1"]\n\n1. A 2-1 1/3 1/2\n{fin de la partie 1}\n\n'
+        '{sur la partie 2}\n[A "2"]\n\n1. A 2-1 1/3 1/2\n'
+    )
     by_text = [[getattr(e, "text", "coup") for e in r.elements] for r in parse_text(text)[0]]
-    by_bytes = [[getattr(e, "text", "coup") for e in pr.record.elements]
-                for pr in iter_records(io.BytesIO(text.encode()))]
+    by_bytes = [
+        [getattr(e, "text", "coup") for e in pr.record.elements] for pr in iter_records(io.BytesIO(text.encode()))
+    ]
     assert by_text == by_bytes == [["sur la partie 1", "coup", "fin de la partie 1"], ["sur la partie 2", "coup"]]
 
 

@@ -147,7 +147,7 @@ def test_jan_de_trois_coups_conditions_003_123() -> None:
 
 
 def test_mezeas_once_for_one_player_only_003_126() -> None:
-    """"Un seul joueur peut le faire, une seule fois" (003 §126): once B has made the
+    """ "Un seul joueur peut le faire, une seule fois" (003 §126): once B has made the
     jan de mézéas, A's coin-only position with an ace scores nothing."""
     pos = make({1: 13, 12: 2}, {1: 15}, other_jans=frozenset({"jan-de-mezeas"}))
     assert evs(score_roll(pos, (6, 1))) == []

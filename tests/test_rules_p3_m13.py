@@ -28,8 +28,7 @@ GRAND_GONE = (
     '"other":{"5":1,"8":4,"10":3,"11":3,"12":4},"mover_coups":20,"other_coups":20}'
 )
 PETIT_GONE = (
-    '{"mover":{"11":13,"12":2},"other":{"1":2,"2":2,"3":2,"4":2,"6":5,"7":2},'
-    '"mover_coups":20,"other_coups":20}'
+    '{"mover":{"11":13,"12":2},"other":{"1":2,"2":2,"3":2,"4":2,"6":5,"7":2},"mover_coups":20,"other_coups":20}'
 )
 #: 003 §398: jan de retour less one checker on his talon (my 24), three spare on my own
 #: 10th flèche (my 11), one on his first flèche (my 23); he holds his coin and stands

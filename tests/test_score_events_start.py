@@ -46,12 +46,15 @@ def test_no_result_before_twelve_holes() -> None:
     assert "douze_trous" not in json.loads(res.output)
 
 
-@pytest.mark.parametrize("args,words", [
-    (("--points", "A=12"), "12 make a hole"),
-    (("--bredouille", "B", "--points", "A=4"), "B has no points"),
-    (("--bredouille", "C"), "cannot read --bredouille"),
-    (("--points", "A:4"), "cannot read --points"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (("--points", "A=12"), "12 make a hole"),
+        (("--bredouille", "B", "--points", "A=4"), "B has no points"),
+        (("--bredouille", "C"), "cannot read --bredouille"),
+        (("--points", "A:4"), "cannot read --points"),
+    ],
+)
 def test_bad_start_is_exit_2_with_a_message(args: tuple[str, ...], words: str) -> None:
     res = run("score", "events", "A+4", *args)
     assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output

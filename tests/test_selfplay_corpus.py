@@ -90,10 +90,21 @@ def test_committed_corpus_shows_the_events_of_real_games() -> None:
     recs = _records("showcase.trn", "douze-trous.trn", "a-ecrire.trn", "pour-tout.trn")
     st = corpus_stats(recs)
     ev = st["events"]
-    for kind in ("petit-jan:remplir", "grand-jan:remplir", "jan-de-retour:remplir",
-                 "petit-jan:conserver", "grand-jan:conserver", "jan-de-retour:conserver",
-                 "battre-a-vrai", "battre-a-faux", "battre-le-coin", "impuissance", "sortie",
-                 "jan-de-deux-tables", "jan-de-mezeas"):
+    for kind in (
+        "petit-jan:remplir",
+        "grand-jan:remplir",
+        "jan-de-retour:remplir",
+        "petit-jan:conserver",
+        "grand-jan:conserver",
+        "jan-de-retour:conserver",
+        "battre-a-vrai",
+        "battre-a-faux",
+        "battre-le-coin",
+        "impuissance",
+        "sortie",
+        "jan-de-deux-tables",
+        "jan-de-mezeas",
+    ):
         assert ev[kind]["coups"] > 0, kind
     assert st["sorties"] > 0 and st["leaves"] > 0 and st["stayed"] > 0
     assert st["double_holes"] > 0 and st["ne_marque_pas"] > 0 and st["pour_tout"] > 0
@@ -116,8 +127,18 @@ def test_committed_corpus_is_regenerated_identically() -> None:
     assert text == (CORPUS / "douze-trous-compact.trn").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["douze-trous.trn", "a-ecrire.trn", "douze-trous-compact.trn",
-                                  "a-ecrire-compact.trn", "pour-tout.trn", "profiles.trn", "showcase.trn"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "douze-trous.trn",
+        "a-ecrire.trn",
+        "douze-trous-compact.trn",
+        "a-ecrire-compact.trn",
+        "pour-tout.trn",
+        "profiles.trn",
+        "showcase.trn",
+    ],
+)
 def test_committed_corpus_verifies_clean(name: str) -> None:
     verify_file = pytest.importorskip("trictrac.replay.verify").verify_file
     reports = list(verify_file(str(CORPUS / name)))
@@ -153,8 +174,9 @@ def test_cli_selfplay_same_seed_same_file(tmp_path: Path) -> None:
 
 def test_cli_selfplay_inject_writes_truth(tmp_path: Path) -> None:
     out = tmp_path / "m.trn"
-    res = CliRunner().invoke(cli, ["selfplay", "-n", "1", "--seed", "4", "--inject", "2",
-                                   "--kinds", "unclaimed-ecole", "-o", str(out)])
+    res = CliRunner().invoke(
+        cli, ["selfplay", "-n", "1", "--seed", "4", "--inject", "2", "--kinds", "unclaimed-ecole", "-o", str(out)]
+    )
     assert res.exit_code == 0, res.output
     truth = json.loads((tmp_path / "m.trn.injected.json").read_text())
     assert truth[0]["game"] == 0 and truth[0]["injected"]
@@ -212,7 +234,7 @@ def test_a_tourner_rotation_loser_gives_way() -> None:
         now, nxt = starts[i].players, starts[i + 1].players
         loser = now[1] if r.winner == now[0] else now[0]
         assert r.winner in nxt and loser not in nxt
-        first = next(e for e in els[els.index(starts[i + 1]):] if isinstance(e, Coup))
+        first = next(e for e in els[els.index(starts[i + 1]) :] if isinstance(e, Coup))
         assert first.side == r.winner  # the one who stays throws first
     players_of = {}
     current = None

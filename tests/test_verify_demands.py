@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from trictrac.replay.verify import verify_text
 
-_HEAD = ('[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
-         '[Position "A{1:9,8:1,9:1,11:2,12:2} B{1:14,10:1} coin=1/0 coups=5/5 points=10/0"]\n\n')
+_HEAD = (
+    '[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'
+    '[Position "A{1:9,8:1,9:1,11:2,12:2} B{1:14,10:1} coin=1/0 coups=5/5 points=10/0"]\n\n'
+)
 
 
 def _kinds(movetext: str) -> list[tuple[str, str | None, str | None]]:

@@ -133,8 +133,10 @@ def test_D10_forgotten_trou_sans_bouger_per_profile():
         "1. A 4-2 2/8 B:école+12\n"
     )
     rec = one_record(text)
-    kinds = {p: [f.kind for f in verify(rec, find_profile(p)).findings]
-             for p in ("lelasseux-1852", "lebrun-1828", "bonne-compagnie")}
+    kinds = {
+        p: [f.kind for f in verify(rec, find_profile(p)).findings]
+        for p in ("lelasseux-1852", "lebrun-1828", "bonne-compagnie")
+    }
     assert kinds["lelasseux-1852"] == ["ecole-par-moins"]
     assert kinds["lebrun-1828"] == ["ecole-claimed-wrongly"]
     assert kinds["bonne-compagnie"] == ["ecole-claimed-wrongly"]

@@ -40,9 +40,14 @@ def test_the_wrong_player_opening_a_marque_is_out_of_turn():
                 seats = {x: y, y: x}
                 el = MarqueStart(el.number, (y, x))
             elif isinstance(el, Coup):
-                el = Coup(el.number, seats[el.side], el.roll, el.moves,
-                          tuple(_relabel(a, seats) for a in el.before),
-                          tuple(_relabel(a, seats) for a in el.after))
+                el = Coup(
+                    el.number,
+                    seats[el.side],
+                    el.roll,
+                    el.moves,
+                    tuple(_relabel(a, seats) for a in el.before),
+                    tuple(_relabel(a, seats) for a in el.after),
+                )
                 if first is None:
                     first = el
             elif isinstance(el, MarqueResult) and el.winner:

@@ -36,7 +36,8 @@ def _same(findings, injected) -> bool:
     got = sorted(((f.kind, f.index, f.who) for f in findings), key=lambda t: (t[0], t[1], t[2] or ""))
     want = expected_findings(injected)
     return len(got) == len(want) and all(
-        g[:2] == w[:2] and (g[2] is None or w[2] is None or g[2] == w[2]) for g, w in zip(got, want))
+        g[:2] == w[:2] and (g[2] is None or w[2] is None or g[2] == w[2]) for g, w in zip(got, want)
+    )
 
 
 @pytest.mark.parametrize("i", range(len(FULL)))

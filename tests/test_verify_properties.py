@@ -17,7 +17,9 @@ RECS = generated(2, 7, "douze-trous", False) + generated(1, 8, "a-ecrire", False
 
 who = st.sampled_from(["A", "B"])
 action = st.one_of(
-    st.builds(Mark, who, st.integers(0, 40), st.one_of(st.none(), st.integers(0, 4)), st.one_of(st.none(), st.booleans())),
+    st.builds(
+        Mark, who, st.integers(0, 40), st.one_of(st.none(), st.integers(0, 4)), st.one_of(st.none(), st.booleans())
+    ),
     st.builds(Ecole, who, st.integers(0, 30)),
     st.builds(NeMarquePas, who),
     st.builds(Decision, who, st.booleans()),

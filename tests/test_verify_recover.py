@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from trictrac.cli.main import cli
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record

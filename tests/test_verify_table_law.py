@@ -19,8 +19,10 @@ E20 = '[Partie "{partie}"]\n[Position "A{{1:9,8:1,9:1,11:2,12:2}} B{{1:14,10:1}}
 # B's first throw, A's checker on B's 20: playing only 1/3 leaves the ace playable
 FIRST = '[Partie "douze-trous"]\n[Position "A{1:14,5:1} B{1:15} turn=B coups=1/0"]\n\n'
 # E45 (001 r.62): A's sonnez cannot be played; it conserves (6) and hits two checkers (8)
-E45 = ('[Partie "douze-trous"]\n[Position "A{7:2,8:2,9:2,10:3,11:3,12:3} B{1:5,7:2,8:2,9:2,10:1,11:1,12:2} '
-       'coin=1/1 coups=20/20"]\n\n')
+E45 = (
+    '[Partie "douze-trous"]\n[Position "A{7:2,8:2,9:2,10:3,11:3,12:3} B{1:5,7:2,8:2,9:2,10:1,11:1,12:2} '
+    'coin=1/1 coups=20/20"]\n\n'
+)
 
 
 def one(text: str, profile: str | None = None):
@@ -150,8 +152,10 @@ def test_a_simple_hole_marked_double_is_corrected_not_kept():
 
 
 def test_003_218_coups_after_the_twelfth_hole():
-    text = E20.format(partie="douze-trous", score="points=10/0 holes=11/3") + \
-        "1. A 3-1 A+4t1 8/11 9/10\n2. B 6-4 1/7 1/5\n3. A 6-5 1/7 1/6\n"
+    text = (
+        E20.format(partie="douze-trous", score="points=10/0 holes=11/3")
+        + "1. A 3-1 A+4t1 8/11 9/10\n2. B 6-4 1/7 1/5\n3. A 6-5 1/7 1/6\n"
+    )
     rep = one(text)
     ends = [(f.kind, f.coup, f.detail) for f in rep.findings if f.kind == "play-after-end"]
     assert ends == [("play-after-end", 2, "partie")]  # reported once
@@ -159,27 +163,43 @@ def test_003_218_coups_after_the_twelfth_hole():
 
 
 def test_003_221_a_relevé_after_the_marque_ended():
-    text = E20.format(partie="a-ecrire 2", score="points=10/0 holes=6/2") + \
-        "1. A 3-1 A+4t1 A:s'en-va\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    text = (
+        E20.format(partie="a-ecrire 2", score="points=10/0 holes=6/2")
+        + "1. A 3-1 A+4t1 A:s'en-va\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    )
     rep = one(text)
     assert [(f.kind, f.detail, f.line) for f in rep.findings] == [("play-after-end", "marque", 5)]
 
 
 def test_003_221_leaving_below_six_holes_does_not_end_the_marque():
-    text = E20.format(partie="a-ecrire 2", score="points=10/0 holes=4/2") + \
-        "1. A 3-1 A+4t1 A:s'en-va\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    text = (
+        E20.format(partie="a-ecrire 2", score="points=10/0 holes=4/2")
+        + "1. A 3-1 A+4t1 A:s'en-va\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    )
     assert one(text).findings == []
 
 
 # -- the Result header --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("result,bad", [
-    ("A", False), ("A 12-3", False), ("B", True), ("A 12-4", True), ("*", True), ("A gagne", False),
-])
+@pytest.mark.parametrize(
+    "result,bad",
+    [
+        ("A", False),
+        ("A 12-3", False),
+        ("B", True),
+        ("A 12-4", True),
+        ("*", True),
+        ("A gagne", False),
+    ],
+)
 def test_003_218_result_header_of_a_douze_trous(result, bad):
-    text = E20.format(partie="douze-trous", score="points=10/0 holes=11/3").replace(
-        "\n\n", f'\n[Result "{result}"]\n\n', 1) + "1. A 3-1 A+4t1\n"
+    text = (
+        E20.format(partie="douze-trous", score="points=10/0 holes=11/3").replace(
+            "\n\n", f'\n[Result "{result}"]\n\n', 1
+        )
+        + "1. A 3-1 A+4t1\n"
+    )
     rep = one(text)
     assert ([f.kind for f in rep.findings] == ["result-mismatch"]) is bad
     if result == "A gagne":
@@ -187,8 +207,10 @@ def test_003_218_result_header_of_a_douze_trous(result, bad):
 
 
 def test_result_header_while_nobody_has_twelve_holes():
-    text = E20.format(partie="douze-trous", score="points=4/0 holes=3/3").replace(
-        "\n\n", '\n[Result "A"]\n\n', 1) + "1. A 3-1 A+4 8/11 9/10\n"
+    text = (
+        E20.format(partie="douze-trous", score="points=4/0 holes=3/3").replace("\n\n", '\n[Result "A"]\n\n', 1)
+        + "1. A 3-1 A+4 8/11 9/10\n"
+    )
     assert [f.kind for f in one(text).findings] == ["result-mismatch"]
 
 
@@ -209,25 +231,28 @@ def test_result_header_of_a_partie_a_ecrire_counts_the_marques(compact):
 FIX = "fixtures/findings/"
 
 
-@pytest.mark.parametrize("name,profile,expected", [
-    # 001 III on r.22: no tout d'une after a dame mal posée
-    ("remedy-mal-posee-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
-    # 001 III on r.23, r.27 / 000 ~l.1047: no tout d'une after a fausse case
-    ("remedy-fausse-case-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
-    ("remedy-fausse-case-tout-d-une", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
-    ("remedy-fausse-case-tout-d-une", "rigueur", [("illegal-move", "A")]),
-    # 001 III on r.27: "vous faire jouer les dames déplacées" — still the displaced checkers
-    ("remedy-rejoue-other-checkers", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "A")]),
-    # ... "sans vous désigner l'une plus que l'autre": the opponent designates nothing
-    ("remedy-fausse-case-spread", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
-    # 000 ~l.1047: after a fausse case he may no longer play it correctly himself
-    ("remedy-rejoue-fausse-case", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "A")]),
-    # 001 III on r.26: no penalty for the puissance, no tout d'une to demand, the coin may be taken
-    ("remedy-puissance-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
-    ("remedy-puissance-coin-retaken", "bonne-compagnie", [("illegal-move", "A")]),
-    # 003 §199: taking the coin directly is the only play, so it is compulsory in every profile
-    ("s199-puissance-when-direct", "lelasseux-1852", [("illegal-move", "A")]),
-])
+@pytest.mark.parametrize(
+    "name,profile,expected",
+    [
+        # 001 III on r.22: no tout d'une after a dame mal posée
+        ("remedy-mal-posee-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+        # 001 III on r.23, r.27 / 000 ~l.1047: no tout d'une after a fausse case
+        ("remedy-fausse-case-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+        ("remedy-fausse-case-tout-d-une", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+        ("remedy-fausse-case-tout-d-une", "rigueur", [("illegal-move", "A")]),
+        # 001 III on r.27: "vous faire jouer les dames déplacées" — still the displaced checkers
+        ("remedy-rejoue-other-checkers", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "A")]),
+        # ... "sans vous désigner l'une plus que l'autre": the opponent designates nothing
+        ("remedy-fausse-case-spread", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+        # 000 ~l.1047: after a fausse case he may no longer play it correctly himself
+        ("remedy-rejoue-fausse-case", "lebrun-1828", [("illegal-move", "A"), ("remedy-not-allowed", "A")]),
+        # 001 III on r.26: no penalty for the puissance, no tout d'une to demand, the coin may be taken
+        ("remedy-puissance-tout-d-une", "bonne-compagnie", [("illegal-move", "A"), ("remedy-not-allowed", "B")]),
+        ("remedy-puissance-coin-retaken", "bonne-compagnie", [("illegal-move", "A")]),
+        # 003 §199: taking the coin directly is the only play, so it is compulsory in every profile
+        ("s199-puissance-when-direct", "lelasseux-1852", [("illegal-move", "A")]),
+    ],
+)
 def test_remedies_follow_the_profile(name, profile, expected):
     from trictrac.replay.verify import verify_file
 
@@ -249,14 +274,17 @@ def test_001_III_r68_no_two_points_for_the_missed_passage_under_bonne_compagnie(
 
 # -- second reading (review of this work) ---------------------------------------------------
 
+
 def _pos(position: str, partie: str = "douze-trous") -> str:
     return f'[Partie "{partie}"]\n[Position "{position}"]\n\n'
 
 
 def test_D26_points_given_back_never_borrow_a_hole():
     # A over-marks 2; B's hole (from A's unplayable 4) takes them off before the window closes
-    text = _pos("A{7:1,11:1,12:2,22:6,23:5} B{1:2,9:2,10:2,19:3,20:3,21:3} coin=1/1 coups=25/25 "
-                "points=0/10 holes=3/0") + "1. A 5-4 A+2 7/12 -4 B+2t1\n2. B 2-1 9/11 10/11\n"
+    text = (
+        _pos("A{7:1,11:1,12:2,22:6,23:5} B{1:2,9:2,10:2,19:3,20:3,21:3} coin=1/1 coups=25/25 points=0/10 holes=3/0")
+        + "1. A 5-4 A+2 7/12 -4 B+2t1\n2. B 2-1 9/11 10/11\n"
+    )
     for profile in ("lelasseux-1852", "bonne-compagnie"):
         st = one(text, profile).final_score
         assert (st.a.holes, st.a.points, st.b.holes) == (3, 0, 1), profile
@@ -264,8 +292,10 @@ def test_D26_points_given_back_never_borrow_a_hole():
 
 def test_003_170_001_r63_forced_stay_the_opponent_chooses_the_play():
     # E39's over-marked holes: B makes A stay and play the checkers B chooses
-    text = _pos("A{1:4,2:3,3:2,4:3,5:2,6:1} B{1:11,5:2,6:2} coups=5/5 points=10/4") + \
-        "1. A 2-2 A+14t3 A:s'en-va B:école+2 B:fait-jouer(1/3 1/3)\n2. B 6-5 1/7 1/6\n"
+    text = (
+        _pos("A{1:4,2:3,3:2,4:3,5:2,6:1} B{1:11,5:2,6:2} coups=5/5 points=10/4")
+        + "1. A 2-2 A+14t3 A:s'en-va B:école+2 B:fait-jouer(1/3 1/3)\n2. B 6-5 1/7 1/6\n"
+    )
     rep = one(text)
     assert [(f.kind, f.who) for f in rep.findings] == [("ecole-par-trop", "A"), ("leave-without-right", "A")]
     assert rep.trace[0].position_after.other[3] == 4  # the replay is the play (seen from B)
@@ -273,30 +303,35 @@ def test_003_170_001_r63_forced_stay_the_opponent_chooses_the_play():
 
 
 def test_a_player_with_the_right_to_leave_cannot_be_made_to_stay():
-    text = E20.format(partie="douze-trous", score="points=10/0") + \
-        "1. A 3-1 A+4t1 A:s'en-va B:fait-jouer(8/11 9/10)\n"
+    text = E20.format(partie="douze-trous", score="points=10/0") + "1. A 3-1 A+4t1 A:s'en-va B:fait-jouer(8/11 9/10)\n"
     rep = one(text)
     assert [(f.kind, f.detail, f.who) for f in rep.findings] == [("remedy-not-allowed", "right-to-leave", "B")]
 
 
 def test_003_192_the_opponent_may_prevent_the_fill():
-    text = _pos("A{1:2,2:1,6:1,7:2,8:1,9:2,10:2,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9") + \
-        "1. A 4-2 1/7 B:école+8 B:fait-jouer(1/5 1/3)\n"
+    text = (
+        _pos("A{1:2,2:1,6:1,7:2,8:1,9:2,10:2,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9")
+        + "1. A 4-2 1/7 B:école+8 B:fait-jouer(1/5 1/3)\n"
+    )
     rep = one(text)
     assert [f.kind for f in rep.findings] == ["must-fill"] and rep.final_score.b.points == 8
 
 
 def test_a_replay_that_bears_off_the_last_checkers_scores_the_sortie():
-    text = _pos("A{19:1,23:1,25:13} B{1:14,10:1} coin=0/0 coups=40/40 points=10/0 holes=10/3") + \
-        "1. A 6-5 A+4t1 19/off B:fait-jouer(19/off 23/off)\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    text = (
+        _pos("A{19:1,23:1,25:13} B{1:14,10:1} coin=0/0 coups=40/40 points=10/0 holes=10/3")
+        + "1. A 6-5 A+4t1 19/off B:fait-jouer(19/off 23/off)\nrelevé 2\n1. A 6-5 1/7 1/6\n"
+    )
     rep = one(text)
     assert [f.kind for f in rep.findings] == ["unplayed-number"]
     assert (rep.final_score.a.holes, rep.final_score.a.points) == (11, 2)
 
 
 def test_an_imposed_illegal_replay_gives_no_points_for_its_unplayed_number():
-    text = _pos("A{1:9,5:1,6:1,7:2,12:2} B{1:7,4:2,5:2,6:2,12:2} coin=1/1 coups=9/9") + \
-        "1. A 5-4 5/9 6/9 B:fait-jouer(5/9) B+2\n"
+    text = (
+        _pos("A{1:9,5:1,6:1,7:2,12:2} B{1:7,4:2,5:2,6:2,12:2} coin=1/1 coups=9/9")
+        + "1. A 5-4 5/9 6/9 B:fait-jouer(5/9) B+2\n"
+    )
     rep = one(text)
     assert ("unclaimed-ecole", "B") in [(f.kind, f.who) for f in rep.findings]
     assert next(f for f in rep.findings if f.kind == "unclaimed-ecole").entitled == 0
@@ -312,11 +347,12 @@ def test_003_216_a_checker_played_correctly_stays_whatever_the_order(moves):
 
 
 def test_001_III_r26_no_penalty_so_the_opponent_cannot_forbid_the_coin():
-    text = _pos("A{1:10,5:1,7:1,8:1,9:1,10:1} B{1:11,2:2,3:2} coups=6/6") + \
-        "1. A 5-4 8/12 9/12 B:fait-jouer(1/6 1/5)\n"
+    text = _pos("A{1:10,5:1,7:1,8:1,9:1,10:1} B{1:11,2:2,3:2} coups=6/6") + "1. A 5-4 8/12 9/12 B:fait-jouer(1/6 1/5)\n"
     assert [f.kind for f in one(text).findings] == ["illegal-move"]  # 003 §216: deprived of the coin
     assert [(f.kind, f.detail) for f in one(text, "bonne-compagnie").findings] == [
-        ("illegal-move", "puissance-when-direct"), ("remedy-not-allowed", "designation")]
+        ("illegal-move", "puissance-when-direct"),
+        ("remedy-not-allowed", "designation"),
+    ]
 
 
 def test_several_replays_the_last_stands_and_it_is_noted():
@@ -331,8 +367,9 @@ def test_result_of_a_partie_a_ecrire_names_the_winner_by_values(marques, cut):
     assert verify(rec).findings == []
     result = rec.headers["Result"]
     flipped = ("B" if result[0] == "A" else "A") + result[1:]
-    assert [f.kind for f in verify(dataclasses.replace(rec, headers={**rec.headers, "Result": flipped})).findings] \
-        == ["result-mismatch"]
+    assert [f.kind for f in verify(dataclasses.replace(rec, headers={**rec.headers, "Result": flipped})).findings] == [
+        "result-mismatch"
+    ]
     if cut:  # the last marqué unfinished: its leader has not won it
         from trictrac.notation.record import MarqueStart
 
@@ -460,8 +497,19 @@ def test_remedy_problems_is_the_one_rule_the_verifier_applies():
     j = judge_play(pos, (2, 1), written)
 
     def problems(replay, by_roller=False):
-        return [d for d, _t in remedy_problems(pos, (2, 1), written, j, judge_play(pos, (2, 1), replay),
-                                               by_roller=by_roller, forced_stay=False, profile=DEFAULT_PROFILE)]
+        return [
+            d
+            for d, _t in remedy_problems(
+                pos,
+                (2, 1),
+                written,
+                j,
+                judge_play(pos, (2, 1), replay),
+                by_roller=by_roller,
+                forced_stay=False,
+                profile=DEFAULT_PROFILE,
+            )
+        ]
 
     assert problems([(6, 8), (1, 2)]) == []  # the misplaced ace put right
     assert problems([(6, 9)]) == ["first-number"]  # no tout d'une after a number played first

@@ -29,8 +29,7 @@ def one_record(text: str) -> Record:
 
 def brief(findings) -> list[dict]:
     return [
-        {"kind": f.kind, "coup": f.coup, "who": f.who, "entitled": f.entitled, "marked": f.marked}
-        for f in findings
+        {"kind": f.kind, "coup": f.coup, "who": f.who, "entitled": f.entitled, "marked": f.marked} for f in findings
     ]
 
 

@@ -29,8 +29,9 @@ class ClaimsJudge(TableState):
 
     def _match(self, c: Ecole, n: int, claimant: str, offender: str, where: Where) -> Pending | None:
         """Which pending école a claim of ``n`` points by ``claimant`` takes (RULES.md §7.3-7.4)."""
-        cw = Where(where.game, where.marque, where.releve, where.coup, where.index,
-                   c.span if c.span.line else where.span)
+        cw = Where(
+            where.game, where.marque, where.releve, where.coup, where.index, c.span if c.span.line else where.span
+        )
         reason = (c.reason or "").lower()
         if "deux" in reason and "jeton" in reason:
             self._deux_jetons(n, claimant, offender, cw)
@@ -48,19 +49,34 @@ class ClaimsJudge(TableState):
         if bigger:
             p = bigger[0]
             self._finding(
-                "ecole-partial", cw, f"{self._letter(claimant)} claims {n} of an école of {p.amount}",
-                who=claimant, entitled=p.amount, marked=n,
+                "ecole-partial",
+                cw,
+                f"{self._letter(claimant)} claims {n} of an école of {p.amount}",
+                who=claimant,
+                entitled=p.amount,
+                marked=n,
                 consequence=f"an école is indivisible: {self._letter(p.offender)} may force him to mark all "
-                            f"{p.amount} (003 §187; 001 r.46)",
+                f"{p.amount} (003 §187; 001 r.46)",
             )
             return self._claim(p, n)
         if real:
             p = max(real, key=lambda q: q.amount)
             self._claim(p, p.amount)
             extra = n - p.amount
-            self.pending.append(Pending(
-                "fausse", claimant, offender, extra, cw, p.amount, n,
-                f"{self._letter(claimant)} claims {n} for an école of {p.amount}", extra, this_coup=True))
+            self.pending.append(
+                Pending(
+                    "fausse",
+                    claimant,
+                    offender,
+                    extra,
+                    cw,
+                    p.amount,
+                    n,
+                    f"{self._letter(claimant)} claims {n} for an école of {p.amount}",
+                    extra,
+                    this_coup=True,
+                )
+            )
             return p
         self._claim_of_nothing(n, claimant, offender, cw, [p for p in open_ if p.kind == "impossible"])
         return None
@@ -70,41 +86,94 @@ class ClaimsJudge(TableState):
         ok = self.profile.ecole_deux_jetons == "ecole"
         who = self._letter(claimant)
         self._finding(
-            "ecole-deux-jetons", cw,
+            "ecole-deux-jetons",
+            cw,
             f"{who} schools {self._letter(offender)}'s deux jetons for {n}",
-            who=offender, entitled=n if ok else 0, marked=n,
-            consequence=("école of the abandoned points (001 r.65; 000 ~l.758)" if ok else
-                         "no école under this profile: the adversary only removes one mark "
-                         "(003 §195; 001 III on r.65)"),
+            who=offender,
+            entitled=n if ok else 0,
+            marked=n,
+            consequence=(
+                "école of the abandoned points (001 r.65; 000 ~l.758)"
+                if ok
+                else "no école under this profile: the adversary only removes one mark (003 §195; 001 III on r.65)"
+            ),
         )
         if ok:
             self._erase(offender, n)
         else:
-            self.pending.append(Pending("fausse", claimant, offender, n, cw, 0, n,
-                                        f"{who} marked {n} for an école des deux jetons", n, this_coup=True))
+            self.pending.append(
+                Pending(
+                    "fausse",
+                    claimant,
+                    offender,
+                    n,
+                    cw,
+                    0,
+                    n,
+                    f"{who} marked {n} for an école des deux jetons",
+                    n,
+                    this_coup=True,
+                )
+            )
 
     def _claim_of_nothing(self, n: int, claimant: str, offender: str, cw: Where, impossible: list[Pending]) -> None:
         """A claim no open mistake answers: an école impossible, too late, or false."""
         who = self._letter(claimant)
         # too late: a window closed by the claimant's own last throw (this coup's, or the
         # previous one when he is not the roller)
-        late = [q for q in self.closed if q.claimant == claimant and q.amount == n and q.status == "closed"
-                and q.closed_at >= self.index - 1]
+        late = [
+            q
+            for q in self.closed
+            if q.claimant == claimant and q.amount == n and q.status == "closed" and q.closed_at >= self.index - 1
+        ]
         if impossible:
             impossible[0].status = "claimed"
-            self.pending.append(Pending(
-                "fausse", claimant, offender, n, cw, 0, n,
-                f"{who} claims {n} for an école impossible (001 r.62; 003 §197)", n,
-                detail="ecole-impossible", this_coup=True))
+            self.pending.append(
+                Pending(
+                    "fausse",
+                    claimant,
+                    offender,
+                    n,
+                    cw,
+                    0,
+                    n,
+                    f"{who} claims {n} for an école impossible (001 r.62; 003 §197)",
+                    n,
+                    detail="ecole-impossible",
+                    this_coup=True,
+                )
+            )
         elif late:
-            self.pending.append(Pending(
-                "too-late", claimant, offender, n, cw, 0, n,
-                f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})", n,
-                this_coup=True))
+            self.pending.append(
+                Pending(
+                    "too-late",
+                    claimant,
+                    offender,
+                    n,
+                    cw,
+                    0,
+                    n,
+                    f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})",
+                    n,
+                    this_coup=True,
+                )
+            )
         else:
-            self.pending.append(Pending(
-                "fausse", claimant, offender, n, cw, 0, n, f"{who} claims an école of {n} that was not made", n,
-                this_coup=True, parts=self._two_ecoles(claimant, n)))
+            self.pending.append(
+                Pending(
+                    "fausse",
+                    claimant,
+                    offender,
+                    n,
+                    cw,
+                    0,
+                    n,
+                    f"{who} claims an école of {n} that was not made",
+                    n,
+                    this_coup=True,
+                    parts=self._two_ecoles(claimant, n),
+                )
+            )
 
     def _two_ecoles(self, claimant: str, n: int) -> tuple[int, ...]:
         """A false claim by a player whose over-mark was just schooled: his points over-
@@ -112,9 +181,13 @@ class ClaimsJudge(TableState):
         (003 §187: « deux écoles de deux points chacune ; on a le droit de marquer la
         première et de ne pas marquer la deuxième »; §194)."""
         for p in self.closed:
-            if (p.kind == "par-trop" and p.status == "claimed" and p.offender == claimant
-                    and p.where.index >= self.index - 1
-                    and p.amount < n):
+            if (
+                p.kind == "par-trop"
+                and p.status == "claimed"
+                and p.offender == claimant
+                and p.where.index >= self.index - 1
+                and p.amount < n
+            ):
                 return (p.amount, n - p.amount)
         return ()
 
@@ -136,8 +209,13 @@ class ClaimsJudge(TableState):
             self._close_mark(p, claimed, erased, tail)
             return
         cl = self._letter(p.claimant)
-        kind = {"plein": "ecole-plein-not-made", "must-fill": "must-fill", "must-conserve": "must-conserve",
-                "fausse": "ecole-claimed-wrongly", "too-late": "ecole-too-late"}[p.kind]
+        kind = {
+            "plein": "ecole-plein-not-made",
+            "must-fill": "must-fill",
+            "must-conserve": "must-conserve",
+            "fausse": "ecole-claimed-wrongly",
+            "too-late": "ecole-too-late",
+        }[p.kind]
         if claimed:
             cons = f"claimed by {cl}: {cl} marks {p.claimed}"
         else:
@@ -147,8 +225,17 @@ class ClaimsJudge(TableState):
             cons = f"école of {p.amount} ({rule}); " + cons
         elif p.kind in ("must-fill", "must-conserve"):
             cons = f"école of {p.amount} (003 §192); " + cons
-        self._finding(kind, p.where, p.message, who=p.offender, entitled=p.entitled, marked=p.marked,
-                      consequence=cons, detail=p.detail, alternatives=p.alternatives)
+        self._finding(
+            kind,
+            p.where,
+            p.message,
+            who=p.offender,
+            entitled=p.entitled,
+            marked=p.marked,
+            consequence=cons,
+            detail=p.detail,
+            alternatives=p.alternatives,
+        )
 
     def _close_mark(self, p: Pending, claimed: bool, erased: bool, tail: str) -> None:
         """A wrong mark (par trop, par moins, a wrong "je ne marque pas") closed."""
@@ -164,20 +251,31 @@ class ClaimsJudge(TableState):
         else:
             kind = "unclaimed-ecole"
             cons = self._unclaimed(p, off, cl, tail)
-        self._finding(kind, p.where, p.message, who=p.offender, entitled=p.entitled, marked=p.marked,
-                      consequence=cons, detail=p.detail or p.kind)
+        self._finding(
+            kind,
+            p.where,
+            p.message,
+            who=p.offender,
+            entitled=p.entitled,
+            marked=p.marked,
+            consequence=cons,
+            detail=p.detail or p.kind,
+        )
 
     def _unclaimed(self, p: Pending, off: str, cl: str, tail: str) -> str:
         """What an unclaimed wrong mark leaves at the table (RULES.md §7.3)."""
         if p.kind == "par-trop" and p.detail == "after-leave":
-            return (f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
-                    f"do not stand (003 §155, §157){tail}")
+            return (
+                f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
+                f"do not stand (003 §155, §157){tail}"
+            )
         if p.kind != "par-trop":
-            return (f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
-                    f"no école of an école (003 §182; 001 r.43){tail}")
+            return (
+                f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
+                f"no école of an école (003 §182; 001 r.43){tail}"
+            )
         if self.profile.keep_unschooled_wrong_points:
-            cons = (f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points "
-                    f"(001 r.47; 003 §167){tail}")
+            cons = f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points (001 r.47; 003 §167){tail}"
             if self.std.points(p.offender) < p.amount:
                 cons += "; a hole or a leave has since taken them off"
             return cons
@@ -187,8 +285,10 @@ class ClaimsJudge(TableState):
         if back:
             self._erase(p.offender, back)
             self.in_sync = self.std.state == self.ent.state
-        return (f"not claimed by {cl} before he threw: no école, but {off} gives the "
-                f"{p.amount} points back (001 III on r.47){tail}")
+        return (
+            f"not claimed by {cl} before he threw: no école, but {off} gives the "
+            f"{p.amount} points back (001 III on r.47){tail}"
+        )
 
     def _ecole_before(self, seat: str) -> bool:
         """Did ``seat`` claim an école on this or the previous coup (001 r.64; 003 §200)?"""

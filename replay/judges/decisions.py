@@ -54,18 +54,25 @@ class DecisionsJudge(PlayJudge):
         if not own_hole:
             kind = "leave-at-sortie" if sortie else "leave-without-right"
             self._finding(
-                kind, w, f"{side} leaves with {st0[roller].points} points and a gain of {gains}: "
-                "no hole of his own throw",
-                who=roller, entitled=gains, marked=marked,
+                kind,
+                w,
+                f"{side} leaves with {st0[roller].points} points and a gain of {gains}: no hole of his own throw",
+                who=roller,
+                entitled=gains,
+                marked=marked,
                 consequence="école as soon as he lifts a checker; the opponent may make him stay and "
-                            "play the lifted checkers (003 §170; 001 r.25)",
+                "play the lifted checkers (003 §170; 001 r.25)",
             )
         elif marked > gains and self._holes_over(st0, roller, gains, f.acts.roller_marks):
             self._finding(
-                "leave-without-right", w,
+                "leave-without-right",
+                w,
                 f"{side} leaves after marking {marked} for a gain of {gains}: over-marking his holes forfeits "
                 "the right to leave",
-                who=roller, entitled=gains, marked=marked, detail="over-marked",
+                who=roller,
+                entitled=gains,
+                marked=marked,
+                detail="over-marked",
                 consequence="the opponent may force him to stay and school the excess (003 §173; 001 r.54)",
             )
 
@@ -82,10 +89,14 @@ class DecisionsJudge(PlayJudge):
         acts = f.acts
         if acts.other_leave is not None:
             self._finding(
-                "leave-without-right", self._where(f.coup, acts.other_leave.span),
+                "leave-without-right",
+                self._where(f.coup, acts.other_leave.span),
                 f"{self._letter(f.other)} leaves in {f.side}'s coup: only the player who throws can leave, "
                 "on a hole of his own throw",
-                who=f.other, entitled=0, marked=0, detail="not-roller",
+                who=f.other,
+                entitled=0,
+                marked=0,
+                detail="not-roller",
                 consequence="he stays; points given by the opponent's throw give no right to leave (003 §186, §217)",
             )
         if acts.leave is not True or f.sortie:
@@ -95,19 +106,23 @@ class DecisionsJudge(PlayJudge):
         if need > f.gains:
             return False  # no hole of his own throw: _check_leave says so
         lost = None
-        marks = acts.roller_marks[:acts.leave_marks]
+        marks = acts.roller_marks[: acts.leave_marks]
         if acts.said_reste:
-            lost = "said-reste", "he had said \"je reste\""
+            lost = "said-reste", 'he had said "je reste"'
         elif acts.leave_after_play and f.moves:
             lost = "touched", "he had played his checkers"
-        elif any(m.points > 0 for m in marks[self._hole_mark(marks, need) + 1:]):
+        elif any(m.points > 0 for m in marks[self._hole_mark(marks, need) + 1 :]):
             lost = "reste-marked", "he had marked his points de reste"
         if lost is None:
             return False
         self._finding(
-            "leave-without-right", self._where(f.coup, acts.leave_span),
+            "leave-without-right",
+            self._where(f.coup, acts.leave_span),
             f"{f.side} leaves after {lost[1]}: he must stay",
-            who=f.roller, entitled=f.gains, marked=marks_sum(acts.roller_marks), detail=lost[0],
+            who=f.roller,
+            entitled=f.gains,
+            marked=marks_sum(acts.roller_marks),
+            detail=lost[0],
             consequence="the leave is refused: he stays and keeps his points de reste (003 §156; 001 r.36, r.40)",
         )
         return True
@@ -132,15 +147,19 @@ class DecisionsJudge(PlayJudge):
         w = self._where(f.coup, f.acts.leave_span)
         if f.forced_by_replay and not f.forced_stay:
             self._finding(
-                "remedy-not-allowed", w,
+                "remedy-not-allowed",
+                w,
                 f"{self._letter(f.other)} made {f.side} stay and play {play_text or '--'}, but his own "
                 "gains gave him a hole: he had the right to leave",
-                who=f.other, detail="right-to-leave",
+                who=f.other,
+                detail="right-to-leave",
                 consequence="the game goes on as the table played it (RULES.md §6.1; 003 §155)",
             )
         elif not f.forced_stay:
             self._finding(
-                "stay-after-leave", w,
-                f"{f.side} said \"je m'en vais\" and then played {play_text or 'his checkers'}",
-                who=f.roller, consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
+                "stay-after-leave",
+                w,
+                f'{f.side} said "je m\'en vais" and then played {play_text or "his checkers"}',
+                who=f.roller,
+                consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
             )

@@ -99,40 +99,54 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
             if violation in ("must-fill", "must-conserve"):
                 j = f.judgement
                 assert j is not None and j.play is not None and violation is not None
-                self._finding(VIOLATION_KIND[violation], f.where,
-                              f"{f.side} plays {j.play.text()}: {violation.replace('-', ' ')}",
-                              who=f.roller, detail=violation, alternatives=tuple(x.text() for x in j.alternatives[:8]))
+                self._finding(
+                    VIOLATION_KIND[violation],
+                    f.where,
+                    f"{f.side} plays {j.play.text()}: {violation.replace('-', ' ')}",
+                    who=f.roller,
+                    detail=violation,
+                    alternatives=tuple(x.text() for x in j.alternatives[:8]),
+                )
         if f.left and marked != gains:
             self._judge_marks_on_leave(f, t)
         elif f.pairs and t.after and t.before < gains:
             # law of timing: the omission was consummated when he touched a checker
-            p = self._mistake(f, t, "par-moins", gains - t.before,
-                              f"{f.side} marked {t.before} of his {gains} before touching a checker")
+            p = self._mistake(
+                f,
+                t,
+                "par-moins",
+                gains - t.before,
+                f"{f.side} marked {t.before} of his {gains} before touching a checker",
+            )
             p.marked, p.detail = t.before, "marked-after-touching"
             p = self._mistake(f, t, "par-trop", t.after, f"{f.side} marked {t.after} more after touching a checker")
             p.entitled, p.marked, p.erase = 0, t.after, t.after
         elif marked > gains:
-            p = self._mistake(f, t, "par-trop", marked - gains,
-                              f"{f.side} marked {marked} for a throw worth {gains} to him")
+            p = self._mistake(
+                f, t, "par-trop", marked - gains, f"{f.side} marked {marked} for a throw worth {gains} to him"
+            )
             p.erase = marked - gains
         elif marked < gains:
             self._judge_under_marked(f, t)
 
     def _judge_ne_marque_pas(self, f: CoupFacts, t: MarkTally) -> None:
-        """"Je ne marque pas" (RULES.md §5.3; 003 §150, §176)."""
+        """ "Je ne marque pas" (RULES.md §5.3; 003 §150, §176)."""
         st0, gains = t.st0, f.gains
         assert st0 is not None
         rightly = bool(f.receipts) and st0[f.other].points + f.receipts >= HOLE and st0[f.roller].points + gains < HOLE
         if rightly or not gains:
             return
         if st0[f.roller].points + gains >= HOLE:
-            p = self._mistake(f, t, "nmp", gains,
-                              f"{f.side} said \"je ne marque pas\" but his own {gains} points make his hole")
+            p = self._mistake(
+                f, t, "nmp", gains, f'{f.side} said "je ne marque pas" but his own {gains} points make his hole'
+            )
             p.marked, p.detail = 0, "ne-marque-pas"
         else:
             t.induced = True
-            self.notes.append(f"coup {f.coup.number}: {f.side} said \"je ne marque pas\" wrongly; his {gains} "
-                              "points are lost without école (003 §176)")
+            self.notes.append(
+                f'coup {f.coup.number}: {f.side} said "je ne marque pas" wrongly; his {gains} '
+                "points are lost without école (003 §176)"
+            )
 
     def _judge_plein_marked(self, f: CoupFacts, t: MarkTally, lost: int) -> None:
         """Points of a plein marked, then a play that does not make it (RULES.md §7.7; 003 §192);
@@ -142,14 +156,23 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         excess = t.marked - f.gains
         rule = self.profile.remplir_error_ecole
         value = {"single": excess, "double": excess + lost, "correct": 0}[rule]
-        msg = (f"{f.side} marked {t.marked} including {lost or f.plein_not_due} for a plein, then played "
-               f"{f.judgement.play.text()} which does not make it")
+        msg = (
+            f"{f.side} marked {t.marked} including {lost or f.plein_not_due} for a plein, then played "
+            f"{f.judgement.play.text()} which does not make it"
+        )
         if value:
             p = self._mistake(f, t, "plein", value, msg)
             p.erase, p.detail = excess, rule
         else:
-            self._finding("ecole-plein-not-made", f.where, msg, who=f.roller, entitled=f.gains, marked=t.marked,
-                          consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)")
+            self._finding(
+                "ecole-plein-not-made",
+                f.where,
+                msg,
+                who=f.roller,
+                entitled=f.gains,
+                marked=t.marked,
+                consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)",
+            )
 
     def _judge_plein_missed(self, f: CoupFacts, t: MarkTally) -> None:
         """A plein he could fill or keep and did not (RULES.md §7.7; 003 §192)."""
@@ -158,10 +181,12 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         violation = j.violation if not j.legal else None
         # the kind is the plein lost, whatever made the play illegal (003 §192: « pouvant
         # conserver, on ne conserve pas »)
-        conserved = any(ev.how == "conserver" for ev in f.score_of_roll.events
-                        if ev.side == "mover" and ev.kind in PLEIN_KINDS)
-        kind = "must-conserve" if violation == "must-conserve" or (violation != "must-fill" and conserved) \
-            else "must-fill"
+        conserved = any(
+            ev.how == "conserver" for ev in f.score_of_roll.events if ev.side == "mover" and ev.kind in PLEIN_KINDS
+        )
+        kind = (
+            "must-conserve" if violation == "must-conserve" or (violation != "must-fill" and conserved) else "must-fill"
+        )
         value = 0 if self.profile.remplir_error_ecole == "correct" else f.plein_lost
         what = "keep" if kind == "must-conserve" else "fill"
         msg = f"{f.side} could {what} a plein ({f.plein_lost} points) and played {j.play.text()} instead"
@@ -170,8 +195,15 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
             p.entitled, p.detail = f.gains + f.plein_lost, violation
             p.alternatives = tuple(x.text() for x in j.alternatives[:8])
         else:
-            self._finding(kind, f.where, msg, who=f.roller, entitled=f.gains + f.plein_lost, marked=t.marked,
-                          consequence="bonne compagnie: he may correct (001 III on r.59)")
+            self._finding(
+                kind,
+                f.where,
+                msg,
+                who=f.roller,
+                entitled=f.gains + f.plein_lost,
+                marked=t.marked,
+                consequence="bonne compagnie: he may correct (001 III on r.59)",
+            )
 
     def _throw_unplayable(self, f: CoupFacts) -> bool:
         """No legal play of the throw moves a checker: only then is an omission an école
@@ -193,19 +225,30 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         h_marked = sum(written) if written else self._holes_of(st0, f.roller, marked)
         h_due = self._holes_of(st0, f.roller, gains)
         if h_marked > h_due and marked > gains:
-            p = self._mistake(f, t, "par-trop", marked - gains,
-                              f"{side} marked {marked} ({h_marked} holes) for a throw worth {gains} ({h_due}) and left")
+            p = self._mistake(
+                f,
+                t,
+                "par-trop",
+                marked - gains,
+                f"{side} marked {marked} ({h_marked} holes) for a throw worth {gains} ({h_due}) and left",
+            )
             p.erase = marked - gains
         elif h_marked < h_due:
             self._finding(
-                "hole-mismatch", f.where,
+                "hole-mismatch",
+                f.where,
                 f"{side} marked {h_marked} hole{'s' if h_marked != 1 else ''} and left; his throw made {h_due}",
-                who=f.roller, entitled=h_due, marked=h_marked, detail="left",
+                who=f.roller,
+                entitled=h_due,
+                marked=h_marked,
+                detail="left",
                 consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
             )
         else:
-            self.notes.append(f"coup {f.coup.number}: {side}'s points de reste are taken off as he leaves; "
-                              "no école (003 §169; 001 r.45)")
+            self.notes.append(
+                f"coup {f.coup.number}: {side}'s points de reste are taken off as he leaves; "
+                "no école (003 §169; 001 r.45)"
+            )
 
     def _judge_under_marked(self, f: CoupFacts, t: MarkTally) -> None:
         """Marked short: école par moins, or an école impossible (RULES.md §7.8)."""
@@ -213,8 +256,12 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
         if not f.left and self._throw_unplayable(f):
             # école impossible (RULES.md §7.8; 001 r.62; 003 §197)
             self._finding(
-                "ecole-impossible", f.where, f"{side} marked {marked} of his {gains} on a throw he could not play",
-                who=f.roller, entitled=gains, marked=marked,
+                "ecole-impossible",
+                f.where,
+                f"{side} marked {marked} of his {gains} on a throw he could not play",
+                who=f.roller,
+                entitled=gains,
+                marked=marked,
                 consequence=f"no école: he may still mark the {gains - marked} until he throws again (001 r.62)",
             )
             self._mistake(f, t, "impossible", gains - marked, "")
@@ -228,4 +275,3 @@ class GainsJudge(ClaimsJudge, DecisionsJudge):
             self._mistake(f, t, "impossible", gains, "")
         else:
             self._mistake(f, t, "par-moins", gains - marked, f"{side} marked {marked} for a throw worth {gains} to him")
-

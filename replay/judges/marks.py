@@ -56,11 +56,21 @@ class MarksJudge(GainsJudge, HolesJudge):
         before = marks_sum(acts.roller_before) if acts.roller_before else 0
         after = marks_sum(acts.roller_after) if acts.roller_after else 0
         other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
-        if (before == f.gains and other_marked == f.receipts and not after and not f.left
-                and not acts.ne_marque_pas and not f.plein_lost and not acts.roller_claims
-                and not acts.other_claims and not acts.corrections and not f.forced_stay and not acts.fait_marquer
-                and not acts.remets
-                and self._fast_marks(f)):
+        if (
+            before == f.gains
+            and other_marked == f.receipts
+            and not after
+            and not f.left
+            and not acts.ne_marque_pas
+            and not f.plein_lost
+            and not acts.roller_claims
+            and not acts.other_claims
+            and not acts.corrections
+            and not f.forced_stay
+            and not acts.fait_marquer
+            and not acts.remets
+            and self._fast_marks(f)
+        ):
             return  # fast path: everything marked as entitled (the usual coup of a clean record)
         t = MarkTally(before, after, other_marked)
         t.st0 = self.std.state
@@ -99,8 +109,7 @@ class MarksJudge(GainsJudge, HolesJudge):
             res = self._mark_std(other, o2)
             ent.mark(other, o2)
             if hole_words(f.acts.other_marks):
-                self._check_holes(res, (receipts, receipts), f.acts.other_marks, (other, self._letter(other)),
-                                  f.where)
+                self._check_holes(res, (receipts, receipts), f.acts.other_marks, (other, self._letter(other)), f.where)
         return True
 
     # -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --
@@ -122,18 +131,47 @@ class MarksJudge(GainsJudge, HolesJudge):
         p = None
         if f.left:
             if t.other_marked:
-                p = Pending("par-trop", f.other, f.roller, t.other_marked, f.where, 0, t.other_marked,
-                            f"{who} marked {t.other_marked} from a throw after which {f.side} left",
-                            0, "after-leave", this_coup=True)
+                p = Pending(
+                    "par-trop",
+                    f.other,
+                    f.roller,
+                    t.other_marked,
+                    f.where,
+                    0,
+                    t.other_marked,
+                    f"{who} marked {t.other_marked} from a throw after which {f.side} left",
+                    0,
+                    "after-leave",
+                    this_coup=True,
+                )
         elif marked > receipts:
-            p = Pending("par-trop", f.other, f.roller, marked - receipts, f.where, receipts, marked,
-                        f"{who} marked {marked} for {receipts} given", marked - receipts, this_coup=True)
+            p = Pending(
+                "par-trop",
+                f.other,
+                f.roller,
+                marked - receipts,
+                f.where,
+                receipts,
+                marked,
+                f"{who} marked {marked} for {receipts} given",
+                marked - receipts,
+                this_coup=True,
+            )
             st0 = t.st0
             if t.induced and st0 is not None and st0[f.other].points + marked >= HOLE:
                 p.detail = "induced"  # the hole the roller's wrong warning announced (003 §177)
         elif marked < receipts:
-            p = Pending("par-moins", f.other, f.roller, receipts - marked, f.where, receipts, marked,
-                        f"{who} marked {marked} of the {receipts} points given", this_coup=True)
+            p = Pending(
+                "par-moins",
+                f.other,
+                f.roller,
+                receipts - marked,
+                f.where,
+                receipts,
+                marked,
+                f"{who} marked {marked} of the {receipts} points given",
+                this_coup=True,
+            )
             if sum(t.credit):
                 p.detail = "credited"  # 001 r.55: his école claim counted against his receipts
         if p is not None:
@@ -197,10 +235,13 @@ class MarksJudge(GainsJudge, HolesJudge):
                 t.other_effective -= p.amount
                 t.induced = None
                 self._finding(
-                    "ecole-claimed-wrongly", self._where(f.coup, c.span),
-                    f"{f.side} claims {c.points} for the hole his own \"je ne marque pas\" made "
+                    "ecole-claimed-wrongly",
+                    self._where(f.coup, c.span),
+                    f'{f.side} claims {c.points} for the hole his own "je ne marque pas" made '
                     f"{self._letter(f.other)} mark",
-                    who=f.roller, entitled=0, marked=c.points,
+                    who=f.roller,
+                    entitled=0,
+                    marked=c.points,
                     consequence="the hole is erased, no école: he marks nothing (003 §177; 001 r.57)",
                 )
                 return True
@@ -247,13 +288,21 @@ class MarksJudge(GainsJudge, HolesJudge):
         self.std.stay(roller)
         if t.late:
             self._mark_std(other, even(t.late), own=True)
-            self.notes.append(f"coup {f.coup.number}: {self._letter(other)} adds the {t.late} points missing "
-                              "from his unplayable throw before throwing again (001 r.62)")
+            self.notes.append(
+                f"coup {f.coup.number}: {self._letter(other)} adds the {t.late} points missing "
+                "from his unplayable throw before throwing again (001 r.62)"
+            )
         if t.other_effective:
             res = self._mark_std(other, even(t.other_effective))
             if t.induced is not None:  # None: the hole he wrote was erased (003 §177)
-                self._check_holes(res, (t.other_effective, t.other_effective), f.acts.other_marks,
-                                  (other, self._letter(other)), f.where, st0)
+                self._check_holes(
+                    res,
+                    (t.other_effective, t.other_effective),
+                    f.acts.other_marks,
+                    (other, self._letter(other)),
+                    f.where,
+                    st0,
+                )
 
     def _apply_corrections(self, f: CoupFacts) -> None:
         """Corrections as written; one that undoes a pending mistake in time ends it."""
@@ -279,25 +328,49 @@ class MarksJudge(GainsJudge, HolesJudge):
             x, y = self.seat_of.get(d.who, d.who), self.seat_of.get(d.mark.who, d.mark.who)
             n = d.mark.points
             w = self._where(f.coup, d.span)
-            omitted = [p for p in self.pending if p.status == "open" and p.kind == "par-moins"
-                       and p.offender == y and p.claimant == x and p.amount >= n]
-            short = [p for p in self.closed if p.status == "claimed" and p.claimant == y and p.offender == x
-                     and 0 < p.claimed and p.claimed + n <= p.amount]
+            omitted = [
+                p
+                for p in self.pending
+                if p.status == "open"
+                and p.kind == "par-moins"
+                and p.offender == y
+                and p.claimant == x
+                and p.amount >= n
+            ]
+            short = [
+                p
+                for p in self.closed
+                if p.status == "claimed"
+                and p.claimant == y
+                and p.offender == x
+                and 0 < p.claimed
+                and p.claimed + n <= p.amount
+            ]
             if omitted:
                 p = omitted[0]
                 p.status, p.claimed = "claimed", 0
                 self.closed.append(p)
-                self._finding("ecole-par-moins", p.where, p.message, who=y, entitled=p.entitled, marked=p.marked,
-                              detail="fait-marquer",
-                              consequence=f"{self._letter(x)} obliged {self._letter(y)} to mark the {n} points "
-                                          "(003 §186)")
+                self._finding(
+                    "ecole-par-moins",
+                    p.where,
+                    p.message,
+                    who=y,
+                    entitled=p.entitled,
+                    marked=p.marked,
+                    detail="fait-marquer",
+                    consequence=f"{self._letter(x)} obliged {self._letter(y)} to mark the {n} points (003 §186)",
+                )
             elif short:
                 short[-1].claimed += n  # the whole école, at the offender's demand (003 §187)
             else:
-                self._finding("remedy-not-allowed", w,
-                              f"{self._letter(x)} obliges {self._letter(y)} to mark {n} he is not owed",
-                              who=x, detail="fait-marquer",
-                              consequence="the game goes on from the marks as the table made them (RULES.md §7.3)")
+                self._finding(
+                    "remedy-not-allowed",
+                    w,
+                    f"{self._letter(x)} obliges {self._letter(y)} to mark {n} he is not owed",
+                    who=x,
+                    detail="fait-marquer",
+                    consequence="the game goes on from the marks as the table made them (RULES.md §7.3)",
+                )
             self._mark_std(y, even(n))
 
     def _apply_remets(self, f: CoupFacts) -> None:

@@ -23,8 +23,7 @@ class PavillonJudge(TableState):
             self._pavillons_expire(where)
         # a pavillon earned now: his first hole while the opponent has holes (RULES.md §5.4)
         for i, seat in enumerate(("A", "B")):
-            if (holes0[i] == 0 and h1[i] > 0 and holes0[1 - i] > 0 and self.std[seat].pavillon
-                    and seat not in claimed):
+            if holes0[i] == 0 and h1[i] > 0 and holes0[1 - i] > 0 and self.std[seat].pavillon and seat not in claimed:
                 self.pav_due[seat] = where
 
     def _pavillons_taken(self, claims: list[Pavillon], where: Where) -> set[str]:
@@ -39,8 +38,11 @@ class PavillonJudge(TableState):
             elif seat not in ("A", "B") or not self.std[seat].pavillon:
                 w = replace(where, span=c.span if c.span.line else where.span)
                 self._finding(
-                    "bredouille-lost", w, f"{c.who} takes the pavillon, but his holes are not uninterrupted",
-                    who=seat, detail="pavillon-not-due",
+                    "bredouille-lost",
+                    w,
+                    f"{c.who} takes the pavillon, but his holes are not uninterrupted",
+                    who=seat,
+                    detail="pavillon-not-due",
                     consequence="the pavillon is taken off, no école (RULES.md §5.4; 003 §223)",
                 )
         return claimed
@@ -52,13 +54,17 @@ class PavillonJudge(TableState):
             del self.pav_due[seat]
             if self.profile.pavillon_deadline:
                 self._finding(
-                    "bredouille-lost", w, f"{self._letter(seat)} did not take the pavillon his hole earned "
-                    "before the next hole was marked", who=seat, detail="pavillon",
+                    "bredouille-lost",
+                    w,
+                    f"{self._letter(seat)} did not take the pavillon his hole earned before the next hole was marked",
+                    who=seat,
+                    detail="pavillon",
                     consequence="the pavillon is lost, no école (001 r.58)",
                 )
                 self._correct(seat, 0, 0, pavillon=False)
                 self.pav_lost.add(seat)
                 self.in_sync = False
             else:
-                self.notes.append(f"{self._letter(seat)}'s pavillon, not taken in time, is acknowledged "
-                                  "(001 III on r.58)")
+                self.notes.append(
+                    f"{self._letter(seat)}'s pavillon, not taken in time, is acknowledged (001 III on r.58)"
+                )

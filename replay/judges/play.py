@@ -98,9 +98,14 @@ class PlayJudge(TableState):
                 if not self.recover or not self._go_on_from_nearest(f, problem):
                     kind, head, detail, rule = problem
                     sep = "; " if kind == "illegal-move" else ": "
-                    self._finding(kind, f.where, f"{head}{sep}the record cannot go on",
-                                  who=self.seat_of.get(f.side, f.side), detail=detail,
-                                  consequence=f"verification of this game stops here (RULES.md {rule})")
+                    self._finding(
+                        kind,
+                        f.where,
+                        f"{head}{sep}the record cannot go on",
+                        who=self.seat_of.get(f.side, f.side),
+                        detail=detail,
+                        consequence=f"verification of this game stops here (RULES.md {rule})",
+                    )
                     self.stopped = True
                     return False
                 return self._judge_written_play(f)
@@ -125,10 +130,12 @@ class PlayJudge(TableState):
         if not forced or not all(13 <= a <= 18 < b <= 24 for a, b in forced):
             d = f.acts.forces[0]
             self._finding(
-                "remedy-not-allowed", replace(f.where, span=d.span if d.span.line else f.where.span),
+                "remedy-not-allowed",
+                replace(f.where, span=d.span if d.span.line else f.where.span),
                 f"{self._letter(f.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
                 "from his second table into his first",
-                who=f.other, detail="force",
+                who=f.other,
+                detail="force",
                 consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
             )
             return j
@@ -167,14 +174,20 @@ class PlayJudge(TableState):
         if not nearest:
             return False
         proposal = nearest[0]
-        how = ("the legal play nearest to what is written" if clear
-               else f"the first of {len(nearest)} legal plays as near to what is written")
+        how = (
+            "the legal play nearest to what is written"
+            if clear
+            else f"the first of {len(nearest)} legal plays as near to what is written"
+        )
         self._finding(
-            problem[0], f.where, f"{problem[1]}; did you mean {proposal.text()}?",
+            problem[0],
+            f.where,
+            f"{problem[1]}; did you mean {proposal.text()}?",
             who=self.seat_of.get(f.side, f.side),
-            detail="did-you-mean", alternatives=tuple(p.text() for p in nearest[:8]),
+            detail="did-you-mean",
+            alternatives=tuple(p.text() for p in nearest[:8]),
             consequence=f"a mistake of the record: verification goes on from {proposal.text()}, {how} "
-                        f"(RULES.md {problem[3]})",
+            f"(RULES.md {problem[3]})",
         )
         f.moves = tuple(proposal.steps)
         f.pairs = list(proposal.steps)
@@ -206,10 +219,14 @@ class PlayJudge(TableState):
         more = f" (+{len(j.alternatives) - 8} more)" if len(j.alternatives) > 8 else ""
         played = j.play.text() if j.play is not None else "?"
         self._finding(
-            kind, f.where,
+            kind,
+            f.where,
             f"{f.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
             f"legal: {', '.join(alts) or 'none'}{more}",
-            who=f.roller, detail=v, alternatives=alts, consequence=consequence,
+            who=f.roller,
+            detail=v,
+            alternatives=alts,
+            consequence=consequence,
         )
 
     def _remedy(self, f: CoupFacts, rep: Replay) -> tuple[Any, ...] | None:
@@ -224,26 +241,43 @@ class PlayJudge(TableState):
         by = self.seat_of.get(rep.who, rep.who)
         if by not in ("A", "B"):
             by = f.other
-        head = (f"{side} replays his throw as" if by == f.roller
-                else f"{self._letter(by)} has {side}'s throw played again as")
+        head = (
+            f"{side} replays his throw as"
+            if by == f.roller
+            else f"{self._letter(by)} has {side}'s throw played again as"
+        )
         rj = judge_play(pos, roll, rmoves, self.profile)
         rplay = rj.play
         if rplay is None:
             self._finding(
-                "remedy-not-allowed", rw,
+                "remedy-not-allowed",
+                rw,
                 f"{head} {pairs_text(rmoves)}, which cannot be played "
                 f"({(rj.violation or 'illegal').replace('-', ' ')})",
-                who=by, detail="not-executable",
+                who=by,
+                detail="not-executable",
                 consequence="the play as first written stands (RULES.md §9.5)",
             )
             return None
-        problems = remedy_problems(pos, roll, f.pairs, f.judgement, rj, by_roller=by == f.roller,
-                                   forced_stay=f.forced_stay, profile=self.profile, side=side)
+        problems = remedy_problems(
+            pos,
+            roll,
+            f.pairs,
+            f.judgement,
+            rj,
+            by_roller=by == f.roller,
+            forced_stay=f.forced_stay,
+            profile=self.profile,
+            side=side,
+        )
         if problems:
             self._finding(
-                "remedy-not-allowed", rw,
+                "remedy-not-allowed",
+                rw,
                 f"{head} {rplay.text()}: " + "; ".join(t for _d, t in problems),
-                who=by, detail=problems[0][0], alternatives=tuple(pl.text() for pl in rj.alternatives[:8]),
+                who=by,
+                detail=problems[0][0],
+                alternatives=tuple(pl.text() for pl in rj.alternatives[:8]),
                 consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
             )
         cs_r, pos_r = play_outcome(pos, roll, rplay, self.profile)
@@ -256,10 +290,13 @@ class PlayJudge(TableState):
             if judgement.violation not in ("must-fill", "must-conserve"):
                 assert f.play is not None
                 self._finding(
-                    "remedy-not-allowed", f.where,
+                    "remedy-not-allowed",
+                    f.where,
                     f"{self._letter(f.other)} made {f.side} stay and play {f.play.text()}, which is illegal: "
                     f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
-                    who=f.other, detail="illegal", alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
+                    who=f.other,
+                    detail="illegal",
+                    alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
                     consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
                 )
             judgement = judgement._replace(legal=True, violation=None)

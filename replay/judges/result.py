@@ -56,8 +56,12 @@ class ResultJudge(TableState):
             mult = twelve_hole_multiplier(w, lo, st[winner].pavillon, self.profile)
         except ValueError:
             return None
-        return {"winner": self._letter(winner), "holes": [w, lo], "multiplier": mult,
-                "rule": self.profile.twelve_hole_multiplier}
+        return {
+            "winner": self._letter(winner),
+            "holes": [w, lo],
+            "multiplier": mult,
+            "rule": self.profile.twelve_hole_multiplier,
+        }
 
     # -- the Result header ---------------------------------------------------------------
     def _check_result(self, text: str) -> None:
@@ -86,7 +90,9 @@ class ResultJudge(TableState):
             self.notes.append(f"Result {v!r}: free text, not checked")
         elif problems:
             self._finding(
-                "result-mismatch", where, f"Result \"{v}\": " + "; ".join(problems),
+                "result-mismatch",
+                where,
+                f'Result "{v}": ' + "; ".join(problems),
                 consequence="the Result header must follow the record (RULES.md §8.1-8.2)",
             )
 
@@ -157,11 +163,16 @@ class ResultJudge(TableState):
         self.over_reported = True
         marque = "marqué" in self.over
         self._finding(
-            "play-after-end", where, f"play goes on although {self.over}",
+            "play-after-end",
+            where,
+            f"play goes on although {self.over}",
             detail="marque" if marque else "partie",
-            consequence=("a marqué ends when someone leaves while someone has six holes: its result "
-                         "should be written here (RULES.md §8.2)" if marque else
-                         "the first to twelve holes wins; later coups do not count (RULES.md §8.1)"),
+            consequence=(
+                "a marqué ends when someone leaves while someone has six holes: its result "
+                "should be written here (RULES.md §8.2)"
+                if marque
+                else "the first to twelve holes wins; later coups do not count (RULES.md §8.1)"
+            ),
         )
 
     def _unwritten_result(self) -> None:
@@ -209,7 +220,9 @@ class ResultJudge(TableState):
         self.marques.append({"number": self.marque, "winner": exp_winner, "holes": [ha, hb], "value": value})
         if problems:
             self._finding(
-                "marque-result-mismatch", self._where(None, el.span), "; ".join(problems),
+                "marque-result-mismatch",
+                self._where(None, el.span),
+                "; ".join(problems),
                 consequence="the score sheet must follow the holes of the record (RULES.md §8.2)",
             )
         self.releve_over = True
@@ -232,8 +245,7 @@ class ResultJudge(TableState):
             problems.append(f"bredouille is {bred}, written {el.bredouille}")
         if el.value is not None:
             try:
-                val = marque_value(w, lo, pavillon=st[seat].pavillon, refaits=self.refaits,
-                                   profile=self.profile).value
+                val = marque_value(w, lo, pavillon=st[seat].pavillon, refaits=self.refaits, profile=self.profile).value
             except ValueError:
                 val = None
             if val is not None and val != el.value:
@@ -252,12 +264,16 @@ class ResultJudge(TableState):
             seat = "A" if ha > hb else "B"
             loser = self._letter("B" if seat == "A" else "A")
             leaver = self._letter(self.primaute) if self.primaute is not None else None
-            self.multi_lines.append(MarqueLine(
-                winner=winner, holes=(max(ha, hb), min(ha, hb)), pavillon=st[seat].pavillon,
-                loser=loser, leaver=leaver,
-            ))
-        spec = PartieSpec(kind=kind, players=players, marques=len(self.multi_lines) + 1,
-                          primaute=self.multi_first)
+            self.multi_lines.append(
+                MarqueLine(
+                    winner=winner,
+                    holes=(max(ha, hb), min(ha, hb)),
+                    pavillon=st[seat].pavillon,
+                    loser=loser,
+                    leaver=leaver,
+                )
+            )
+        spec = PartieSpec(kind=kind, players=players, marques=len(self.multi_lines) + 1, primaute=self.multi_first)
         try:
             det = settle_partie(spec, self.multi_lines + [MarqueLine()], self.profile).detail[-1]
         except ValueError:  # results that do not fit the rotation: no expectation
@@ -278,5 +294,7 @@ class ResultJudge(TableState):
                 self.over = f"the partie ended at coup {coup_number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
                 self.over_state = st
         elif left and marque_outcome(st, self.profile) is not None:
-            self.over = (f"the marqué ended when {side} left at coup {coup_number} with "
-                         f"{st.a.holes}-{st.b.holes} holes (003 §221)")
+            self.over = (
+                f"the marqué ended when {side} left at coup {coup_number} with "
+                f"{st.a.holes}-{st.b.holes} holes (003 §221)"
+            )

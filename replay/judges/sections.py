@@ -32,7 +32,8 @@ class SectionsJudge(ResultJudge, PavillonJudge):
         self.over_state: ScoreState | None = None  # the score when the partie ended
         # the pavillon of the written game, checked when the record writes it (001 r.58)
         self.pav_check = (self.partie_kind == "a-ecrire" or self.multi is not None) and any(
-            isinstance(a, Pavillon) for c in record.coups for a in c.before + c.after)
+            isinstance(a, Pavillon) for c in record.coups for a in c.before + c.after
+        )
         self.pav_due: dict[str, Where] = {}
         self.pav_lost: set[str] = set()
         self.winners: list[tuple[str | None, int]] = []  # (winner, value) of every marqué (Result check)
@@ -49,7 +50,8 @@ class SectionsJudge(ResultJudge, PavillonJudge):
             self._after_end(self._where(None, el.span))
         if not self.releve_over and self.index > 0:
             self._finding(
-                "releve-without-leave", self._where(None, el.span),
+                "releve-without-leave",
+                self._where(None, el.span),
                 f"relevé {el.number} starts but nobody left and nobody bore off",
                 consequence="the checkers should still be in play (RULES.md §6.1)",
             )
@@ -79,4 +81,3 @@ class SectionsJudge(ResultJudge, PavillonJudge):
             self.in_sync = True
             self.releve_over = True
             self.pos = None
-

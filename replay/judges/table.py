@@ -146,8 +146,14 @@ class WrittenActions:
         return self.roller_before + self.roller_after
 
     def any_mark(self) -> bool:
-        return bool(self.roller_before or self.roller_after or self.other_marks or self.roller_claims
-                    or self.other_claims or self.ne_marque_pas)
+        return bool(
+            self.roller_before
+            or self.roller_after
+            or self.other_marks
+            or self.roller_claims
+            or self.other_claims
+            or self.ne_marque_pas
+        )
 
 
 def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagnie_jeton: bool) -> WrittenActions:
@@ -181,8 +187,13 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
                 acts.leave = a.leave
                 acts.leave_span = a.span
             elif isinstance(a, Correction):
-                if (part == 0 and a.points < 0 and not a.holes and bonne_compagnie_jeton
-                        and seat_of.get(a.who, a.who) == roller):
+                if (
+                    part == 0
+                    and a.points < 0
+                    and not a.holes
+                    and bonne_compagnie_jeton
+                    and seat_of.get(a.who, a.who) == roller
+                ):
                     acts.roller_before.append(Mark(a.who, a.points, span=a.span))
                     continue
                 acts.corrections.append(a)
@@ -300,19 +311,29 @@ class TableState:
             return Where(self.game, self.marque, self.releve, 0, -1, span or NO_SPAN)
         return Where(self.game, self.marque, self.releve, coup.number, self.index, span or coup.span)
 
-    def _finding(self, kind: str, where: Where, message: str, *, who: str | None = None,
-                 **details: Any) -> None:
+    def _finding(self, kind: str, where: Where, message: str, *, who: str | None = None, **details: Any) -> None:
         """Record one finding; ``details``: entitled, marked, consequence, detail,
         alternatives (see :class:`~trictrac.replay.findings.Finding`)."""
         sp = where.span
         self.findings.append(
             Finding(
-                kind=kind, message=message, game=where.game, releve=where.releve, marque=where.marque,
-                coup=where.coup, index=where.index, line=sp.line, col=sp.col,
+                kind=kind,
+                message=message,
+                game=where.game,
+                releve=where.releve,
+                marque=where.marque,
+                coup=where.coup,
+                index=where.index,
+                line=sp.line,
+                col=sp.col,
                 who=self.letter_of.get(who, who) if who else None,
-                entitled=details.get("entitled"), marked=details.get("marked"),
-                consequence=details.get("consequence", ""), rule=FINDING_KINDS[kind][0],
-                detail=details.get("detail"), alternatives=details.get("alternatives", ()), file=self.file,
+                entitled=details.get("entitled"),
+                marked=details.get("marked"),
+                consequence=details.get("consequence", ""),
+                rule=FINDING_KINDS[kind][0],
+                detail=details.get("detail"),
+                alternatives=details.get("alternatives", ()),
+                file=self.file,
             )
         )
 
@@ -345,8 +366,9 @@ class TableState:
         """Erase ``n`` over-marked points of ``seat`` (a claimed école par trop, §7.3)."""
         self._correct(seat, -n, 0)
 
-    def _correct(self, seat: str, dpoints: int, dholes: int, *, bredouille: bool | None = None,
-                 pavillon: bool | None = None) -> None:
+    def _correct(
+        self, seat: str, dpoints: int, dholes: int, *, bredouille: bool | None = None, pavillon: bool | None = None
+    ) -> None:
         """Move ``seat``'s jeton and fichet by ``dpoints`` / ``dholes`` (closed form: a hole
         is borrowed back for missing points, twelve points make a hole; issue 18)."""
         st = self.std.state
@@ -363,8 +385,7 @@ class TableState:
         holes = max(0, holes)
         keep = ps.bredouille if bredouille is None else bredouille
         pav = ps.pavillon if pavillon is None else pavillon
-        new = replace(ps, points=pts, holes=holes, bredouille=keep and pts > 0,
-                      pavillon=pav and holes > 0)
+        new = replace(ps, points=pts, holes=holes, bredouille=keep and pts > 0, pavillon=pav and holes > 0)
         state = replace(st, a=new) if seat == "A" else replace(st, b=new)
         led = Ledger(self.profile, state, primaute=self.std.primaute)
         led.releve = self.std.releve
@@ -383,8 +404,10 @@ def moves_of(moves: Sequence[Any]) -> tuple[Any, ...]:
 
 
 def pairs_text(moves: tuple[Any, ...]) -> str:
-    return " ".join(f"{m[0]}/{'off' if m[1] == 25 else m[1]}" if not isinstance(m, int) else f"-{m}"
-                    for m in moves) or "--"
+    return (
+        " ".join(f"{m[0]}/{'off' if m[1] == 25 else m[1]}" if not isinstance(m, int) else f"-{m}" for m in moves)
+        or "--"
+    )
 
 
 def points_of(cs: CoupScore, kinds: frozenset[str], side: str) -> int:

@@ -42,9 +42,11 @@ def _summary() -> str:
     dt = time.perf_counter() - _T0
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     s = _stats
-    return (f"fuzz summary: {s['n']} inputs in {dt:.0f} s, {s['n'] / max(dt, 1e-9):.0f} inputs/s, "
-            f"{s['crashes']} crashes, {s['slow']} inputs over 1 s (slowest {s['slowest']:.3f} s), "
-            f"peak memory {rss_mb:.0f} MB")
+    return (
+        f"fuzz summary: {s['n']} inputs in {dt:.0f} s, {s['n'] / max(dt, 1e-9):.0f} inputs/s, "
+        f"{s['crashes']} crashes, {s['slow']} inputs over 1 s (slowest {s['slowest']:.3f} s), "
+        f"peak memory {rss_mb:.0f} MB"
+    )
 
 
 def _save(data: bytes, why: str) -> None:
