@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..notation.record import CannotPlay, Comment, Coup, Move
-from .judges.play import _edit_distance, _forms
+from .judges.play import plays_by_distance
 from .judges.table import TableState, Where, moves_of
 from .moves import judge_play, legal_plays
 from .position import Position, start_position
@@ -75,8 +75,7 @@ def plausible(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]]
 def ranked_plays(written: str, plays: Sequence[Play]) -> list[Play]:
     """Legal plays, nearest first to a written one (edit distance over the text, its
     moves in either order, from/to exchanged; as :func:`judges.play.nearest_plays`)."""
-    scored = sorted((min(_edit_distance(w, p.text()) for w in _forms(written)), k) for k, p in enumerate(plays))
-    return [plays[k] for _, k in scored]
+    return [p for _, p in plays_by_distance(written, plays)]
 
 
 class RecoveryJudge(TableState):

@@ -63,19 +63,14 @@ class ClaimsJudge(TableState):
             p = max(real, key=lambda q: q.amount)
             self._claim(p, p.amount)
             extra = n - p.amount
-            self.pending.append(
-                Pending(
-                    "fausse",
-                    claimant,
-                    offender,
-                    extra,
-                    cw,
-                    p.amount,
-                    n,
-                    f"{self._letter(claimant)} claims {n} for an école of {p.amount}",
-                    extra,
-                    this_coup=True,
-                )
+            self._false_claim(
+                claimant,
+                offender,
+                extra,
+                cw,
+                f"{self._letter(claimant)} claims {n} for an école of {p.amount}",
+                entitled=p.amount,
+                marked=n,
             )
             return p
         self._claim_of_nothing(n, claimant, offender, cw, [p for p in open_ if p.kind == "impossible"])
@@ -101,20 +96,7 @@ class ClaimsJudge(TableState):
         if ok:
             self._erase(offender, n)
         else:
-            self.pending.append(
-                Pending(
-                    "fausse",
-                    claimant,
-                    offender,
-                    n,
-                    cw,
-                    0,
-                    n,
-                    f"{who} marked {n} for an école des deux jetons",
-                    n,
-                    this_coup=True,
-                )
-            )
+            self._false_claim(claimant, offender, n, cw, f"{who} marked {n} for an école des deux jetons")
 
     def _claim_of_nothing(self, n: int, claimant: str, offender: str, cw: Where, impossible: list[Pending]) -> None:
         """A claim no open mistake answers: an école impossible, too late, or false."""
@@ -128,52 +110,65 @@ class ClaimsJudge(TableState):
         ]
         if impossible:
             impossible[0].status = "claimed"
-            self.pending.append(
-                Pending(
-                    "fausse",
-                    claimant,
-                    offender,
-                    n,
-                    cw,
-                    0,
-                    n,
-                    f"{who} claims {n} for an école impossible (001 r.62; 003 §197)",
-                    n,
-                    detail="ecole-impossible",
-                    this_coup=True,
-                )
+            self._false_claim(
+                claimant,
+                offender,
+                n,
+                cw,
+                f"{who} claims {n} for an école impossible (001 r.62; 003 §197)",
+                detail="ecole-impossible",
             )
         elif late:
-            self.pending.append(
-                Pending(
-                    "too-late",
-                    claimant,
-                    offender,
-                    n,
-                    cw,
-                    0,
-                    n,
-                    f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})",
-                    n,
-                    this_coup=True,
-                )
+            self._false_claim(
+                claimant,
+                offender,
+                n,
+                cw,
+                f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})",
+                kind="too-late",
             )
         else:
-            self.pending.append(
-                Pending(
-                    "fausse",
-                    claimant,
-                    offender,
-                    n,
-                    cw,
-                    0,
-                    n,
-                    f"{who} claims an école of {n} that was not made",
-                    n,
-                    this_coup=True,
-                    parts=self._two_ecoles(claimant, n),
-                )
+            self._false_claim(
+                claimant,
+                offender,
+                n,
+                cw,
+                f"{who} claims an école of {n} that was not made",
+                parts=self._two_ecoles(claimant, n),
             )
+
+    def _false_claim(
+        self,
+        by: str,
+        against: str,
+        amount: int,
+        cw: Where,
+        message: str,
+        *,
+        kind: str = "fausse",
+        entitled: int = 0,
+        marked: int | None = None,
+        detail: str | None = None,
+        parts: tuple[int, ...] = (),
+    ) -> None:
+        """Open the mistake of a claim that answers nothing (or too much): ``by`` made it,
+        ``against`` may school it for ``amount``, which a claim also erases (RULES.md §7.4)."""
+        self.pending.append(
+            Pending(
+                kind,
+                by,
+                against,
+                amount,
+                cw,
+                entitled,
+                amount if marked is None else marked,
+                message,
+                amount,
+                detail=detail,
+                this_coup=True,
+                parts=parts,
+            )
+        )
 
     def _two_ecoles(self, claimant: str, n: int) -> tuple[int, ...]:
         """A false claim by a player whose over-mark was just schooled: his points over-

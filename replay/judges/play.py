@@ -34,7 +34,7 @@ ROLL_CACHE: dict[Profile, dict[tuple[Any, ...], CoupScore]] = {}
 ROLL_CACHE_MAX = 4096
 
 
-def _edit_distance(a: str, b: str) -> int:
+def edit_distance(a: str, b: str) -> int:
     """Levenshtein distance with adjacent transpositions (a digit off, two digits swapped)."""
     prev2: list[int] = []
     prev = list(range(len(b) + 1))
@@ -48,7 +48,7 @@ def _edit_distance(a: str, b: str) -> int:
     return prev[-1]
 
 
-def _forms(text: str) -> tuple[str, ...]:
+def written_forms(text: str) -> tuple[str, ...]:
     """A written play, its moves in the other order, and from/to exchanged."""
     moves = text.split()
     swapped = " ".join(reversed(moves))
@@ -60,12 +60,20 @@ def nearest_plays(written: str, plays: Sequence[Play]) -> tuple[list[Play], bool
     """The legal plays nearest to a written one (edit distance over its text, the moves
     in either order, from/to exchanged) and whether one is clearly nearest (alone at a
     distance of at most 2).  Only plays within 3 edits are proposed."""
-    if not plays:
+    ranked = plays_by_distance(written, plays)
+    if not ranked:
         return [], False
-    scored = sorted((min(_edit_distance(w, p.text()) for w in _forms(written)), i) for i, p in enumerate(plays))
-    best = scored[0][0]
-    near = [plays[i] for d, i in scored if d == best] if best <= 3 else []
+    best = ranked[0][0]
+    near = [p for d, p in ranked if d == best] if best <= 3 else []
     return near, len(near) == 1 and best <= 2
+
+
+def plays_by_distance(written: str, plays: Sequence[Play]) -> list[tuple[int, Play]]:
+    """(edit distance, play) of each legal play to a written one, nearest first (ties in
+    the plays' order): the distance is the least over the written text's forms."""
+    forms = written_forms(written)
+    scored = sorted((min(edit_distance(w, p.text()) for w in forms), i) for i, p in enumerate(plays))
+    return [(d, plays[i]) for d, i in scored]
 
 
 class PlayJudge(TableState):
