@@ -7,27 +7,50 @@ import importlib
 
 import click
 
-# (module, attribute) of each command; a module that is missing is skipped so that a
-# partial checkout still runs the other commands.
-COMMANDS = [
-    ("analyse", "analyse"),
-    ("board", "board"),
-    ("score", "score"),
-    ("fmt", "fmt"),
-    ("check", "check"),
-    ("check", "annotate"),
-    ("check", "replay"),
-    ("selfplay", "selfplay"),
-    ("stats", "stats"),
-    ("bench", "bench"),
-    ("db", "db"),
-    ("standings", "standings"),
-    ("publish", "publish"),
-    ("record", "record"),
-]
+#: command name -> (module of ``cli/``, attribute).  A command's module is imported only
+#: when that command runs (or ``--help`` lists them): ``trictrac check`` need not load
+#: lxml, sqlite-utils or prompt_toolkit, which would cost it a tenth of a second.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "analyse": ("analyse", "analyse"),
+    "board": ("board", "board"),
+    "score": ("score", "score"),
+    "fmt": ("fmt", "fmt"),
+    "check": ("check", "check"),
+    "annotate": ("check", "annotate"),
+    "replay": ("check", "replay"),
+    "selfplay": ("selfplay", "selfplay"),
+    "stats": ("stats", "stats"),
+    "bench": ("bench", "bench"),
+    "db": ("db", "db"),
+    "standings": ("standings", "standings"),
+    "publish": ("publish", "publish"),
+    "record": ("record", "record"),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use (click's documented lazy-loading
+    pattern: ``list_commands`` / ``get_command``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attr = COMMANDS[cmd_name]
+            cmd = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+            self.add_command(cmd, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def load_all(self) -> dict[str, click.Command]:
+        """Every command, imported (the docs tests walk them)."""
+        ctx = click.Context(self)
+        for name in COMMANDS:
+            self.get_command(ctx, name)
+        return self.commands
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="trictrac-records", prog_name="trictrac")
 def cli() -> None:
     """Grand Trictrac records: write, check, analyse, store and publish games.
@@ -42,15 +65,3 @@ def cli() -> None:
       2  bad input: a FILE missing, a directory, empty or binary, or an output
          that could not be written (nothing is written)
     """
-
-
-for _module, _attr in COMMANDS:
-    try:
-        _mod = importlib.import_module(f"trictrac.cli.{_module}")
-    except ModuleNotFoundError as _e:  # not built yet in this checkout
-        if _e.name != f"trictrac.cli.{_module}":
-            raise
-        continue
-    _cmd = getattr(_mod, _attr, None)
-    if _cmd is not None:
-        cli.add_command(_cmd)
