@@ -4,6 +4,7 @@ and only wires options to one library call."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import MutableMapping
 
 import click
 
@@ -42,7 +43,7 @@ class LazyGroup(click.Group):
             self.add_command(cmd, cmd_name)
         return super().get_command(ctx, cmd_name)
 
-    def load_all(self) -> dict[str, click.Command]:
+    def load_all(self) -> MutableMapping[str, click.Command]:
         """Every command, imported (the docs tests walk them)."""
         ctx = click.Context(self)
         for name in COMMANDS:
