@@ -717,7 +717,7 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
         out.append("<li>")
         idx = getattr(f, "index", -1)
         if idx is not None and idx >= 0:
-            out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>: ')
+            out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>{esc(L("colon"))}')
         out.append(_finding_html(f, names, L, full=False))
         out.append("</li>")
     out.append("</ul></section>")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from string import Formatter
 from typing import Any
 
+from ..replay.moves import VIOLATIONS
 from .i18n import Labels, labels
 
 #: a template, or templates tried in turn (the first whose fields are all known)
@@ -161,7 +162,7 @@ MESSAGES_FR: dict[str, dict[str | None, Template]] = {
         "": "{who} avance son fichet d'autant de trous que ses points n'en font pas",
     },
     "illegal-move": {
-        None: "{who} joue contre la règle : {why}",
+        None: ("{who} joue contre la règle : {why} (RULES.md {law})", "{who} joue contre la règle : {why}"),
         "did-you-mean": (
             "{who} : le jeu écrit ne peut se faire ; erreur d'écriture, sans doute {alt}",
             "{who} : le jeu écrit ne peut se faire ; erreur d'écriture",
@@ -177,8 +178,11 @@ MESSAGES_FR: dict[str, dict[str | None, Template]] = {
         "": "{who} pouvait conserver un plein et l'a rompu",
     },
     "unplayed-number": {
-        None: "{who} laisse un nombre sans le jouer : {why}",
-        "larger-number": "{who} joue le petit nombre quand le grand pouvait se jouer",
+        None: (
+            "{who} laisse un nombre sans le jouer : {why} (RULES.md {law})",
+            "{who} laisse un nombre sans le jouer : {why}",
+        ),
+        "larger-number": "{who} joue le petit nombre quand le grand pouvait se jouer (RULES.md {law})",
         "": "{who} laisse un nombre sans le jouer alors que tout le coup pouvait se jouer",
     },
     "remedy-not-allowed": {
@@ -407,6 +411,7 @@ def _fields(f: Any, names: dict[str, str] | None) -> dict[str, Any]:
         "m_only": None if m is None else ("rien" if m == 0 else f"que {m}"),
         "m_holes": _holes(m),
         "why": WHY_FR.get(detail or ""),
+        "law": VIOLATIONS.get(detail or ""),
         "alt": alts[0] if alts else None,
         "alt_who": name(alts[0]) if alts else None,
         "releve": getattr(f, "releve", 0) or None,
