@@ -103,7 +103,7 @@ WHY_FR: dict[str, str] = {
     "tout-d-une": "ce tout d'une ne peut être demandé",
     "not-executable": "le jeu demandé ne peut se faire",
     "force": "une demande ne fait passer qu'une dame de sa deuxième table dans sa première",
-    "right-to-leave": "le coup lui donnait un trou : il avait le droit de s'en aller",
+    "right-to-leave": "un trou gagné par son propre coup donne le droit de s'en aller",
 }
 
 # The mistake of a wrong mark, whether claimed or not (RULES.md §7.1-7.3).
@@ -139,7 +139,7 @@ MESSAGES_FR: dict[str, dict[str | None, Template]] = {
         "": "{who} réclame une école après avoir jeté ses dés",
     },
     "ecole-impossible": {
-        None: "{who} ne marque {m_only} sur ses {e} points, d'un coup qu'il ne peut jouer",
+        None: "{who} ne marque {m_only} de ses {e} points sur un coup qu'il ne peut jouer",
         "": "{who} ne marque pas tous ses points sur un coup qu'il ne peut jouer",
     },
     "ecole-deux-jetons": {
@@ -159,7 +159,7 @@ MESSAGES_FR: dict[str, dict[str | None, Template]] = {
     "hole-mismatch": {
         None: "{who} avance son fichet de {m_holes} ; ses points lui en donnent {e}",
         "left": "{who} marque {m_holes} et s'en va ; son coup lui en donnait {e}",
-        "": "{who} avance son fichet d'autant de trous que ses points n'en font pas",
+        "": "{who} avance son fichet d'un autre nombre de trous que ses points n'en font",
     },
     "illegal-move": {
         None: ("{who} joue contre la règle : {why} (RULES.md {law})", "{who} joue contre la règle : {why}"),
@@ -188,7 +188,8 @@ MESSAGES_FR: dict[str, dict[str | None, Template]] = {
     "remedy-not-allowed": {
         None: "{who} rejoue ou fait rejouer le coup d'une façon que la règle ne donne pas : {why}",
         "fait-marquer": "{who} oblige l'adversaire à marquer {m} qui ne lui sont pas dus",
-        "right-to-leave": "{who} fait tenir l'adversaire et choisit son jeu, mais {why}",
+        "right-to-leave": "{who} fait tenir l'adversaire et choisit son jeu, mais l'adversaire avait gagné un trou "
+        "par son propre coup : il avait le droit de s'en aller",
         "force": "{who} force le jeu d'une dame : {why}",
         "not-executable": "{who} rejoue ou fait rejouer le coup par un jeu qui ne peut se faire",
         "illegal": "{who} fait tenir l'adversaire et lui fait jouer un jeu contre la règle",
@@ -246,6 +247,19 @@ MESSAGES_FR: dict[str, dict[str | None, Template]] = {
     },
 }
 
+# An unclaimed wrong mark (RULES.md §7.3): points forgotten are lost; points marked
+# too many stay or go back, as the profile says (RULES.md §10 D26).
+_UNCLAIMED_MOINS: Template = (
+    "l'adversaire ne l'a pas relevée avant de jeter ses dés : les {under} points oubliés sont perdus ; "
+    "pas d'école d'école (003 §182 ; 001 r.43)",
+    "l'adversaire ne l'a pas relevée avant de jeter ses dés : les points oubliés sont perdus ; "
+    "pas d'école d'école (003 §182 ; 001 r.43)",
+)
+_UNCLAIMED_TROP: Template = (
+    "l'adversaire ne l'a pas relevée avant de jeter ses dés : pas d'école d'école ; selon le profil, "
+    "les points marqués de trop restent (003 §167 ; 001 r.47) ou sont rendus (001 III sur r.47)"
+)
+
 #: kind -> {detail or variant: French template of the consequence}.  Where the
 #: English consequence depends on what happened after (claimed or not, the profile),
 #: the French one says what the rules give, without the points the claimant took.
@@ -259,12 +273,15 @@ CONSEQUENCES_FR: dict[str, dict[str | None, Template]] = {
         "induced": "les points de trop sont effacés sans école (003 §187 ; 001 r.56)",
     },
     "unclaimed-ecole": {
-        None: "l'adversaire ne l'a pas relevée avant de jeter ses dés : la faute reste, "
-        "il n'y a pas d'école d'école (003 §167, §182 ; 001 r.43, r.47)",
-        "par-moins": "l'adversaire ne l'a pas relevée avant de jeter ses dés : les {under} points "
-        "oubliés sont perdus ; pas d'école d'école (003 §182 ; 001 r.43)",
-        "nmp": "l'adversaire ne l'a pas relevée avant de jeter ses dés : les points sont perdus ; "
-        "pas d'école d'école (003 §182 ; 001 r.43)",
+        None: "l'adversaire ne l'a pas relevée avant de jeter ses dés : la faute reste ; pas d'école d'école "
+        "(003 §167, §182 ; 001 r.43)",
+        "par-trop": _UNCLAIMED_TROP,
+        "induced": _UNCLAIMED_TROP,
+        "par-moins": _UNCLAIMED_MOINS,
+        "credited": _UNCLAIMED_MOINS,
+        "fait-marquer": _UNCLAIMED_MOINS,
+        "ne-marque-pas": _UNCLAIMED_MOINS,
+        "nmp": _UNCLAIMED_MOINS,
         "after-leave": "non relevée ; en s'en allant on reprend tous les jetons : ces points ne restent pas "
         "(003 §155, §157)",
     },
