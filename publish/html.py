@@ -48,6 +48,7 @@ from .board import BoardScore, PageBoards
 from .chart import score_chart
 from .i18n import Labels, labels
 from .markup import clean, esc, json_for_script, safe_href
+from .messages import finding_consequence, finding_kind_name, finding_message
 
 __all__ = [
     "render_game",
@@ -105,7 +106,7 @@ tr.current{background:#e7f0ff}
 tr.section td{background:#f0ebe0;font-weight:600}
 tr.has-finding td{background:var(--badbg)}
 tr.finding td{background:var(--badbg);color:var(--bad);font-size:.88rem;border-bottom:2px solid var(--bad)}
-.finding .kind{font-family:ui-monospace,monospace;font-weight:600}
+.finding .kind{font-weight:600}.kind-id,html[lang=en] .finding .kind{font-family:ui-monospace,monospace}
 .rule{color:var(--muted);white-space:nowrap}
 .entitled{color:var(--muted);font-size:.85rem;display:block}
 .comment{font-style:italic;color:#444}
@@ -379,19 +380,24 @@ def _event_text(ev: Any, side: str) -> str:
 def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True) -> str:
     """A finding: its kind, who, the message, and (``full``: in the coup's own row,
     shown once) the consequence and the legal plays; its RULES.md section."""
-    out = [f'<span class="kind">{esc(f.kind)}</span>']
+    # French pages say the finding in the game's words (publish/messages.py); the
+    # kind's stable id stays beside its name, as the database and docs/findings.md use it
+    name = finding_kind_name(f, L)
+    out = [f'<span class="kind">{esc(name)}</span>']
+    if name != f.kind:
+        out.append(f' <span class="kind-id">[{esc(f.kind)}]</span>')
     who = getattr(f, "who", None)
     if who:
         nm = names.get(who)
         out.append(esc(f" ({who}{' ' + nm if nm and nm != who else ''})"))
-    s = ": " + f.message
+    s = L("colon") + finding_message(f, L, names)
     if getattr(f, "entitled", None) is not None or getattr(f, "marked", None) is not None:
         e = f.entitled if f.entitled is not None else "–"
         m = f.marked if f.marked is not None else "–"
         s += L("entitled_marked", e=e, m=m)
     if full:
         if getattr(f, "consequence", ""):
-            s += L("consequence", text=f.consequence)
+            s += L("consequence", text=finding_consequence(f, L, names))
         alts = getattr(f, "alternatives", ()) or ()
         if alts:
             s += L("legal_plays", plays=", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
@@ -711,7 +717,7 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
         out.append("<li>")
         idx = getattr(f, "index", -1)
         if idx is not None and idx >= 0:
-            out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>: ')
+            out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>{esc(L("colon"))}')
         out.append(_finding_html(f, names, L, full=False))
         out.append("</li>")
     out.append("</ul></section>")

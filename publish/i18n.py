@@ -13,6 +13,7 @@ __all__ = ["LABELS", "labels", "LANGS"]
 FR: dict[str, str] = {
     "lang": "fr",
     "sep": " ; ",
+    "colon": " : ",
     "tag_Event": "Rencontre",
     "tag_Site": "Lieu",
     "tag_Round": "Tour",
@@ -218,6 +219,7 @@ EN: dict[str, str] = {
     **FR,
     "lang": "en",
     "sep": "; ",
+    "colon": ": ",
     "tag_Event": "Event",
     "tag_Site": "Site",
     "tag_Round": "Round",
