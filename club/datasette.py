@@ -76,12 +76,14 @@ ORDER BY line""",
 _TABLES: dict[str, dict[str, Any]] = {
     "games": {
         "title": "Parties",
-        "description": "One row per game, identified by the hash of its canonical text; label is its readable "
-        "name. A corrected record replaces its earlier version (see game_history).",
+        "description": "One row per game, named by its label (date, players, round), its key; id, the hash of "
+        "its canonical text, is the key the other tables name. A corrected record replaces its earlier version "
+        "(see game_history).",
         "label_column": "label",
         "sort_desc": "date_iso",
         "columns": {
-            "label": "date, players and round",
+            "label": "the game: date, players and round",
+            "id": "hash of the canonical text (named by the other tables)",
             "game_key": "identity: Game-Id tag or hash of the tags",
             "date_iso": "date (YYYY-MM-DD)",
             "partie": "kind of partie",

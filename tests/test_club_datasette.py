@@ -5,7 +5,9 @@ and is always stopped."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -134,3 +136,17 @@ def test_table_pages_read_well_and_search_finds_findings_and_reasons(served) -> 
     assert hits and all("marked" in h["message"] for h in hits)
     hits = json.loads(_get(base + "/ecoles.json?_search=petit&_shape=array"))
     assert [h["reason"] for h in hits] == ["marqué par trop au petit jan"]
+
+
+def test_the_games_table_page_starts_with_the_readable_label(served) -> None:
+    base, recs, _ = served
+    page = _get(base + "/games?_sort=label")
+    heads = re.findall(r'<th [^>]*data-column="([^"]+)"', page)
+    assert heads[0] == "label" and "id" in heads[5:]  # the hash further right
+    first = [
+        html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r'<td class="col-label[^"]*">(.*?)</td>', page)
+    ]
+    assert len(first) == 3 and first[0] == "2024-04-01 Jean Dupont – Marie Martin, r. 1"
+    assert not any(re.search(r"[0-9a-f]{16}", c) for c in first)
+    data = json.loads(_get(base + "/games.json?_shape=objects&_size=1"))
+    assert data["columns"][0] == "label" and data["primary_keys"] == ["label"]
