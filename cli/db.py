@@ -302,21 +302,23 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
 def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
     """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
     readable game labels, search, and canned queries (standings, a player's games, the
-    écoles of a game, the games with disputed scores).
+    écoles of a game, the games with disputed scores); and beside it NAME.plugins/, a
+    plugin that makes the links to a game from the other tables go to its page.
 
     \b
     Examples:
       trictrac db datasette club.db --club "Cercle de Rouen"
-      datasette club.db -m club.metadata.json
+      datasette club.db -m club.metadata.json --plugins-dir club.plugins
     """
-    from ..club.datasette import write_metadata
+    from ..club.datasette import plugins_path, write_metadata, write_plugins
 
     _open(database).close()  # a club database (and migrated when it is an older one)
     try:
         path = write_metadata(database, output, club)
+        plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(f"cannot write the metadata: {e}") from None
-    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path}"))
+    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path} --plugins-dir {plugins}"))
 
 
 # --- queries --------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """Datasette metadata for a club database: titles, descriptions, column labels, readable
 labels for foreign keys, full-text search and the club's canned queries (issue 15).
 
-``trictrac db datasette club.db`` writes ``club.metadata.json`` beside the file; browse
-with ``datasette club.db -m club.metadata.json``.  The content is described in
-docs/database.md ("Datasette").
+``trictrac db datasette club.db`` writes ``club.metadata.json`` and the plugin
+``club.plugins/trictrac_links.py`` (:mod:`.datasette_links`: links to a game from the
+other tables) beside the file; browse with
+``datasette club.db -m club.metadata.json --plugins-dir club.plugins``.  The content is
+described in docs/database.md ("Datasette").
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from .queries import ECOLE_FINDINGS
 
-__all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "write_metadata"]
+__all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "plugins_path", "write_metadata", "write_plugins"]
 
 _SCORE_FINDINGS = (
     "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
@@ -176,4 +178,23 @@ def write_metadata(db_path: str | Path, out: str | Path | None = None, club: str
     atomic_write_text(
         target, json.dumps(datasette_metadata(Path(db_path).stem, club), ensure_ascii=False, indent=2) + "\n"
     )
+    return target
+
+
+def plugins_path(db_path: str | Path) -> Path:
+    p = Path(db_path)
+    return p.with_name(p.stem + ".plugins")
+
+
+def write_plugins(db_path: str | Path, out: str | Path | None = None) -> Path:
+    """Copy the plugin :mod:`.datasette_links` into ``out`` (default ``<stem>.plugins`` beside
+    ``db_path``), for ``datasette --plugins-dir``; returns the directory."""
+    from importlib.resources import files
+
+    from ..notation.textio import atomic_write_text
+
+    target = Path(out) if out is not None else plugins_path(db_path)
+    target.mkdir(exist_ok=True)
+    source = files(__package__).joinpath("datasette_links.py").read_text(encoding="utf-8")
+    atomic_write_text(target / "trictrac_links.py", source)
     return target
