@@ -7,14 +7,14 @@ options, shared with ``trictrac publish --db`` (one meaning, :class:`GameSelecti
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..club.standings import GameSelection, SelectionError, compute_standings, format_standings, standing_games
-from ..notation.textio import terminal_safe
 from .common import BadInput, echo_json, json_option
-from .db import read_query
+
+if TYPE_CHECKING:  # the club modules load sqlite-utils: imported when a command runs
+    from ..club.standings import GameSelection
 
 
 def selection_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,6 +26,8 @@ def selection_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def selection_of(season: str | None, date_from: str | None, date_to: str | None) -> GameSelection:
     """The selection of the options; a bad form is one line and exit 2."""
+    from ..club.standings import GameSelection, SelectionError
+
     try:
         return GameSelection(season, date_from, date_to)
     except SelectionError as e:
@@ -34,6 +36,8 @@ def selection_of(season: str | None, date_from: str | None, date_to: str | None)
 
 def read_selection(database: str, selection: GameSelection, read: Callable[[Any], Any]) -> Any:
     """``read(db)`` on the club database, a season of the wrong form for this club refused (exit 2)."""
+    from ..club.standings import SelectionError
+    from .db import read_query
 
     def checked(db: Any) -> Any:
         try:
@@ -62,6 +66,9 @@ def standings(database: str, season: str | None, date_from: str | None, date_to:
       trictrac standings club.db --season 2024
       trictrac standings club.db --from 2024-09 --to 2025-06 --json
     """
+    from ..club.standings import compute_standings, format_standings, standing_games
+    from ..notation.textio import terminal_safe
+
     sel = selection_of(season, date_from, date_to)
     st = read_selection(database, sel, lambda db: compute_standings(standing_games(db, sel)))
     st["filter"] = sel.as_dict()

@@ -24,9 +24,10 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlite_utils import Database
+if TYPE_CHECKING:  # only named in annotations: publishing loads this module without sqlite-utils
+    from sqlite_utils import Database
 
 __all__ = [
     "GameSelection",
