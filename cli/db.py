@@ -302,21 +302,23 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
 def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
     """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
     readable game labels, search, and canned queries (standings, a player's games, the
-    écoles of a game, the games with disputed scores).
+    écoles of a game, the games with disputed scores); and beside it NAME.plugins/, a
+    plugin that makes the links to a game from the other tables go to its page.
 
     \b
     Examples:
       trictrac db datasette club.db --club "Cercle de Rouen"
-      datasette club.db -m club.metadata.json
+      datasette club.db -m club.metadata.json --plugins-dir club.plugins
     """
-    from ..club.datasette import write_metadata
+    from ..club.datasette import plugins_path, write_metadata, write_plugins
 
     _open(database).close()  # a club database (and migrated when it is an older one)
     try:
         path = write_metadata(database, output, club)
+        plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(f"cannot write the metadata: {e}") from None
-    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path}"))
+    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path} --plugins-dir {plugins}"))
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -337,11 +339,7 @@ def games_cmd(database: str, player: str | None, season: str | None, limit: int 
       trictrac db games club.db --player Dupont --season 2024 --csv > dupont.csv
     """
     rows = _query(database, queries.list_games, player=player, season=season, limit=limit)
-    cols = (
-        None
-        if fmt != "table"
-        else ["date", "season", "player_a", "player_b", "holes_a", "holes_b", "winner", "n_coups", "n_findings", "id"]
-    )
+    cols = None if fmt != "table" else ["game", "season", "holes_a", "holes_b", "winner", "n_coups", "n_findings", "id"]
     if fmt == "table":
         rows = [{**r, "id": r["id"][:12]} for r in rows]
     _output(rows, fmt, cols)
@@ -441,8 +439,11 @@ def ecoles_cmd(
         )
     elif fmt == "json":
         echo_json(res)
+    elif as_list:
+        rows = res["claimed"]
+        _output([{k: v for k, v in r.items() if k != "game_id"} for r in rows] if fmt == "table" else rows, fmt)
     else:
-        _output(res["claimed"] if as_list else res["by_player"], fmt)
+        _output(res["by_player"], fmt)
 
 
 @db.command("bredouilles")
@@ -459,8 +460,8 @@ def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: 
       trictrac db bredouilles club.db --player Dupont --season 2024 --json
     """
     rows = _query(database, queries.bredouille_marques, player=player, season=season)
-    if fmt == "table":
-        rows = [{**r, "game_id": r["game_id"][:12]} for r in rows]
+    if fmt == "table":  # the game by its label
+        rows = [{k: v for k, v in r.items() if k != "game_id"} for r in rows]
     _output(rows, fmt)
 
 
@@ -541,20 +542,31 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
 @click.argument("text")
 @click.option("--limit", type=click.IntRange(1), default=50, show_default=True, help="Hits per kind.")
 @click.option(
-    "--everywhere", is_flag=True, help="Search the verifier's findings and the reasons written with écoles too."
+    "--only",
+    "kinds",
+    multiple=True,
+    type=click.Choice(queries.SEARCH_KINDS),
+    help="Only hits of this kind (repeat for several); default: every kind.",
+)
+@click.option(
+    "--everywhere",
+    is_flag=True,
+    help="Every kind of hit: names, comments, findings, école reasons (the default now; kept for scripts).",
 )
 @format_option
-def search_cmd(database: str, text: str, limit: int, everywhere: bool, fmt: str) -> None:
-    """Full-text search in player names and comments (accents ignored, word prefixes match);
-    with --everywhere also in the verifier's findings and the reasons of écoles.
+def search_cmd(database: str, text: str, limit: int, kinds: tuple[str, ...], everywhere: bool, fmt: str) -> None:
+    """Full-text search in player names, comments, the verifier's findings (message and
+    detail) and the reasons written with écoles; accents ignored, word prefixes match,
+    every word must match.  Each hit says its kind, its text, and its game (label), coup
+    and line.
 
     \b
     Examples:
       trictrac db search club.db dupont
       trictrac db search club.db "ecole par trop" --json
-      trictrac db search club.db "marked" --everywhere
+      trictrac db search club.db "marked" --only finding --only ecole
     """
-    rows = _query(database, queries.search, text, limit=limit, everywhere=everywhere)
+    rows = _query(database, queries.search, text, limit=limit, kinds=kinds or None)
     if fmt == "table":
-        rows = [{**r, "game_id": (r["game_id"] or "")[:12]} for r in rows]
+        rows = [{k: v for k, v in r.items() if k != "game_id"} for r in rows]
     _output(rows, fmt)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,6 +12,7 @@ import click
 from ..publish.i18n import LANGS
 from ..publish.site import PublishError, publish_files
 from .common import BadInput, echo_json, input_paths, json_option, profile_option
+from .standings import selection_of, selection_options
 
 
 def _count_games(files: tuple[str, ...]) -> int:
@@ -26,8 +28,34 @@ def _count_games(files: tuple[str, ...]) -> int:
     return max(total, 1)
 
 
+def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The standings of the selected games of the club database and, without FILE, those
+    games written to a temporary file to publish (removed when the command ends)."""
+    import tempfile
+
+    from ..club.standings import compute_standings, selected_games, standing_games
+    from .standings import read_selection
+
+    standings, chosen = read_selection(
+        db_path,
+        selection,
+        lambda db: (compute_standings(standing_games(db, selection)), [] if files else selected_games(db, selection)),
+    )
+    if files:
+        return files, standings
+    span = selection.describe()
+    if not chosen:
+        raise BadInput(f"{db_path}: no game to publish{' (' + span + ')' if span else ''}")
+    tmp = tempfile.TemporaryDirectory(prefix="trictrac-publish-")
+    click.get_current_context().call_on_close(tmp.cleanup)
+    stem = Path(db_path).stem + (f"-{selection.season}" if selection.season else "")
+    target = Path(tmp.name) / f"{stem}.trn"
+    target.write_text("".join(text.rstrip("\n") + "\n\n" for _, _, text in chosen), encoding="utf-8")
+    return (str(target),), standings
+
+
 @click.command("publish")
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option(
     "-o",
     "--output",
@@ -57,8 +85,10 @@ def _count_games(files: tuple[str, ...]) -> int:
     default=None,
     type=click.Path(dir_okay=False),
     metavar="CLUB.db",
-    help="Rank the club's games of this database on standings.html (default: the games published).",
+    help="Rank the club's games of this database on standings.html (default: the games published); "
+    "without FILE, publish its games too.",
 )
+@selection_options
 @profile_option
 @json_option
 def publish(
@@ -69,6 +99,9 @@ def publish(
     title: str | None,
     standings_href: str | None,
     db_path: str | None,
+    season: str | None,
+    date_from: str | None,
+    date_to: str | None,
     profile: object,
     as_json: bool,
 ) -> None:
@@ -80,23 +113,31 @@ def publish(
     the club database with --db), one printed sheet per kind of partie.  See
     docs/publishing.md.
 
+    With --db and no FILE the games published are the database's; --season, --from
+    and --to (as in `trictrac standings`) choose them, for one season's site, and
+    the standings are of the same games.
+
     \b
     Examples:
       trictrac publish fixtures/records/*.trn -o site/
       trictrac publish club-2025.trn -o www --club "Cercle de Lyon" --db club.db
+      trictrac publish --db club.db --season 2024 -o www/2024 --club "Cercle de Lyon"
       trictrac publish club-2025.trn -o www/games --profile rigueur --lang en --json
 
     Exit codes: 0 published (whatever the games' findings; games that could not
-    be verified are published unverified and listed), 2 unreadable input or an
-    output path that is not a directory.
+    be verified are published unverified and listed), 2 unreadable input, an
+    output path that is not a directory, a season or date of the wrong form, or no
+    game selected.
     """
+    selection = selection_of(season, date_from, date_to)
+    if not selection.everything and (db_path is None or files):
+        raise BadInput("--season, --from and --to choose the games of --db CLUB.db: give it and no FILE")
+    if db_path is None and not files:
+        raise BadInput("nothing to publish: give FILE… or --db CLUB.db")
     files = input_paths(files)  # junk refused before anything is written (exit 2)
     standings = None
     if db_path is not None:  # a bad database is refused before anything is written (exit 2)
-        from ..club.standings import compute_standings, standing_games
-        from .db import read_query
-
-        standings = read_query(db_path, lambda db: compute_standings(standing_games(db)))
+        files, standings = _club_games(db_path, selection, files)
     show_bar = sys.stderr.isatty() and not as_json
     opts: dict[str, Any] = {
         "lang": lang,

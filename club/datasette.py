@@ -1,9 +1,11 @@
 """Datasette metadata for a club database: titles, descriptions, column labels, readable
 labels for foreign keys, full-text search and the club's canned queries (issue 15).
 
-``trictrac db datasette club.db`` writes ``club.metadata.json`` beside the file; browse
-with ``datasette club.db -m club.metadata.json``.  The content is described in
-docs/database.md ("Datasette").
+``trictrac db datasette club.db`` writes ``club.metadata.json`` and the plugin
+``club.plugins/trictrac_links.py`` (:mod:`.datasette_links`: links to a game from the
+other tables) beside the file; browse with
+``datasette club.db -m club.metadata.json --plugins-dir club.plugins``.  The content is
+described in docs/database.md ("Datasette").
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from .queries import ECOLE_FINDINGS
 
-__all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "write_metadata"]
+__all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "plugins_path", "write_metadata", "write_plugins"]
 
 _SCORE_FINDINGS = (
     "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
@@ -76,12 +78,14 @@ ORDER BY line""",
 _TABLES: dict[str, dict[str, Any]] = {
     "games": {
         "title": "Parties",
-        "description": "One row per game, identified by the hash of its canonical text; label is its readable "
-        "name. A corrected record replaces its earlier version (see game_history).",
+        "description": "One row per game, named by its label (date, players, round), its key; id, the hash of "
+        "its canonical text, is the key the other tables name. A corrected record replaces its earlier version "
+        "(see game_history).",
         "label_column": "label",
         "sort_desc": "date_iso",
         "columns": {
-            "label": "date, players and round",
+            "label": "the game: date, players and round",
+            "id": "hash of the canonical text (named by the other tables)",
             "game_key": "identity: Game-Id tag or hash of the tags",
             "date_iso": "date (YYYY-MM-DD)",
             "partie": "kind of partie",
@@ -174,4 +178,23 @@ def write_metadata(db_path: str | Path, out: str | Path | None = None, club: str
     atomic_write_text(
         target, json.dumps(datasette_metadata(Path(db_path).stem, club), ensure_ascii=False, indent=2) + "\n"
     )
+    return target
+
+
+def plugins_path(db_path: str | Path) -> Path:
+    p = Path(db_path)
+    return p.with_name(p.stem + ".plugins")
+
+
+def write_plugins(db_path: str | Path, out: str | Path | None = None) -> Path:
+    """Copy the plugin :mod:`.datasette_links` into ``out`` (default ``<stem>.plugins`` beside
+    ``db_path``), for ``datasette --plugins-dir``; returns the directory."""
+    from importlib.resources import files
+
+    from ..notation.textio import atomic_write_text
+
+    target = Path(out) if out is not None else plugins_path(db_path)
+    target.mkdir(exist_ok=True)
+    source = files(__package__).joinpath("datasette_links.py").read_text(encoding="utf-8")
+    atomic_write_text(target / "trictrac_links.py", source)
     return target

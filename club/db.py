@@ -53,7 +53,7 @@ from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit
 from ..notation.writer import write_action
 from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .identity import game_key, game_label
-from .schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
+from .schema import SCHEMA_VERSION, SchemaError, create_schema, free_label, stored_version, upgrade_schema
 from .standings import MarqueRow, SeatRow, StandingGame
 
 __all__ = [
@@ -1022,6 +1022,7 @@ class _Store:
             pending: dict[str, int] = {}
             pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
             g = rows.game
+            g["label"] = free_label(conn, g["label"], g["id"])  # the primary key: unique
             conn.execute(f"INSERT INTO games ({', '.join(g)}) VALUES ({', '.join('?' * len(g))})", tuple(g.values()))
             conn.executemany(
                 "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",

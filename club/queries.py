@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -18,6 +19,7 @@ from sqlite_utils import Database
 from .db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
 
 __all__ = [
+    "SEARCH_KINDS",
     "PlayerNotFound",
     "bredouille_marques",
     "club_stats",
@@ -263,7 +265,7 @@ def ecoles(db: Database, *, player: str | None = None, season: str | None = None
     w = " WHERE " + " AND ".join(where) if where else ""
     claimed = _rows(
         db,
-        f"SELECT game_id, date, season, coup, line, claimant, made_by, points, reason "
+        f"SELECT game, game_id, date, season, coup, line, claimant, made_by, points, reason "
         f"FROM ecoles{w} ORDER BY date IS NULL, date, game_id, id",
         params,
     )
@@ -308,7 +310,7 @@ def bredouille_marques(db: Database, *, player: str | None = None, season: str |
     where = (where + " AND " if where else " WHERE ") + "bredouille IN ('petite', 'grande')"
     return _rows(
         db,
-        f"SELECT game_id, date, season, number, winner, loser, winner_holes, loser_holes, bredouille, "
+        f"SELECT game, game_id, date, season, number, winner, loser, winner_holes, loser_holes, bredouille, "
         f"value FROM marque_results{where} ORDER BY date IS NULL, date, game_id, number",
         params,
     )
@@ -378,55 +380,54 @@ def _fts_query(text: str) -> str:
     return " ".join(f'"{w}"*' for w in words)
 
 
-def search(db: Database, text: str, *, limit: int = 50, everywhere: bool = False) -> list[dict[str, Any]]:
-    """Full-text search (accents folded, prefixes match) over player names, comments, the
-    verifier's findings (message and detail) and the reasons written with écoles.
+SEARCH_KINDS = ("player", "comment", "finding", "ecole")
 
-    Hits are players (with their number of games) and comments, and with ``everywhere``
-    findings and écoles too (with their game, coup and line).  In the CLI:
-    ``trictrac db search`` (``--everywhere``)."""
-    q = _fts_query(text)
-    if not q:
-        return []
-    players = _rows(
-        db,
-        """
-        SELECT 'player' AS kind, p.name AS text, NULL AS game_id, NULL AS coup, NULL AS line,
+# One full-text query per kind of hit: (kind, text, game label, game id, coup number, line, games).
+_SEARCH_SQL = {
+    "player": """
+        SELECT 'player' AS kind, p.name AS text, NULL AS game, NULL AS game_id, NULL AS coup, NULL AS line,
                (SELECT COUNT(*) FROM game_players gp WHERE gp.player_id = p.id) AS games
         FROM players_fts JOIN players p ON p.id = players_fts.rowid
         WHERE players_fts MATCH ? ORDER BY rank LIMIT ?""",
-        (q, limit),
-    )
-    comments = _rows(
-        db,
-        """
-        SELECT 'comment' AS kind, c.text, c.game_id, k.number AS coup, c.line, NULL AS games
-        FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid
+    "comment": """
+        SELECT 'comment' AS kind, c.text, g.label AS game, c.game_id, k.number AS coup, c.line, NULL AS games
+        FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid JOIN games g ON g.id = c.game_id
         LEFT JOIN coups k ON k.id = c.coup_id
         WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""",
-        (q, limit),
-    )
-    if not everywhere:
-        return players + comments
-    findings = _rows(
-        db,
-        """
-        SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, f.game_id, f.coup, f.line, NULL AS games
-        FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid
-        WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""",
-        (q, limit),
-    )
-    ecole_reasons = _rows(
-        db,
-        """
-        SELECT 'ecole' AS kind, k.token || ' ' || k.reason AS text, k.game_id, c.number AS coup, k.line,
+    "finding": """
+        SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, g.label AS game, f.game_id, f.coup, f.line,
                NULL AS games
-        FROM ecole_reasons_fts JOIN marks k ON k.id = ecole_reasons_fts.rowid
+        FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid JOIN games g ON g.id = f.game_id
+        WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""",
+    "ecole": """
+        SELECT 'ecole' AS kind, k.token || ' ' || k.reason AS text, g.label AS game, k.game_id, c.number AS coup,
+               k.line, NULL AS games
+        FROM ecole_reasons_fts JOIN marks k ON k.id = ecole_reasons_fts.rowid JOIN games g ON g.id = k.game_id
         LEFT JOIN coups c ON c.id = k.coup_id
         WHERE ecole_reasons_fts MATCH ? ORDER BY rank LIMIT ?""",
-        (q, limit),
-    )
-    return players + comments + findings + ecole_reasons
+}
+
+
+def search(
+    db: Database, text: str, *, limit: int = 50, everywhere: bool = True, kinds: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """Full-text search (accents folded, prefixes match, every word must match) over player
+    names, comments, the verifier's findings (message and detail) and the reasons written
+    with écoles; at most ``limit`` hits of each kind, in that order.
+
+    Each hit has its ``kind`` (``player``, ``comment``, ``finding``, ``ecole``), ``text``,
+    and for the last three its ``game`` (label), ``game_id``, ``coup`` and ``line``;
+    a player has his number of ``games``.  ``kinds``: only these kinds
+    (:data:`SEARCH_KINDS`); ``everywhere=False``: names and comments only (what the
+    search once was).  In the CLI: ``trictrac db search`` (``--only``)."""
+    wanted = tuple(kinds) if kinds is not None else SEARCH_KINDS if everywhere else ("player", "comment")
+    unknown = [k for k in wanted if k not in _SEARCH_SQL]
+    if unknown:
+        raise ValueError(f"unknown kind of hit {unknown[0]!r}: one of {', '.join(SEARCH_KINDS)}")
+    q = _fts_query(text)
+    if not q:
+        return []
+    return [hit for kind in SEARCH_KINDS if kind in wanted for hit in _rows(db, _SEARCH_SQL[kind], (q, limit))]
 
 
 # --- statistics --------------------------------------------------------------------------------

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
 # 3: games.game_key (a game's identity) and games.label; game_history; source_files;
 #    full-text indexes over findings and école reasons
+# 4: games.label is the primary key (unique, readable: the first column Datasette shows),
+#    games.id (the content hash that other tables name) a unique key further right
 
 # Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -33,25 +37,25 @@ CREATE TABLE IF NOT EXISTS players (
 );
 
 CREATE TABLE IF NOT EXISTS games (
-    id             TEXT PRIMARY KEY,          -- sha256 of the canonical text
-    label          TEXT,                      -- readable name: date, players, round
-    game_key       TEXT,                      -- identity (club.identity.game_key): a correction replaces
-    event          TEXT,
-    site           TEXT,
-    date           TEXT,                      -- Date header as written
+    label          TEXT NOT NULL PRIMARY KEY, -- readable name, unique: date, players, round (free_label)
     date_iso       TEXT,                      -- YYYY[-MM[-DD]] when readable
     season         TEXT,                      -- see club season rule (meta.season_start_month)
+    event          TEXT,
+    site           TEXT,
     round          TEXT,
     partie         TEXT,                      -- Partie header (kind of partie)
+    result         TEXT,                      -- Result header as written
+    n_coups        INTEGER NOT NULL,
+    n_findings     INTEGER NOT NULL,
+    id             TEXT NOT NULL UNIQUE,      -- sha256 of the canonical text (what other tables name)
+    game_key       TEXT,                      -- identity (club.identity.game_key): a correction replaces
+    date           TEXT,                      -- Date header as written
     profile        TEXT NOT NULL,             -- rules profile the game was verified with
     mode           TEXT NOT NULL CHECK (mode IN ('full', 'compact')),
     start_position TEXT,                      -- Position header (one-line notation)
-    result         TEXT,                      -- Result header as written
     annotator      TEXT,
     n_releves      INTEGER NOT NULL,
     n_marques      INTEGER NOT NULL,
-    n_coups        INTEGER NOT NULL,
-    n_findings     INTEGER NOT NULL,
     verified       INTEGER NOT NULL CHECK (verified IN (0, 1)),
     stopped        INTEGER CHECK (stopped IN (0, 1)),  -- the verifier could not go on (missing checker)
     notes          TEXT NOT NULL,             -- JSON list: the verifier's assumptions (law of timing)
@@ -352,19 +356,20 @@ def create_schema(conn: sqlite3.Connection, *, season_start_month: int = 1) -> N
     """
     if not 1 <= season_start_month <= 12:
         raise ValueError(f"season_start_month must be 1..12, not {season_start_month}")
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        _migrate(conn)
-        _create_missing(conn)
-        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-        conn.execute(
-            "INSERT OR IGNORE INTO meta(key, value) VALUES ('season_start_month', ?)",
-            (str(season_start_month),),
-        )
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+    with _foreign_keys_off(conn):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            _migrate(conn)
+            _create_missing(conn)
+            conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+            conn.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('season_start_month', ?)",
+                (str(season_start_month),),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
 
 def stored_version(conn: sqlite3.Connection) -> str | None:
@@ -384,16 +389,36 @@ def upgrade_schema(conn: sqlite3.Connection) -> bool:
     """
     if stored_version(conn) in (None, SCHEMA_VERSION):
         return False
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        migrated = _migrate(conn)
-        if migrated:
-            _create_missing(conn)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+    with _foreign_keys_off(conn):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            migrated = _migrate(conn)
+            if migrated:
+                _create_missing(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
     return migrated
+
+
+@contextmanager
+def _foreign_keys_off(conn: sqlite3.Connection) -> Iterator[None]:
+    """Foreign keys off around a migration (set outside the transaction: SQLite ignores the
+    pragma inside one), so that rebuilding ``games`` does not cascade its DROP to every row
+    of a game; :func:`_check_foreign_keys` checks the result before the commit."""
+    was = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA foreign_keys = {int(was)}")
+
+
+def _check_foreign_keys(conn: sqlite3.Connection, table: str) -> None:
+    bad = conn.execute(f"PRAGMA foreign_key_check({table})").fetchall()
+    if bad:
+        raise SchemaError(f"migrating {table}: {len(bad)} rows point at missing rows")
 
 
 def _create_missing(conn: sqlite3.Connection) -> None:
@@ -432,28 +457,15 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
     triggers made again from their saved SQL (which still names ``marks``).
     ``legacy_alter_table`` keeps the rename from rewriting the views that name
     ``marks`` (they must go on naming the new table)."""
-    saved = [
-        sql
-        for (sql,) in conn.execute(
-            "SELECT sql FROM sqlite_master WHERE tbl_name = 'marks' AND type IN ('index', 'trigger') "
-            "AND sql IS NOT NULL ORDER BY type, name"
-        )
-    ]
-    legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
-    conn.execute("PRAGMA legacy_alter_table = ON")
-    try:
-        conn.execute("ALTER TABLE marks RENAME TO marks_v1")
-    finally:
-        conn.execute(f"PRAGMA legacy_alter_table = {int(legacy)}")
+    saved = _saved_indexes_and_triggers(conn, "marks")
+    _rename_table(conn, "marks", "marks_v1")
     conn.execute(_table_statement("marks"))
     cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v1)"))
     conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v1")
     conn.execute("DROP TABLE marks_v1")
     for sql in saved:
         conn.execute(sql)
-    bad = conn.execute("PRAGMA foreign_key_check(marks)").fetchall()
-    if bad:
-        raise SchemaError(f"migrating marks: {len(bad)} rows point at missing coups, games or players")
+    _check_foreign_keys(conn, "marks")
     return "2"
 
 
@@ -489,7 +501,83 @@ def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
     return "3"
 
 
-MIGRATIONS = {"1": _migrate_1_to_2, "2": _migrate_2_to_3}  # stored version -> step to the next one (returns it)
+def _migrate_3_to_4(conn: sqlite3.Connection) -> str:
+    """Version 4: ``games`` rebuilt with ``label`` as its primary key, first (Datasette shows
+    the key first: a readable name instead of a hash), ``id`` a unique key further right.
+    Rows copied in their order, each label made unique (:func:`free_label`); the views
+    naming ``games`` are dropped first and made again by :func:`_create_missing`; foreign
+    keys are off (:func:`_foreign_keys_off`), so the other tables keep their rows and go on
+    naming ``games(id)``, checked before the commit."""
+    from .identity import game_label
+
+    for view in _view_names():
+        conn.execute(f"DROP VIEW IF EXISTS {view}")
+    saved = _saved_indexes_and_triggers(conn, "games")
+    conn.execute(_table_statement("games").replace("games (", "games_v4 (", 1))
+    old = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+    new = {r[1] for r in conn.execute("PRAGMA table_info(games_v4)")}
+    cols = [c for c in old if c in new and c != "label"]
+    names = ", ".join(cols)
+    rows = conn.execute("SELECT id, label, headers, date_iso FROM games ORDER BY rowid").fetchall()
+    for gid, label, headers, date_iso in rows:
+        base = label or game_label(json.loads(headers), date_iso)
+        conn.execute(
+            f"INSERT INTO games_v4 (label, {names}) SELECT ?, {names} FROM games WHERE id = ?",
+            (free_label(conn, base, gid, table="games_v4"), gid),
+        )
+    conn.execute("DROP TABLE games")
+    _rename_table(conn, "games_v4", "games")
+    for sql in saved:
+        conn.execute(sql)
+    for table in ("game_players", "marques", "releves", "coups", "marks", "comments", "findings", "results"):
+        _check_foreign_keys(conn, table)
+    return "4"
+
+
+def free_label(conn: sqlite3.Connection, label: str, gid: str, *, table: str = "games") -> str:
+    """``label`` when no other stored game has it, else ``label #`` and as many first hex
+    digits of the game's id as make it unique (``games.label`` is the primary key)."""
+    for digits in (0, 8, 16, len(gid)):
+        name = f"{label} #{gid[:digits]}" if digits else label
+        row = conn.execute(f"SELECT id FROM {table} WHERE label = ?", (name,)).fetchone()
+        if row is None or row[0] == gid:
+            return name
+    raise SchemaError(f"no free label for game {gid}")
+
+
+MIGRATIONS = {
+    "1": _migrate_1_to_2,
+    "2": _migrate_2_to_3,
+    "3": _migrate_3_to_4,
+}  # stored version -> step to the next one (returns it)
+
+
+def _saved_indexes_and_triggers(conn: sqlite3.Connection, table: str) -> list[str]:
+    """The SQL of the indexes and triggers on ``table`` (a club may have added its own), to
+    make them again once the table is rebuilt (they go with the old table)."""
+    return [
+        sql
+        for (sql,) in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') "
+            "AND sql IS NOT NULL ORDER BY type, name",
+            (table,),
+        )
+    ]
+
+
+def _rename_table(conn: sqlite3.Connection, old: str, new: str) -> None:
+    """``ALTER TABLE old RENAME TO new`` without rewriting the views and triggers that name
+    either table (``legacy_alter_table``): they must go on naming the table of that name."""
+    legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        conn.execute(f"ALTER TABLE {old} RENAME TO {new}")
+    finally:
+        conn.execute(f"PRAGMA legacy_alter_table = {int(legacy)}")
+
+
+def _view_names() -> list[str]:
+    return [stmt.split(" AS", 1)[0].split()[-1] for stmt in _statements(VIEWS)]
 
 
 def _table_statement(name: str) -> str:

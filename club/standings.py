@@ -24,11 +24,22 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlite_utils import Database
+if TYPE_CHECKING:  # only named in annotations: publishing loads this module without sqlite-utils
+    from sqlite_utils import Database
 
-__all__ = ["MarqueRow", "SeatRow", "StandingGame", "compute_standings", "format_standings", "standing_games"]
+__all__ = [
+    "GameSelection",
+    "MarqueRow",
+    "SeatRow",
+    "SelectionError",
+    "StandingGame",
+    "compute_standings",
+    "format_standings",
+    "selected_games",
+    "standing_games",
+]
 
 KINDS = ("douze-trous", "a-ecrire")
 
@@ -194,22 +205,112 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
 # --- reading the rows from the club database ------------------------------------------------------
 
 
+class SelectionError(ValueError):
+    """A season or date the club database cannot select by (its message is one line)."""
+
+
+_SEASON = re.compile(r"(\d{4})(?:-(\d{4}))?")
+_DATE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSelection:
+    """The games of a season and/or a date range, as ``trictrac standings`` and
+    ``trictrac publish --db`` choose them.
+
+    ``season``: ``2024`` (a club whose seasons are calendar years) or ``2024-2025`` (a
+    season starting in another month; ``meta.season_start_month``, club.db.season_of).
+    ``date_from`` / ``date_to``: ``YYYY[-MM[-DD]]``, both ends included; a date given to
+    the month or the year covers it whole.  A game without a readable date is in no
+    date range.  Checked when made: :class:`SelectionError` on a bad form."""
+
+    season: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.season is not None:
+            m = _SEASON.fullmatch(self.season)
+            if not m or (m.group(2) and int(m.group(2)) != int(m.group(1)) + 1):
+                raise SelectionError(
+                    f"season {self.season!r}: a season is a year (2024) or two years that follow (2024-2025)"
+                )
+        for name, value in (("from", self.date_from), ("to", self.date_to)):
+            d = _DATE.fullmatch(value) if value is not None else None
+            if value is not None and (
+                not d
+                or (d.group(2) and not 1 <= int(d.group(2)) <= 12)
+                or (d.group(3) and not 1 <= int(d.group(3)) <= 31)
+            ):
+                raise SelectionError(f"--{name} {value!r}: not a date YYYY, YYYY-MM or YYYY-MM-DD")
+        if self.date_from and self.date_to and self.date_from[: len(self.date_to)] > self.date_to:
+            raise SelectionError(f"--from {self.date_from} is after --to {self.date_to}")
+
+    @property
+    def everything(self) -> bool:
+        return self.season is None and self.date_from is None and self.date_to is None
+
+    def where(self, alias: str = "g") -> tuple[str, list[str]]:
+        """The SQL condition on ``games`` (as ``alias``), `` WHERE …`` or empty, and its parameters."""
+        where, params = [], []
+        if self.season is not None:
+            where.append(f"{alias}.season = ?")
+            params.append(self.season)
+        if self.date_from is not None:
+            where.append(f"{alias}.date_iso >= ?")
+            params.append(self.date_from)
+        if self.date_to is not None:
+            where.append(f"{alias}.date_iso < ?")
+            params.append(self.date_to + "\uffff")  # 2024-03 covers 2024-03-31
+        return ((" WHERE " + " AND ".join(where)) if where else ""), params
+
+    def check_season_rule(self, db: Database) -> None:
+        """:class:`SelectionError` when the season is not of the form this club's seasons have."""
+        if self.season is None:
+            return
+        row = db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()
+        start = int(row[0]) if row else 1
+        if (start == 1) != ("-" not in self.season):
+            form = "a year, e.g. 2024" if start == 1 else f"two years, e.g. 2024-2025 (from month {start})"
+            raise SelectionError(f"season {self.season!r}: this club's seasons are {form}")
+
+    def describe(self) -> str:
+        """``saison 2024 du 2024-09 au …`` (empty for every game)."""
+        out = f"saison {self.season}" if self.season else ""
+        if self.date_from or self.date_to:
+            out += f" du {self.date_from or '…'} au {self.date_to or '…'}"
+        return out.strip()
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"season": self.season, "from": self.date_from, "to": self.date_to}
+
+
+def selected_games(db: Database, selection: GameSelection | None = None) -> list[tuple[str, str, str]]:
+    """``(id, label, text)`` of the selected games, oldest first: the text as read in its
+    file (the stored canonical text when there is none), ready to be published."""
+    sel = selection or GameSelection()
+    sel.check_season_rule(db)
+    w, params = sel.where()
+    return db.conn.execute(
+        f"SELECT g.id, g.label, COALESCE(g.source, g.canonical) FROM games g{w} "
+        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.label",
+        params,
+    ).fetchall()
+
+
 def standing_games(
-    db: Database, *, season: str | None = None, date_from: str | None = None, date_to: str | None = None
+    db: Database,
+    selection: GameSelection | None = None,
+    *,
+    season: str | None = None,
+    date_from: str | None = None,
+    date_to: str | None = None,
 ) -> list[StandingGame]:
-    """The games of a season and/or a date range (``YYYY[-MM[-DD]]``, inclusive; a date
-    given to the month or year covers it whole) as :class:`StandingGame` rows."""
-    where, params = [], []
-    if season is not None:
-        where.append("g.season = ?")
-        params.append(season)
-    if date_from is not None:
-        where.append("g.date_iso >= ?")
-        params.append(date_from)
-    if date_to is not None:
-        where.append("g.date_iso < ?")
-        params.append(date_to + "\uffff")  # 2024-03 covers 2024-03-31
-    w = (" WHERE " + " AND ".join(where)) if where else ""
+    """The games of ``selection`` (or of ``season``, ``date_from``, ``date_to``: see
+    :class:`GameSelection`) as :class:`StandingGame` rows."""
+    chosen = selection if selection is not None else GameSelection(season, date_from, date_to)
+    chosen.check_season_rule(db)
+    w, params = chosen.where()
     conn = db.conn
     games = conn.execute(
         f"SELECT g.id, COALESCE(g.label, g.id), g.date_iso, g.season, g.n_marques FROM games g{w} "

@@ -171,3 +171,41 @@ def club_records() -> list[Record]:
         ],
     )
     return [g1, g2, g3, g4]
+
+
+# ``games`` as schema version 3 made it: the content hash is the primary key, first.
+V3_GAMES = """CREATE TABLE games_v3 (
+    id TEXT PRIMARY KEY, label TEXT, game_key TEXT, event TEXT, site TEXT, date TEXT, date_iso TEXT,
+    season TEXT, round TEXT, partie TEXT, profile TEXT NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('full', 'compact')), start_position TEXT, result TEXT, annotator TEXT,
+    n_releves INTEGER NOT NULL, n_marques INTEGER NOT NULL, n_coups INTEGER NOT NULL, n_findings INTEGER NOT NULL,
+    verified INTEGER NOT NULL CHECK (verified IN (0, 1)), stopped INTEGER CHECK (stopped IN (0, 1)),
+    notes TEXT NOT NULL, headers TEXT NOT NULL, diagnostics TEXT NOT NULL, canonical TEXT NOT NULL, source TEXT,
+    source_file TEXT, source_line INTEGER, engine_version TEXT NOT NULL, imported_at TEXT NOT NULL)"""
+
+
+def as_v3(path: Path) -> None:
+    """Take a file of today back to what schema version 3 had: ``games`` keyed by its hash."""
+    conn = sqlite3.connect(str(path))  # foreign keys off: rebuilding games keeps the other tables' rows
+    try:
+        views = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'").fetchall()
+        for name, _ in views:
+            conn.execute(f"DROP VIEW {name}")
+        indexes = [
+            sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'")
+        ]
+        conn.execute(V3_GAMES)
+        cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(games_v3)"))
+        conn.execute(f"INSERT INTO games_v3 ({cols}) SELECT {cols} FROM games ORDER BY rowid")
+        conn.execute("DROP TABLE games")
+        conn.execute("PRAGMA legacy_alter_table = ON")
+        conn.execute("ALTER TABLE games_v3 RENAME TO games")
+        for sql in indexes:
+            if sql:
+                conn.execute(sql)
+        for _, sql in views:
+            conn.execute(sql)
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+        conn.commit()
+    finally:
+        conn.close()

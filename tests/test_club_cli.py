@@ -149,8 +149,11 @@ def test_stats(club) -> None:
 
 def test_search(club) -> None:
     db_path, rep = club
-    out = json.loads(run("db", "search", str(db_path), "école", "--json").output)
+    out = json.loads(run("db", "search", str(db_path), "école", "--only", "comment", "--json").output)
     assert [(h["kind"], h["game_id"]) for h in out] == [("comment", rep["game_ids"][0])]
+    out = json.loads(run("db", "search", str(db_path), "école", "--json").output)  # findings too, by default
+    assert out[0]["kind"] == "comment" and {h["kind"] for h in out[1:]} == {"finding"}
+    assert all("cole" in h["text"] and h["game"] for h in out)
     res = run("db", "search", str(db_path), "berard")
     assert res.exit_code == 0 and BERARD in res.output
 

@@ -5,7 +5,9 @@ and is always stopped."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -59,6 +61,8 @@ def served(tmp_path_factory: pytest.TempPathFactory):
             str(db_path),
             "-m",
             str(meta),
+            "--plugins-dir",
+            str(tmp / "club.plugins"),
             "--host",
             "127.0.0.1",
             "--port",
@@ -134,3 +138,30 @@ def test_table_pages_read_well_and_search_finds_findings_and_reasons(served) -> 
     assert hits and all("marked" in h["message"] for h in hits)
     hits = json.loads(_get(base + "/ecoles.json?_search=petit&_shape=array"))
     assert [h["reason"] for h in hits] == ["marqué par trop au petit jan"]
+
+
+def test_the_games_table_page_starts_with_the_readable_label(served) -> None:
+    base, recs, _ = served
+    page = _get(base + "/games?_sort=label")
+    heads = re.findall(r'<th [^>]*data-column="([^"]+)"', page)
+    assert heads[0] == "label" and "id" in heads[5:]  # the hash further right
+    first = [
+        html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r'<td class="col-label[^"]*">(.*?)</td>', page)
+    ]
+    assert len(first) == 3 and first[0] == "2024-04-01 Jean Dupont – Marie Martin, r. 1"
+    assert not any(re.search(r"[0-9a-f]{16}", c) for c in first)
+    data = json.loads(_get(base + "/games.json?_shape=objects&_size=1"))
+    assert data["columns"][0] == "label" and data["primary_keys"] == ["label"]
+
+
+def test_a_link_to_a_game_from_another_table_opens_its_page(served) -> None:
+    base, _, _ = served
+    page = _get(base + "/findings?_size=50")
+    links = set(re.findall(r'<td class="col-game_id[^"]*"><a href="([^"]+)">([^<]+)</a>', page))
+    assert links and all("/club/games/" in href for href, _ in links)
+    for href, label in links:  # the plugin: by the game's label, which is its key
+        assert not re.search(r"[0-9a-f]{64}", href)
+        row = _get(base.rsplit("/club", 1)[0] + html.unescape(href))
+        assert html.unescape(label) in html.unescape(row)  # the game's own page (a 404 would raise)
+    coups = _get(base + "/coups?_size=1")
+    assert '/club/games/2024-04-01+Jean+Dupont+~E2~80~93+Marie+Martin~2C+r~2E+1"' in coups

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from club_helpers import copy_record, counts, selfplay_records, with_table_talk, write_archive
+from club_helpers import as_v3, copy_record, counts, selfplay_records, with_table_talk, write_archive
 
 from trictrac.club import schema
 from trictrac.club.db import import_records, open_db
@@ -15,6 +15,7 @@ from trictrac.club.queries import search
 
 def _as_v2(path: Path) -> None:
     """Take a file of today back to what version 2 had."""
+    as_v3(path)
     conn = sqlite3.connect(path)
     for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall():
         conn.execute(f"DROP VIEW {name}")
@@ -47,7 +48,7 @@ def test_a_version_2_file_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None
     conn.close()
     db = open_db(p, create=False)
     conn = db.conn
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "3"
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == schema.SCHEMA_VERSION
     rows = conn.execute("SELECT label, game_key FROM games ORDER BY label").fetchall()
     assert [r[0] for r in rows] == [f"2023-11-02 Bot A – Bot B, r. {i}" for i in (1, 2, 3)]
     assert all(k.startswith("tag:") for _, k in rows) and len({k for _, k in rows}) == 3

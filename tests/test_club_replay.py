@@ -286,7 +286,7 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
 
     open_db(p, create=create).close()
 
-    assert version_of(p) == schema.SCHEMA_VERSION == "3"
+    assert version_of(p) == schema.SCHEMA_VERSION == "4"
     assert snapshot(p) == rows  # every row, with its id
     conn = sqlite3.connect(p)
     assert {v: conn.execute(f"SELECT * FROM {v}").fetchall() for v in views} == views

@@ -193,6 +193,7 @@ _READER = """
 import json, os, sys
 from click.testing import CliRunner
 from trictrac.cli.main import cli as main
+main.load_all()  # the commands are imported on first use: before nobody, who cannot read root's Python
 os.setgid(65534); os.setuid(65534)  # nobody: cannot write the directory
 assert not os.access(sys.argv[1], os.W_OK)
 out = {}
