@@ -879,19 +879,61 @@ _FINDING_COLS = (
 )
 
 
-def _insert_sql(table: str, cols: str) -> str:
-    n = cols.count(",") + 1
-    return f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * n)})"
-
-
-_SQL = {
-    "marques": _insert_sql("marques", _MARQUE_COLS),
-    "releves": _insert_sql("releves", _RELEVE_COLS),
-    "coups": _insert_sql("coups", _COUP_COLS),
-    "marks": _insert_sql("marks", _MARK_COLS),
-    "comments": _insert_sql("comments", _COMMENT_COLS),
-    "findings": _insert_sql("findings", _FINDING_COLS),
+#: per table, what each column's value is: ``?`` the row's own value, ``?+t`` its local
+#: id in table ``t`` made global (the base is that table's max id when the game is
+#: stored; NULL stays NULL), ``?@`` a seat letter made a player id
+_VALUES = {
+    "marques": ("?+marques",) + ("?",) * 13,
+    "releves": ("?+releves", "?", "?+marques", "?", "?", "?", "?"),
+    "coups": ("?+coups", "?", "?+releves", "?+marques", "?", "?", "?", "?@") + ("?",) * 5,
+    "marks": ("?+marks", "?", "?+coups", "?", "?", "?", "?", "?@", "?", "?@") + ("?",) * 9,
+    "comments": ("?+comments", "?", "?+coups", "?", "?", "?"),
+    "findings": ("?+findings", "?", "?+coups") + ("?",) * 7 + ("?@",) + ("?",) * 8,
 }
+_COLS = {
+    "marques": _MARQUE_COLS,
+    "releves": _RELEVE_COLS,
+    "coups": _COUP_COLS,
+    "marks": _MARK_COLS,
+    "comments": _COMMENT_COLS,
+    "findings": _FINDING_COLS,
+}
+_RESULT_SQL = (
+    "INSERT INTO results (game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
+    "marques_won, marques_lost, marque_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _insert_sql(table: str, base: dict[str, int], pid: dict[str, int]) -> str:
+    """The INSERT of ``table``'s rows as :class:`_GameRows` holds them, with this game's
+    id bases and player ids written into the statement: the rows go to SQLite as they
+    are, no Python work per row (issue 17)."""
+    seats = " ".join(f"WHEN '{seat}' THEN {int(p)}" for seat, p in pid.items())
+    player = f"CASE ? {seats} END" if seats else "CASE ? WHEN NULL THEN NULL END"  # no player: NULL
+
+    def value(v: str) -> str:
+        return player if v == "?@" else f"? + {int(base[v[2:]])}" if v.startswith("?+") else "?"
+
+    return f"INSERT INTO {table} ({_COLS[table]}) VALUES ({', '.join(map(value, _VALUES[table]))})"
+
+
+def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int]) -> None:
+    """Every row of one game but the ``games`` and ``game_players`` ones (inside the
+    caller's transaction)."""
+    base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
+    for table in _ID_TABLES:
+        table_rows = getattr(rows, table)
+        if table_rows:
+            conn.executemany(_insert_sql(table, base, pid), table_rows)
+    gid = rows.game["id"]
+    conn.executemany(
+        _RESULT_SQL,
+        [
+            (gid, r["seat"], pid.get(r["seat"]), r["opponent_seat"], r["holes"], r["points"], r["bredouille"])
+            + (r["pavillon"], r["marques_won"], r["marques_lost"], r["marque_value"], r["outcome"])
+            for r in rows.results
+        ],
+    )
 
 
 _MAX_IDS = "SELECT " + ", ".join(f"(SELECT COALESCE(MAX(id), 0) FROM {t})" for t in _ID_TABLES)
@@ -1027,65 +1069,7 @@ class _Store:
                 "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
                 [(g["id"], s, p) for s, p in pid.items()],
             )
-            base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
-            bm, br, bc = base["marques"], base["releves"], base["coups"]
-
-            def off(v: int | None, b: int) -> int | None:
-                return None if v is None else v + b
-
-            conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
-            conn.executemany(_SQL["releves"], [[r[0] + br, r[1], off(r[2], bm), *r[3:]] for r in rows.releves])
-            conn.executemany(
-                _SQL["coups"],
-                [[r[0] + bc, r[1], off(r[2], br), off(r[3], bm), *r[4:7], pid.get(r[7]), *r[8:]] for r in rows.coups],
-            )
-            conn.executemany(
-                _SQL["marks"],
-                [
-                    [
-                        r[0] + base["marks"],
-                        r[1],
-                        r[2] + bc,
-                        *r[3:7],
-                        pid.get(r[7]) if r[7] else None,
-                        r[8],
-                        pid.get(r[9]) if r[9] else None,
-                        *r[10:],
-                    ]
-                    for r in rows.marks
-                ],
-            )
-            conn.executemany(
-                _SQL["comments"], [[r[0] + base["comments"], r[1], off(r[2], bc), *r[3:]] for r in rows.comments]
-            )
-            conn.executemany(
-                _SQL["findings"],
-                [
-                    [r[0] + base["findings"], r[1], off(r[2], bc), *r[3:10], pid.get(r[10]) if r[10] else None, *r[11:]]
-                    for r in rows.findings
-                ],
-            )
-            conn.executemany(
-                "INSERT INTO results (game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
-                "marques_won, marques_lost, marque_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        g["id"],
-                        r["seat"],
-                        pid.get(r["seat"]),
-                        r["opponent_seat"],
-                        r["holes"],
-                        r["points"],
-                        r["bredouille"],
-                        r["pavillon"],
-                        r["marques_won"],
-                        r["marques_lost"],
-                        r["marque_value"],
-                        r["outcome"],
-                    )
-                    for r in rows.results
-                ],
-            )
+            _insert_rows(conn, rows, pid)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -1394,12 +1378,12 @@ def _stored_in(db_path: str) -> Callable[[str], bool]:
 def _import_chunk(args: tuple[_Work, Any, str]) -> list[_Outcome]:
     """Worker: read, parse, write, hash and verify one chunk of games (one read of
     the file), and build their rows; the main process only stores them."""
-    from ..replay.verify import chunk_records
+    from ..replay.verify import chunk_records, quiet_gc
 
     work, chunk, db_path = args
     stored = _stored_in(db_path)
     data, records = chunk_records(chunk)
-    with io.BytesIO(data) as raw:
+    with io.BytesIO(data) as raw, quiet_gc():
         return [
             work.read_game(_Read(chunk.path, chunk.game + k, raw, chunk.start), parsed, stored)
             for k, parsed in enumerate(records)
@@ -1487,12 +1471,20 @@ class _Context:
             self.store.remember_file(digest, path, self.report.game_ids[first:])
 
     def _read_file(self, path: str) -> None:
+        from ..replay.verify import quiet_gc
+
         games = 0
+        outcomes = self.readers.outcomes(path, self.store.exists)
         try:
-            for out in self.readers.outcomes(path, self.store.exists):
-                games += 1
-                self.report.read += 1
-                self._finish(path, out)
+            while True:
+                # a game's objects die with it: no collector passes over them (~10 % faster)
+                with quiet_gc():
+                    out = next(outcomes, None)
+                    if out is None:
+                        break
+                    games += 1
+                    self.report.read += 1
+                    self._finish(path, out)
         except OSError as e:
             self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(games - 1, 0), 0)
         if not games:
