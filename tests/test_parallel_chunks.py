@@ -109,3 +109,27 @@ def test_a_worker_sees_the_games_stored_already(archive: Path, tmp_path: Path) -
     assert all(stored(gid) for gid in rep.game_ids)
     assert not stored("0" * 64)
     assert not _stored_in(str(tmp_path / "missing.db"))(rep.game_ids[0])
+
+
+def _first_chunk_dies(args):
+    if args[1].game == 0:
+        raise MemoryError("worker killed")
+    return _ORIGINAL_CHUNK(args)
+
+
+_ORIGINAL_CHUNK = None
+
+
+def test_a_chunk_whose_worker_fails_is_one_failure_and_the_rest_is_stored(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trictrac.club import db
+
+    global _ORIGINAL_CHUNK
+    _ORIGINAL_CHUNK = db._import_chunk
+    monkeypatch.setattr(db, "_import_chunk", _first_chunk_dies)  # the forked workers inherit it
+    whole = import_records(tmp_path / "whole.db", [archive])
+    rep = import_records(tmp_path / "club.db", [archive], jobs=2)
+    lost = [f for f in rep.failures if f.reason == "verify-error"]
+    assert len(lost) == 1 and "MemoryError: worker killed" in lost[0].message and lost[0].game_index == 0
+    assert 0 < rep.imported + rep.unchanged < whole.imported + whole.unchanged
