@@ -20,7 +20,7 @@ is a public interface (version 1)::
         "check_coups_per_s": float,                #   when its step did not run
         "chess_plies_per_s": float,
         "check_vs_chess": float,                   # ratio of the two above (target >= 1)
-        "check_j2_speedup": float,                 # wall, check vs check -j 2
+        "check_j2_speedup": float,                 # check per CPU s vs check -j 2 per wall s
         "check_peak_mb": {"<games>": float, ...},  # check on archives of growing size
         "db_import_games_per_s": float,
         "db_import_j2_speedup": float,
@@ -41,8 +41,9 @@ is a public interface (version 1)::
     }
 
 Rates of one process are per CPU second of that process (``rate_per_cpu_second``): a
-machine shared with other work disturbs them less than the wall clock; the ``-j 2``
-speed-ups are wall-clock ratios.  Every step is in :data:`STEPS`.
+machine shared with other work disturbs them less than the wall clock; a ``-j 2``
+speed-up is the rate of ``-j 2`` per wall second over the one-core rate per CPU second
+(what one idle core gives), so it needs an otherwise idle machine.  Every step is in :data:`STEPS`.
 """
 
 from __future__ import annotations
@@ -232,7 +233,8 @@ def _headline(rows: list[Row], figures: dict[str, Any]) -> None:
         ("check_j2_speedup", "check", "check -j 2"),
         ("db_import_j2_speedup", "db import", "db import -j 2"),
     ):
-        a, b = _rate(rows, one, cpu=False), _rate(rows, two, cpu=False)
+        # one core's rate per CPU second (what an idle core gives) against -j 2's wall rate
+        a, b = _rate(rows, one), _rate(rows, two, cpu=False)
         if a and b:
             figures[key] = round(b / a, 2)
     mem = {r["step"].rsplit(" ", 1)[1]: r["peak_mb"] for r in rows if r["step"].startswith("check memory ")}

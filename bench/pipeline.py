@@ -77,7 +77,6 @@ def verify_in_process(path: str, jobs: int = 1) -> Row:
 def check(path: str, coups: int, jobs: int = 1, step: str = "check") -> Row:
     """``trictrac check FILE [-j N]`` as a whole process: coups per second."""
     c = run_child(["check", path, "--jobs", str(jobs)])
-    # with -j the work is in grandchildren, which wait4 on the parent does not count
     return row(
         step,
         coups,
@@ -85,8 +84,15 @@ def check(path: str, coups: int, jobs: int = 1, step: str = "check") -> Row:
         c.seconds,
         cpu=c.cpu if jobs == 1 else None,
         peak_mb=c.peak_mb,
-        note=f"exit {c.returncode}, {jobs} job(s)",
+        note=f"exit {c.returncode}, {jobs} job(s)" + _all_cpu(c.cpu, jobs),
     )
+
+
+def _all_cpu(cpu: float, jobs: int) -> str:
+    """With ``-j`` the rate per CPU second means little (the speed-up compares wall
+    seconds); the CPU seconds of all its processes (wait4 counts the workers it reaped)
+    say what the parallelism costs."""
+    return f", {cpu:.2f} CPU s in all processes" if jobs > 1 else ""
 
 
 def chess_replay(plies: int, tmp: str, seed: int = 1) -> Row:
@@ -142,7 +148,7 @@ def db_import(sample: str, games: int, tmp: str, jobs: int = 1) -> Row:
         c.seconds,
         cpu=c.cpu if jobs == 1 else None,
         peak_mb=c.peak_mb,
-        note=f"exit {c.returncode}",
+        note=f"exit {c.returncode}" + _all_cpu(c.cpu, jobs),
     )
 
 

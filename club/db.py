@@ -17,13 +17,13 @@ several processes import into the same file at the same time.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
 import sqlite3
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +33,7 @@ from urllib.parse import quote
 from sqlite_utils import Database
 
 from ..notation.record import (
+    OFF,
     Comment,
     Correction,
     Coup,
@@ -43,6 +44,7 @@ from ..notation.record import (
     Mark,
     MarqueResult,
     MarqueStart,
+    Move,
     NeMarquePas,
     Pavillon,
     Record,
@@ -366,7 +368,14 @@ def _now() -> str:
 def moves_text(coup: Coup) -> str:
     """The coup's checker moves in canonical notation (``notation.writer``): ``1/7 1/6``,
     ``19/off``, ``-5`` for "cannot play a 5"; ``-`` when no move is written."""
-    return " ".join(map(write_action, coup.moves)) if coup.moves else "-"
+    return " ".join(map(_move_text, coup.moves)) if coup.moves else "-"
+
+
+def _move_text(m: object) -> str:
+    # a plain move spelled here as the writer does (its visitor costs ~10 % of the rows)
+    if type(m) is Move:
+        return f"{m.from_}/{'off' if m.to == OFF else m.to}"
+    return write_action(m)
 
 
 def _b(v: bool | None) -> int | None:
@@ -591,7 +600,10 @@ def _build_rows(
     walker = _RowsWalker(rows, gid)
     for seq, el in enumerate(rec.elements):
         walker.seq = seq
-        visit_element(el, walker)
+        if type(el) is Coup:  # nearly every element: no dispatch
+            walker.visit_coup(el)
+        else:
+            visit_element(el, walker)
     coup_keys, coup_lines = walker.coup_keys, walker.coup_lines
     rows.game["n_marques"] = len(rows.marques)
 
@@ -891,7 +903,50 @@ _SQL = {
     "marks": _insert_sql("marks", _MARK_COLS),
     "comments": _insert_sql("comments", _COMMENT_COLS),
     "findings": _insert_sql("findings", _FINDING_COLS),
+    "results": _insert_sql(
+        "results",
+        "game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
+        "marques_won, marques_lost, marque_value, outcome",
+    ),
 }
+
+
+def _off(v: int | None, b: int) -> int | None:
+    return None if v is None else v + b
+
+
+def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int]) -> None:
+    """Every row of one game but the ``games`` and ``game_players`` ones, local ids made
+    global (inside the caller's transaction).  Measured: the copies cost ~10 % of the
+    storing, SQLite's inserts (indexes, FTS triggers) the rest (issue 17)."""
+    base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
+    bm, br, bc, bk = base["marques"], base["releves"], base["coups"], base["marks"]
+    get = pid.get
+    conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
+    conn.executemany(_SQL["releves"], [[r[0] + br, r[1], _off(r[2], bm), *r[3:]] for r in rows.releves])
+    conn.executemany(
+        _SQL["coups"],
+        [[r[0] + bc, r[1], _off(r[2], br), _off(r[3], bm), *r[4:7], get(r[7]), *r[8:]] for r in rows.coups],
+    )
+    conn.executemany(
+        _SQL["marks"],
+        [[r[0] + bk, r[1], r[2] + bc, *r[3:7], get(r[7]), r[8], get(r[9]), *r[10:]] for r in rows.marks],
+    )
+    conn.executemany(_SQL["comments"], [[r[0] + base["comments"], r[1], _off(r[2], bc), *r[3:]] for r in rows.comments])
+    bf = base["findings"]
+    conn.executemany(
+        _SQL["findings"],
+        [[r[0] + bf, r[1], _off(r[2], bc), *r[3:10], get(r[10]), *r[11:]] for r in rows.findings],
+    )
+    gid = rows.game["id"]
+    conn.executemany(
+        _SQL["results"],
+        [
+            (gid, r["seat"], get(r["seat"]), r["opponent_seat"], r["holes"], r["points"], r["bredouille"])
+            + (r["pavillon"], r["marques_won"], r["marques_lost"], r["marque_value"], r["outcome"])
+            for r in rows.results
+        ],
+    )
 
 
 _MAX_IDS = "SELECT " + ", ".join(f"(SELECT COALESCE(MAX(id), 0) FROM {t})" for t in _ID_TABLES)
@@ -1028,65 +1083,7 @@ class _Store:
                 "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
                 [(g["id"], s, p) for s, p in pid.items()],
             )
-            base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
-            bm, br, bc = base["marques"], base["releves"], base["coups"]
-
-            def off(v: int | None, b: int) -> int | None:
-                return None if v is None else v + b
-
-            conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
-            conn.executemany(_SQL["releves"], [[r[0] + br, r[1], off(r[2], bm), *r[3:]] for r in rows.releves])
-            conn.executemany(
-                _SQL["coups"],
-                [[r[0] + bc, r[1], off(r[2], br), off(r[3], bm), *r[4:7], pid.get(r[7]), *r[8:]] for r in rows.coups],
-            )
-            conn.executemany(
-                _SQL["marks"],
-                [
-                    [
-                        r[0] + base["marks"],
-                        r[1],
-                        r[2] + bc,
-                        *r[3:7],
-                        pid.get(r[7]) if r[7] else None,
-                        r[8],
-                        pid.get(r[9]) if r[9] else None,
-                        *r[10:],
-                    ]
-                    for r in rows.marks
-                ],
-            )
-            conn.executemany(
-                _SQL["comments"], [[r[0] + base["comments"], r[1], off(r[2], bc), *r[3:]] for r in rows.comments]
-            )
-            conn.executemany(
-                _SQL["findings"],
-                [
-                    [r[0] + base["findings"], r[1], off(r[2], bc), *r[3:10], pid.get(r[10]) if r[10] else None, *r[11:]]
-                    for r in rows.findings
-                ],
-            )
-            conn.executemany(
-                "INSERT INTO results (game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
-                "marques_won, marques_lost, marque_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        g["id"],
-                        r["seat"],
-                        pid.get(r["seat"]),
-                        r["opponent_seat"],
-                        r["holes"],
-                        r["points"],
-                        r["bredouille"],
-                        r["pavillon"],
-                        r["marques_won"],
-                        r["marques_lost"],
-                        r["marque_value"],
-                        r["outcome"],
-                    )
-                    for r in rows.results
-                ],
-            )
+            _insert_rows(conn, rows, pid)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -1193,9 +1190,9 @@ def import_records(
     ``import_failures`` table, and the import goes on with the next game.  A file that
     cannot be read (or holds no game) is a failure with reason ``unreadable-file``.
     ``season_start_month`` is the club season rule, fixed when the file is created.
-    ``jobs`` > 1 verifies games in that many worker processes (the reading, hashing
-    and storing stay in this process, in file order).  ``verify=False`` stores games
-    without findings.
+    ``jobs`` > 1: worker processes read, parse, write, hash and verify chunks of
+    games and send back the rows to store; this process only stores them, in file
+    order.  ``verify=False`` stores games without findings.
 
     In the CLI: ``trictrac db import``.
     """
@@ -1206,19 +1203,15 @@ def import_records(
     report = ImportReport()
     pool = None
     if jobs > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from ..replay.verify import fork_pool
 
-        # fork: workers inherit the loaded engine (and its tables) instead of rebuilding them
-        methods = multiprocessing.get_all_start_methods()
-        mp_ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        pool = ProcessPoolExecutor(jobs, mp_context=mp_ctx)
-        pool.submit(int).result()  # fork the workers now, before the database connection exists
+        pool = fork_pool(jobs)  # forked now, before the database connection exists
     try:
         db = open_db(db_path, season_start_month=season_start_month)
         try:
             rule = int(db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
-            ctx = _Context(_Store(db.conn), report, progress, pool, jobs, _Work(prof, verify, rule, ENGINE_VERSION))
+            work = _Work(prof, verify, rule, ENGINE_VERSION)
+            ctx = _Context(_Store(db.conn), report, progress, _Readers(str(db_path), pool, jobs, work))
             for p in paths:
                 path = str(p)
                 report.files.append(path)
@@ -1241,16 +1234,29 @@ def _profile_name(rec: Record, prof: Profile | None) -> str:
         return rec.headers.get("Profile") or DEFAULT_PROFILE.name
 
 
-def _source_text(raw: Any, rec: Record) -> str | None:
-    """The game as it stands in its file: from its byte offset to its last line."""
+def _source_text(raw: Any, rec: Record, base: int = 0) -> str | None:
+    """The game as it stands in its file: from its byte offset to its last line
+    (``raw`` holds the file's bytes from offset ``base``)."""
     if not rec.span.line or rec.span.end_line < rec.span.line:
         return None
-    raw.seek(rec.span.offset)
+    raw.seek(rec.span.offset - base)
     data = b"".join(raw.readline() for _ in range(rec.span.end_line - rec.span.line + 1))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")  # as the reader does
+
+
+def _file_digest(path: str) -> str | None:
+    """SHA-256 of the file's bytes, read by blocks (flat memory); None if unreadable."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1267,6 +1273,20 @@ class _Task:
     canonical: str
     source: str | None
     key: str = ""
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """One game read: its place in the file and either rows to store, a failure, or
+    nothing (``gid`` set: that very text is stored already).  ``key``: its game key as
+    read, before this run's duplicates are told apart."""
+
+    index: int
+    offset: int
+    gid: str | None = None
+    key: str = ""
+    rows: _GameRows | None = None
+    failure: ImportFailure | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1302,25 +1322,131 @@ class _Work:
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
 
-
-class _Context:
-    """One import run: reads files, dispatches games to the workers, stores in order."""
-
-    def __init__(
-        self,
-        store: _Store,
-        report: ImportReport,
-        progress: Callable[[ImportStep], None] | None,
-        pool: Any,
-        jobs: int,
-        work: _Work,
-    ) -> None:
-        from ..notation.reader import iter_records
+    def read_game(self, game: _Read, parsed: Any, stored: Callable[[str], bool]) -> _Outcome:
+        """Parse checks, canonical text, id, then (unless ``stored(id)``) verification
+        and rows: everything but the storing."""
         from ..notation.writer import write_record
 
-        self.iter_records, self.write_record = iter_records, write_record
-        self.store, self.report, self.progress, self.pool, self.work = store, report, progress, pool, work
-        self.window = 4 * jobs  # games in flight: bounded, so a huge archive streams
+        path, index = game.path, game.index
+        rec: Record | None = _get(parsed, "record")
+        diags = tuple(_get(parsed, "diagnostics") or ())
+        offset = rec.span.offset if rec is not None else 0
+        line = (rec.span.line or None) if rec is not None else (diags[0].span.line if diags else None)
+        errors = [d for d in diags if getattr(d, "severity", "error") == "error"]
+        if rec is None or errors:
+            msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3]) or "no record"
+            f = ImportFailure(path, index, line, "parse-error", msg, None, tuple(_diag_dict(d) for d in diags))
+            return _Outcome(index, offset, failure=f)
+        try:
+            canonical = write_record(rec)
+        except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
+            msg = f"cannot write canonically: {type(e).__name__}: {e}"
+            return _Outcome(index, offset, failure=ImportFailure(path, index, line, "store-error", msg))
+        gid = game_id_of(canonical)
+        key = game_key(rec.headers, gid)
+        if stored(gid):
+            return _Outcome(index, offset, gid, key)
+        source = _source_text(game.raw, rec, game.base)
+        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key))
+        if isinstance(out, ImportFailure):
+            return _Outcome(index, offset, gid, key, failure=out)
+        return _Outcome(index, offset, gid, key, rows=out)
+
+
+@dataclass(slots=True)
+class _Read:
+    """Where a game is read from: its file, index there, and the bytes it is in
+    (``raw`` from file offset ``base``) for its source text."""
+
+    path: str
+    index: int
+    raw: Any
+    base: int = 0
+
+
+#: a worker's read connections to the database, by path (to skip games stored already)
+_STORED: dict[str, Callable[[str], bool]] = {}
+
+
+def _stored_in(db_path: str) -> Callable[[str], bool]:
+    """``stored(gid)`` for a worker process: its own read-only connection (WAL lets it
+    read while the main process writes); on any trouble, "not stored" (the store
+    itself says ``unchanged`` then, only the verification is wasted)."""
+    if db_path in _STORED:
+        return _STORED[db_path]
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(Path(db_path).resolve()))}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error:
+        return lambda gid: False
+
+    def stored(gid: str) -> bool:
+        try:
+            return conn.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is not None
+        except sqlite3.Error:
+            return False
+
+    _STORED[db_path] = stored
+    return stored
+
+
+def _import_chunk(args: tuple[_Work, Any, str]) -> list[_Outcome]:
+    """Worker: read, parse, write, hash and verify one chunk of games (one read of
+    the file), and build their rows; the main process only stores them."""
+    from ..replay.verify import chunk_records, quiet_gc
+
+    work, chunk, db_path = args
+    stored = _stored_in(db_path)
+    data, records = chunk_records(chunk)
+    with io.BytesIO(data) as raw, quiet_gc():
+        return [
+            work.read_game(_Read(chunk.path, chunk.game + k, raw, chunk.start), parsed, stored)
+            for k, parsed in enumerate(records)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Readers:
+    """How games are read: in this process, or by a pool of ``jobs`` workers."""
+
+    db_path: str
+    pool: Any
+    jobs: int
+    work: _Work
+
+    def outcomes(self, path: str, stored: Callable[[str], bool]) -> Iterator[_Outcome]:
+        """Every game of ``path`` read (and verified when not ``stored``), in file order."""
+        if self.pool is None:
+            from ..notation.reader import iter_records
+
+            with open(path, "rb") as raw:
+                for index, parsed in enumerate(iter_records(path, file=path)):
+                    yield self.work.read_game(_Read(path, index, raw), parsed, stored)
+            return
+        from ..replay.verify import game_chunks, ordered_results
+
+        tasks = ((self.work, chunk, self.db_path) for chunk in game_chunks(path))
+        for outcomes in ordered_results(self.pool, _import_chunk, tasks, 3 * self.jobs, _chunk_failed):
+            yield from outcomes
+
+
+def _chunk_failed(task: tuple[_Work, Any, str], e: Exception) -> list[_Outcome]:
+    """A worker that raised or died (e.g. out of memory): its chunk is one failure."""
+    chunk = task[1]
+    msg = f"{type(e).__name__}: {e} (the games from line {chunk.line} on to byte {chunk.end})"
+    return [
+        _Outcome(
+            chunk.game, chunk.start, failure=ImportFailure(chunk.path, chunk.game, chunk.line, "verify-error", msg)
+        )
+    ]
+
+
+class _Context:
+    """One import run: reads files (:class:`_Readers`), stores their games in order."""
+
+    def __init__(
+        self, store: _Store, report: ImportReport, progress: Callable[[ImportStep], None] | None, readers: _Readers
+    ) -> None:
+        self.store, self.report, self.progress, self.readers = store, report, progress, readers
         self.keys: dict[str, str] = {}  # game_key -> content id, for the games read in this run
 
     def _step(self, path: str, index: int, offset: int, status: str, gid: str | None) -> None:
@@ -1345,10 +1471,7 @@ class _Context:
         if not Path(path).is_file():
             self.failed(ImportFailure(path, None, None, "unreadable-file", "no such file"), 0, 0)
             return
-        try:
-            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        except OSError:
-            digest = None
+        digest = _file_digest(path)
         known = self.store.known_file(digest) if digest else None
         if known is not None:  # the very same bytes, every game still stored: nothing to read
             self.report.read += len(known)
@@ -1362,93 +1485,61 @@ class _Context:
             self.store.remember_file(digest, path, self.report.game_ids[first:])
 
     def _read_file(self, path: str) -> None:
-        index = -1
-        inflight: deque[tuple[_Task, Any]] = deque()
+        from ..replay.verify import quiet_gc
+
+        games = 0
+        outcomes = self.readers.outcomes(path, self.store.exists)
         try:
-            with open(path, "rb") as raw:
-                for index, parsed in enumerate(self.iter_records(path, file=path)):
-                    task = self._task(path, index, parsed, raw)
-                    if task is None:
-                        continue
-                    fut = self.pool.submit(self.work, task) if self.pool is not None else self.work(task)
-                    inflight.append((task, fut))
-                    while len(inflight) > (self.window if self.pool is not None else 0):
-                        self._finish(*inflight.popleft())
+            while True:
+                # a game's objects die with it: no collector passes over them (~10 % faster)
+                with quiet_gc():
+                    out = next(outcomes, None)
+                    if out is None:
+                        break
+                    games += 1
+                    self.report.read += 1
+                    self._finish(path, out)
         except OSError as e:
-            self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(index, 0), 0)
-        finally:
-            while inflight:
-                self._finish(*inflight.popleft())
-        if index < 0:
+            self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(games - 1, 0), 0)
+        if not games:
             self.failed(ImportFailure(path, None, None, "unreadable-file", "no game found in the file"), 0, 0)
 
-    def _task(self, path: str, index: int, parsed: Any, raw: Any) -> _Task | None:
-        """Parse checks, canonical text and id; None when the game is done already
-        (failed or already stored)."""
-        rec: Record | None = _get(parsed, "record")
-        diags = tuple(_get(parsed, "diagnostics") or ())
-        self.report.read += 1
-        offset = rec.span.offset if rec is not None else 0
-        line = (rec.span.line or None) if rec is not None else (diags[0].span.line if diags else None)
-        errors = [d for d in diags if getattr(d, "severity", "error") == "error"]
-        if rec is None or errors:
-            msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3]) or "no record"
-            self.failed(
-                ImportFailure(path, index, line, "parse-error", msg, None, tuple(_diag_dict(d) for d in diags)),
-                index,
-                offset,
-            )
-            return None
-        try:
-            canonical = self.write_record(rec)
-        except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
-            self.failed(
-                ImportFailure(path, index, line, "store-error", f"cannot write canonically: {type(e).__name__}: {e}"),
-                index,
-                offset,
-            )
-            return None
-        gid = game_id_of(canonical)
-        key = game_key(rec.headers, gid)
-        if key in self.keys and self.keys[key] != gid:
-            # Two games of this run with the same tags: neither replaces the other.
-            key = game_key({}, gid)
-        self.keys[key] = gid
-        if self.store.exists(gid):
-            self._step(path, index, offset, "unchanged", gid)
-            return None
-        return _Task(path, index, offset, line, rec, diags, gid, canonical, _source_text(raw, rec), key)
+    def _finish(self, path: str, out: _Outcome) -> None:
+        gid = out.gid
+        if gid is not None:
+            key = out.key
+            if key in self.keys and self.keys[key] != gid:
+                # Two games of this run with the same tags: neither replaces the other.
+                key = game_key({}, gid)
+            self.keys[key] = gid
+            if out.rows is not None:
+                out.rows.game["game_key"] = key
+        if out.failure is not None:
+            self.failed(out.failure, out.index, out.offset)
+        elif out.rows is None:
+            self._step(path, out.index, out.offset, "unchanged", gid)
+        else:
+            self._store(path, out, out.rows)
 
-    def _finish(self, task: _Task, fut: Any) -> None:
+    def _store(self, path: str, out: _Outcome, rows: _GameRows) -> None:
         try:
-            out = fut.result() if self.pool is not None else fut
-        except Exception as e:  # noqa: BLE001 - a worker that died (e.g. out of memory)
-            out = ImportFailure(task.path, task.index, task.line, "verify-error", f"{type(e).__name__}: {e}", task.gid)
-        if isinstance(out, ImportFailure):
-            self.failed(out, task.index, task.offset)
-            return
-        out.game["game_key"] = task.key
-        try:
-            stored = self.store.store(out)
+            stored = self.store.store(rows)
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
                 raise  # not this game's fault: the database is unusable, stop loudly
-            self.failed(
-                ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}", task.gid),
-                task.index,
-                task.offset,
-            )
+            self._store_failed(path, out, e)
             return
         except sqlite3.Error as e:
-            self.failed(
-                ImportFailure(task.path, task.index, task.line, "store-error", f"{type(e).__name__}: {e}", task.gid),
-                task.index,
-                task.offset,
-            )
+            self._store_failed(path, out, e)
             return
         if stored != "unchanged":
-            self.report.findings += len(out.findings)
-        self._step(task.path, task.index, task.offset, stored, task.gid)
+            self.report.findings += len(rows.findings)
+        self._step(path, out.index, out.offset, stored, out.gid)
+
+    def _store_failed(self, path: str, out: _Outcome, e: Exception) -> None:
+        line = out.rows.game["source_line"] if out.rows is not None else None
+        f = ImportFailure(path, out.index, line, "store-error", f"{type(e).__name__}: {e}", out.gid)
+        self.failed(f, out.index, out.offset)
 
 
 def reverify(

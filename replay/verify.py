@@ -38,10 +38,11 @@ the relevé / marqué / partie.  Each step asks one judge of :mod:`trictrac.repl
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..notation.position import parse_position
 from ..notation.record import (
@@ -80,12 +81,18 @@ from .profiles import DEFAULT_PROFILE, Profile, find_profile
 from .recover import RecoveryJudge
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..notation.reader import ParsedRecord
     from .scoring import ScoringEvent
 
 __all__ = [
     "CoupTrace",
+    "GameChunk",
     "GameReport",
     "VerifyError",
+    "chunk_records",
+    "fork_pool",
+    "game_chunks",
+    "ordered_results",
     "quiet_gc",
     "verify",
     "verify_file",
@@ -744,33 +751,121 @@ def verify_text(
     ]
 
 
-#: one worker's share of :func:`verify_file`: (path, games as (byte offset, first line),
-#: number of the first game, profile, trace, recover)
-_Chunk = tuple[str, list[tuple[int, int]], int, Profile | None, bool, bool]
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class GameChunk:
+    """Consecutive games of a file, for one worker: the bytes ``start:end`` (whole
+    games, as ``notation.reader`` splits the file), the file line of the first one and
+    its index among the file's games."""
+
+    path: str
+    start: int
+    end: int
+    line: int
+    game: int
+
+
+def game_chunks(path: str, games: int = 8, max_bytes: int = 1 << 18) -> Iterator[GameChunk]:
+    """The games of ``path`` in chunks of at most ``games`` games (and about
+    ``max_bytes``), streaming: the file is split at its tag lines once, nothing parsed,
+    one block in memory.  Small chunks keep every worker busy to the end."""
+    from ..notation.reader import _split_bytes
+
+    start = end = line = first = n = 0
+    with open(path, "rb") as fh:
+        for k, (off, gline, data) in enumerate(_split_bytes(fh)):
+            if n == 0:
+                start, line, first = off, gline, k
+            end = off + len(data)
+            n += 1
+            if n >= games or end - start >= max_bytes:
+                yield GameChunk(path, start, end, line, first)
+                n = 0
+    if n:
+        yield GameChunk(path, start, end, line, first)
+
+
+def chunk_records(chunk: GameChunk) -> tuple[bytes, Iterator[ParsedRecord]]:
+    """The chunk's bytes (one read) and its games parsed one by one, with the spans,
+    line numbers and diagnostics a reading of the whole file gives."""
+    import io
+
+    from ..notation.reader import _iter_bytes
+
+    with open(chunk.path, "rb") as fh:
+        fh.seek(chunk.start)
+        data = fh.read(chunk.end - chunk.start)
+    return data, _iter_bytes(io.BytesIO(data), chunk.path, False, base=chunk.start, line=chunk.line)
+
+
+def fork_pool(jobs: int) -> Any:
+    """A pool of ``jobs`` worker processes, all started now: forked where the system
+    can (they inherit the loaded engine and its tables instead of rebuilding them)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork" if "fork" in methods else None))
+    for f in [pool.submit(int) for _ in range(jobs)]:
+        f.result()
+    return pool
+
+
+def ordered_results(
+    pool: Any,
+    work: Callable[[T], R],
+    tasks: Iterable[T],
+    window: int,
+    on_error: Callable[[T, Exception], R] | None = None,
+) -> Iterator[R]:
+    """``work(task)`` for every task in ``pool``, the results in task order, at most
+    ``window`` tasks in flight: results do not pile up when the reader is slower than
+    the workers (flat memory).  A task that raised (or whose worker died) gives
+    ``on_error(task, exception)``, or raises here when there is none."""
+    inflight: deque[tuple[T, Any]] = deque()
+
+    def result() -> R:
+        task, fut = inflight.popleft()
+        try:
+            out: R = fut.result()
+        except Exception as e:
+            if on_error is None:
+                raise
+            return on_error(task, e)
+        return out
+
+    for task in tasks:
+        inflight.append((task, pool.submit(work, task)))
+        if len(inflight) >= window:
+            yield result()
+    while inflight:
+        yield result()
+
+
+#: one worker's share of :func:`verify_file`: (games, profile, trace, recover)
+_Chunk = tuple[GameChunk, Profile | None, bool, bool]
 
 
 def _verify_chunk(args: _Chunk) -> list[GameReport]:
-    """Worker: verify the games starting at ``offsets`` (byte offset, first line)."""
-    from ..notation.reader import read_record_at
-
-    path, games, first_game, profile, trace, recover = args
-    out = []
-    for k, (off, line) in enumerate(games):
-        pr = read_record_at(path, off, line=line)
-        if pr is None:  # pragma: no cover - the index said a game starts here
-            continue
-        out.append(
-            verify(
-                pr.record,
-                profile,
-                file=path,
-                game=first_game + k,
-                trace=trace,
-                diagnostics=pr.diagnostics,
-                recover=recover,
-            )
+    """Worker: read, parse and verify the games of one chunk (one read of the file);
+    only the reports travel back."""
+    chunk, profile, trace, recover = args
+    _data, records = chunk_records(chunk)
+    return [
+        verify(
+            pr.record,
+            profile,
+            file=chunk.path,
+            game=chunk.game + k,
+            trace=trace,
+            diagnostics=pr.diagnostics,
+            recover=recover,
         )
-    return out
+        for k, pr in enumerate(records)
+    ]
 
 
 def verify_file(
@@ -779,13 +874,14 @@ def verify_file(
     jobs: int = 1,
     *,
     trace: bool = False,
-    chunk_games: int = 50,
+    chunk_games: int = 8,
     recover: bool = False,
 ) -> Iterator[GameReport]:
     """Verify every game of a ``.trn`` file, streaming one :class:`GameReport` per game.
 
-    ``jobs > 1``: the games are indexed (``notation.reader.index_records``: byte offsets,
-    no parsing) and verified in chunks by a process pool; reports come in file order.
+    ``jobs > 1``: this process only splits the file into chunks of ``chunk_games``
+    games (:func:`game_chunks`, no parsing); each worker reads, parses and verifies its
+    chunk; reports come back in file order, a bounded number of chunks in flight.
     A file that cannot be opened raises ``OSError`` (the CLI turns it into exit 2).
     """
     from ..notation import reader
@@ -796,23 +892,11 @@ def verify_file(
                 pr.record, profile, file=path, game=i, trace=trace, diagnostics=pr.diagnostics, recover=recover
             )
         return
-    index = reader.index_records(path)
-    with open(path, "rb") as fh:
-        data = fh.read()
-    games: list[tuple[int, int]] = []
-    line, prev = 1, 0
-    for off, _length in index:
-        line += data.count(b"\n", prev, off)
-        prev = off
-        games.append((off, line))
-    del data
-    tasks: list[_Chunk] = [
-        (path, games[k : k + chunk_games], k, profile, trace, recover) for k in range(0, len(games), chunk_games)
-    ]
-    import multiprocessing as mp
-    import os
-
-    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    with ctx.Pool(jobs) as pool:
-        for reports in pool.imap(_verify_chunk, tasks):
+    open(path, "rb").close()  # an unreadable file raises here, before any worker starts
+    tasks = ((c, profile, trace, recover) for c in game_chunks(path, chunk_games))
+    pool = fork_pool(jobs)
+    try:
+        for reports in ordered_results(pool, _verify_chunk, tasks, 3 * jobs):
             yield from reports
+    finally:
+        pool.shutdown(cancel_futures=True)

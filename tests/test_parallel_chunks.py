@@ -1,0 +1,135 @@
+"""The parallel drivers (issue 17): ``check -j`` and ``db import -j`` split a file into
+chunks of whole games that workers read, parse and verify on their own; the results
+must be those of one process reading the whole file, game for game."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from trictrac.club.db import import_records
+from trictrac.notation.reader import iter_records
+from trictrac.replay.verify import chunk_records, game_chunks, verify_file
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTS = (
+    "corpus/multi.trn",
+    "broken/broken_latin1.trn",
+    "corpus/mistakes.trn",
+    "broken/broken_tokens.trn",
+    "corpus/pour-tout.trn",
+    "broken/broken_order.trn",
+    "corpus/multi.trn",  # the same games again: unchanged on import
+)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file with a byte-order mark, a comment line above a game, broken and Latin-1
+    games, and games written twice."""
+    data = b"\xef\xbb\xbf{ archive of the club }\n"
+    for name in PARTS:
+        data += (ROOT / "fixtures" / name).read_bytes().rstrip(b"\n") + b"\n\n"
+    path = tmp_path_factory.mktemp("chunks") / "archive.trn"
+    path.write_bytes(data)
+    return path
+
+
+def _parsed(prs) -> list[tuple]:
+    return [(repr(pr.record), pr.record.span, [d.render("f") for d in pr.diagnostics]) for pr in prs]
+
+
+@pytest.mark.parametrize("games", [1, 2, 3, 50])
+def test_chunks_give_the_games_of_the_whole_file(archive: Path, games: int) -> None:
+    whole = list(iter_records(str(archive), file=str(archive)))
+    chunks = list(game_chunks(str(archive), games))
+    assert len(chunks) == -(-len(whole) // games)
+    assert chunks[0].start == 3 and chunks[-1].end == archive.stat().st_size
+    assert all(a.end == b.start for a, b in zip(chunks, chunks[1:]))  # contiguous, nothing read twice
+    pieces = [pr for c in chunks for pr in chunk_records(c)[1]]
+    assert _parsed(pieces) == _parsed(whole)
+    assert [c.game for c in chunks] == list(range(0, len(whole), games))
+
+
+def test_chunks_are_cut_by_size_too(archive: Path) -> None:
+    chunks = list(game_chunks(str(archive), 1000, max_bytes=1))
+    assert len(chunks) == sum(1 for _ in iter_records(str(archive)))
+
+
+def test_check_with_two_jobs_gives_the_same_reports(archive: Path) -> None:
+    one = [r.as_dict() for r in verify_file(str(archive), recover=True)]
+    for games in (1, 3):
+        two = [r.as_dict() for r in verify_file(str(archive), jobs=2, chunk_games=games, recover=True)]
+        assert two == one
+    assert any(r["findings"] for r in one)
+
+
+def _content(db: Path) -> dict[str, list[tuple]]:
+    """Every table's rows, without the import times."""
+    conn = sqlite3.connect(db)
+    out = {}
+    for table in ("games", "marques", "releves", "coups", "marks", "comments", "findings", "results", "players"):
+        cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[1] != "imported_at"]
+        out[table] = conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY rowid").fetchall()
+    out["import_failures"] = conn.execute(
+        "SELECT source_file, game_index, line, game_id, reason, message FROM import_failures ORDER BY rowid"
+    ).fetchall()
+    conn.close()
+    return out
+
+
+def test_import_with_two_jobs_stores_the_same_rows(archive: Path, tmp_path: Path) -> None:
+    one = import_records(tmp_path / "one.db", [archive])
+    two = import_records(tmp_path / "two.db", [archive], jobs=2)
+    assert one.failures and one.unchanged and one.imported and one.findings
+    for r in (one, two):
+        r.seconds = 0
+    assert two.as_dict() == one.as_dict()
+    assert _content(tmp_path / "two.db") == _content(tmp_path / "one.db")
+
+
+def test_a_parallel_import_skips_the_games_stored_already(archive: Path, tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    first = import_records(db, [archive], jobs=2)
+    archive2 = tmp_path / "again.trn"
+    archive2.write_bytes(archive.read_bytes() + b"\n")  # other bytes, the same games
+    again = import_records(db, [archive2], jobs=2)
+    assert (again.imported, again.unchanged) == (0, first.imported + first.unchanged)
+    assert len(again.failures) == len(first.failures)
+
+
+def test_a_worker_sees_the_games_stored_already(archive: Path, tmp_path: Path) -> None:
+    from trictrac.club.db import _stored_in
+
+    db = tmp_path / "club.db"
+    rep = import_records(db, [archive])
+    stored = _stored_in(str(db))
+    assert all(stored(gid) for gid in rep.game_ids)
+    assert not stored("0" * 64)
+    assert not _stored_in(str(tmp_path / "missing.db"))(rep.game_ids[0])
+
+
+def _first_chunk_dies(args):
+    if args[1].game == 0:
+        raise MemoryError("worker killed")
+    return _ORIGINAL_CHUNK(args)
+
+
+_ORIGINAL_CHUNK = None
+
+
+def test_a_chunk_whose_worker_fails_is_one_failure_and_the_rest_is_stored(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from trictrac.club import db
+
+    global _ORIGINAL_CHUNK
+    _ORIGINAL_CHUNK = db._import_chunk
+    monkeypatch.setattr(db, "_import_chunk", _first_chunk_dies)  # the forked workers inherit it
+    whole = import_records(tmp_path / "whole.db", [archive])
+    rep = import_records(tmp_path / "club.db", [archive], jobs=2)
+    lost = [f for f in rep.failures if f.reason == "verify-error"]
+    assert len(lost) == 1 and "MemoryError: worker killed" in lost[0].message and lost[0].game_index == 0
+    assert 0 < rep.imported + rep.unchanged < whole.imported + whole.unchanged
