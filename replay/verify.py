@@ -255,7 +255,7 @@ class GameReport:
             "profile": self.profile_name,
             "coups_verified": self.coups_verified,
             "stopped": self.stopped,
-            "findings": [f.as_dict() for f in self.findings],
+            "findings": [finding.as_dict() for finding in self.findings],
             "final_score": self.final_score.as_dict() if self.final_score is not None else None,
             "entitled_score": self.entitled_score.as_dict() if self.entitled_score is not None else None,
             "marques": list(self.marques),
@@ -325,7 +325,9 @@ class _Verifier(RecordVisitor[None]):
                 close_mistake(table, p, found, end=True)
         if not table.stopped and rec.headers.get("Result"):
             check_result(table, rec.headers["Result"], found)
-        found.items.sort(key=lambda f: (f.index if f.index >= 0 else 1 << 30, f.line, f.col))
+        found.items.sort(
+            key=lambda finding: (finding.index if finding.index >= 0 else 1 << 30, finding.line, finding.col)
+        )
         return GameReport(
             findings=found.items,
             final_score=table.std.state,
@@ -380,39 +382,39 @@ class _Verifier(RecordVisitor[None]):
         """throw → claim windows close → actions read → play judged → decision → marks →
         the position after, the end of the relevé / marqué / partie (docs/architecture.md)."""
         table, found = self.table, self.found
-        f = _facts_of(table, coup)
+        facts = _facts_of(table, coup)
         table.hole_log.clear()
         table.score_mid = None
         course = table.partie
         if course.over is not None:
-            after_end(table, f.where, found)
-        _who_throws(table, f, nxt, found)
+            after_end(table, facts.where, found)
+        _who_throws(table, facts, nxt, found)
         if table.pending:  # the throw closes the roller's claim windows (003 §167, §186; 001 r.34)
-            close_windows_of(table, f.roller, found)
-        f.acts = read_actions(coup, table.seat_of, f.roller, table.profile.ecole_par_trop_when == "after-play")
+            close_windows_of(table, facts.roller, found)
+        facts.acts = read_actions(coup, table.seat_of, facts.roller, table.profile.ecole_par_trop_when == "after-play")
         holes0 = (table.std.holes("A"), table.std.holes("B")) if course.pav_check else (0, 0)
-        _read_moves(table, f, nxt)
-        if not _the_play(table, f, last, found):
+        _read_moves(table, facts, nxt)
+        if not _the_play(table, facts, last, found):
             return  # the record cannot go on
-        _the_decision(table, f, found)
-        _gains_as_played(table, f)
-        if table.compact and not f.acts.any_mark():
-            if f.forced_stay:
-                check_leave(table, f, f.gains, table.std.state, found)
-            compact_marks(table, f)
+        _the_decision(table, facts, found)
+        _gains_as_played(table, facts)
+        if table.compact and not facts.acts.any_mark():
+            if facts.forced_stay:
+                check_leave(table, facts, facts.gains, table.std.state, found)
+            compact_marks(table, facts)
         else:
-            full_marks(table, f, found)
-        releve_ended = _position_after(table, f)
+            full_marks(table, facts, found)
+        releve_ended = _position_after(table, facts)
         if course.pav_check:
-            judge_pavillon(table, holes0, f.acts.pavillons, f.where, found)
+            judge_pavillon(table, holes0, facts.acts.pavillons, facts.where, found)
         if course.over is None and course.kind is not None:
-            partie_over_after(table, f.side, coup.number, f.left)
+            partie_over_after(table, facts.side, coup.number, facts.left)
         if releve_ended:
             table.releve_over = True
         elif isinstance(nxt, (ReleveStart, MarqueStart)):
             table.releve_over = False  # a new relevé after a coup that neither left nor bore off
         if table.keep_trace:
-            self.trace.append(_trace(table, f, releve_ended))
+            self.trace.append(_trace(table, facts, releve_ended))
 
 
 def _start_from_header(table: TableState, text: str) -> tuple[Position | None, ScoreState | None]:
@@ -435,23 +437,23 @@ def _facts_of(table: TableState, coup: Coup) -> CoupFacts:
     )
 
 
-def _who_throws(table: TableState, f: CoupFacts, nxt: object, found: Findings) -> None:
+def _who_throws(table: TableState, facts: CoupFacts, nxt: object, found: Findings) -> None:
     """The primauté of a new relevé or marqué, else the turn (RULES.md §9.3, §8.3)."""
-    if table.recover and table.pos is not None and table.pos.turn != f.roller:
-        _side_mistyped(table, f, nxt, found)
+    if table.recover and table.pos is not None and table.pos.turn != facts.roller:
+        _side_mistyped(table, facts, nxt, found)
     if table.pos is None:
-        _first_throw(table, f, nxt, found)
-    elif table.pos.turn != f.roller:
-        _out_of_turn(table, f, found)
+        _first_throw(table, facts, nxt, found)
+    elif table.pos.turn != facts.roller:
+        _out_of_turn(table, facts, found)
     table.primaute = None
     table.releve_over = False
-    f.position = table.pos
+    facts.position = table.pos
 
 
-def _first_throw(table: TableState, f: CoupFacts, nxt: object, found: Findings) -> None:
+def _first_throw(table: TableState, facts: CoupFacts, nxt: object, found: Findings) -> None:
     """The first throw of a relevé: the primauté's (RULES.md §9.3, §8.3)."""
     course = table.partie
-    side, roller = f.side, f.roller
+    side, roller = facts.side, facts.roller
     if course.multi is not None and course.marque_fresh:
         expected = course.multi_expected
         if course.multi_first is None:
@@ -467,12 +469,12 @@ def _first_throw(table: TableState, f: CoupFacts, nxt: object, found: Findings) 
         and nxt.side == side
         and expected in table.seat_of
     ):
-        _say_side_meant(f, expected, table.seat_of[expected], found)
-        side, roller = f.side, f.roller
+        _say_side_meant(facts, expected, table.seat_of[expected], found)
+        side, roller = facts.side, facts.roller
     if expected is not None and side != expected and table.releve_over is False and table.index > 0:
         found.add(
             "out-of-turn",
-            f.where,
+            facts.where,
             f"{side} throws first but {expected} has the primauté",
             who=roller,
             consequence="the primauté belongs to the leaver, the first out, or the marqué's "
@@ -483,224 +485,228 @@ def _first_throw(table: TableState, f: CoupFacts, nxt: object, found: Findings) 
         table.marque_first = roller
 
 
-def _out_of_turn(table: TableState, f: CoupFacts, found: Findings) -> None:
+def _out_of_turn(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """A coup of the side not to move: replayed with the record's side (RULES.md §9.3)."""
     assert table.pos is not None
     turn = table.letter(table.pos.turn)
     if table.recover:  # the record's own mistake: a coup line left out (issue 14 §2)
         found.add(
             "out-of-turn",
-            f.where,
-            f"{f.side} throws but it is {turn}'s turn: a coup of {turn} seems missing before this one",
-            who=f.roller,
+            facts.where,
+            f"{facts.side} throws but it is {turn}'s turn: a coup of {turn} seems missing before this one",
+            who=facts.roller,
             detail="missing-coup",
             consequence="verification goes on from the position the record implies (without that coup)",
         )
     else:
         found.add(
             "out-of-turn",
-            f.where,
-            f"{f.side} throws but it is {turn}'s turn",
-            who=f.roller,
+            facts.where,
+            f"{facts.side} throws but it is {turn}'s turn",
+            who=facts.roller,
             consequence="replayed with the record's side to move",
         )
     table.pos = table.pos.swapped()
 
 
-def _side_mistyped(table: TableState, f: CoupFacts, nxt: object, found: Findings) -> bool:
+def _side_mistyped(table: TableState, facts: CoupFacts, nxt: object, found: Findings) -> bool:
     """A coup written for the wrong side (issue 14 §2): its moves are legal for the
     side to move, and either the side written cannot make them or the next coup is
     written for the same side again.  One finding; the walk goes on with the side
     to move."""
     pos = table.pos
     assert pos is not None
-    moves = moves_of(f.coup.moves)
-    if not moves or not judge_play(pos, f.roll, moves, table.profile).legal:
+    moves = moves_of(facts.coup.moves)
+    if not moves or not judge_play(pos, facts.roll, moves, table.profile).legal:
         return False
-    same_next = isinstance(nxt, Coup) and nxt.side == f.side
-    if not same_next and judge_play(pos.swapped(), f.roll, moves, table.profile).play is not None:
+    same_next = isinstance(nxt, Coup) and nxt.side == facts.side
+    if not same_next and judge_play(pos.swapped(), facts.roll, moves, table.profile).play is not None:
         return False
-    _say_side_meant(f, table.letter(pos.turn), pos.turn, found)
+    _say_side_meant(facts, table.letter(pos.turn), pos.turn, found)
     return True
 
 
-def _say_side_meant(f: CoupFacts, meant: str, seat: str, found: Findings) -> None:
+def _say_side_meant(facts: CoupFacts, meant: str, seat: str, found: Findings) -> None:
     found.add(
         "out-of-turn",
-        f.where,
-        f"{f.side} throws but it is {meant}'s turn; did you mean {meant}?",
+        facts.where,
+        f"{facts.side} throws but it is {meant}'s turn; did you mean {meant}?",
         who=seat,
         detail="did-you-mean",
         alternatives=(meant,),
         consequence=f"a mistake of the record: the coup is {meant}'s; verification goes on with {meant}",
     )
-    f.side, f.roller, f.other = meant, seat, "B" if seat == "A" else "A"
+    facts.side, facts.roller, facts.other = meant, seat, "B" if seat == "A" else "A"
 
 
-def _read_moves(table: TableState, f: CoupFacts, nxt: object) -> None:
+def _read_moves(table: TableState, facts: CoupFacts, nxt: object) -> None:
     """The moves to judge, and a leave the record implies."""
-    acts = f.acts
-    f.moves = moves_of(f.coup.moves)
+    acts = facts.acts
+    facts.moves = moves_of(facts.coup.moves)
     replay = acts.replay
     if replay is not None:
         if acts.replays > 1:
-            table.notes.append(f"coup {f.coup.number}: {acts.replays} replays written; the last one stands")
+            table.notes.append(f"coup {facts.coup.number}: {acts.replays} replays written; the last one stands")
         if replay.who not in table.seat_of:
             table.notes.append(
-                f"coup {f.coup.number}: {replay.who} does not play this game; his replay is taken as the opponent's"
+                f"coup {facts.coup.number}: {replay.who} does not play this game; his replay is taken as the opponent's"
             )
-        if acts.leave is True and not f.moves and table.seat_of.get(replay.who, replay.who) != f.roller:
+        if acts.leave is True and not facts.moves and table.seat_of.get(replay.who, replay.who) != facts.roller:
             # "je m'en vais" and the opponent makes him stay and play the checkers he
             # chooses (001 r.63; 003 §170): the replay is the play
-            f.moves, acts.replay, f.forced_by_replay = moves_of(replay.moves), None, True
-    f.pairs = [m for m in f.moves if not isinstance(m, int)]
+            facts.moves, acts.replay, facts.forced_by_replay = moves_of(replay.moves), None, True
+    facts.pairs = [m for m in facts.moves if not isinstance(m, int)]
     # compact records: a s'en aller is read from the record (a new relevé after a hole)
-    f.inferred_leave = acts.leave is None and not f.moves and isinstance(nxt, _SECTION_AFTER)
+    facts.inferred_leave = acts.leave is None and not facts.moves and isinstance(nxt, _SECTION_AFTER)
 
 
-def _the_play(table: TableState, f: CoupFacts, last: bool, found: Findings) -> bool:
+def _the_play(table: TableState, facts: CoupFacts, last: bool, found: Findings) -> bool:
     """Nothing played (he left, or his gains ended the partie), or the written play
     judged; False when the record cannot go on."""
-    acts, pos = f.acts, f.position
+    acts, pos = facts.acts, facts.position
     assert pos is not None
-    f.no_play = not f.moves and (
-        acts.leave is True or f.inferred_leave or last or gains_end_partie(table, f.roller, pos, f.roll)
+    facts.no_play = not facts.moves and (
+        acts.leave is True or facts.inferred_leave or last or gains_end_partie(table, facts.roller, pos, facts.roll)
     )
-    if f.no_play and acts.replay is not None:
-        table.notes.append(f"coup {f.coup.number}: the replay is ignored: nothing was played in this coup")
-    if f.no_play:
-        _nothing_played(table, f, last)
-    if not f.no_play:
-        if not judge_written_play(table, f, found):
+    if facts.no_play and acts.replay is not None:
+        table.notes.append(f"coup {facts.coup.number}: the replay is ignored: nothing was played in this coup")
+    if facts.no_play:
+        _nothing_played(table, facts, last)
+    if not facts.no_play:
+        if not judge_written_play(table, facts, found):
             return False
-        _judge_play_as_written(table, f, found)
+        _judge_play_as_written(table, facts, found)
     return True
 
 
-def _nothing_played(table: TableState, f: CoupFacts, last: bool) -> None:
-    assert f.position is not None
-    f.score = f.score_of_roll = roll_score(table, f.position, f.roll)
-    f.position_after = f.position
-    would_hole = table.std.points(f.roller) + f.score_of_roll.mover >= HOLE
+def _nothing_played(table: TableState, facts: CoupFacts, last: bool) -> None:
+    assert facts.position is not None
+    facts.score = facts.score_of_roll = roll_score(table, facts.position, facts.roll)
+    facts.position_after = facts.position
+    would_hole = table.std.points(facts.roller) + facts.score_of_roll.mover >= HOLE
     kind = table.partie.kind
-    if last and f.acts.leave is None and would_hole and kind is not None and kind != "douze-trous":
-        f.inferred_leave = True  # the written game's last coup: he left on his hole (003 §221)
-    if f.inferred_leave and not would_hole:
-        f.inferred_leave = False  # no right to leave: the relevé check reports it
-        f.no_play = last and not f.moves
+    if last and facts.acts.leave is None and would_hole and kind is not None and kind != "douze-trous":
+        facts.inferred_leave = True  # the written game's last coup: he left on his hole (003 §221)
+    if facts.inferred_leave and not would_hole:
+        facts.inferred_leave = False  # no right to leave: the relevé check reports it
+        facts.no_play = last and not facts.moves
     # he left, or his gains ended the partie: the opponent marks nothing (003 §157)
-    f.gains, f.receipts = f.score_of_roll.mover, 0
+    facts.gains, facts.receipts = facts.score_of_roll.mover, 0
 
 
-def _judge_play_as_written(table: TableState, f: CoupFacts, found: Findings) -> None:
+def _judge_play_as_written(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """The play as judged: the gains, a forced stay, a remedy, an illegal play."""
-    assert f.judgement is not None and f.play is not None and f.position is not None
-    f.gains, f.receipts = f.score.mover, f.score.other
-    if f.forced_by_replay:
+    assert facts.judgement is not None and facts.play is not None and facts.position is not None
+    facts.gains, facts.receipts = facts.score.mover, facts.score.other
+    if facts.forced_by_replay:
         # the play is the opponent's choice, his punishment (003 §170; 001 r.63): the
         # roller's gains are those of his throw, and a plein the chosen play does not
         # make is no école of his
-        f.gains = roll_score(table, f.position, f.roll).mover
-        f.judgement = judge_replay_forced(table, f, f.judgement, found)
-    if f.acts.leave is True and f.moves and f.play.result[25] != ALL_OFF:
+        facts.gains = roll_score(table, facts.position, facts.roll).mover
+        facts.judgement = judge_replay_forced(table, facts, facts.judgement, found)
+    if facts.acts.leave is True and facts.moves and facts.play.result[25] != ALL_OFF:
         # he had no right to leave: the opponent made him stay and play (003 §170,
         # §193; 001 r.54, r.63) — a leave-without-right, not a broken word
-        f.forced_stay = leave_forfeited(table, f)
-    if f.acts.replay is not None:
-        f.remedy = judge_remedy(table, f, f.acts.replay, found)
-    if not f.judgement.legal:
-        remedy = f.remedy
-        judge_illegal_play(table, f, found, None if remedy is None else (table.letter(remedy[3]), remedy[0].text()))
-    f.inferred_leave = False
+        facts.forced_stay = leave_forfeited(table, facts)
+    if facts.acts.replay is not None:
+        facts.remedy = judge_remedy(table, facts, facts.acts.replay, found)
+    if not facts.judgement.legal:
+        remedy = facts.remedy
+        judge_illegal_play(table, facts, found, None if remedy is None else (table.letter(remedy[3]), remedy[0].text()))
+    facts.inferred_leave = False
 
 
-def _the_decision(table: TableState, f: CoupFacts, found: Findings) -> None:
+def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """S'en aller or rester as written or implied (RULES.md §6)."""
-    leave = f.acts.leave
-    f.left = bool(leave) or f.inferred_leave
-    f.sortie = f.play is not None and not f.no_play and f.play.result[25] == ALL_OFF
-    if leave_right_lost(table, f, found):
-        f.left = False
-    elif leave is True and f.moves and not f.sortie:
-        f.left = False
-        judge_said_leave_then_played(table, f, found)
+    leave = facts.acts.leave
+    facts.left = bool(leave) or facts.inferred_leave
+    facts.sortie = facts.play is not None and not facts.no_play and facts.play.result[25] == ALL_OFF
+    if leave_right_lost(table, facts, found):
+        facts.left = False
+    elif leave is True and facts.moves and not facts.sortie:
+        facts.left = False
+        judge_said_leave_then_played(table, facts, found)
 
 
-def _gains_as_played(table: TableState, f: CoupFacts) -> None:
+def _gains_as_played(table: TableState, facts: CoupFacts) -> None:
     """A plein lost by an illegal play, the unplayed number, a remedy (RULES.md §7.7,
     §9.5; 003 §192, §216)."""
-    j = f.judgement
-    if f.no_play or j is None:
+    j = facts.judgement
+    if facts.no_play or j is None:
         return
     if not j.legal:
-        plein_of_illegal_play(f)
-    if f.remedy is not None:
-        _remedy_played(f, f.remedy)
+        plein_of_illegal_play(facts)
+    if facts.remedy is not None:
+        _remedy_played(facts, facts.remedy)
     elif (
         not j.legal
         and j.violation in ("both-numbers", "larger-number")
         and not table.profile.missed_retour_passage_penalty
     ):
         # bonne compagnie: no two points for the number left unplayed (001 III on r.68)
-        f.receipts += points_of(f.score_of_roll, IMPUISSANCE, "other") - points_of(f.score, IMPUISSANCE, "other")
+        facts.receipts += points_of(facts.score_of_roll, IMPUISSANCE, "other") - points_of(
+            facts.score, IMPUISSANCE, "other"
+        )
 
 
-def _remedy_played(f: CoupFacts, remedy: Remedy) -> None:
+def _remedy_played(facts: CoupFacts, remedy: Remedy) -> None:
     # the throw is judged as first played (the école does not change, 003 §192); the
     # points for a number left unplayed go to the opponent only if he lets the play
     # stand (003 §216); the game goes on from the play the remedy gave
-    play, score, f.position_after = remedy[0], remedy[1], remedy[2]
-    f.play = play
-    f.receipts = score.other - points_of(score, IMPUISSANCE, "other") + points_of(f.score_of_roll, IMPUISSANCE, "other")
-    if play.result[25] == ALL_OFF and not f.sortie:
-        f.gains += points_of(score, SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
-    f.sortie = play.result[25] == ALL_OFF
+    play, score, facts.position_after = remedy[0], remedy[1], remedy[2]
+    facts.play = play
+    facts.receipts = (
+        score.other - points_of(score, IMPUISSANCE, "other") + points_of(facts.score_of_roll, IMPUISSANCE, "other")
+    )
+    if play.result[25] == ALL_OFF and not facts.sortie:
+        facts.gains += points_of(score, SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
+    facts.sortie = play.result[25] == ALL_OFF
 
 
-def _position_after(table: TableState, f: CoupFacts) -> bool:
+def _position_after(table: TableState, facts: CoupFacts) -> bool:
     """The position after the coup; True when the relevé ends (a leave or a sortie)."""
-    if f.left:
+    if facts.left:
         table.pos = None
-        table.primaute = f.roller
+        table.primaute = facts.roller
         return True
-    if f.no_play or f.play is None:
-        table.pos = f.position
+    if facts.no_play or facts.play is None:
+        table.pos = facts.position
         return False
-    table.pos = f.position_after
-    if f.play.result[25] != ALL_OFF:
+    table.pos = facts.position_after
+    if facts.play.result[25] != ALL_OFF:
         return False
-    table.std.new_releve_after_sortie(f.roller)
-    table.ent.new_releve_after_sortie(f.roller)
+    table.std.new_releve_after_sortie(facts.roller)
+    table.ent.new_releve_after_sortie(facts.roller)
     table.pos = None
-    table.primaute = f.roller
-    if f.acts.pour_tout:
+    table.primaute = facts.roller
+    if facts.acts.pour_tout:
         table.notes.append(
-            f"coup {f.coup.number} of relevé {table.releve}: je joue pour tout — the same throw "
+            f"coup {facts.coup.number} of relevé {table.releve}: je joue pour tout — the same throw "
             "opens the next relevé (RULES.md §6.5)"
         )
     return True
 
 
-def _trace(table: TableState, f: CoupFacts, releve_ended: bool) -> CoupTrace:
-    acts = f.acts
+def _trace(table: TableState, facts: CoupFacts, releve_ended: bool) -> CoupTrace:
+    acts = facts.acts
     marked_by_roller = marks_sum(acts.roller_before) + marks_sum(acts.roller_after)
     unmarked = table.compact and not (acts.roller_before or acts.other_marks)
     return CoupTrace(
         index=table.index,
         releve=table.releve,
         marque=table.marque,
-        coup_number=f.coup.number,
-        side=f.side,
-        roll=f.roll,
-        position_after=table.pos if table.pos is not None else start_position(f.roller),
+        coup_number=facts.coup.number,
+        side=facts.side,
+        roll=facts.roll,
+        position_after=table.pos if table.pos is not None else start_position(facts.roller),
         score_entitled=table.ent.state,
         score_standing=table.std.state,
-        events=f.score.events,
-        span=f.coup.span,
-        entitled=(f.gains, f.receipts),
+        events=facts.score.events,
+        span=facts.coup.span,
+        entitled=(facts.gains, facts.receipts),
         marked=(None, None) if unmarked else (marked_by_roller, marks_sum(acts.other_marks)),
-        play=f.play.text() if f.play is not None and not f.no_play else "-",
-        left=f.left,
+        play=facts.play.text() if facts.play is not None and not facts.no_play else "-",
+        left=facts.left,
         releve_ended=releve_ended,
         holes=tuple((table.letter(seat), n) for seat, n in table.hole_log),
         score_mid=table.score_mid,

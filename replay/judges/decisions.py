@@ -33,10 +33,12 @@ def _holes_over(table: TableState, st0: ScoreState, seat: str, gains: int, marks
     return h > holes_of(table, st0, seat, gains)
 
 
-def leave_forfeited(table: TableState, f: CoupFacts) -> bool:
+def leave_forfeited(table: TableState, facts: CoupFacts) -> bool:
     """No right to leave: no hole of his own throw, or holes over-marked (RULES.md §6.1, §6.4)."""
     st0 = table.std.state
-    return st0[f.roller].points + f.gains < HOLE or _holes_over(table, st0, f.roller, f.gains, f.acts.roller_marks)
+    return st0[facts.roller].points + facts.gains < HOLE or _holes_over(
+        table, st0, facts.roller, facts.gains, facts.acts.roller_marks
+    )
 
 
 def gains_end_partie(table: TableState, roller: str, pos: Position, roll: tuple[int, int]) -> bool:
@@ -48,13 +50,13 @@ def gains_end_partie(table: TableState, roller: str, pos: Position, roll: tuple[
     return st[roller].holes + holes_of(table, st, roller, roll_score(table, pos, roll).mover) >= 12
 
 
-def check_leave(table: TableState, f: CoupFacts, marked: int, st0: ScoreState, found: Findings) -> None:
+def check_leave(table: TableState, facts: CoupFacts, marked: int, st0: ScoreState, found: Findings) -> None:
     """S'en aller: own gains must complete a hole, and the holes must not be
     over-marked (RULES.md §6.1, §6.4, §6.5; 003 §170, §173; 001 r.54)."""
-    side, roller, gains = f.side, f.roller, f.gains
+    side, roller, gains = facts.side, facts.roller, facts.gains
     own_hole = st0[roller].points + gains >= HOLE
-    w = table.where(f.coup, f.acts.leave_span)
-    sortie = any(isinstance(m, Move) and m.to == 25 for m in f.coup.moves)
+    w = table.where(facts.coup, facts.acts.leave_span)
+    sortie = any(isinstance(m, Move) and m.to == 25 for m in facts.coup.moves)
     if not own_hole:
         kind = "leave-at-sortie" if sortie else "leave-without-right"
         found.add(
@@ -67,7 +69,7 @@ def check_leave(table: TableState, f: CoupFacts, marked: int, st0: ScoreState, f
             consequence="école as soon as he lifts a checker; the opponent may make him stay and "
             "play the lifted checkers (003 §170; 001 r.25)",
         )
-    elif marked > gains and _holes_over(table, st0, roller, gains, f.acts.roller_marks):
+    elif marked > gains and _holes_over(table, st0, roller, gains, facts.acts.roller_marks):
         found.add(
             "leave-without-right",
             w,
@@ -81,7 +83,7 @@ def check_leave(table: TableState, f: CoupFacts, marked: int, st0: ScoreState, f
         )
 
 
-def leave_right_lost(table: TableState, f: CoupFacts, found: Findings) -> bool:
+def leave_right_lost(table: TableState, facts: CoupFacts, found: Findings) -> bool:
     """The right to leave followed through the coup's actions in order (RULES.md §6.1;
     003 §156: « Pour avoir le droit de s'en aller, il faut achever le trou de son coup,
     n'avoir pas marqué les points de reste, ne pas avoir dit : Je reste »; 001 r.40).
@@ -91,30 +93,30 @@ def leave_right_lost(table: TableState, f: CoupFacts, found: Findings) -> bool:
     moving his checkers — except at the sortie, where he decides after playing
     (003 §163).  A leave written for the player who did not throw is without right
     (003 §186, §217).  True when the roller's leave is refused: he stays."""
-    acts = f.acts
+    acts = facts.acts
     if acts.other_leave is not None:
         found.add(
             "leave-without-right",
-            table.where(f.coup, acts.other_leave.span),
-            f"{table.letter(f.other)} leaves in {f.side}'s coup: only the player who throws can leave, "
+            table.where(facts.coup, acts.other_leave.span),
+            f"{table.letter(facts.other)} leaves in {facts.side}'s coup: only the player who throws can leave, "
             "on a hole of his own throw",
-            who=f.other,
+            who=facts.other,
             entitled=0,
             marked=0,
             detail="not-roller",
             consequence="he stays; points given by the opponent's throw give no right to leave (003 §186, §217)",
         )
-    if acts.leave is not True or f.sortie:
+    if acts.leave is not True or facts.sortie:
         return False
     st0 = table.std.state
-    need = HOLE - st0[f.roller].points
-    if need > f.gains:
+    need = HOLE - st0[facts.roller].points
+    if need > facts.gains:
         return False  # no hole of his own throw: _check_leave says so
     lost = None
     marks = acts.roller_marks[: acts.leave_marks]
     if acts.said_reste:
         lost = "said-reste", 'he had said "je reste"'
-    elif acts.leave_after_play and f.moves:
+    elif acts.leave_after_play and facts.moves:
         lost = "touched", "he had played his checkers"
     elif any(m.points > 0 for m in marks[_hole_mark(marks, need) + 1 :]):
         lost = "reste-marked", "he had marked his points de reste"
@@ -122,10 +124,10 @@ def leave_right_lost(table: TableState, f: CoupFacts, found: Findings) -> bool:
         return False
     found.add(
         "leave-without-right",
-        table.where(f.coup, acts.leave_span),
-        f"{f.side} leaves after {lost[1]}: he must stay",
-        who=f.roller,
-        entitled=f.gains,
+        table.where(facts.coup, acts.leave_span),
+        f"{facts.side} leaves after {lost[1]}: he must stay",
+        who=facts.roller,
+        entitled=facts.gains,
         marked=marks_sum(acts.roller_marks),
         detail=lost[0],
         consequence="the leave is refused: he stays and keeps his points de reste (003 §156; 001 r.36, r.40)",
@@ -147,25 +149,25 @@ def _hole_mark(marks: list[Mark], need: int) -> int:
     return len(marks)
 
 
-def judge_said_leave_then_played(table: TableState, f: CoupFacts, found: Findings) -> None:
+def judge_said_leave_then_played(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """He said "je m'en vais" and played without bearing off (RULES.md §6.1; 003 §155-156)."""
-    play_text = f.play.text() if f.play else None
-    w = table.where(f.coup, f.acts.leave_span)
-    if f.forced_by_replay and not f.forced_stay:
+    play_text = facts.play.text() if facts.play else None
+    w = table.where(facts.coup, facts.acts.leave_span)
+    if facts.forced_by_replay and not facts.forced_stay:
         found.add(
             "remedy-not-allowed",
             w,
-            f"{table.letter(f.other)} made {f.side} stay and play {play_text or '--'}, but his own "
+            f"{table.letter(facts.other)} made {facts.side} stay and play {play_text or '--'}, but his own "
             "gains gave him a hole: he had the right to leave",
-            who=f.other,
+            who=facts.other,
             detail="right-to-leave",
             consequence="the game goes on as the table played it (RULES.md §6.1; 003 §155)",
         )
-    elif not f.forced_stay:
+    elif not facts.forced_stay:
         found.add(
             "stay-after-leave",
             w,
-            f'{f.side} said "je m\'en vais" and then played {play_text or "his checkers"}',
-            who=f.roller,
+            f'{facts.side} said "je m\'en vais" and then played {play_text or "his checkers"}',
+            who=facts.roller,
             consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
         )

@@ -84,67 +84,67 @@ def plays_by_distance(written: str, plays: Sequence[Play]) -> list[tuple[int, Pl
     return [(d, plays[i]) for d, i in scored]
 
 
-def judge_written_play(table: TableState, f: CoupFacts, found: Findings) -> bool:
-    """Judge ``f.moves`` from ``f.position``: fills the judgement, the play, its score,
+def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> bool:
+    """Judge ``facts.moves`` from ``facts.position``: fills the judgement, the play, its score,
     the score of the roll and the position after; False when a checker does not
     exist (the record cannot go on, RULES.md §9.6) and no legal play is near enough
     to what is written to go on from (``table.recover``; issue 14 §2)."""
-    pos, roll, profile = f.position, f.roll, table.profile
+    pos, roll, profile = facts.position, facts.roll, table.profile
     assert pos is not None
-    j = (judge_direct if table.direct_judge else judge_play)(pos, roll, f.moves, profile)
-    if f.acts.forces:
-        j = _forced_by_demand(table, f, j, found)
+    j = (judge_direct if table.direct_judge else judge_play)(pos, roll, facts.moves, profile)
+    if facts.acts.forces:
+        j = _forced_by_demand(table, facts, j, found)
     if table.recover and j.violation == "wrong-distance":
         # a move the roll cannot make: a mistake of the record, not of the table
-        head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
-        if _go_on_from_nearest(table, f, ("illegal-move", head, "wrong-distance", "§3.1"), found):
-            return judge_written_play(table, f, found)
+        head = f"{facts.side} plays {pairs_text(facts.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
+        if _go_on_from_nearest(table, facts, ("illegal-move", head, "wrong-distance", "§3.1"), found):
+            return judge_written_play(table, facts, found)
     played = j.play
     if played is None:
         # not executable: a checker that does not exist, or a dame mal posée (§9.5)
-        play, problem = _play_as_written(f)
+        play, problem = _play_as_written(facts)
         if problem is not None:
-            if not table.recover or not _go_on_from_nearest(table, f, problem, found):
+            if not table.recover or not _go_on_from_nearest(table, facts, problem, found):
                 kind, head, detail, rule = problem
                 sep = "; " if kind == "illegal-move" else ": "
                 found.add(
                     kind,
-                    f.where,
+                    facts.where,
                     f"{head}{sep}the record cannot go on",
-                    who=table.seat_of.get(f.side, f.side),
+                    who=table.seat_of.get(facts.side, facts.side),
                     detail=detail,
                     consequence=f"verification of this game stops here (RULES.md {rule})",
                 )
                 table.stopped = True
                 return False
-            return judge_written_play(table, f, found)
+            return judge_written_play(table, facts, found)
         assert play is not None  # no problem: the checkers moved as written
         played = play
         j = j._replace(play=play)
-    f.judgement, f.play = j, played
-    f.score, f.position_after = play_outcome(pos, roll, played, profile)
+    facts.judgement, facts.play = j, played
+    facts.score, facts.position_after = play_outcome(pos, roll, played, profile)
     # what a legal play would give: needed only to measure a plein not made (§7.7)
-    f.score_of_roll = f.score if j.legal else roll_score(table, pos, roll)
+    facts.score_of_roll = facts.score if j.legal else roll_score(table, pos, roll)
     return True
 
 
-def _forced_by_demand(table: TableState, f: CoupFacts, j: PlayJudgement, found: Findings) -> PlayJudgement:
+def _forced_by_demand(table: TableState, facts: CoupFacts, j: PlayJudgement, found: Findings) -> PlayJudgement:
     """``A:force(14/20)``: the opponent makes the checker entered inadvertently into his
     second table pass into his first (RULES.md §3.8 P5; 003 §213: « vous l'obligez à
     jouer le six avec la dame qu'il a à votre dixième flèche, et de rompre pour jouer
     le cinq »).  The throw is judged among the plays that contain the forced moves:
     when no legal play does, the fill or conservation it forbids is no duty (M10-M11),
     so the break it forces is no école."""
-    forced = [(m.from_, m.to) for d in f.acts.forces for m in d.moves if isinstance(m, Move)]
+    forced = [(m.from_, m.to) for d in facts.acts.forces for m in d.moves if isinstance(m, Move)]
     # from the opponent's second table (the roller's 13..18) into his first (19..24)
     if not forced or not all(13 <= a <= 18 < b <= 24 for a, b in forced):
-        d = f.acts.forces[0]
+        d = facts.acts.forces[0]
         found.add(
             "remedy-not-allowed",
-            replace(f.where, span=d.span if d.span.line else f.where.span),
-            f"{table.letter(f.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
+            replace(facts.where, span=d.span if d.span.line else facts.where.span),
+            f"{table.letter(facts.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
             "from his second table into his first",
-            who=f.other,
+            who=facts.other,
             detail="force",
             consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
         )
@@ -153,38 +153,38 @@ def _forced_by_demand(table: TableState, f: CoupFacts, j: PlayJudgement, found: 
         return j
     if j.play is None or not all(m in j.play.steps for m in forced):
         return j
-    assert f.position is not None
+    assert facts.position is not None
     if any(all(m in p.steps for m in forced) for p in j.alternatives):
         return j  # a legal play obeys the demand: the duty to fill or conserve stands
     return j._replace(legal=True, violation=None, rule=None)
 
 
-def _play_as_written(f: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
+def _play_as_written(facts: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
     """The checkers moved as written, legal or not; or the problem (kind, message,
     detail, rule) of a move that goes backwards or starts from an empty point."""
-    assert f.position is not None
-    counts = list(f.position.mover)
-    for p, q in f.pairs:
+    assert facts.position is not None
+    counts = list(facts.position.mover)
+    for p, q in facts.pairs:
         if not (1 <= p < q <= 25):
-            head = f"{f.side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off"
+            head = f"{facts.side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off"
             return None, ("illegal-move", head, "wrong-distance", "§3.1, §9.6")
         if counts[p] <= 0:
-            head = f"{f.side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}"
+            head = f"{facts.side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}"
             return None, ("missing-checker", head, None, "§9.6")
         counts[p] -= 1
         counts[q] += 1
-    steps = tuple(f.pairs)
+    steps = tuple(facts.pairs)
     return Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0), None
 
 
 def _go_on_from_nearest(
-    table: TableState, f: CoupFacts, problem: tuple[str, str, str | None, str], found: Findings
+    table: TableState, facts: CoupFacts, problem: tuple[str, str, str | None, str], found: Findings
 ) -> bool:
     """A move the record cannot make, taken as a typo: one finding with the legal play
     nearest to what is written ("did you mean"), and the walk goes on from it."""
-    assert f.position is not None
-    written = pairs_text(f.moves)
-    nearest, clear = nearest_plays(written, legal_plays(f.position, f.roll, table.profile).plays)
+    assert facts.position is not None
+    written = pairs_text(facts.moves)
+    nearest, clear = nearest_plays(written, legal_plays(facts.position, facts.roll, table.profile).plays)
     if not nearest:
         return False
     proposal = nearest[0]
@@ -195,16 +195,16 @@ def _go_on_from_nearest(
     )
     found.add(
         problem[0],
-        f.where,
+        facts.where,
         f"{problem[1]}; did you mean {proposal.text()}?",
-        who=table.seat_of.get(f.side, f.side),
+        who=table.seat_of.get(facts.side, facts.side),
         detail="did-you-mean",
         alternatives=tuple(p.text() for p in nearest[:8]),
         consequence=f"a mistake of the record: verification goes on from {proposal.text()}, {how} "
         f"(RULES.md {problem[3]})",
     )
-    f.moves = tuple(proposal.steps)
-    f.pairs = list(proposal.steps)
+    facts.moves = tuple(proposal.steps)
+    facts.pairs = list(proposal.steps)
     return True
 
 
@@ -221,10 +221,10 @@ def roll_score(table: TableState, pos: Position, roll: tuple[int, int]) -> CoupS
 
 
 def judge_illegal_play(
-    table: TableState, f: CoupFacts, found: Findings, remedy_by: tuple[str, str] | None = None
+    table: TableState, facts: CoupFacts, found: Findings, remedy_by: tuple[str, str] | None = None
 ) -> None:
     """The finding of an illegal play (a plein not made is reported with its école)."""
-    j = f.judgement
+    j = facts.judgement
     assert j is not None
     v = j.violation or "illegal"
     kind = VIOLATION_KIND.get(v, "illegal-move")
@@ -239,30 +239,32 @@ def judge_illegal_play(
     played = j.play.text() if j.play is not None else "?"
     found.add(
         kind,
-        f.where,
-        f"{f.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
+        facts.where,
+        f"{facts.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
         f"legal: {', '.join(alts) or 'none'}{more}",
-        who=f.roller,
+        who=facts.roller,
         detail=v,
         alternatives=alts,
         consequence=consequence,
     )
 
 
-def judge_remedy(table: TableState, f: CoupFacts, rep: Replay, found: Findings) -> Remedy | None:
+def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findings) -> Remedy | None:
     """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judged by
     :func:`replay.remedies.remedy_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
     score, position after, seat of who decided)`` — or None when the replay cannot be
     played at all (the written play stands)."""
-    pos, roll, side, profile = f.position, f.roll, f.side, table.profile
+    pos, roll, side, profile = facts.position, facts.roll, facts.side, table.profile
     assert pos is not None
     rmoves = moves_of(rep.moves)
-    rw = replace(f.where, span=rep.span if rep.span.line else f.where.span)
+    rw = replace(facts.where, span=rep.span if rep.span.line else facts.where.span)
     by = table.seat_of.get(rep.who, rep.who)
     if by not in ("A", "B"):
-        by = f.other
+        by = facts.other
     head = (
-        f"{side} replays his throw as" if by == f.roller else f"{table.letter(by)} has {side}'s throw played again as"
+        f"{side} replays his throw as"
+        if by == facts.roller
+        else f"{table.letter(by)} has {side}'s throw played again as"
     )
     rj = judge_play(pos, roll, rmoves, profile)
     rplay = rj.play
@@ -279,11 +281,11 @@ def judge_remedy(table: TableState, f: CoupFacts, rep: Replay, found: Findings) 
     problems = remedy_problems(
         pos,
         roll,
-        f.pairs,
-        f.judgement,
+        facts.pairs,
+        facts.judgement,
         rj,
-        by_roller=by == f.roller,
-        forced_stay=f.forced_stay,
+        by_roller=by == facts.roller,
+        forced_stay=facts.forced_stay,
         profile=profile,
         side=side,
     )
@@ -301,18 +303,20 @@ def judge_remedy(table: TableState, f: CoupFacts, rep: Replay, found: Findings) 
     return (rplay, cs_r, pos_r, by)
 
 
-def judge_replay_forced(table: TableState, f: CoupFacts, judgement: PlayJudgement, found: Findings) -> PlayJudgement:
+def judge_replay_forced(
+    table: TableState, facts: CoupFacts, judgement: PlayJudgement, found: Findings
+) -> PlayJudgement:
     """The opponent made the roller stay and chose his play (003 §170; 001 r.63): the
     choice is the opponent's, so only an illegal choice other than a plein is his fault."""
     if not judgement.legal:
         if judgement.violation not in ("must-fill", "must-conserve"):
-            assert f.play is not None
+            assert facts.play is not None
             found.add(
                 "remedy-not-allowed",
-                f.where,
-                f"{table.letter(f.other)} made {f.side} stay and play {f.play.text()}, which is illegal: "
+                facts.where,
+                f"{table.letter(facts.other)} made {facts.side} stay and play {facts.play.text()}, which is illegal: "
                 f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
-                who=f.other,
+                who=facts.other,
                 detail="illegal",
                 alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
                 consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
