@@ -3,7 +3,9 @@
 A wrong mark becomes claimable when it is consummated and the adversary may claim it
 until he throws his own dice (003 §167, §171, §186-189; 001 r.34, r.41-43).  Every
 mistake waits as a :class:`~.table.Pending` until then: claimed, erased, or unclaimed,
-and each ends in exactly one finding (:func:`close_mistake`).
+and each ends in exactly one finding (:func:`close_mistake`).  Entry points:
+:func:`close_windows_of` (at each throw), :func:`match_claim` (a claim written),
+:func:`close_mistake`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """Judge of the decisions: s'en aller or rester, and the right to leave (RULES.md §6;
-003 §155-157, §170, §173; 001 r.25, r.36, r.54)."""
+003 §155-157, §170, §173; 001 r.25, r.36, r.54).  Entry points: :func:`leave_right_lost`,
+:func:`judge_said_leave_then_played`, :func:`leave_forfeited`, :func:`check_leave`,
+:func:`gains_end_partie`."""
 
 from __future__ import annotations
 

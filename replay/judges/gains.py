@@ -1,6 +1,8 @@
 """Judge of the roller's own marks against his gains: par trop, par moins, the plein
 marked or missed, "je ne marque pas", the école impossible, the marks of a leaver
-(RULES.md §5.3, §6.4, §7.1-7.2, §7.5, §7.7, §7.8)."""
+(RULES.md §5.3, §6.4, §7.1-7.2, §7.5, §7.7, §7.8).  Entry points:
+:func:`plein_of_illegal_play` (the flow, before the marks), :func:`judge_roller_marks`
+(the marks judge, into the coup's :class:`MarkTally`)."""
 
 from __future__ import annotations
 

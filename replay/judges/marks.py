@@ -4,6 +4,8 @@ bredouille, and the order in which the table applies them (RULES.md §4.1, §5, 
 Two ledgers move together (see :mod:`trictrac.replay.verify`): the *standing* one (the
 marks as written, the écoles claimed) and the *entitled* one (every mark right).
 Wrong marks become :class:`~.table.Pending` mistakes the claims judge closes.
+Entry points: :func:`full_marks` (a record with marks), :func:`compact_marks` (a
+compact record: perfect marks).
 """
 
 from __future__ import annotations
