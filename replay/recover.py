@@ -99,12 +99,25 @@ def _fits(pos: Position, coup: Coup) -> bool:
     """The per-coup pre-check, one pass over the written moves: they can be made
     (:func:`plausible`) and cover the throw (not :func:`_short`).  True for nearly every
     coup of a clean record, which then needs nothing more from recovery."""
-    counts = list(pos.mover)
-    roll = coup.roll
+    moves, roll = coup.moves, coup.roll
     allowed = _ALLOWED.get(roll) or _allowed(roll)
+    total = roll[0] + roll[1]
+    if len(moves) == 2 and type(moves[0]) is Move and type(moves[1]) is Move:
+        # the usual coup, without a copy of the counts: the second checker is on its
+        # point once the first has moved
+        p1, q1, p2, q2 = moves[0].from_, moves[0].to, moves[1].from_, moves[1].to
+        mover = pos.mover
+        if not (1 <= p1 < q1 <= 25 and 1 <= p2 < q2 <= 25):
+            return False
+        if mover[p1] <= 0 or mover[p2] - (p1 == p2) + (q1 == p2) <= 0:
+            return False
+        if (q1 != 25 and q1 - p1 not in allowed) or (q2 != 25 and q2 - p2 not in allowed):
+            return False
+        return q1 == 25 or q2 == 25 or q1 - p1 + q2 - p2 in (total, total - 2)
+    counts = list(pos.mover)
     covered = 0
     moved = off = False
-    for m in coup.moves:
+    for m in moves:
         if isinstance(m, Move):
             p, q = m.from_, m.to
             if not (1 <= p < q <= 25) or counts[p] <= 0 or (q != 25 and q - p not in allowed):
@@ -116,7 +129,7 @@ def _fits(pos: Position, coup: Coup) -> bool:
             covered += q - p
         else:
             covered += m.number
-    return not moved or off or covered in (roll[0] + roll[1], roll[0] + roll[1] - 2)
+    return not moved or off or covered in (total, total - 2)
 
 
 def _bad_tokens(table: TableState) -> dict[int, list[Diagnostic]]:
@@ -133,14 +146,13 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
     """Walk this coup as the record most likely meant it when it cannot mean what is
     written; False when it can (the ordinary course then walks it)."""
     table = flow.table
-    roller = table.seat_of.get(coup.side)
-    if roller is None:
-        return False
-    bad = table.bad_tokens if table.bad_tokens is not None else _bad_tokens(table)
-    unread = bad.get(coup.span.line, []) if bad else []
     pos = table.pos
-    if pos is not None and pos.turn == roller and not unread and _fits(pos, coup):
+    bad = table.bad_tokens if table.bad_tokens is not None else _bad_tokens(table)
+    if pos is not None and not bad and table.seat_of.get(coup.side) == pos.turn and _fits(pos, coup):
         return False  # the usual coup: nothing the record can have mistyped
+    if coup.side not in table.seat_of:
+        return False
+    unread = bad.get(coup.span.line, []) if bad else []
     found = _candidates(flow, i, coup, nxt, unread)
     if found is None:
         return False
