@@ -15,9 +15,12 @@ the claim window close (the mistake then stands: RULES.md §7.3, 001 r.47, 003 �
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Finding", "FINDING_KINDS", "finding_rule"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .judges.table import Where
+
+__all__ = ["Finding", "FINDING_KINDS", "Findings", "finding_rule"]
 
 #: kind -> (RULES.md section, one-line meaning).  Stable ids: never rename one.
 FINDING_KINDS: dict[str, tuple[str, str]] = {
@@ -201,3 +204,48 @@ class Finding:
             "rule": self.rule,
             "message": self.message,
         }
+
+
+class Findings:
+    """The sink the verifier's judges report into, one per game: the judges receive it
+    with the table's state and the coup's facts, the flow collects ``items`` at the end.
+
+    ``who`` is given as a seat (``"A"`` / ``"B"``) and written as the player letter of
+    ``letter_of`` (the table's own mapping, updated in place when a marqué seats other
+    players), the place comes from a ``Where``."""
+
+    __slots__ = ("file", "items", "letter_of")
+
+    def __init__(self, file: str | None, letter_of: dict[str, str]) -> None:
+        self.file = file
+        self.letter_of = letter_of
+        self.items: list[Finding] = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, kind: str, where: Where, message: str, *, who: str | None = None, **details: Any) -> None:
+        """Record one finding; ``details``: entitled, marked, consequence, detail,
+        alternatives (see :class:`Finding`)."""
+        sp = where.span
+        self.items.append(
+            Finding(
+                kind=kind,
+                message=message,
+                game=where.game,
+                releve=where.releve,
+                marque=where.marque,
+                coup=where.coup,
+                index=where.index,
+                line=sp.line,
+                col=sp.col,
+                who=self.letter_of.get(who, who) if who else None,
+                entitled=details.get("entitled"),
+                marked=details.get("marked"),
+                consequence=details.get("consequence", ""),
+                rule=FINDING_KINDS[kind][0],
+                detail=details.get("detail"),
+                alternatives=details.get("alternatives", ()),
+                file=self.file,
+            )
+        )

@@ -3,7 +3,7 @@
 A coup the record cannot mean as written — a move the throw cannot make, a move from
 an empty point, a move the reader could not read (``61/12``), a coup written for the
 side that is not to move (a side letter mistyped, or the coup before it left out) — is
-a typo, not a mistake at the table.  :class:`RecoveryJudge` lists what the writer may
+a typo, not a mistake at the table.  :func:`recovered` lists what the writer may
 have meant (the legal plays nearest to what is written; the other side's letter; a
 missing coup: each of the 21 throws of the side to move and its legal plays that make
 the coup as written legal), tries each on a copy of the verifier over the next coups,
@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..notation.record import CannotPlay, Comment, Coup, Move
 from .judges.play import plays_by_distance
@@ -30,6 +30,7 @@ from .selfplay import play_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..notation.record import Diagnostic
+    from .findings import Findings
     from .moves import Play
 
 LOOKAHEAD = 12  # coups of the record tried after a candidate (its evidence)
@@ -59,11 +60,15 @@ def _allowed(roll: tuple[int, int]) -> frozenset[int]:
     return frozenset((a, b, a + b, a - 1, b - 1))
 
 
+#: the distances each throw can give a checker (a coin par puissance one less)
+_ALLOWED = {roll: _allowed(roll) for roll in ROLLS}
+
+
 def plausible(pos: Position, roll: tuple[int, int], pairs: list[tuple[int, int]]) -> bool:
     """A cheap test that the written moves can be made (the hot path): forward, from a
     point holding a checker, a distance the throw can give (or a bear-off)."""
     counts = list(pos.mover)
-    allowed = _allowed(roll)
+    allowed = _ALLOWED.get(roll) or _allowed(roll)
     for p, q in pairs:
         if not (1 <= p < q <= 25) or counts[p] <= 0 or (q != 25 and q - p not in allowed):
             return False
@@ -78,295 +83,369 @@ def ranked_plays(written: str, plays: Sequence[Play]) -> list[Play]:
     return [p for _, p in plays_by_distance(written, plays)]
 
 
-class RecoveryJudge(TableState):
-    """Mixin of the verifier: a coup the record cannot mean is tried against the coups
-    that follow it (see the module's docstring)."""
+class Walk(Protocol):
+    """The verifier's walk as recovery drives it (``verify._Verifier``): the table's
+    state, the findings sink, and the course of one coup or element."""
 
-    recover: bool
-    roll_cache: dict[tuple[Any, ...], Any]  # the play judge's, shared by the trial copies
-    pos: Position | None
-    index: int
-    compact: bool
-    diagnostics: list[Diagnostic]
-    _bad_tokens: dict[int, list[Diagnostic]] | None = None
+    table: TableState
+    found: Findings
 
-    if TYPE_CHECKING:  # the verifier's walk (replay/verify.py)
+    def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
+    def element(self, i: int) -> None: ...
+    def next_coup_after(self, i: int) -> object: ...
 
-        def _coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
-        def _element(self, i: int) -> None: ...
-        def _next_coup_after(self, i: int) -> object: ...
 
-    def _unread_moves(self, coup: Coup) -> list[Diagnostic]:
-        """Moves of this coup's line the reader could not read (``61/12``)."""
-        if self._bad_tokens is None:
-            self._bad_tokens = {}
-            for d in self.diagnostics:
-                if d.code == "bad-move" and "/" in d.text:
-                    self._bad_tokens.setdefault(d.span.line, []).append(d)
-        return self._bad_tokens.get(coup.span.line, []) if self._bad_tokens else []
-
-    def _recovered(self, i: int, coup: Coup, nxt: object, last: bool) -> bool:
-        """Walk this coup as the record most likely meant it when it cannot mean what is
-        written; False when it can (the ordinary course then walks it)."""
-        if coup.side not in self.seat_of:
+def _fits(pos: Position, coup: Coup) -> bool:
+    """The per-coup pre-check, one pass over the written moves: they can be made
+    (:func:`plausible`) and cover the throw (not :func:`_short`).  True for nearly every
+    coup of a clean record, which then needs nothing more from recovery."""
+    moves, roll = coup.moves, coup.roll
+    allowed = _ALLOWED.get(roll) or _allowed(roll)
+    total = roll[0] + roll[1]
+    if len(moves) == 2 and type(moves[0]) is Move and type(moves[1]) is Move:
+        # the usual coup, without a copy of the counts: the second checker is on its
+        # point once the first has moved
+        p1, q1, p2, q2 = moves[0].from_, moves[0].to, moves[1].from_, moves[1].to
+        mover = pos.mover
+        if not (1 <= p1 < q1 <= 25 and 1 <= p2 < q2 <= 25):
             return False
-        roller = self.seat_of[coup.side]
-        pos = self.pos or start_position(roller)  # the first coup of a relevé: its play only
-        unread = self._unread_moves(coup)
-        doubt = False  # a play that can be made but is illegal: a typo only on strong evidence
-        first = self._first_expected() if self.pos is None else None
-        again = isinstance(nxt, Coup) and nxt.side == coup.side  # then a mistyped letter (verify.py)
-        if first is not None and first != coup.side and first in self.seat_of and not again:
-            # the relevé's first coup is not the primauté's: its first coup left out?
-            cands = self._missing_candidates(i, coup, start_position(self.seat_of[first]), first)
-            if not cands:
+        if mover[p1] <= 0 or mover[p2] - (p1 == p2) + (q1 == p2) <= 0:
+            return False
+        if (q1 != 25 and q1 - p1 not in allowed) or (q2 != 25 and q2 - p2 not in allowed):
+            return False
+        return q1 == 25 or q2 == 25 or q1 - p1 + q2 - p2 in (total, total - 2)
+    counts = list(pos.mover)
+    covered = 0
+    moved = off = False
+    for m in moves:
+        if isinstance(m, Move):
+            p, q = m.from_, m.to
+            if not (1 <= p < q <= 25) or counts[p] <= 0 or (q != 25 and q - p not in allowed):
                 return False
-            cands.append(Candidate((coup,), "as-written", coup.side, 99))
-            pos = start_position(self.seat_of[first])
-        elif self.pos is not None and pos.turn != roller:
-            cands = self._side_candidates(i, coup, pos)
-        elif unread or not self._makeable(pos, coup):
-            cands = self._play_candidates(coup, pos, unread)
-        elif self._short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), self.profile).legal:
-            cands, doubt = self._play_candidates(coup, pos, unread), True
+            counts[p] -= 1
+            counts[q] += 1
+            moved = True
+            off = off or q >= 25
+            covered += q - p
         else:
-            return False
+            covered += m.number
+    return not moved or off or covered in (total, total - 2)
+
+
+def _bad_tokens(table: TableState) -> dict[int, list[Diagnostic]]:
+    """The moves the reader could not read (``61/12``), by line (indexed once a game)."""
+    if table.bad_tokens is None:
+        table.bad_tokens = {}
+        for d in table.diagnostics:
+            if d.code == "bad-move" and "/" in d.text:
+                table.bad_tokens.setdefault(d.span.line, []).append(d)
+    return table.bad_tokens
+
+
+def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
+    """Walk this coup as the record most likely meant it when it cannot mean what is
+    written; False when it can (the ordinary course then walks it)."""
+    table = flow.table
+    pos = table.pos
+    bad = table.bad_tokens if table.bad_tokens is not None else _bad_tokens(table)
+    if pos is not None and not bad and table.seat_of.get(coup.side) == pos.turn and _fits(pos, coup):
+        return False  # the usual coup: nothing the record can have mistyped
+    if coup.side not in table.seat_of:
+        return False
+    unread = bad.get(coup.span.line, []) if bad else []
+    found = _candidates(flow, i, coup, nxt, unread)
+    if found is None:
+        return False
+    cands, pos, doubt = found
+    best = _best_candidate(flow, i, cands, doubt)
+    if best is None:
+        return False
+    for d in unread:
+        table.diagnostics.remove(d)  # the finding says it: one mistake, one report
+    _say_recovered(flow, coup, pos, (best, cands), unread)
+    _walk(flow, best, nxt, last)
+    return True
+
+
+def _candidates(
+    flow: Walk, i: int, coup: Coup, nxt: object, unread: list[Diagnostic]
+) -> tuple[list[Candidate], Position, bool] | None:
+    """What the writer may have meant, the position they start from, and whether the
+    written play could be made (then only strong evidence makes it a typo); None when
+    the coup can mean what is written."""
+    table = flow.table
+    roller = table.seat_of[coup.side]
+    pos = table.pos or start_position(roller)  # the first coup of a relevé: its play only
+    doubt = False  # a play that can be made but is illegal: a typo only on strong evidence
+    first = _first_expected(table) if table.pos is None else None
+    again = isinstance(nxt, Coup) and nxt.side == coup.side  # then a mistyped letter (verify.py)
+    if first is not None and first != coup.side and first in table.seat_of and not again:
+        # the relevé's first coup is not the primauté's: its first coup left out?
+        cands = _missing_candidates(flow, i, coup, start_position(table.seat_of[first]), first)
         if not cands:
-            return False
-        reach = LOOKAHEAD
-        if len(cands) > MISSING_TRIED:  # many coups left out agree with the moves: their marks first
-            short = sorted(((self._trial(i, c, 1), c.prior), k) for k, c in enumerate(cands))
-            cands = [cands[k] for _, k in short[:MISSING_TRIED]]
-        if any(c.what == "missing" for c in cands):
-            reach = LOOKAHEAD_MISSING
-        scored = sorted(((self._trial(i, c, reach), c.prior), k) for k, c in enumerate(cands))
-        best = cands[scored[0][1]]
-        if best.what == "as-written":
-            return False
-        if doubt:  # a misplay at the table is written with marks that agree with it
-            (stop, found), _ = scored[0][0]
-            as_written = next((t for (t, _), k in scored if cands[k].what == "as-written"), (1, 0))
-            if stop or (not as_written[0] and found + 2 > as_written[1]):
+            return None
+        cands.append(Candidate((coup,), "as-written", coup.side, 99))
+        pos = start_position(table.seat_of[first])
+    elif table.pos is not None and pos.turn != roller:
+        cands = _side_candidates(flow, i, coup, pos)
+    elif unread or not _makeable(table, pos, coup):
+        cands = _play_candidates(table, coup, pos, unread)
+    elif _short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
+        cands, doubt = _play_candidates(table, coup, pos, unread), True
+    else:
+        return None
+    return (cands, pos, doubt) if cands else None
+
+
+def _best_candidate(flow: Walk, i: int, cands: list[Candidate], doubt: bool) -> Candidate | None:
+    """The candidate the next coups agree with best; None when it is the record as written."""
+    reach = LOOKAHEAD
+    if len(cands) > MISSING_TRIED:  # many coups left out agree with the moves: their marks first
+        short = sorted(((_trial(flow, i, c, 1), c.prior), k) for k, c in enumerate(cands))
+        cands = [cands[k] for _, k in short[:MISSING_TRIED]]
+    if any(c.what == "missing" for c in cands):
+        reach = LOOKAHEAD_MISSING
+    scored = sorted(((_trial(flow, i, c, reach), c.prior), k) for k, c in enumerate(cands))
+    best = cands[scored[0][1]]
+    if best.what == "as-written":
+        return None
+    if doubt:  # a misplay at the table is written with marks that agree with it
+        (stop, found), _ = scored[0][0]
+        as_written = next((t for (t, _), k in scored if cands[k].what == "as-written"), (1, 0))
+        if stop or (not as_written[0] and found + 2 > as_written[1]):
+            return None
+    return best
+
+
+def _first_expected(table: TableState) -> str | None:
+    """The letter the primauté gives the first throw of a relevé (RULES.md §9.3)."""
+    if table.partie.multi is not None and table.partie.marque_fresh:
+        return table.partie.multi_expected
+    primaute = table.primaute
+    return table.letter(primaute) if primaute is not None else None
+
+
+def _short(coup: Coup) -> bool:
+    """Cheap: the written moves do not cover the throw (one number left unplayed and
+    not said so), the usual shape of a digit typed wrong into a makeable move."""
+    a, b = coup.roll
+    covered = 0
+    if not any(isinstance(m, Move) for m in coup.moves):
+        return False  # he left, or wrote that nothing moved: the course judges that
+    for m in coup.moves:
+        if isinstance(m, Move):
+            if m.to >= 25:
                 return False
-        for d in unread:
-            self.diagnostics.remove(d)  # the finding says it: one mistake, one report
-        self._say_recovered(coup, pos, best, cands, unread)
-        self._walk(best, nxt, last)
-        return True
-
-    def _first_expected(self) -> str | None:
-        """The letter the primauté gives the first throw of a relevé (RULES.md §9.3)."""
-        if self.multi is not None and self.marque_fresh:  # type: ignore[attr-defined]
-            return self.multi_expected  # type: ignore[attr-defined,no-any-return]
-        primaute = self.primaute  # type: ignore[attr-defined]
-        return self._letter(primaute) if primaute is not None else None
-
-    @staticmethod
-    def _short(coup: Coup) -> bool:
-        """Cheap: the written moves do not cover the throw (one number left unplayed and
-        not said so), the usual shape of a digit typed wrong into a makeable move."""
-        a, b = coup.roll
-        covered = 0
-        if not any(isinstance(m, Move) for m in coup.moves):
-            return False  # he left, or wrote that nothing moved: the course judges that
-        for m in coup.moves:
-            if isinstance(m, Move):
-                if m.to >= 25:
-                    return False
-                covered += m.to - m.from_
-            else:
-                covered += m.number
-        return covered not in (a + b, a + b - 2)
-
-    def _makeable(self, pos: Position, coup: Coup) -> bool:
-        pairs = [(m.from_, m.to) for m in coup.moves if isinstance(m, Move)]
-        if plausible(pos, coup.roll, pairs):
-            return True
-        j = judge_play(pos, coup.roll, moves_of(coup.moves), self.profile)
-        return j.play is not None and j.violation != "wrong-distance"
-
-    # -- candidates -------------------------------------------------------------------
-    def _written_text(self, coup: Coup, unread: list[Diagnostic]) -> str:
-        toks = [(m.span.col, f"{m.from_}/{'off' if m.to == 25 else m.to}") for m in coup.moves if isinstance(m, Move)]
-        toks += [(d.span.col, d.text) for d in unread]
-        return " ".join(t for _, t in sorted(toks))
-
-    def _play_candidates(self, coup: Coup, pos: Position, unread: list[Diagnostic]) -> list[Candidate]:
-        written = self._written_text(coup, unread)
-        plays = legal_plays(pos, coup.roll, self.profile)
-        near = ranked_plays(written, plays.plays)[:NEAREST]
-        cannot = tuple(m for m in coup.moves if isinstance(m, CannotPlay))
-        out = [
-            Candidate((replace(coup, moves=play_moves(p, ()) + cannot),), "play", p.text(), k)
-            for k, p in enumerate(near)
-        ]
-        out.append(Candidate((coup,), "as-written", written, len(out)))
-        return out
-
-    def _side_candidates(self, i: int, coup: Coup, pos: Position) -> list[Candidate]:
-        meant = self._letter(pos.turn)
-        out = [Candidate((coup,), "as-written", coup.side, 99)]
-        nxt = self._next_coup_after(i)
-        # a mistyped letter leaves the next coup written for the same letter again
-        again = not isinstance(nxt, Coup) or nxt.side == coup.side
-        moves = moves_of(coup.moves)
-        if again and (not moves or judge_play(pos, coup.roll, moves, self.profile).legal):
-            out.append(Candidate((replace(coup, side=meant),), "side", meant, 0))
-        out += self._missing_candidates(i, coup, pos, meant)
-        return out
-
-    def _missing_candidates(self, i: int, coup: Coup, pos: Position, meant: str) -> list[Candidate]:
-        """A coup of ``meant`` left out before ``coup``: the throws and plays after which
-        the most coups that follow, ``coup`` first, can be played as written (counted
-        further and further for the plays still in the running)."""
-        found: dict[Any, tuple[tuple[int, int], Play, tuple[int, ...], Position]] = {}
-        for roll in ROLLS:
-            ps = legal_plays(pos, roll, self.profile)
-            for play in ps.plays or ():
-                _, after = play_outcome(pos, roll, play, self.profile)
-                found.setdefault((after.mover, after.other, roll), (roll, play, ps.unplayable, after))
-        running = list(found.values())
-        for reach in AGREEING:
-            agree = [self._coups_agreeing(i, c[3], reach) for c in running]
-            best = max(agree, default=0)
-            running = [c for c, n in zip(running, agree, strict=True) if n == best]
-            if best < reach or len(running) <= 1:
-                break
-        # the likelier throws first: a double is half as likely as another throw
-        running.sort(key=lambda c: (c[0][0] == c[0][1], ROLLS.index(c[0])))
-        out = []
-        for k, (roll, play, unplayable, _) in enumerate(running[:MISSING_SCREENED]):
-            missing = Coup(max(coup.number - 1, 1), meant, roll, play_moves(play, unplayable), span=coup.span)
-            out.append(
-                Candidate((missing, coup), "missing", f"{roll[0]}-{roll[1]} {play.text()}", 1 + k, compact_first=True)
-            )
-        return out
-
-    def _coups_agreeing(self, i: int, pos: Position, reach: int) -> int:
-        """How many coups from element ``i`` on (at most ``reach``) can be played as
-        written from ``pos``; a coup without moves counts and ends the count (the
-        relevé ends or nothing moved), as does a new section."""
-        els = self.rec.elements  # type: ignore[attr-defined]
-        n = 0
-        for el in els[i:]:
-            if n >= reach or not isinstance(el, (Coup, Comment)):
-                break
-            if isinstance(el, Comment):
-                continue
-            if self.seat_of.get(el.side) != pos.turn:
-                break
-            moves = moves_of(el.moves)
-            if not moves:
-                return n + 1
-            j = judge_play(pos, el.roll, moves, self.profile)
-            if not j.legal or j.play is None:
-                break
-            _, pos = play_outcome(pos, el.roll, j.play, self.profile)
-            n += 1
-        return n
-
-    # -- trying a candidate ---------------------------------------------------------------
-    def _clone(self) -> RecoveryJudge:
-        memo: dict[int, Any] = {
-            id(self.rec): self.rec,
-            id(self.profile): self.profile,
-            id(self.roll_cache): self.roll_cache,
-        }
-        twin = copy.deepcopy(self, memo)
-        twin.recover = False  # a second mistake in the look-ahead stops the trial
-        twin.keep_trace = False  # type: ignore[attr-defined]
-        return twin
-
-    def _trial(self, i: int, cand: Candidate, reach: int) -> tuple[int, int]:
-        """(stopped, findings) when the record goes on from ``cand`` for a few coups."""
-        twin = self._clone()
-        before = len(twin.findings)
-        twin._walk(cand, twin._next_coup_after(i), False)
-        els = self.rec.elements  # type: ignore[attr-defined]
-        j, coups = i + 1, 0
-        while j < len(els) and coups < reach and not twin.stopped:
-            coups += isinstance(els[j], Coup)
-            twin._element(j)
-            j += 1
-        return int(twin.stopped), len(twin.findings) - before
-
-    def _walk(self, cand: Candidate, nxt: object, last: bool) -> None:
-        *first, coup = cand.coups
-        for extra in first:
-            compact, self.compact = self.compact, self.compact or cand.compact_first
-            self._coup(extra, coup, False)
-            self.compact = compact
-            if self.stopped:
-                return
-            self.index += 1
-        self._coup(coup, nxt, last)
-
-    def _say_recovered(
-        self, coup: Coup, pos: Position, best: Candidate, cands: list[Candidate], unread: list[Diagnostic]
-    ) -> None:
-        where = Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)  # type: ignore[attr-defined]
-        seat = self.seat_of[coup.side]
-        others = tuple(c.text for c in cands if c.what == best.what and c is not best)
-        alts = (best.text, *others[:7])
-        if best.what == "missing":
-            meant = self._letter(pos.turn)
-            self._finding(
-                "out-of-turn",
-                where,
-                f"{coup.side} throws but it is {meant}'s turn: a coup of {meant} is "
-                f"missing; the record continues as if {meant} had played {best.text}",
-                who=pos.turn,
-                detail="missing-coup",
-                alternatives=alts,
-                consequence=f"a mistake of the record: verification goes on as if {meant} had thrown "
-                f"{best.text} (the play after which the next coups are legal as written)",
-            )
-        elif best.what == "side":
-            self._finding(
-                "out-of-turn",
-                where,
-                f"{coup.side} throws but it is {best.text}'s turn; did you mean {best.text}?",
-                who=pos.turn,
-                detail="did-you-mean",
-                alternatives=(best.text,),
-                consequence=f"a mistake of the record: the coup is {best.text}'s; verification goes on with "
-                f"{best.text}",
-            )
+            covered += m.to - m.from_
         else:
-            kind, head, rule = self._what_is_wrong(pos, coup, unread)
-            self._finding(
-                kind,
-                where,
-                f"{head}; did you mean {best.text}?",
-                who=seat,
-                detail="did-you-mean",
-                alternatives=alts,
-                consequence=f"a mistake of the record: verification goes on from {best.text}, the legal play "
-                f"nearest to what is written that the next coups agree with (RULES.md {rule})",
-            )
+            covered += m.number
+    return covered not in (a + b, a + b - 2)
 
-    def _what_is_wrong(self, pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple[str, str, str]:
-        """(finding kind, message, rule) of a play the record cannot mean."""
-        written = self._written_text(coup, unread)
-        if unread:
-            return "illegal-move", f"{coup.side} plays {written}: {unread[0].text} is not a move", "§2.2, §3.1"
-        counts = list(pos.mover)
-        for m in coup.moves:
-            if isinstance(m, Move):
-                if 1 <= m.from_ < m.to and counts[m.from_] <= 0:
-                    to = "off" if m.to == 25 else m.to
-                    return (
-                        "missing-checker",
-                        f"{coup.side} moves {m.from_}/{to} but has no checker on {m.from_}",
-                        "§9.6",
-                    )
-                counts[m.from_] -= 1
-                counts[min(m.to, 25)] += 1
-        return (
-            "illegal-move",
-            f"{coup.side} plays {written}: the throw {coup.roll[0]}-{coup.roll[1]} cannot make it",
-            "§3.1",
+
+def _makeable(table: TableState, pos: Position, coup: Coup) -> bool:
+    pairs = [(m.from_, m.to) for m in coup.moves if isinstance(m, Move)]
+    if plausible(pos, coup.roll, pairs):
+        return True
+    j = judge_play(pos, coup.roll, moves_of(coup.moves), table.profile)
+    return j.play is not None and j.violation != "wrong-distance"
+
+
+# -- candidates -------------------------------------------------------------------
+def _written_text(coup: Coup, unread: list[Diagnostic]) -> str:
+    toks = [(m.span.col, f"{m.from_}/{'off' if m.to == 25 else m.to}") for m in coup.moves if isinstance(m, Move)]
+    toks += [(d.span.col, d.text) for d in unread]
+    return " ".join(t for _, t in sorted(toks))
+
+
+def _play_candidates(table: TableState, coup: Coup, pos: Position, unread: list[Diagnostic]) -> list[Candidate]:
+    written = _written_text(coup, unread)
+    plays = legal_plays(pos, coup.roll, table.profile)
+    near = ranked_plays(written, plays.plays)[:NEAREST]
+    cannot = tuple(m for m in coup.moves if isinstance(m, CannotPlay))
+    out = [
+        Candidate((replace(coup, moves=play_moves(p, ()) + cannot),), "play", p.text(), k) for k, p in enumerate(near)
+    ]
+    out.append(Candidate((coup,), "as-written", written, len(out)))
+    return out
+
+
+def _side_candidates(flow: Walk, i: int, coup: Coup, pos: Position) -> list[Candidate]:
+    table = flow.table
+    meant = table.letter(pos.turn)
+    out = [Candidate((coup,), "as-written", coup.side, 99)]
+    nxt = flow.next_coup_after(i)
+    # a mistyped letter leaves the next coup written for the same letter again
+    again = not isinstance(nxt, Coup) or nxt.side == coup.side
+    moves = moves_of(coup.moves)
+    if again and (not moves or judge_play(pos, coup.roll, moves, table.profile).legal):
+        out.append(Candidate((replace(coup, side=meant),), "side", meant, 0))
+    out += _missing_candidates(flow, i, coup, pos, meant)
+    return out
+
+
+def _missing_candidates(flow: Walk, i: int, coup: Coup, pos: Position, meant: str) -> list[Candidate]:
+    """A coup of ``meant`` left out before ``coup``: the throws and plays after which
+    the most coups that follow, ``coup`` first, can be played as written (counted
+    further and further for the plays still in the running)."""
+    table = flow.table
+    profile = table.profile
+    after_each: dict[Any, tuple[tuple[int, int], Play, tuple[int, ...], Position]] = {}
+    for roll in ROLLS:
+        ps = legal_plays(pos, roll, profile)
+        for play in ps.plays or ():
+            _, after = play_outcome(pos, roll, play, profile)
+            after_each.setdefault((after.mover, after.other, roll), (roll, play, ps.unplayable, after))
+    running = list(after_each.values())
+    for reach in AGREEING:
+        agree = [_coups_agreeing(table, i, c[3], reach) for c in running]
+        best = max(agree, default=0)
+        running = [c for c, n in zip(running, agree, strict=True) if n == best]
+        if best < reach or len(running) <= 1:
+            break
+    # the likelier throws first: a double is half as likely as another throw
+    running.sort(key=lambda c: (c[0][0] == c[0][1], ROLLS.index(c[0])))
+    out = []
+    for k, (roll, play, unplayable, _) in enumerate(running[:MISSING_SCREENED]):
+        missing = Coup(max(coup.number - 1, 1), meant, roll, play_moves(play, unplayable), span=coup.span)
+        out.append(
+            Candidate((missing, coup), "missing", f"{roll[0]}-{roll[1]} {play.text()}", 1 + k, compact_first=True)
+        )
+    return out
+
+
+def _coups_agreeing(table: TableState, i: int, pos: Position, reach: int) -> int:
+    """How many coups from element ``i`` on (at most ``reach``) can be played as
+    written from ``pos``; a coup without moves counts and ends the count (the
+    relevé ends or nothing moved), as does a new section."""
+    n = 0
+    for el in table.rec.elements[i:]:
+        if n >= reach or not isinstance(el, (Coup, Comment)):
+            break
+        if isinstance(el, Comment):
+            continue
+        if table.seat_of.get(el.side) != pos.turn:
+            break
+        moves = moves_of(el.moves)
+        if not moves:
+            return n + 1
+        j = judge_play(pos, el.roll, moves, table.profile)
+        if not j.legal or j.play is None:
+            break
+        _, pos = play_outcome(pos, el.roll, j.play, table.profile)
+        n += 1
+    return n
+
+
+# -- trying a candidate ---------------------------------------------------------------
+def _clone(flow: Walk) -> Walk:
+    table = flow.table
+    memo: dict[int, Any] = {
+        id(table.rec): table.rec,
+        id(table.profile): table.profile,
+        id(table.roll_cache): table.roll_cache,
+    }
+    twin = copy.deepcopy(flow, memo)
+    twin.table.recover = False  # a second mistake in the look-ahead stops the trial
+    twin.table.keep_trace = False
+    return twin
+
+
+def _trial(flow: Walk, i: int, cand: Candidate, reach: int) -> tuple[int, int]:
+    """(stopped, findings) when the record goes on from ``cand`` for a few coups."""
+    twin = _clone(flow)
+    before = len(twin.found)
+    _walk(twin, cand, twin.next_coup_after(i), False)
+    els = flow.table.rec.elements
+    j, coups = i + 1, 0
+    while j < len(els) and coups < reach and not twin.table.stopped:
+        coups += isinstance(els[j], Coup)
+        twin.element(j)
+        j += 1
+    return int(twin.table.stopped), len(twin.found) - before
+
+
+def _walk(flow: Walk, cand: Candidate, nxt: object, last: bool) -> None:
+    table = flow.table
+    *first, coup = cand.coups
+    for extra in first:
+        compact, table.compact = table.compact, table.compact or cand.compact_first
+        flow.coup(extra, coup, False)
+        table.compact = compact
+        if table.stopped:
+            return
+        table.index += 1
+    flow.coup(coup, nxt, last)
+
+
+def _say_recovered(
+    flow: Walk, coup: Coup, pos: Position, choice: tuple[Candidate, list[Candidate]], unread: list[Diagnostic]
+) -> None:
+    """The one finding of a recovered typo; ``choice`` = (the best candidate, all of them)."""
+    table, found = flow.table, flow.found
+    best, cands = choice
+    where = Where(table.game, table.marque, table.releve, coup.number, table.index, coup.span)
+    seat = table.seat_of[coup.side]
+    others = tuple(c.text for c in cands if c.what == best.what and c is not best)
+    alts = (best.text, *others[:7])
+    if best.what == "missing":
+        meant = table.letter(pos.turn)
+        found.add(
+            "out-of-turn",
+            where,
+            f"{coup.side} throws but it is {meant}'s turn: a coup of {meant} is "
+            f"missing; the record continues as if {meant} had played {best.text}",
+            who=pos.turn,
+            detail="missing-coup",
+            alternatives=alts,
+            consequence=f"a mistake of the record: verification goes on as if {meant} had thrown "
+            f"{best.text} (the play after which the next coups are legal as written)",
+        )
+    elif best.what == "side":
+        found.add(
+            "out-of-turn",
+            where,
+            f"{coup.side} throws but it is {best.text}'s turn; did you mean {best.text}?",
+            who=pos.turn,
+            detail="did-you-mean",
+            alternatives=(best.text,),
+            consequence=f"a mistake of the record: the coup is {best.text}'s; verification goes on with {best.text}",
+        )
+    else:
+        kind, head, rule = _what_is_wrong(pos, coup, unread)
+        found.add(
+            kind,
+            where,
+            f"{head}; did you mean {best.text}?",
+            who=seat,
+            detail="did-you-mean",
+            alternatives=alts,
+            consequence=f"a mistake of the record: verification goes on from {best.text}, the legal play "
+            f"nearest to what is written that the next coups agree with (RULES.md {rule})",
         )
 
 
-__all__ = ["Candidate", "RecoveryJudge", "plausible", "ranked_plays"]
+def _what_is_wrong(pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple[str, str, str]:
+    """(finding kind, message, rule) of a play the record cannot mean."""
+    written = _written_text(coup, unread)
+    if unread:
+        return "illegal-move", f"{coup.side} plays {written}: {unread[0].text} is not a move", "§2.2, §3.1"
+    counts = list(pos.mover)
+    for m in coup.moves:
+        if isinstance(m, Move):
+            if 1 <= m.from_ < m.to and counts[m.from_] <= 0:
+                to = "off" if m.to == 25 else m.to
+                return (
+                    "missing-checker",
+                    f"{coup.side} moves {m.from_}/{to} but has no checker on {m.from_}",
+                    "§9.6",
+                )
+            counts[m.from_] -= 1
+            counts[min(m.to, 25)] += 1
+    return (
+        "illegal-move",
+        f"{coup.side} plays {written}: the throw {coup.roll[0]}-{coup.roll[1]} cannot make it",
+        "§3.1",
+    )
+
+
+__all__ = ["Candidate", "Walk", "plausible", "ranked_plays", "recovered"]

@@ -29,10 +29,13 @@ Compact records (``Record: compact``, no marks): the verifier marks the score as
 perfect players would (``replay.game`` order; RULES.md §4.1, §5.3, §6) and reads each
 s'en aller from the record (a new relevé after a coup whose own gains made a hole).
 
-The course of a coup is :meth:`_Verifier._coup`: who throws, the claim windows the
+The course of a coup is :meth:`_Verifier.coup`: who throws, the claim windows the
 throw closes, the actions as written, the play, the decision, the marks, the end of
-the relevé / marqué / partie.  Each step asks one judge of :mod:`trictrac.replay.judges`
-(docs/architecture.md maps every RULES.md section to its judge).
+the relevé / marqué / partie.  Each step calls one judge of :mod:`trictrac.replay.judges`,
+a module of plain functions that takes the table's state (:class:`~.judges.table.TableState`),
+the coup's facts (:class:`~.judges.table.CoupFacts`) and the findings sink
+(:class:`~.findings.Findings`) the flow collects (docs/architecture.md maps every
+RULES.md section to its judge).
 """
 
 from __future__ import annotations
@@ -57,17 +60,42 @@ from ..notation.record import (
     Span,
 )
 from ..notation.visitor import RecordVisitor, visit_element
-from .findings import Finding
-from .judges.marks import MarksJudge
-from .judges.play import ROLL_CACHE
-from .judges.sections import SectionsJudge
+from .findings import Finding, Findings
+from .judges.claims import close_mistake, close_windows_of
+from .judges.decisions import (
+    check_leave,
+    gains_end_partie,
+    judge_said_leave_then_played,
+    leave_forfeited,
+    leave_right_lost,
+)
+from .judges.gains import plein_of_illegal_play
+from .judges.marks import compact_marks, full_marks
+from .judges.pavillon import judge_pavillon
+from .judges.play import (
+    judge_illegal_play,
+    judge_remedy,
+    judge_replay_forced,
+    judge_written_play,
+    roll_score,
+)
+from .judges.result import (
+    after_end,
+    check_result,
+    douze_trous_outcome,
+    judge_marque_result,
+    partie_over_after,
+)
+from .judges.sections import init_partie, judge_marque_start, judge_releve_start
 from .judges.table import (
     ALL_OFF,
     HOLE,
     IMPUISSANCE,
+    ROLL_CACHE,
     SORTIE,
     CoupFacts,
-    Pending,
+    Remedy,
+    TableState,
     Where,
     marks_sum,
     moves_of,
@@ -78,7 +106,7 @@ from .ledger import Ledger, ScoreState
 from .moves import judge_play
 from .position import Position, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
-from .recover import RecoveryJudge
+from .recover import recovered
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..notation.reader import ParsedRecord
@@ -234,7 +262,7 @@ class GameReport:
             "profile": self.profile_name,
             "coups_verified": self.coups_verified,
             "stopped": self.stopped,
-            "findings": [f.as_dict() for f in self.findings],
+            "findings": [finding.as_dict() for finding in self.findings],
             "final_score": self.final_score.as_dict() if self.final_score is not None else None,
             "entitled_score": self.entitled_score.as_dict() if self.entitled_score is not None else None,
             "marques": list(self.marques),
@@ -269,413 +297,427 @@ def _profile_for(record: Record, profile: Profile | None, notes: list[str]) -> P
 # ------------------------------------------------------------------------------------
 
 
-class _Verifier(RecoveryJudge, MarksJudge, SectionsJudge, RecordVisitor[None]):
-    """One game's replay (internal; :func:`verify` is the API): the course of the game,
-    asking the judges (:mod:`trictrac.replay.judges`) at each step."""
+class _Verifier(RecordVisitor[None]):
+    """One game's walk (internal; :func:`verify` is the API): the table's state, the
+    findings sink, and the course of each coup, asking the judges
+    (:mod:`trictrac.replay.judges`) at each step."""
 
     def __init__(
         self, record: Record, profile: Profile, game: int, file: str | None, keep_trace: bool, recover: bool = False
     ) -> None:
-        self.recover = recover
-        self.roll_cache = ROLL_CACHE.setdefault(profile, {})
-        self.rec = record
-        self.profile = profile
-        self.game = game
-        self.file = file
-        self.keep_trace = keep_trace
-        self.compact = record.mode == "compact"
-        self.findings: list[Finding] = []
-        self.notes: list[str] = []
-        self.diagnostics: list[Diagnostic] = []
+        table = self.table = TableState(record, profile, game=game, file=file)
+        table.keep_trace = keep_trace
+        table.recover = recover
+        self.found = Findings(file, table.letter_of)
         self.trace: list[CoupTrace] = []
-        self.pending: list[Pending] = []
-        self.hole_log: list[tuple[str, int]] = []
-        self.score_mid: ScoreState | None = None
-        self.double_holes = {"A": 0, "B": 0}
-        self.closed: list[Pending] = []  # mistakes whose claim window has closed
-        self.marques: list[dict[str, Any]] = []
-        self.seat_of: dict[str, str] = {"A": "A", "B": "B"}
-        self.letter_of: dict[str, str] = {"A": "A", "B": "B"}
-        self.marque = self.releve = self.index = 0
-        self.stopped = False
-        self.pos: Position | None = None
-        self.primaute: str | None = None
-        self.marque_first: str | None = None  # who threw first in this marqué (003 §226)
-        self._init_partie(record)
-        self.releve_over = True  # a relevé may start (start of game)
-        self.ordering_noted = False
-        std_state = None
+        init_partie(table, record)
         if record.start:
-            self.pos, std_state = self._start_from_header(record.start)
-            self.releve_over = False
-        self.std: Ledger = Ledger(profile, std_state)
-        self.ent: Ledger = Ledger(profile, std_state)
-        self.in_sync = True  # standing == entitled (the fast path keeps them so)
-
-    def _start_from_header(self, text: str) -> tuple[Position | None, ScoreState | None]:
-        spec, diags = parse_position(text)
-        self.diagnostics.extend(diags)
-        if spec is None:
-            self.notes.append("the Position header could not be read; starting from the talons")
-            return None, None
-        return Position.from_spec(spec), ScoreState.from_spec(spec)
+            table.pos, std_state = _start_from_header(table, record.start)
+            table.releve_over = False
+            table.std = Ledger(profile, std_state)
+            table.ent = Ledger(profile, std_state)
+        self.last_coup = max((i for i, el in enumerate(record.elements) if isinstance(el, Coup)), default=-1)
 
     # -- the walk -------------------------------------------------------------------
     def run(self) -> GameReport:
-        els = self.rec.elements
-        self.last_coup = max((i for i, el in enumerate(els) if isinstance(el, Coup)), default=-1)
-        for i in range(len(els)):
-            if self.stopped:
+        table, found = self.table, self.found
+        rec = table.rec
+        for i in range(len(rec.elements)):
+            if table.stopped:
                 break
-            self._element(i)
+            self.element(i)
         # the record ends: windows still open close now
-        for p in self.pending:
+        for p in table.pending:
             if p.status == "open":
-                self._close(p, end=True)
-        if not self.stopped and self.rec.headers.get("Result"):
-            self._check_result(self.rec.headers["Result"])
-        self.findings.sort(key=lambda f: (f.index if f.index >= 0 else 1 << 30, f.line, f.col))
+                close_mistake(table, p, found, end=True)
+        if not table.stopped and rec.headers.get("Result"):
+            check_result(table, rec.headers["Result"], found)
+        found.items.sort(
+            key=lambda finding: (finding.index if finding.index >= 0 else 1 << 30, finding.line, finding.col)
+        )
         return GameReport(
-            findings=self.findings,
-            final_score=self.std.state,
+            findings=found.items,
+            final_score=table.std.state,
             trace=self.trace,
-            diagnostics=self.diagnostics,
-            profile_name=self.profile.name,
-            coups_verified=self.index,
-            entitled_score=self.ent.state,
-            game=self.game,
-            file=self.file,
-            headers=dict(self.rec.headers),
-            stopped=self.stopped,
-            notes=self.notes,
-            marques=self.marques,
-            double_holes={self._letter(s): n for s, n in self.double_holes.items()},
-            partie=self._douze_trous_outcome(),
+            diagnostics=table.diagnostics,
+            profile_name=table.profile.name,
+            coups_verified=table.index,
+            entitled_score=table.ent.state,
+            game=table.game,
+            file=table.file,
+            headers=dict(rec.headers),
+            stopped=table.stopped,
+            notes=table.notes,
+            marques=table.marques,
+            double_holes={table.letter(s): n for s, n in table.double_holes.items()},
+            partie=douze_trous_outcome(table),
         )
 
-    def _element(self, i: int) -> None:
-        el = self.rec.elements[i]
+    def element(self, i: int) -> None:
+        table = self.table
+        el = table.rec.elements[i]
         if isinstance(el, Coup):
-            nxt = self._next_coup_after(i)
+            nxt = self.next_coup_after(i)
             last = i == self.last_coup and not isinstance(nxt, (ReleveStart, MarqueStart))
-            if not (self.recover and self._recovered(i, el, nxt, last)):  # replay/recover.py
-                self._coup(el, nxt, last)
-            if not self.stopped:
-                self.index += 1
+            if not (table.recover and recovered(self, i, el, nxt, last)):  # replay/recover.py
+                self.coup(el, nxt, last)
+            if not table.stopped:
+                table.index += 1
         else:
             visit_element(el, self)  # relevé, marqué, result (comments and glyphs: nothing)
 
-    def _next_coup_after(self, i: int) -> object:
+    def next_coup_after(self, i: int) -> object:
         """The element after element ``i``, comments skipped."""
-        els = self.rec.elements
+        els = self.table.rec.elements
         j = i + 1
         while j < len(els) and isinstance(els[j], Comment):
             j += 1
         return els[j] if j < len(els) else None
 
+    # -- sections: judges/sections.py, judges/result.py ----------------------------------
+    def visit_releve_start(self, el: ReleveStart) -> None:
+        judge_releve_start(self.table, el, self.found)
+
+    def visit_marque_start(self, el: MarqueStart) -> None:
+        judge_marque_start(self.table, el, self.found)
+
+    def visit_marque_result(self, el: MarqueResult) -> None:
+        judge_marque_result(self.table, el, self.found)
+
     # -- one coup: the states of its course ---------------------------------------------
-    def _coup(self, coup: Coup, nxt: object, last: bool) -> None:
+    def coup(self, coup: Coup, nxt: object, last: bool) -> None:
         """throw → claim windows close → actions read → play judged → decision → marks →
         the position after, the end of the relevé / marqué / partie (docs/architecture.md)."""
-        f = self._facts_of(coup)
-        self.hole_log.clear()
-        self.score_mid = None
-        if self.over is not None:
-            self._after_end(f.where)
-        self._who_throws(f, nxt)
-        if self.pending:  # the throw closes the roller's claim windows (003 §167, §186; 001 r.34)
-            self._close_windows_of(f.roller)
-        f.acts = read_actions(coup, self.seat_of, f.roller, self.profile.ecole_par_trop_when == "after-play")
-        holes0 = (self.std.holes("A"), self.std.holes("B")) if self.pav_check else (0, 0)
-        self._read_moves(f, nxt)
-        if not self._the_play(f, last):
+        table, found = self.table, self.found
+        facts = _facts_of(table, coup)
+        table.hole_log.clear()
+        table.score_mid = None
+        course = table.partie
+        if course.over is not None:
+            after_end(table, facts.where, found)
+        _who_throws(table, facts, nxt, found)
+        if table.pending:  # the throw closes the roller's claim windows (003 §167, §186; 001 r.34)
+            close_windows_of(table, facts.roller, found)
+        facts.acts = read_actions(coup, table.seat_of, facts.roller, table.profile.ecole_par_trop_when == "after-play")
+        holes0 = (table.std.holes("A"), table.std.holes("B")) if course.pav_check else (0, 0)
+        _read_moves(table, facts, nxt)
+        if not _the_play(table, facts, last, found):
             return  # the record cannot go on
-        self._the_decision(f)
-        self._gains_as_played(f)
-        if self.compact and not f.acts.any_mark():
-            if f.forced_stay:
-                self._check_leave(f, f.gains, self.std.state)
-            self._compact_marks(f)
+        _the_decision(table, facts, found)
+        _gains_as_played(table, facts)
+        if table.compact and not facts.acts.any_mark():
+            if facts.forced_stay:
+                check_leave(table, facts, facts.gains, table.std.state, found)
+            compact_marks(table, facts)
         else:
-            self._full_marks(f)
-        releve_ended = self._position_after(f)
-        if self.pav_check:
-            self._pavillon(holes0, f.acts.pavillons, f.where)
-        if self.over is None and self.partie_kind is not None:
-            self._partie_over_after(f.side, coup.number, f.left)
+            full_marks(table, facts, found)
+        releve_ended = _position_after(table, facts)
+        if course.pav_check:
+            judge_pavillon(table, holes0, facts.acts.pavillons, facts.where, found)
+        if course.over is None and course.kind is not None:
+            partie_over_after(table, facts.side, coup.number, facts.left)
         if releve_ended:
-            self.releve_over = True
+            table.releve_over = True
         elif isinstance(nxt, (ReleveStart, MarqueStart)):
-            self.releve_over = False  # a new relevé after a coup that neither left nor bore off
-        if self.keep_trace:
-            self._trace(f, releve_ended)
+            table.releve_over = False  # a new relevé after a coup that neither left nor bore off
+        if table.keep_trace:
+            self.trace.append(_trace(table, facts, releve_ended))
 
-    def _facts_of(self, coup: Coup) -> CoupFacts:
-        side = coup.side
-        roller = self.seat_of.get(side)
-        if roller is None:
-            roller = side if side in ("A", "B") else "A"
-            self.notes.append(f"player {side} is not seated in this marqué; taken as seat {roller}")
-        return CoupFacts(
-            coup, side, roller, Where(self.game, self.marque, self.releve, coup.number, self.index, coup.span)
-        )
 
-    def _who_throws(self, f: CoupFacts, nxt: object) -> None:
-        """The primauté of a new relevé or marqué, else the turn (RULES.md §9.3, §8.3)."""
-        if self.recover and self.pos is not None and self.pos.turn != f.roller:
-            self._side_mistyped(f, nxt)
-        side, roller = f.side, f.roller
-        if self.pos is None:
-            if self.multi is not None and self.marque_fresh:
-                expected = self.multi_expected
-                if self.multi_first is None:
-                    self.multi_first = side
-            else:
-                expected = self._letter(self.primaute) if self.primaute is not None else None
-            self.marque_fresh = False
-            if (
-                self.recover
-                and expected is not None
-                and side != expected
-                and isinstance(nxt, Coup)
-                and nxt.side == side
-                and expected in self.seat_of
-            ):
-                self._say_side_meant(f, expected, self.seat_of[expected])
-                side, roller = f.side, f.roller
-            if expected is not None and side != expected and self.releve_over is False and self.index > 0:
-                self._finding(
-                    "out-of-turn",
-                    f.where,
-                    f"{side} throws first but {expected} has the primauté",
-                    who=roller,
-                    consequence="the primauté belongs to the leaver, the first out, or the marqué's "
-                    "rotation (RULES.md §9.3, §8.3)",
-                )
-            self.pos = start_position(roller)
-            if self.marque_first is None:
-                self.marque_first = roller
-        elif self.pos.turn != roller:
-            turn = self._letter(self.pos.turn)
-            if self.recover:  # the record's own mistake: a coup line left out (issue 14 §2)
-                self._finding(
-                    "out-of-turn",
-                    f.where,
-                    f"{side} throws but it is {turn}'s turn: a coup of {turn} seems missing before this one",
-                    who=roller,
-                    detail="missing-coup",
-                    consequence="verification goes on from the position the record implies (without that coup)",
-                )
-            else:
-                self._finding(
-                    "out-of-turn",
-                    f.where,
-                    f"{side} throws but it is {turn}'s turn",
-                    who=roller,
-                    consequence="replayed with the record's side to move",
-                )
-            self.pos = self.pos.swapped()
-        self.primaute = None
-        self.releve_over = False
-        f.position = self.pos
+def _start_from_header(table: TableState, text: str) -> tuple[Position | None, ScoreState | None]:
+    spec, diags = parse_position(text)
+    table.diagnostics.extend(diags)
+    if spec is None:
+        table.notes.append("the Position header could not be read; starting from the talons")
+        return None, None
+    return Position.from_spec(spec), ScoreState.from_spec(spec)
 
-    def _side_mistyped(self, f: CoupFacts, nxt: object) -> bool:
-        """A coup written for the wrong side (issue 14 §2): its moves are legal for the
-        side to move, and either the side written cannot make them or the next coup is
-        written for the same side again.  One finding; the walk goes on with the side
-        to move."""
-        pos = self.pos
-        assert pos is not None
-        moves = moves_of(f.coup.moves)
-        if not moves or not judge_play(pos, f.roll, moves, self.profile).legal:
-            return False
-        same_next = isinstance(nxt, Coup) and nxt.side == f.side
-        if not same_next and judge_play(pos.swapped(), f.roll, moves, self.profile).play is not None:
-            return False
-        self._say_side_meant(f, self._letter(pos.turn), pos.turn)
-        return True
 
-    def _say_side_meant(self, f: CoupFacts, meant: str, seat: str) -> None:
-        self._finding(
+def _facts_of(table: TableState, coup: Coup) -> CoupFacts:
+    side = coup.side
+    roller = table.seat_of.get(side)
+    if roller is None:
+        roller = side if side in ("A", "B") else "A"
+        table.notes.append(f"player {side} is not seated in this marqué; taken as seat {roller}")
+    return CoupFacts(
+        coup, side, roller, Where(table.game, table.marque, table.releve, coup.number, table.index, coup.span)
+    )
+
+
+def _who_throws(table: TableState, facts: CoupFacts, nxt: object, found: Findings) -> None:
+    """The primauté of a new relevé or marqué, else the turn (RULES.md §9.3, §8.3)."""
+    if table.recover and table.pos is not None and table.pos.turn != facts.roller:
+        _side_mistyped(table, facts, nxt, found)
+    if table.pos is None:
+        _first_throw(table, facts, nxt, found)
+    elif table.pos.turn != facts.roller:
+        _out_of_turn(table, facts, found)
+    table.primaute = None
+    table.releve_over = False
+    facts.position = table.pos
+
+
+def _first_throw(table: TableState, facts: CoupFacts, nxt: object, found: Findings) -> None:
+    """The first throw of a relevé: the primauté's (RULES.md §9.3, §8.3)."""
+    course = table.partie
+    side, roller = facts.side, facts.roller
+    if course.multi is not None and course.marque_fresh:
+        expected = course.multi_expected
+        if course.multi_first is None:
+            course.multi_first = side
+    else:
+        expected = table.letter(table.primaute) if table.primaute is not None else None
+    course.marque_fresh = False
+    if (
+        table.recover
+        and expected is not None
+        and side != expected
+        and isinstance(nxt, Coup)
+        and nxt.side == side
+        and expected in table.seat_of
+    ):
+        _say_side_meant(facts, expected, table.seat_of[expected], found)
+        side, roller = facts.side, facts.roller
+    if expected is not None and side != expected and table.releve_over is False and table.index > 0:
+        found.add(
             "out-of-turn",
-            f.where,
-            f"{f.side} throws but it is {meant}'s turn; did you mean {meant}?",
-            who=seat,
-            detail="did-you-mean",
-            alternatives=(meant,),
-            consequence=f"a mistake of the record: the coup is {meant}'s; verification goes on with {meant}",
+            facts.where,
+            f"{side} throws first but {expected} has the primauté",
+            who=roller,
+            consequence="the primauté belongs to the leaver, the first out, or the marqué's "
+            "rotation (RULES.md §9.3, §8.3)",
         )
-        f.side, f.roller, f.other = meant, seat, "B" if seat == "A" else "A"
+    table.pos = start_position(roller)
+    if table.marque_first is None:
+        table.marque_first = roller
 
-    def _read_moves(self, f: CoupFacts, nxt: object) -> None:
-        """The moves to judge, and a leave the record implies."""
-        acts = f.acts
-        f.moves = moves_of(f.coup.moves)
-        replay = acts.replay
-        if replay is not None:
-            if acts.replays > 1:
-                self.notes.append(f"coup {f.coup.number}: {acts.replays} replays written; the last one stands")
-            if replay.who not in self.seat_of:
-                self.notes.append(
-                    f"coup {f.coup.number}: {replay.who} does not play this game; his replay is taken as the opponent's"
-                )
-            if acts.leave is True and not f.moves and self.seat_of.get(replay.who, replay.who) != f.roller:
-                # "je m'en vais" and the opponent makes him stay and play the checkers he
-                # chooses (001 r.63; 003 §170): the replay is the play
-                f.moves, acts.replay, f.forced_by_replay = moves_of(replay.moves), None, True
-        f.pairs = [m for m in f.moves if not isinstance(m, int)]
-        # compact records: a s'en aller is read from the record (a new relevé after a hole)
-        f.inferred_leave = acts.leave is None and not f.moves and isinstance(nxt, _SECTION_AFTER)
 
-    def _the_play(self, f: CoupFacts, last: bool) -> bool:
-        """Nothing played (he left, or his gains ended the partie), or the written play
-        judged; False when the record cannot go on."""
-        acts, pos = f.acts, f.position
-        assert pos is not None
-        f.no_play = not f.moves and (
-            acts.leave is True or f.inferred_leave or last or self._gains_end_partie(f.roller, pos, f.roll)
+def _out_of_turn(table: TableState, facts: CoupFacts, found: Findings) -> None:
+    """A coup of the side not to move: replayed with the record's side (RULES.md §9.3)."""
+    assert table.pos is not None
+    turn = table.letter(table.pos.turn)
+    if table.recover:  # the record's own mistake: a coup line left out (issue 14 §2)
+        found.add(
+            "out-of-turn",
+            facts.where,
+            f"{facts.side} throws but it is {turn}'s turn: a coup of {turn} seems missing before this one",
+            who=facts.roller,
+            detail="missing-coup",
+            consequence="verification goes on from the position the record implies (without that coup)",
         )
-        if f.no_play and acts.replay is not None:
-            self.notes.append(f"coup {f.coup.number}: the replay is ignored: nothing was played in this coup")
-        if f.no_play:
-            self._nothing_played(f, last)
-        if not f.no_play:
-            if not self._judge_written_play(f):
-                return False
-            self._judge_play_as_written(f)
-        return True
-
-    def _nothing_played(self, f: CoupFacts, last: bool) -> None:
-        assert f.position is not None
-        f.score = f.score_of_roll = self._score_roll(f.position, f.roll)
-        f.position_after = f.position
-        would_hole = self.std.points(f.roller) + f.score_of_roll.mover >= HOLE
-        if (
-            last
-            and f.acts.leave is None
-            and would_hole
-            and self.partie_kind is not None
-            and self.partie_kind != "douze-trous"
-        ):
-            f.inferred_leave = True  # the written game's last coup: he left on his hole (003 §221)
-        if f.inferred_leave and not would_hole:
-            f.inferred_leave = False  # no right to leave: the relevé check reports it
-            f.no_play = last and not f.moves
-        # he left, or his gains ended the partie: the opponent marks nothing (003 §157)
-        f.gains, f.receipts = f.score_of_roll.mover, 0
-
-    def _judge_play_as_written(self, f: CoupFacts) -> None:
-        """The play as judged: the gains, a forced stay, a remedy, an illegal play."""
-        assert f.judgement is not None and f.play is not None and f.position is not None
-        f.gains, f.receipts = f.score.mover, f.score.other
-        if f.forced_by_replay:
-            # the play is the opponent's choice, his punishment (003 §170; 001 r.63): the
-            # roller's gains are those of his throw, and a plein the chosen play does not
-            # make is no école of his
-            f.gains = self._score_roll(f.position, f.roll).mover
-            f.judgement = self._replay_forced(f, f.judgement)
-        if f.acts.leave is True and f.moves and f.play.result[25] != ALL_OFF:
-            # he had no right to leave: the opponent made him stay and play (003 §170,
-            # §193; 001 r.54, r.63) — a leave-without-right, not a broken word
-            f.forced_stay = self._leave_forfeited(f)
-        if f.acts.replay is not None:
-            f.remedy = self._remedy(f, f.acts.replay)
-        if not f.judgement.legal:
-            remedy = f.remedy
-            self._illegal(f, remedy_by=None if remedy is None else (self._letter(remedy[3]), remedy[0].text()))
-        f.inferred_leave = False
-
-    def _the_decision(self, f: CoupFacts) -> None:
-        """S'en aller or rester as written or implied (RULES.md §6)."""
-        leave = f.acts.leave
-        f.left = bool(leave) or f.inferred_leave
-        f.sortie = f.play is not None and not f.no_play and f.play.result[25] == ALL_OFF
-        if self._leave_right_lost(f):
-            f.left = False
-        elif leave is True and f.moves and not f.sortie:
-            f.left = False
-            self._judge_said_leave_then_played(f)
-
-    def _gains_as_played(self, f: CoupFacts) -> None:
-        """A plein lost by an illegal play, the unplayed number, a remedy (RULES.md §7.7,
-        §9.5; 003 §192, §216)."""
-        j = f.judgement
-        if f.no_play or j is None:
-            return
-        if not j.legal:
-            self._plein_of_illegal_play(f)
-        if f.remedy is not None:
-            self._remedy_played(f, f.remedy)
-        elif (
-            not j.legal
-            and j.violation in ("both-numbers", "larger-number")
-            and not self.profile.missed_retour_passage_penalty
-        ):
-            # bonne compagnie: no two points for the number left unplayed (001 III on r.68)
-            f.receipts += points_of(f.score_of_roll, IMPUISSANCE, "other") - points_of(f.score, IMPUISSANCE, "other")
-
-    def _remedy_played(self, f: CoupFacts, remedy: tuple[Any, ...]) -> None:
-        # the throw is judged as first played (the école does not change, 003 §192); the
-        # points for a number left unplayed go to the opponent only if he lets the play
-        # stand (003 §216); the game goes on from the play the remedy gave
-        play, score, f.position_after = remedy[0], remedy[1], remedy[2]
-        f.play = play
-        f.receipts = (
-            score.other - points_of(score, IMPUISSANCE, "other") + points_of(f.score_of_roll, IMPUISSANCE, "other")
+    else:
+        found.add(
+            "out-of-turn",
+            facts.where,
+            f"{facts.side} throws but it is {turn}'s turn",
+            who=facts.roller,
+            consequence="replayed with the record's side to move",
         )
-        if play.result[25] == ALL_OFF and not f.sortie:
-            f.gains += points_of(score, SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
-        f.sortie = play.result[25] == ALL_OFF
+    table.pos = table.pos.swapped()
 
-    def _position_after(self, f: CoupFacts) -> bool:
-        """The position after the coup; True when the relevé ends (a leave or a sortie)."""
-        if f.left:
-            self.pos = None
-            self.primaute = f.roller
-            return True
-        if f.no_play or f.play is None:
-            self.pos = f.position
-            return False
-        self.pos = f.position_after
-        if f.play.result[25] != ALL_OFF:
-            return False
-        self.std.new_releve_after_sortie(f.roller)
-        self.ent.new_releve_after_sortie(f.roller)
-        self.pos = None
-        self.primaute = f.roller
-        if f.acts.pour_tout:
-            self.notes.append(
-                f"coup {f.coup.number} of relevé {self.releve}: je joue pour tout — the same throw "
-                "opens the next relevé (RULES.md §6.5)"
+
+def _side_mistyped(table: TableState, facts: CoupFacts, nxt: object, found: Findings) -> bool:
+    """A coup written for the wrong side (issue 14 §2): its moves are legal for the
+    side to move, and either the side written cannot make them or the next coup is
+    written for the same side again.  One finding; the walk goes on with the side
+    to move."""
+    pos = table.pos
+    assert pos is not None
+    moves = moves_of(facts.coup.moves)
+    if not moves or not judge_play(pos, facts.roll, moves, table.profile).legal:
+        return False
+    same_next = isinstance(nxt, Coup) and nxt.side == facts.side
+    if not same_next and judge_play(pos.swapped(), facts.roll, moves, table.profile).play is not None:
+        return False
+    _say_side_meant(facts, table.letter(pos.turn), pos.turn, found)
+    return True
+
+
+def _say_side_meant(facts: CoupFacts, meant: str, seat: str, found: Findings) -> None:
+    found.add(
+        "out-of-turn",
+        facts.where,
+        f"{facts.side} throws but it is {meant}'s turn; did you mean {meant}?",
+        who=seat,
+        detail="did-you-mean",
+        alternatives=(meant,),
+        consequence=f"a mistake of the record: the coup is {meant}'s; verification goes on with {meant}",
+    )
+    facts.side, facts.roller, facts.other = meant, seat, "B" if seat == "A" else "A"
+
+
+def _read_moves(table: TableState, facts: CoupFacts, nxt: object) -> None:
+    """The moves to judge, and a leave the record implies."""
+    acts = facts.acts
+    facts.moves = moves_of(facts.coup.moves)
+    replay = acts.replay
+    if replay is not None:
+        if acts.replays > 1:
+            table.notes.append(f"coup {facts.coup.number}: {acts.replays} replays written; the last one stands")
+        if replay.who not in table.seat_of:
+            table.notes.append(
+                f"coup {facts.coup.number}: {replay.who} does not play this game; his replay is taken as the opponent's"
             )
-        return True
+        if acts.leave is True and not facts.moves and table.seat_of.get(replay.who, replay.who) != facts.roller:
+            # "je m'en vais" and the opponent makes him stay and play the checkers he
+            # chooses (001 r.63; 003 §170): the replay is the play
+            facts.moves, acts.replay, facts.forced_by_replay = moves_of(replay.moves), None, True
+    facts.pairs = [m for m in facts.moves if not isinstance(m, int)]
+    # compact records: a s'en aller is read from the record (a new relevé after a hole)
+    facts.inferred_leave = acts.leave is None and not facts.moves and isinstance(nxt, _SECTION_AFTER)
 
-    def _trace(self, f: CoupFacts, releve_ended: bool) -> None:
-        acts = f.acts
-        marked_by_roller = marks_sum(acts.roller_before) + marks_sum(acts.roller_after)
-        unmarked = self.compact and not (acts.roller_before or acts.other_marks)
-        self.trace.append(
-            CoupTrace(
-                index=self.index,
-                releve=self.releve,
-                marque=self.marque,
-                coup_number=f.coup.number,
-                side=f.side,
-                roll=f.roll,
-                position_after=self.pos if self.pos is not None else start_position(f.roller),
-                score_entitled=self.ent.state,
-                score_standing=self.std.state,
-                events=f.score.events,
-                span=f.coup.span,
-                entitled=(f.gains, f.receipts),
-                marked=(None, None) if unmarked else (marked_by_roller, marks_sum(acts.other_marks)),
-                play=f.play.text() if f.play is not None and not f.no_play else "-",
-                left=f.left,
-                releve_ended=releve_ended,
-                holes=tuple((self._letter(seat), n) for seat, n in self.hole_log),
-                score_mid=self.score_mid,
-            )
+
+def _the_play(table: TableState, facts: CoupFacts, last: bool, found: Findings) -> bool:
+    """Nothing played (he left, or his gains ended the partie), or the written play
+    judged; False when the record cannot go on."""
+    acts, pos = facts.acts, facts.position
+    assert pos is not None
+    facts.no_play = not facts.moves and (
+        acts.leave is True or facts.inferred_leave or last or gains_end_partie(table, facts.roller, pos, facts.roll)
+    )
+    if facts.no_play and acts.replay is not None:
+        table.notes.append(f"coup {facts.coup.number}: the replay is ignored: nothing was played in this coup")
+    if facts.no_play:
+        _nothing_played(table, facts, last)
+    if not facts.no_play:
+        if not judge_written_play(table, facts, found):
+            return False
+        _judge_play_as_written(table, facts, found)
+    return True
+
+
+def _nothing_played(table: TableState, facts: CoupFacts, last: bool) -> None:
+    assert facts.position is not None
+    facts.score = facts.score_of_roll = roll_score(table, facts.position, facts.roll)
+    facts.position_after = facts.position
+    would_hole = table.std.points(facts.roller) + facts.score_of_roll.mover >= HOLE
+    kind = table.partie.kind
+    if last and facts.acts.leave is None and would_hole and kind is not None and kind != "douze-trous":
+        facts.inferred_leave = True  # the written game's last coup: he left on his hole (003 §221)
+    if facts.inferred_leave and not would_hole:
+        facts.inferred_leave = False  # no right to leave: the relevé check reports it
+        facts.no_play = last and not facts.moves
+    # he left, or his gains ended the partie: the opponent marks nothing (003 §157)
+    facts.gains, facts.receipts = facts.score_of_roll.mover, 0
+
+
+def _judge_play_as_written(table: TableState, facts: CoupFacts, found: Findings) -> None:
+    """The play as judged: the gains, a forced stay, a remedy, an illegal play."""
+    assert facts.judgement is not None and facts.play is not None and facts.position is not None
+    facts.gains, facts.receipts = facts.score.mover, facts.score.other
+    if facts.forced_by_replay:
+        # the play is the opponent's choice, his punishment (003 §170; 001 r.63): the
+        # roller's gains are those of his throw, and a plein the chosen play does not
+        # make is no école of his
+        facts.gains = roll_score(table, facts.position, facts.roll).mover
+        facts.judgement = judge_replay_forced(table, facts, facts.judgement, found)
+    if facts.acts.leave is True and facts.moves and facts.play.result[25] != ALL_OFF:
+        # he had no right to leave: the opponent made him stay and play (003 §170,
+        # §193; 001 r.54, r.63) — a leave-without-right, not a broken word
+        facts.forced_stay = leave_forfeited(table, facts)
+    if facts.acts.replay is not None:
+        facts.remedy = judge_remedy(table, facts, facts.acts.replay, found)
+    if not facts.judgement.legal:
+        remedy = facts.remedy
+        judge_illegal_play(table, facts, found, None if remedy is None else (table.letter(remedy[3]), remedy[0].text()))
+    facts.inferred_leave = False
+
+
+def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
+    """S'en aller or rester as written or implied (RULES.md §6)."""
+    leave = facts.acts.leave
+    facts.left = bool(leave) or facts.inferred_leave
+    facts.sortie = facts.play is not None and not facts.no_play and facts.play.result[25] == ALL_OFF
+    if leave_right_lost(table, facts, found):
+        facts.left = False
+    elif leave is True and facts.moves and not facts.sortie:
+        facts.left = False
+        judge_said_leave_then_played(table, facts, found)
+
+
+def _gains_as_played(table: TableState, facts: CoupFacts) -> None:
+    """A plein lost by an illegal play, the unplayed number, a remedy (RULES.md §7.7,
+    §9.5; 003 §192, §216)."""
+    j = facts.judgement
+    if facts.no_play or j is None:
+        return
+    if not j.legal:
+        plein_of_illegal_play(facts)
+    if facts.remedy is not None:
+        _remedy_played(facts, facts.remedy)
+    elif (
+        not j.legal
+        and j.violation in ("both-numbers", "larger-number")
+        and not table.profile.missed_retour_passage_penalty
+    ):
+        # bonne compagnie: no two points for the number left unplayed (001 III on r.68)
+        facts.receipts += points_of(facts.score_of_roll, IMPUISSANCE, "other") - points_of(
+            facts.score, IMPUISSANCE, "other"
         )
+
+
+def _remedy_played(facts: CoupFacts, remedy: Remedy) -> None:
+    # the throw is judged as first played (the école does not change, 003 §192); the
+    # points for a number left unplayed go to the opponent only if he lets the play
+    # stand (003 §216); the game goes on from the play the remedy gave
+    play, score, facts.position_after = remedy[0], remedy[1], remedy[2]
+    facts.play = play
+    facts.receipts = (
+        score.other - points_of(score, IMPUISSANCE, "other") + points_of(facts.score_of_roll, IMPUISSANCE, "other")
+    )
+    if play.result[25] == ALL_OFF and not facts.sortie:
+        facts.gains += points_of(score, SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
+    facts.sortie = play.result[25] == ALL_OFF
+
+
+def _position_after(table: TableState, facts: CoupFacts) -> bool:
+    """The position after the coup; True when the relevé ends (a leave or a sortie)."""
+    if facts.left:
+        table.pos = None
+        table.primaute = facts.roller
+        return True
+    if facts.no_play or facts.play is None:
+        table.pos = facts.position
+        return False
+    table.pos = facts.position_after
+    if facts.play.result[25] != ALL_OFF:
+        return False
+    table.std.new_releve_after_sortie(facts.roller)
+    table.ent.new_releve_after_sortie(facts.roller)
+    table.pos = None
+    table.primaute = facts.roller
+    if facts.acts.pour_tout:
+        table.notes.append(
+            f"coup {facts.coup.number} of relevé {table.releve}: je joue pour tout — the same throw "
+            "opens the next relevé (RULES.md §6.5)"
+        )
+    return True
+
+
+def _trace(table: TableState, facts: CoupFacts, releve_ended: bool) -> CoupTrace:
+    acts = facts.acts
+    marked_by_roller = marks_sum(acts.roller_before) + marks_sum(acts.roller_after)
+    unmarked = table.compact and not (acts.roller_before or acts.other_marks)
+    return CoupTrace(
+        index=table.index,
+        releve=table.releve,
+        marque=table.marque,
+        coup_number=facts.coup.number,
+        side=facts.side,
+        roll=facts.roll,
+        position_after=table.pos if table.pos is not None else start_position(facts.roller),
+        score_entitled=table.ent.state,
+        score_standing=table.std.state,
+        events=facts.score.events,
+        span=facts.coup.span,
+        entitled=(facts.gains, facts.receipts),
+        marked=(None, None) if unmarked else (marked_by_roller, marks_sum(acts.other_marks)),
+        play=facts.play.text() if facts.play is not None and not facts.no_play else "-",
+        left=facts.left,
+        releve_ended=releve_ended,
+        holes=tuple((table.letter(seat), n) for seat, n in table.hole_log),
+        score_mid=table.score_mid,
+    )
 
 
 # ------------------------------------------------------------------------------------
@@ -711,12 +753,13 @@ def verify(
     prof = _profile_for(record, profile, notes)
     with quiet_gc():
         v = _Verifier(record, prof, game, file, trace, recover)
-        v.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
-        v.notes[:0] = notes
+        table = v.table
+        table.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
+        table.notes[:0] = notes
         # the reader's diagnostics first; a fault of the Position tag it already reported at
         # its place in the file is not reported again from the verifier's reading (issue 18)
         known = {(d.code, d.message) for d in diagnostics}
-        v.diagnostics[:] = [*diagnostics, *(d for d in v.diagnostics if (d.code, d.message) not in known)]
+        table.diagnostics[:] = [*diagnostics, *(d for d in table.diagnostics if (d.code, d.message) not in known)]
         return v.run()
 
 

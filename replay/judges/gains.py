@@ -1,18 +1,20 @@
 """Judge of the roller's own marks against his gains: par trop, par moins, the plein
 marked or missed, "je ne marque pas", the école impossible, the marks of a leaver
-(RULES.md §5.3, §6.4, §7.1-7.2, §7.5, §7.7, §7.8)."""
+(RULES.md §5.3, §6.4, §7.1-7.2, §7.5, §7.7, §7.8).  Entry points:
+:func:`plein_of_illegal_play` (the flow, before the marks), :func:`judge_roller_marks`
+(the marks judge, into the coup's :class:`MarkTally`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..moves import legal_plays
-from .claims import ClaimsJudge
-from .decisions import DecisionsJudge
-from .table import HOLE, PLEIN_KINDS, VIOLATION_KIND, CoupFacts, Pending, points_of
+from .decisions import holes_of
+from .table import HOLE, PLEIN_KINDS, VIOLATION_KIND, CoupFacts, Pending, TableState, points_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...notation.record import Ecole
+    from ..findings import Findings
     from ..ledger import ScoreState
 
 #: a claim as the table applies it: (claim, points that count, the mistake it answers)
@@ -60,218 +62,230 @@ class MarkTally:
         self.st0: ScoreState | None = None
 
 
-class GainsJudge(ClaimsJudge, DecisionsJudge):
-    # -- the roller's own gains (RULES.md §7.1-7.2, §7.7, §7.8, §5.3) ----------------------
-    def _mistake(self, f: CoupFacts, t: MarkTally, kind: str, amount: int, message: str) -> Pending:
-        """A mistake of the roller's marks, claimable by the other (set its counts after)."""
-        p = Pending(kind, f.roller, f.other, amount, f.where, f.gains, t.marked, message, this_coup=True)
-        t.new.append(p)
-        return p
+# -- the roller's own gains (RULES.md §7.1-7.2, §7.7, §7.8, §5.3) ----------------------
+def _mistake(facts: CoupFacts, tally: MarkTally, kind: str, amount: int, message: str) -> Pending:
+    """A mistake of the roller's marks, claimable by the other (set its counts after)."""
+    p = Pending(
+        kind, facts.roller, facts.other, amount, facts.where, facts.gains, tally.marked, message, this_coup=True
+    )
+    tally.new.append(p)
+    return p
 
-    def _plein_of_illegal_play(self, f: CoupFacts) -> None:
-        """The pleins of an illegal play measured against the legal plays (RULES.md §7.7;
-        003 §192: « Si l'on marque des points croyant remplir ou conserver, quoiqu'on ne
-        remplisse pas ou qu'on ne conserve pas, on fait école des points marqués »).
-        A plein the legal plays make and this one does not is lost (``plein_lost``); a
-        plein only this illegal play makes is not due to him (``plein_not_due``)."""
-        due = points_of(f.score_of_roll, PLEIN_KINDS, "mover")
-        played = points_of(f.score, PLEIN_KINDS, "mover")
-        f.plein_lost = max(0, due - played)
-        if played > due:
-            f.plein_not_due = played - due
-            f.gains -= f.plein_not_due
 
-    def _judge_roller_marks(self, f: CoupFacts, t: MarkTally) -> None:
-        gains, marked = f.gains, t.marked
-        if f.acts.ne_marque_pas:
-            self._judge_ne_marque_pas(f, t)
-            return
-        if f.plein_lost and marked >= gains + f.plein_lost:
-            self._judge_plein_marked(f, t, f.plein_lost)
-            return
-        if f.plein_not_due and marked >= gains + f.plein_not_due:
-            self._judge_plein_marked(f, t, 0)
-            return
-        if f.plein_lost:
-            self._judge_plein_missed(f, t)
-        else:
-            violation = f.judgement.violation if f.judgement is not None and not f.judgement.legal else None
-            if violation in ("must-fill", "must-conserve"):
-                j = f.judgement
-                assert j is not None and j.play is not None and violation is not None
-                self._finding(
-                    VIOLATION_KIND[violation],
-                    f.where,
-                    f"{f.side} plays {j.play.text()}: {violation.replace('-', ' ')}",
-                    who=f.roller,
-                    detail=violation,
-                    alternatives=tuple(x.text() for x in j.alternatives[:8]),
-                )
-        if f.left and marked != gains:
-            self._judge_marks_on_leave(f, t)
-        elif f.pairs and t.after and t.before < gains:
-            # law of timing: the omission was consummated when he touched a checker
-            p = self._mistake(
-                f,
-                t,
-                "par-moins",
-                gains - t.before,
-                f"{f.side} marked {t.before} of his {gains} before touching a checker",
-            )
-            p.marked, p.detail = t.before, "marked-after-touching"
-            p = self._mistake(f, t, "par-trop", t.after, f"{f.side} marked {t.after} more after touching a checker")
-            p.entitled, p.marked, p.erase = 0, t.after, t.after
-        elif marked > gains:
-            p = self._mistake(
-                f, t, "par-trop", marked - gains, f"{f.side} marked {marked} for a throw worth {gains} to him"
-            )
-            p.erase = marked - gains
-        elif marked < gains:
-            self._judge_under_marked(f, t)
+def plein_of_illegal_play(facts: CoupFacts) -> None:
+    """The pleins of an illegal play measured against the legal plays (RULES.md §7.7;
+    003 §192: « Si l'on marque des points croyant remplir ou conserver, quoiqu'on ne
+    remplisse pas ou qu'on ne conserve pas, on fait école des points marqués »).
+    A plein the legal plays make and this one does not is lost (``plein_lost``); a
+    plein only this illegal play makes is not due to him (``plein_not_due``)."""
+    due = points_of(facts.score_of_roll, PLEIN_KINDS, "mover")
+    played = points_of(facts.score, PLEIN_KINDS, "mover")
+    facts.plein_lost = max(0, due - played)
+    if played > due:
+        facts.plein_not_due = played - due
+        facts.gains -= facts.plein_not_due
 
-    def _judge_ne_marque_pas(self, f: CoupFacts, t: MarkTally) -> None:
-        """ "Je ne marque pas" (RULES.md §5.3; 003 §150, §176)."""
-        st0, gains = t.st0, f.gains
-        assert st0 is not None
-        rightly = bool(f.receipts) and st0[f.other].points + f.receipts >= HOLE and st0[f.roller].points + gains < HOLE
-        if rightly or not gains:
-            return
-        if st0[f.roller].points + gains >= HOLE:
-            p = self._mistake(
-                f, t, "nmp", gains, f'{f.side} said "je ne marque pas" but his own {gains} points make his hole'
-            )
-            p.marked, p.detail = 0, "ne-marque-pas"
-        else:
-            t.induced = True
-            self.notes.append(
-                f'coup {f.coup.number}: {f.side} said "je ne marque pas" wrongly; his {gains} '
-                "points are lost without école (003 §176)"
-            )
 
-    def _judge_plein_marked(self, f: CoupFacts, t: MarkTally, lost: int) -> None:
-        """Points of a plein marked, then a play that does not make it (RULES.md §7.7; 003 §192);
-        ``lost``: the points of the plein a legal play would have made (0 when every legal
-        play breaks and only an illegal one kept it)."""
-        assert f.judgement is not None and f.judgement.play is not None
-        excess = t.marked - f.gains
-        rule = self.profile.remplir_error_ecole
-        value = {"single": excess, "double": excess + lost, "correct": 0}[rule]
-        msg = (
-            f"{f.side} marked {t.marked} including {lost or f.plein_not_due} for a plein, then played "
-            f"{f.judgement.play.text()} which does not make it"
+def judge_roller_marks(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    gains, marked = facts.gains, tally.marked
+    if facts.acts.ne_marque_pas:
+        _judge_ne_marque_pas(table, facts, tally)
+        return
+    if facts.plein_lost and marked >= gains + facts.plein_lost:
+        _judge_plein_marked(table, facts, tally, facts.plein_lost, found)
+        return
+    if facts.plein_not_due and marked >= gains + facts.plein_not_due:
+        _judge_plein_marked(table, facts, tally, 0, found)
+        return
+    if facts.plein_lost:
+        _judge_plein_missed(table, facts, tally, found)
+    else:
+        violation = facts.judgement.violation if facts.judgement is not None and not facts.judgement.legal else None
+        if violation in ("must-fill", "must-conserve"):
+            j = facts.judgement
+            assert j is not None and j.play is not None and violation is not None
+            found.add(
+                VIOLATION_KIND[violation],
+                facts.where,
+                f"{facts.side} plays {j.play.text()}: {violation.replace('-', ' ')}",
+                who=facts.roller,
+                detail=violation,
+                alternatives=tuple(x.text() for x in j.alternatives[:8]),
+            )
+    if facts.left and marked != gains:
+        _judge_marks_on_leave(table, facts, tally, found)
+    elif facts.pairs and tally.after and tally.before < gains:
+        # law of timing: the omission was consummated when he touched a checker
+        p = _mistake(
+            facts,
+            tally,
+            "par-moins",
+            gains - tally.before,
+            f"{facts.side} marked {tally.before} of his {gains} before touching a checker",
         )
-        if value:
-            p = self._mistake(f, t, "plein", value, msg)
-            p.erase, p.detail = excess, rule
-        else:
-            self._finding(
-                "ecole-plein-not-made",
-                f.where,
-                msg,
-                who=f.roller,
-                entitled=f.gains,
-                marked=t.marked,
-                consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)",
-            )
-
-    def _judge_plein_missed(self, f: CoupFacts, t: MarkTally) -> None:
-        """A plein he could fill or keep and did not (RULES.md §7.7; 003 §192)."""
-        j = f.judgement
-        assert j is not None and j.play is not None
-        violation = j.violation if not j.legal else None
-        # the kind is the plein lost, whatever made the play illegal (003 §192: « pouvant
-        # conserver, on ne conserve pas »)
-        conserved = any(
-            ev.how == "conserver" for ev in f.score_of_roll.events if ev.side == "mover" and ev.kind in PLEIN_KINDS
+        p.marked, p.detail = tally.before, "marked-after-touching"
+        p = _mistake(
+            facts, tally, "par-trop", tally.after, f"{facts.side} marked {tally.after} more after touching a checker"
         )
-        kind = (
-            "must-conserve" if violation == "must-conserve" or (violation != "must-fill" and conserved) else "must-fill"
+        p.entitled, p.marked, p.erase = 0, tally.after, tally.after
+    elif marked > gains:
+        p = _mistake(
+            facts, tally, "par-trop", marked - gains, f"{facts.side} marked {marked} for a throw worth {gains} to him"
         )
-        value = 0 if self.profile.remplir_error_ecole == "correct" else f.plein_lost
-        what = "keep" if kind == "must-conserve" else "fill"
-        msg = f"{f.side} could {what} a plein ({f.plein_lost} points) and played {j.play.text()} instead"
-        if value:
-            p = self._mistake(f, t, kind, value, msg)
-            p.entitled, p.detail = f.gains + f.plein_lost, violation
-            p.alternatives = tuple(x.text() for x in j.alternatives[:8])
-        else:
-            self._finding(
-                kind,
-                f.where,
-                msg,
-                who=f.roller,
-                entitled=f.gains + f.plein_lost,
-                marked=t.marked,
-                consequence="bonne compagnie: he may correct (001 III on r.59)",
-            )
+        p.erase = marked - gains
+    elif marked < gains:
+        _judge_under_marked(table, facts, tally, found)
 
-    def _throw_unplayable(self, f: CoupFacts) -> bool:
-        """No legal play of the throw moves a checker: only then is an omission an école
-        impossible (RULES.md §7.8; 001 r.62: « Lorsqu'on amène des dés qu'on ne peut jouer
-        par impuissance, on ne peut être envoyé à l'école »; 003 §197) — not a playable
-        throw the record leaves unplayed."""
-        if f.pairs:
-            return False
-        assert f.position is not None
-        return not any(p.steps for p in legal_plays(f.position, f.roll, self.profile).plays)
 
-    def _judge_marks_on_leave(self, f: CoupFacts, t: MarkTally) -> None:
-        """Leaving: the jetons go back to the rail, so points de reste over- or
-        under-marked are no école (003 §157, §169; 001 r.45); holes count (RULES.md
-        §6.4; 003 §173; 001 r.53-54)."""
-        st0, gains, marked, side = t.st0, f.gains, t.marked, f.side
-        assert st0 is not None
-        written = [m.holes for m in f.acts.roller_marks if m.holes is not None]
-        h_marked = sum(written) if written else self._holes_of(st0, f.roller, marked)
-        h_due = self._holes_of(st0, f.roller, gains)
-        if h_marked > h_due and marked > gains:
-            p = self._mistake(
-                f,
-                t,
-                "par-trop",
-                marked - gains,
-                f"{side} marked {marked} ({h_marked} holes) for a throw worth {gains} ({h_due}) and left",
-            )
-            p.erase = marked - gains
-        elif h_marked < h_due:
-            self._finding(
-                "hole-mismatch",
-                f.where,
-                f"{side} marked {h_marked} hole{'s' if h_marked != 1 else ''} and left; his throw made {h_due}",
-                who=f.roller,
-                entitled=h_due,
-                marked=h_marked,
-                detail="left",
-                consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
-            )
-        else:
-            self.notes.append(
-                f"coup {f.coup.number}: {side}'s points de reste are taken off as he leaves; "
-                "no école (003 §169; 001 r.45)"
-            )
+def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) -> None:
+    """ "Je ne marque pas" (RULES.md §5.3; 003 §150, §176)."""
+    st0, gains = tally.st0, facts.gains
+    assert st0 is not None
+    rightly = (
+        bool(facts.receipts)
+        and st0[facts.other].points + facts.receipts >= HOLE
+        and st0[facts.roller].points + gains < HOLE
+    )
+    if rightly or not gains:
+        return
+    if st0[facts.roller].points + gains >= HOLE:
+        p = _mistake(
+            facts, tally, "nmp", gains, f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole'
+        )
+        p.marked, p.detail = 0, "ne-marque-pas"
+    else:
+        tally.induced = True
+        table.notes.append(
+            f'coup {facts.coup.number}: {facts.side} said "je ne marque pas" wrongly; his {gains} '
+            "points are lost without école (003 §176)"
+        )
 
-    def _judge_under_marked(self, f: CoupFacts, t: MarkTally) -> None:
-        """Marked short: école par moins, or an école impossible (RULES.md §7.8)."""
-        gains, marked, side = f.gains, t.marked, f.side
-        if not f.left and self._throw_unplayable(f):
-            # école impossible (RULES.md §7.8; 001 r.62; 003 §197)
-            self._finding(
-                "ecole-impossible",
-                f.where,
-                f"{side} marked {marked} of his {gains} on a throw he could not play",
-                who=f.roller,
-                entitled=gains,
-                marked=marked,
-                consequence=f"no école: he may still mark the {gains - marked} until he throws again (001 r.62)",
-            )
-            self._mistake(f, t, "impossible", gains - marked, "")
-        elif marked == 0 and gains == HOLE and self.profile.unmarked_whole_hole != "ecole":
-            # D10: a forgotten trou sans bouger is no école under lebrun-1828 (000 ~l.760)
-            # nor bonne-compagnie (001 III on r.50); 003 §184 schools it
-            self.notes.append(
-                f"coup {f.coup.number}: {side} did not mark his hole (12 points); no école under "
-                f"{self.profile.name} (RULES.md §7.5, §10 D10)"
-            )
-            self._mistake(f, t, "impossible", gains, "")
-        else:
-            self._mistake(f, t, "par-moins", gains - marked, f"{side} marked {marked} for a throw worth {gains} to him")
+
+def _judge_plein_marked(table: TableState, facts: CoupFacts, tally: MarkTally, lost: int, found: Findings) -> None:
+    """Points of a plein marked, then a play that does not make it (RULES.md §7.7; 003 §192);
+    ``lost``: the points of the plein a legal play would have made (0 when every legal
+    play breaks and only an illegal one kept it)."""
+    assert facts.judgement is not None and facts.judgement.play is not None
+    excess = tally.marked - facts.gains
+    rule = table.profile.remplir_error_ecole
+    value = {"single": excess, "double": excess + lost, "correct": 0}[rule]
+    msg = (
+        f"{facts.side} marked {tally.marked} including {lost or facts.plein_not_due} for a plein, then played "
+        f"{facts.judgement.play.text()} which does not make it"
+    )
+    if value:
+        p = _mistake(facts, tally, "plein", value, msg)
+        p.erase, p.detail = excess, rule
+    else:
+        found.add(
+            "ecole-plein-not-made",
+            facts.where,
+            msg,
+            who=facts.roller,
+            entitled=facts.gains,
+            marked=tally.marked,
+            consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)",
+        )
+
+
+def _judge_plein_missed(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    """A plein he could fill or keep and did not (RULES.md §7.7; 003 §192)."""
+    j = facts.judgement
+    assert j is not None and j.play is not None
+    violation = j.violation if not j.legal else None
+    # the kind is the plein lost, whatever made the play illegal (003 §192: « pouvant
+    # conserver, on ne conserve pas »)
+    conserved = any(
+        ev.how == "conserver" for ev in facts.score_of_roll.events if ev.side == "mover" and ev.kind in PLEIN_KINDS
+    )
+    kind = "must-conserve" if violation == "must-conserve" or (violation != "must-fill" and conserved) else "must-fill"
+    value = 0 if table.profile.remplir_error_ecole == "correct" else facts.plein_lost
+    what = "keep" if kind == "must-conserve" else "fill"
+    msg = f"{facts.side} could {what} a plein ({facts.plein_lost} points) and played {j.play.text()} instead"
+    if value:
+        p = _mistake(facts, tally, kind, value, msg)
+        p.entitled, p.detail = facts.gains + facts.plein_lost, violation
+        p.alternatives = tuple(x.text() for x in j.alternatives[:8])
+    else:
+        found.add(
+            kind,
+            facts.where,
+            msg,
+            who=facts.roller,
+            entitled=facts.gains + facts.plein_lost,
+            marked=tally.marked,
+            consequence="bonne compagnie: he may correct (001 III on r.59)",
+        )
+
+
+def _throw_unplayable(table: TableState, facts: CoupFacts) -> bool:
+    """No legal play of the throw moves a checker: only then is an omission an école
+    impossible (RULES.md §7.8; 001 r.62: « Lorsqu'on amène des dés qu'on ne peut jouer
+    par impuissance, on ne peut être envoyé à l'école »; 003 §197) — not a playable
+    throw the record leaves unplayed."""
+    if facts.pairs:
+        return False
+    assert facts.position is not None
+    return not any(p.steps for p in legal_plays(facts.position, facts.roll, table.profile).plays)
+
+
+def _judge_marks_on_leave(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    """Leaving: the jetons go back to the rail, so points de reste over- or
+    under-marked are no école (003 §157, §169; 001 r.45); holes count (RULES.md
+    §6.4; 003 §173; 001 r.53-54)."""
+    st0, gains, marked, side = tally.st0, facts.gains, tally.marked, facts.side
+    assert st0 is not None
+    written = [m.holes for m in facts.acts.roller_marks if m.holes is not None]
+    h_marked = sum(written) if written else holes_of(table, st0, facts.roller, marked)
+    h_due = holes_of(table, st0, facts.roller, gains)
+    if h_marked > h_due and marked > gains:
+        p = _mistake(
+            facts,
+            tally,
+            "par-trop",
+            marked - gains,
+            f"{side} marked {marked} ({h_marked} holes) for a throw worth {gains} ({h_due}) and left",
+        )
+        p.erase = marked - gains
+    elif h_marked < h_due:
+        found.add(
+            "hole-mismatch",
+            facts.where,
+            f"{side} marked {h_marked} hole{'s' if h_marked != 1 else ''} and left; his throw made {h_due}",
+            who=facts.roller,
+            entitled=h_due,
+            marked=h_marked,
+            detail="left",
+            consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
+        )
+    else:
+        table.notes.append(
+            f"coup {facts.coup.number}: {side}'s points de reste are taken off as he leaves; no école (003 §169; 001 r.45)"
+        )
+
+
+def _judge_under_marked(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    """Marked short: école par moins, or an école impossible (RULES.md §7.8)."""
+    gains, marked, side = facts.gains, tally.marked, facts.side
+    if not facts.left and _throw_unplayable(table, facts):
+        # école impossible (RULES.md §7.8; 001 r.62; 003 §197)
+        found.add(
+            "ecole-impossible",
+            facts.where,
+            f"{side} marked {marked} of his {gains} on a throw he could not play",
+            who=facts.roller,
+            entitled=gains,
+            marked=marked,
+            consequence=f"no école: he may still mark the {gains - marked} until he throws again (001 r.62)",
+        )
+        _mistake(facts, tally, "impossible", gains - marked, "")
+    elif marked == 0 and gains == HOLE and table.profile.unmarked_whole_hole != "ecole":
+        # D10: a forgotten trou sans bouger is no école under lebrun-1828 (000 ~l.760)
+        # nor bonne-compagnie (001 III on r.50); 003 §184 schools it
+        table.notes.append(
+            f"coup {facts.coup.number}: {side} did not mark his hole (12 points); no école under "
+            f"{table.profile.name} (RULES.md §7.5, §10 D10)"
+        )
+        _mistake(facts, tally, "impossible", gains, "")
+    else:
+        _mistake(facts, tally, "par-moins", gains - marked, f"{side} marked {marked} for a throw worth {gains} to him")

@@ -4,19 +4,24 @@ bredouille, and the order in which the table applies them (RULES.md §4.1, §5, 
 Two ledgers move together (see :mod:`trictrac.replay.verify`): the *standing* one (the
 marks as written, the écoles claimed) and the *entitled* one (every mark right).
 Wrong marks become :class:`~.table.Pending` mistakes the claims judge closes.
+Entry points: :func:`full_marks` (a record with marks), :func:`compact_marks` (a
+compact record: perfect marks).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .gains import GainsJudge, MarkTally
-from .holes import HolesJudge
+from .claims import close_mistake, match_claim
+from .decisions import check_leave
+from .gains import MarkTally, judge_roller_marks
+from .holes import HoleMarks, check_holes
 from .table import (
     ERASING,
     HOLE,
     CoupFacts,
     Pending,
+    TableState,
     even,
     hole_words,
     marks_sum,
@@ -24,382 +29,393 @@ from .table import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...notation.record import Ecole
+    from ..findings import Findings
 
 
-class MarksJudge(GainsJudge, HolesJudge):
-    # -- compact records: perfect marking -------------------------------------------------
-    def _compact_marks(self, f: CoupFacts) -> None:
-        """Mark as perfect players would (replay.game order; RULES.md §4.1, §5.3, §6)."""
-        roller, other, gains, receipts = f.roller, f.other, f.gains, f.receipts
-        for led in (self.std, self.ent):
-            st = led.state
-            if gains and receipts and st[roller].points + gains < HOLE and st[other].points + receipts >= HOLE:
-                led.ne_marque_pas(roller)  # RULES.md §5.3; 003 §150, §176
-            elif gains:
-                res = led.mark(roller, gains, own=True)
-                if led is self.std:
-                    self._log_holes(roller, res)
-            if self.keep_trace and led is self.std:
-                self.score_mid = led.state
-            if f.left:
-                led.leave(roller, force=True)
-            elif receipts:
-                led.stay(roller)
-                res = led.mark(other, receipts)
-                if led is self.std:
-                    self._log_holes(other, res)
+# -- compact records: perfect marking -------------------------------------------------
+def compact_marks(table: TableState, facts: CoupFacts) -> None:
+    """Mark as perfect players would (replay.game order; RULES.md §4.1, §5.3, §6)."""
+    roller, other, gains, receipts = facts.roller, facts.other, facts.gains, facts.receipts
+    for led in (table.std, table.ent):
+        st = led.state
+        if gains and receipts and st[roller].points + gains < HOLE and st[other].points + receipts >= HOLE:
+            led.ne_marque_pas(roller)  # RULES.md §5.3; 003 §150, §176
+        elif gains:
+            res = led.mark(roller, gains, own=True)
+            if led is table.std:
+                table.log_holes(roller, res)
+        if table.keep_trace and led is table.std:
+            table.score_mid = led.state
+        if facts.left:
+            led.leave(roller, force=True)
+        elif receipts:
+            led.stay(roller)
+            res = led.mark(other, receipts)
+            if led is table.std:
+                table.log_holes(other, res)
 
-    # -- full records: marks against entitlement -------------------------------------------
-    def _full_marks(self, f: CoupFacts) -> None:
-        acts = f.acts
-        # most coups write one mark or none: no call for an empty list (hot path)
-        before = marks_sum(acts.roller_before) if acts.roller_before else 0
-        after = marks_sum(acts.roller_after) if acts.roller_after else 0
-        other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
-        if (
-            before == f.gains
-            and other_marked == f.receipts
-            and not after
-            and not f.left
-            and not acts.ne_marque_pas
-            and not f.plein_lost
-            and not acts.roller_claims
-            and not acts.other_claims
-            and not acts.corrections
-            and not f.forced_stay
-            and not acts.fait_marquer
-            and not acts.remets
-            and self._fast_marks(f)
-        ):
-            return  # fast path: everything marked as entitled (the usual coup of a clean record)
-        t = MarkTally(before, after, other_marked)
-        t.st0 = self.std.state
-        self._judge_roller_marks(f, t)
-        self._judge_receiver_marks(f, t)
-        self.pending.extend(t.new)
-        self._take_claims(f, t)
-        self._mark_standing(f, t)
-        self._apply_corrections(f)
-        if f.acts.fait_marquer:
-            self._apply_fait_marquer(f)
-        if f.acts.remets:
-            self._apply_remets(f)
-        self._mark_entitled(f, t)
 
-    def _fast_marks(self, f: CoupFacts) -> bool:
-        """Marks exactly as entitled: both ledgers move alike (False = take the long way)."""
-        if not self.in_sync:
-            return False
-        roller, other, gains, receipts = f.roller, f.other, f.gains, f.receipts
-        std, ent = self.std, self.ent
-        if gains:
-            r2 = gains - (gains & 1)  # even(gains), gains > 0
-            res = self._mark_std(roller, r2, own=True)
-            ent.mark(roller, r2, own=True)
-            marks = f.acts.roller_before
-            if hole_words(marks):
-                self._check_holes(res, (gains, gains), marks, (roller, f.side), f.where)
-                std = self.std  # a bredouille lost at the table replaces the standing ledger
-        if self.keep_trace:
-            self.score_mid = std.state
-        std.stay(roller)
-        ent.stay(roller)
-        if receipts:
-            o2 = receipts - (receipts & 1)
-            res = self._mark_std(other, o2)
-            ent.mark(other, o2)
-            if hole_words(f.acts.other_marks):
-                self._check_holes(res, (receipts, receipts), f.acts.other_marks, (other, self._letter(other)), f.where)
-        return True
+# -- full records: marks against entitlement -------------------------------------------
+def full_marks(table: TableState, facts: CoupFacts, found: Findings) -> None:
+    acts = facts.acts
+    # most coups write one mark or none: no call for an empty list (hot path)
+    before = marks_sum(acts.roller_before) if acts.roller_before else 0
+    after = marks_sum(acts.roller_after) if acts.roller_after else 0
+    other_marked = marks_sum(acts.other_marks) if acts.other_marks else 0
+    if (
+        before == facts.gains
+        and other_marked == facts.receipts
+        and not after
+        and not facts.left
+        and not acts.ne_marque_pas
+        and not facts.plein_lost
+        and not acts.roller_claims
+        and not acts.other_claims
+        and not acts.corrections
+        and not facts.forced_stay
+        and not acts.fait_marquer
+        and not acts.remets
+        and _fast_marks(table, facts, found)
+    ):
+        return  # fast path: everything marked as entitled (the usual coup of a clean record)
+    tally = MarkTally(before, after, other_marked)
+    tally.st0 = table.std.state
+    judge_roller_marks(table, facts, tally, found)
+    _judge_receiver_marks(table, facts, tally)
+    table.pending.extend(tally.new)
+    _take_claims(table, facts, tally, found)
+    _mark_standing(table, facts, tally, found)
+    _apply_corrections(table, facts, found)
+    if facts.acts.fait_marquer:
+        _apply_fait_marquer(table, facts, found)
+    if facts.acts.remets:
+        _apply_remets(table, facts)
+    _mark_entitled(table, facts, tally)
 
-    # -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --
-    def _judge_receiver_marks(self, f: CoupFacts, t: MarkTally) -> None:
-        receipts, other_claims = f.receipts, f.acts.other_claims
-        if t.other_marked < receipts and other_claims:
-            short = receipts - t.other_marked
-            for c in other_claims:
-                taken = min(short, c.points)
-                t.credit.append(taken)
-                short -= taken
-        else:
-            t.credit = [0] * len(other_claims)
-        t.other_effective = t.other_marked + sum(t.credit)
-        if t.other_effective > receipts and not f.left:
-            t.late = self._late_impossible(f.other, t.other_effective - receipts)
-            t.other_effective -= t.late
-        marked, who = t.other_effective, self._letter(f.other)
-        p = None
-        if f.left:
-            if t.other_marked:
-                p = Pending(
-                    "par-trop",
-                    f.other,
-                    f.roller,
-                    t.other_marked,
-                    f.where,
-                    0,
-                    t.other_marked,
-                    f"{who} marked {t.other_marked} from a throw after which {f.side} left",
-                    0,
-                    "after-leave",
-                    this_coup=True,
-                )
-        elif marked > receipts:
+
+def _fast_marks(table: TableState, facts: CoupFacts, found: Findings) -> bool:
+    """Marks exactly as entitled: both ledgers move alike (False = take the long way)."""
+    if not table.in_sync:
+        return False
+    roller, other, gains, receipts = facts.roller, facts.other, facts.gains, facts.receipts
+    std, ent = table.std, table.ent
+    if gains:
+        r2 = gains - (gains & 1)  # even(gains), gains > 0
+        res = table.mark_std(roller, r2, own=True)
+        ent.mark(roller, r2, own=True)
+        marks = facts.acts.roller_before
+        if hole_words(marks):
+            check_holes(table, res, (gains, gains), HoleMarks(marks, roller, facts.side, facts.where), found)
+            std = table.std  # a bredouille lost at the table replaces the standing ledger
+    if table.keep_trace:
+        table.score_mid = std.state
+    std.stay(roller)
+    ent.stay(roller)
+    if receipts:
+        o2 = receipts - (receipts & 1)
+        res = table.mark_std(other, o2)
+        ent.mark(other, o2)
+        if hole_words(facts.acts.other_marks):
+            written = HoleMarks(facts.acts.other_marks, other, table.letter(other), facts.where)
+            check_holes(table, res, (receipts, receipts), written, found)
+    return True
+
+
+# -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --
+def _judge_receiver_marks(table: TableState, facts: CoupFacts, tally: MarkTally) -> None:
+    receipts, other_claims = facts.receipts, facts.acts.other_claims
+    if tally.other_marked < receipts and other_claims:
+        short = receipts - tally.other_marked
+        for c in other_claims:
+            taken = min(short, c.points)
+            tally.credit.append(taken)
+            short -= taken
+    else:
+        tally.credit = [0] * len(other_claims)
+    tally.other_effective = tally.other_marked + sum(tally.credit)
+    if tally.other_effective > receipts and not facts.left:
+        tally.late = _late_impossible(table, facts.other, tally.other_effective - receipts)
+        tally.other_effective -= tally.late
+    p = _receiver_mistake(table, facts, tally)
+    if p is not None:
+        tally.new.append(p)
+
+
+def _receiver_mistake(table: TableState, facts: CoupFacts, tally: MarkTally) -> Pending | None:
+    """The receiver's marks against his receipts: over-marked (par trop, also after the
+    roller left), under-marked (par moins), or right (None)."""
+    receipts = facts.receipts
+    marked, who = tally.other_effective, table.letter(facts.other)
+    p = None
+    if facts.left:
+        if tally.other_marked:
             p = Pending(
                 "par-trop",
-                f.other,
-                f.roller,
-                marked - receipts,
-                f.where,
-                receipts,
-                marked,
-                f"{who} marked {marked} for {receipts} given",
-                marked - receipts,
+                facts.other,
+                facts.roller,
+                tally.other_marked,
+                facts.where,
+                0,
+                tally.other_marked,
+                f"{who} marked {tally.other_marked} from a throw after which {facts.side} left",
+                0,
+                "after-leave",
                 this_coup=True,
             )
-            st0 = t.st0
-            if t.induced and st0 is not None and st0[f.other].points + marked >= HOLE:
-                p.detail = "induced"  # the hole the roller's wrong warning announced (003 §177)
-        elif marked < receipts:
-            p = Pending(
-                "par-moins",
-                f.other,
-                f.roller,
-                receipts - marked,
-                f.where,
-                receipts,
-                marked,
-                f"{who} marked {marked} of the {receipts} points given",
-                this_coup=True,
-            )
-            if sum(t.credit):
-                p.detail = "credited"  # 001 r.55: his école claim counted against his receipts
-        if p is not None:
-            t.new.append(p)
+    elif marked > receipts:
+        p = Pending(
+            "par-trop",
+            facts.other,
+            facts.roller,
+            marked - receipts,
+            facts.where,
+            receipts,
+            marked,
+            f"{who} marked {marked} for {receipts} given",
+            marked - receipts,
+            this_coup=True,
+        )
+        st0 = tally.st0
+        if tally.induced and st0 is not None and st0[facts.other].points + marked >= HOLE:
+            p.detail = "induced"  # the hole the roller's wrong warning announced (003 §177)
+    elif marked < receipts:
+        p = Pending(
+            "par-moins",
+            facts.other,
+            facts.roller,
+            receipts - marked,
+            facts.where,
+            receipts,
+            marked,
+            f"{who} marked {marked} of the {receipts} points given",
+            this_coup=True,
+        )
+        if sum(tally.credit):
+            p.detail = "credited"  # 001 r.55: his école claim counted against his receipts
+    return p
 
-    def _late_impossible(self, seat: str, extra: int) -> int:
-        """Points missing from ``seat``'s own unplayable throw, added before he throws
-        again: no école, they are his (RULES.md §7.8; 001 r.62; 003 §197)."""
-        late = 0
-        for p in self.pending:
-            if p.status == "open" and p.kind == "impossible" and p.offender == seat and p.amount > 0:
-                taken = min(extra, p.amount)
-                late += taken
-                p.amount -= taken
-                if not p.amount:
-                    p.status = "closed"
-        return late
 
-    # -- match the claims (RULES.md §7.3-7.4) -------------------------------------------
-    def _take_claims(self, f: CoupFacts, t: MarkTally) -> None:
-        roller, other = f.roller, f.other
-        credit_of = {id(c): cr for c, cr in zip(f.acts.other_claims, t.credit)}
-        for c in f.acts.claims:
-            if id(c) not in credit_of and self._induced_claim(f, t, c):
-                continue
-            if id(c) not in credit_of:  # the roller's claim, matched where it was written
-                t.roller_claims.append((c, self._match(c, c.points, roller, other, f.where)))
-                continue
-            n = c.points - credit_of[id(c)]
-            if n <= 0:
-                continue
-            p = self._match(c, n, other, roller, f.where)
-            if p is not None and p.this_coup and p.offender == roller and p.kind == "fausse":
-                t.against_roller_claims.append((c, n, p))  # undoes the roller's own école claim (003 §194)
-            elif p is not None and p.this_coup and p.offender == roller:
-                t.now.append((c, n, p))
-                if p.kind in ERASING:
-                    t.roller_erased += min(p.erase, t.marked)
-            elif p is None or p.this_coup:
-                # a claim that answers no earlier mistake is made now, after the receipts
-                t.now.append((c, n, p))
-            else:
-                t.earlier.append((c, n, p))
-        if (t.earlier or f.acts.roller_claims) and not self.ordering_noted:
-            self.ordering_noted = True
-            self.notes.append(
-                "écoles on earlier coups are marked before the roller's gains, écoles on a coup "
-                "after its receipts (RULES.md §5.2; 003 §200; 001 r.64) — the usual order, assumed"
-            )
+def _late_impossible(table: TableState, seat: str, extra: int) -> int:
+    """Points missing from ``seat``'s own unplayable throw, added before he throws
+    again: no école, they are his (RULES.md §7.8; 001 r.62; 003 §197)."""
+    late = 0
+    for p in table.pending:
+        if p.status == "open" and p.kind == "impossible" and p.offender == seat and p.amount > 0:
+            taken = min(extra, p.amount)
+            late += taken
+            p.amount -= taken
+            if not p.amount:
+                p.status = "closed"
+    return late
 
-    def _induced_claim(self, f: CoupFacts, t: MarkTally, c: Ecole) -> bool:
-        """The roller's claim of the hole his own wrong "je ne marque pas" announced: he may
-        have it erased, not school it (RULES.md §5.3; 003 §177: « le lui faire effacer en le
-        réduisant aux points qu'il avait ; mais il ne peut marquer l'école »; 001 r.57).
-        The over-mark is erased before it reaches the ledger (the receiver keeps his
-        bredouille) and the claim marks nothing: a claim of an école not made."""
-        for p in t.new:
-            if p.detail == "induced" and p.status == "open" and p.amount == c.points:
-                p.status = "erased"
-                self._close(p, erased=True)
-                t.other_effective -= p.amount
-                t.induced = None
-                self._finding(
-                    "ecole-claimed-wrongly",
-                    self._where(f.coup, c.span),
-                    f'{f.side} claims {c.points} for the hole his own "je ne marque pas" made '
-                    f"{self._letter(f.other)} mark",
-                    who=f.roller,
-                    entitled=0,
-                    marked=c.points,
-                    consequence="the hole is erased, no école: he marks nothing (003 §177; 001 r.57)",
-                )
-                return True
-        return False
 
-    # -- the standing ledger, in the usual order --------------------------------------------
-    def _mark_standing(self, f: CoupFacts, t: MarkTally) -> None:
-        roller, other = f.roller, f.other
-        for _c, n, p in t.earlier:
-            if p is not None and p.kind in ERASING and p.erase:
-                self._erase(p.offender, min(p.erase, n))
-            self._mark_std(other, even(n))
-        self._mark_roller_standing(f, t)
-        for _c, n, p in t.now:
-            if p is not None and p.kind in ERASING and p.erase and p.offender != roller:
-                self._erase(p.offender, min(p.erase, n))
-            self._mark_std(other, even(n))
-        for c, p in t.roller_claims:
-            if p is not None and p.kind in ERASING and p.erase:
-                self._erase(p.offender, min(p.erase, c.points))
-            self._mark_std(roller, even(c.points))
-        for _c, n, p in t.against_roller_claims:
-            if p is not None and p.erase:
-                self._erase(roller, min(p.erase, n))
-            self._mark_std(other, even(n))
-
-    def _mark_roller_standing(self, f: CoupFacts, t: MarkTally) -> None:
-        """The roller's gains, his decision (RULES.md §6), the receiver's receipts."""
-        roller, other, st0 = f.roller, f.other, t.st0
-        assert st0 is not None
-        applied = max(0, t.marked - t.roller_erased)
-        if f.acts.ne_marque_pas:
-            self.std.ne_marque_pas(roller)
-        elif applied:
-            res = self._mark_std(roller, even(applied), own=True)
-            self._check_holes(res, (t.marked, applied), f.acts.roller_marks, (roller, f.side), f.where, st0)
-        if self.keep_trace:
-            self.score_mid = self.std.state
-        if f.left or f.forced_stay:
-            self._check_leave(f, t.marked, st0)
-        if f.left:
-            self.std.leave(roller, force=True)
-            return
-        self.std.stay(roller)
-        if t.late:
-            self._mark_std(other, even(t.late), own=True)
-            self.notes.append(
-                f"coup {f.coup.number}: {self._letter(other)} adds the {t.late} points missing "
-                "from his unplayable throw before throwing again (001 r.62)"
-            )
-        if t.other_effective:
-            res = self._mark_std(other, even(t.other_effective))
-            if t.induced is not None:  # None: the hole he wrote was erased (003 §177)
-                self._check_holes(
-                    res,
-                    (t.other_effective, t.other_effective),
-                    f.acts.other_marks,
-                    (other, self._letter(other)),
-                    f.where,
-                    st0,
-                )
-
-    def _apply_corrections(self, f: CoupFacts) -> None:
-        """Corrections as written; one that undoes a pending mistake in time ends it."""
-        for c in f.acts.corrections:
-            s = self.seat_of.get(c.who, c.who)
-            self._correct(s, c.points, c.holes)
-            for p in self.pending:
-                if p.status != "open" or p.offender != s:
-                    continue
-                if p.kind in ("par-trop", "fausse") and -c.points == p.amount:
-                    p.status = "erased"
-                    self._close(p, erased=True)
-                elif p.kind in ("par-moins", "impossible") and c.points == p.amount:
-                    p.status = "closed"  # corrected in time: no mistake left
-
-    def _apply_fait_marquer(self, f: CoupFacts) -> None:
-        """``X:fait-marquer(Y+N)``: X obliges Y to mark points he omitted or the rest of an
-        école he marked short (RULES.md §7.3; 003 §186: « il faut l'empêcher, et obliger
-        l'adversaire à marquer le trou »; 003 §187: « on l'oblige à marquer le trou, en
-        marquant l'école entière »).  Marked on Y's jeton as if Y had marked it; his
-        omission stays his école par moins."""
-        for d in f.acts.fait_marquer:
-            x, y = self.seat_of.get(d.who, d.who), self.seat_of.get(d.mark.who, d.mark.who)
-            n = d.mark.points
-            w = self._where(f.coup, d.span)
-            omitted = [
-                p
-                for p in self.pending
-                if p.status == "open"
-                and p.kind == "par-moins"
-                and p.offender == y
-                and p.claimant == x
-                and p.amount >= n
-            ]
-            short = [
-                p
-                for p in self.closed
-                if p.status == "claimed"
-                and p.claimant == y
-                and p.offender == x
-                and 0 < p.claimed
-                and p.claimed + n <= p.amount
-            ]
-            if omitted:
-                p = omitted[0]
-                p.status, p.claimed = "claimed", 0
-                self.closed.append(p)
-                self._finding(
-                    "ecole-par-moins",
-                    p.where,
-                    p.message,
-                    who=y,
-                    entitled=p.entitled,
-                    marked=p.marked,
-                    detail="fait-marquer",
-                    consequence=f"{self._letter(x)} obliged {self._letter(y)} to mark the {n} points (003 §186)",
-                )
-            elif short:
-                short[-1].claimed += n  # the whole école, at the offender's demand (003 §187)
-            else:
-                self._finding(
-                    "remedy-not-allowed",
-                    w,
-                    f"{self._letter(x)} obliges {self._letter(y)} to mark {n} he is not owed",
-                    who=x,
-                    detail="fait-marquer",
-                    consequence="the game goes on from the marks as the table made them (RULES.md §7.3)",
-                )
-            self._mark_std(y, even(n))
-
-    def _apply_remets(self, f: CoupFacts) -> None:
-        """``X:remet(Y±N)``: X moves Y's jeton apart from any claim of his own (003 §187:
-        « l'adversaire vous remet à huit points, et en marque quatre. On se contente
-        d'effacer ces quatre points, et l'on se remet à dix »).  Erasing points of an
-        open false école is no école, and leaves the école to claim (the points are
-        already off); restoring one's own jeton undoes a wrong remet."""
-        for r in f.acts.remets:
-            x, y = self.seat_of.get(r.who, r.who), self.seat_of.get(r.target, r.target)
-            self._correct(y, r.points, r.holes)
-            if r.points < 0 and x != y:
-                for p in self.pending:
-                    if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse"):
-                        p.erase = max(0, p.erase + r.points)
-
-    # -- the entitled ledger -------------------------------------------------------------
-    def _mark_entitled(self, f: CoupFacts, t: MarkTally) -> None:
-        roller, other, gains, receipts = f.roller, f.other, f.gains, f.receipts
-        ent = self.ent
-        est = ent.state
-        if gains and receipts and est[roller].points + gains < HOLE and est[other].points + receipts >= HOLE:
-            ent.ne_marque_pas(roller)
-        elif gains:
-            ent.mark(roller, gains, own=True)
-        if f.left:
-            ent.leave(roller, force=True)
+# -- match the claims (RULES.md §7.3-7.4) -------------------------------------------
+def _take_claims(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    roller, other = facts.roller, facts.other
+    credit_of = {id(c): cr for c, cr in zip(facts.acts.other_claims, tally.credit)}
+    for c in facts.acts.claims:
+        if id(c) not in credit_of and _induced_claim(table, facts, tally, c, found):
+            continue
+        if id(c) not in credit_of:  # the roller's claim, matched where it was written
+            tally.roller_claims.append((c, match_claim(table, c, c.points, (roller, other), facts.where, found)))
+            continue
+        n = c.points - credit_of[id(c)]
+        if n <= 0:
+            continue
+        p = match_claim(table, c, n, (other, roller), facts.where, found)
+        if p is not None and p.this_coup and p.offender == roller and p.kind == "fausse":
+            tally.against_roller_claims.append((c, n, p))  # undoes the roller's own école claim (003 §194)
+        elif p is not None and p.this_coup and p.offender == roller:
+            tally.now.append((c, n, p))
+            if p.kind in ERASING:
+                tally.roller_erased += min(p.erase, tally.marked)
+        elif p is None or p.this_coup:
+            # a claim that answers no earlier mistake is made now, after the receipts
+            tally.now.append((c, n, p))
         else:
-            due = receipts + sum(p.amount for p in t.new if p.kind in ("must-fill", "must-conserve"))
-            if due:
-                ent.mark(other, even(due))
-        self.in_sync = self.std.state == ent.state
+            tally.earlier.append((c, n, p))
+    if (tally.earlier or facts.acts.roller_claims) and not table.ordering_noted:
+        table.ordering_noted = True
+        table.notes.append(
+            "écoles on earlier coups are marked before the roller's gains, écoles on a coup "
+            "after its receipts (RULES.md §5.2; 003 §200; 001 r.64) — the usual order, assumed"
+        )
+
+
+def _induced_claim(table: TableState, facts: CoupFacts, tally: MarkTally, c: Ecole, found: Findings) -> bool:
+    """The roller's claim of the hole his own wrong "je ne marque pas" announced: he may
+    have it erased, not school it (RULES.md §5.3; 003 §177: « le lui faire effacer en le
+    réduisant aux points qu'il avait ; mais il ne peut marquer l'école »; 001 r.57).
+    The over-mark is erased before it reaches the ledger (the receiver keeps his
+    bredouille) and the claim marks nothing: a claim of an école not made."""
+    for p in tally.new:
+        if p.detail == "induced" and p.status == "open" and p.amount == c.points:
+            p.status = "erased"
+            close_mistake(table, p, found, erased=True)
+            tally.other_effective -= p.amount
+            tally.induced = None
+            found.add(
+                "ecole-claimed-wrongly",
+                table.where(facts.coup, c.span),
+                f'{facts.side} claims {c.points} for the hole his own "je ne marque pas" made {table.letter(facts.other)} mark',
+                who=facts.roller,
+                entitled=0,
+                marked=c.points,
+                consequence="the hole is erased, no école: he marks nothing (003 §177; 001 r.57)",
+            )
+            return True
+    return False
+
+
+# -- the standing ledger, in the usual order --------------------------------------------
+def _mark_standing(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    roller, other = facts.roller, facts.other
+    for _c, n, p in tally.earlier:
+        if p is not None and p.kind in ERASING and p.erase:
+            table.erase(p.offender, min(p.erase, n))
+        table.mark_std(other, even(n))
+    _mark_roller_standing(table, facts, tally, found)
+    for _c, n, p in tally.now:
+        if p is not None and p.kind in ERASING and p.erase and p.offender != roller:
+            table.erase(p.offender, min(p.erase, n))
+        table.mark_std(other, even(n))
+    for c, p in tally.roller_claims:
+        if p is not None and p.kind in ERASING and p.erase:
+            table.erase(p.offender, min(p.erase, c.points))
+        table.mark_std(roller, even(c.points))
+    for _c, n, p in tally.against_roller_claims:
+        if p is not None and p.erase:
+            table.erase(roller, min(p.erase, n))
+        table.mark_std(other, even(n))
+
+
+def _mark_roller_standing(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    """The roller's gains, his decision (RULES.md §6), the receiver's receipts."""
+    roller, other, st0 = facts.roller, facts.other, tally.st0
+    assert st0 is not None
+    applied = max(0, tally.marked - tally.roller_erased)
+    if facts.acts.ne_marque_pas:
+        table.std.ne_marque_pas(roller)
+    elif applied:
+        res = table.mark_std(roller, even(applied), own=True)
+        written = HoleMarks(facts.acts.roller_marks, roller, facts.side, facts.where)
+        check_holes(table, res, (tally.marked, applied), written, found, st0)
+    if table.keep_trace:
+        table.score_mid = table.std.state
+    if facts.left or facts.forced_stay:
+        check_leave(table, facts, tally.marked, st0, found)
+    if facts.left:
+        table.std.leave(roller, force=True)
+        return
+    table.std.stay(roller)
+    if tally.late:
+        table.mark_std(other, even(tally.late), own=True)
+        table.notes.append(
+            f"coup {facts.coup.number}: {table.letter(other)} adds the {tally.late} points missing "
+            "from his unplayable throw before throwing again (001 r.62)"
+        )
+    if tally.other_effective:
+        res = table.mark_std(other, even(tally.other_effective))
+        if tally.induced is not None:  # None: the hole he wrote was erased (003 §177)
+            written = HoleMarks(facts.acts.other_marks, other, table.letter(other), facts.where)
+            check_holes(table, res, (tally.other_effective, tally.other_effective), written, found, st0)
+
+
+def _apply_corrections(table: TableState, facts: CoupFacts, found: Findings) -> None:
+    """Corrections as written; one that undoes a pending mistake in time ends it."""
+    for c in facts.acts.corrections:
+        s = table.seat_of.get(c.who, c.who)
+        table.correct(s, c.points, c.holes)
+        for p in table.pending:
+            if p.status != "open" or p.offender != s:
+                continue
+            if p.kind in ("par-trop", "fausse") and -c.points == p.amount:
+                p.status = "erased"
+                close_mistake(table, p, found, erased=True)
+            elif p.kind in ("par-moins", "impossible") and c.points == p.amount:
+                p.status = "closed"  # corrected in time: no mistake left
+
+
+def _apply_fait_marquer(table: TableState, facts: CoupFacts, found: Findings) -> None:
+    """``X:fait-marquer(Y+N)``: X obliges Y to mark points he omitted or the rest of an
+    école he marked short (RULES.md §7.3; 003 §186: « il faut l'empêcher, et obliger
+    l'adversaire à marquer le trou »; 003 §187: « on l'oblige à marquer le trou, en
+    marquant l'école entière »).  Marked on Y's jeton as if Y had marked it; his
+    omission stays his école par moins."""
+    for d in facts.acts.fait_marquer:
+        x, y = table.seat_of.get(d.who, d.who), table.seat_of.get(d.mark.who, d.mark.who)
+        n = d.mark.points
+        w = table.where(facts.coup, d.span)
+        omitted = [
+            p
+            for p in table.pending
+            if p.status == "open" and p.kind == "par-moins" and p.offender == y and p.claimant == x and p.amount >= n
+        ]
+        short = [
+            p
+            for p in table.closed
+            if p.status == "claimed"
+            and p.claimant == y
+            and p.offender == x
+            and 0 < p.claimed
+            and p.claimed + n <= p.amount
+        ]
+        if omitted:
+            p = omitted[0]
+            p.status, p.claimed = "claimed", 0
+            table.closed.append(p)
+            found.add(
+                "ecole-par-moins",
+                p.where,
+                p.message,
+                who=y,
+                entitled=p.entitled,
+                marked=p.marked,
+                detail="fait-marquer",
+                consequence=f"{table.letter(x)} obliged {table.letter(y)} to mark the {n} points (003 §186)",
+            )
+        elif short:
+            short[-1].claimed += n  # the whole école, at the offender's demand (003 §187)
+        else:
+            found.add(
+                "remedy-not-allowed",
+                w,
+                f"{table.letter(x)} obliges {table.letter(y)} to mark {n} he is not owed",
+                who=x,
+                detail="fait-marquer",
+                consequence="the game goes on from the marks as the table made them (RULES.md §7.3)",
+            )
+        table.mark_std(y, even(n))
+
+
+def _apply_remets(table: TableState, facts: CoupFacts) -> None:
+    """``X:remet(Y±N)``: X moves Y's jeton apart from any claim of his own (003 §187:
+    « l'adversaire vous remet à huit points, et en marque quatre. On se contente
+    d'effacer ces quatre points, et l'on se remet à dix »).  Erasing points of an
+    open false école is no école, and leaves the école to claim (the points are
+    already off); restoring one's own jeton undoes a wrong remet."""
+    for r in facts.acts.remets:
+        x, y = table.seat_of.get(r.who, r.who), table.seat_of.get(r.target, r.target)
+        table.correct(y, r.points, r.holes)
+        if r.points < 0 and x != y:
+            for p in table.pending:
+                if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse"):
+                    p.erase = max(0, p.erase + r.points)
+
+
+# -- the entitled ledger -------------------------------------------------------------
+def _mark_entitled(table: TableState, facts: CoupFacts, tally: MarkTally) -> None:
+    roller, other, gains, receipts = facts.roller, facts.other, facts.gains, facts.receipts
+    ent = table.ent
+    est = ent.state
+    if gains and receipts and est[roller].points + gains < HOLE and est[other].points + receipts >= HOLE:
+        ent.ne_marque_pas(roller)
+    elif gains:
+        ent.mark(roller, gains, own=True)
+    if facts.left:
+        ent.leave(roller, force=True)
+    else:
+        due = receipts + sum(p.amount for p in tally.new if p.kind in ("must-fill", "must-conserve"))
+        if due:
+            ent.mark(other, even(due))
+    table.in_sync = table.std.state == ent.state

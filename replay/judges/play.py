@@ -2,36 +2,44 @@
 (RULES.md §3, §9.4-9.6; 003 §211-216).
 
 The engine is asked one question per coup — :func:`~trictrac.replay.moves.judge_play`:
-is this written play legal, and if not, which are the legal ones.
+is this written play legal, and if not, which are the legal ones.  Entry points:
+:func:`judge_written_play`, :func:`judge_illegal_play`, :func:`judge_remedy`,
+:func:`judge_replay_forced`; each takes the table's state, the coup's facts and the
+findings sink.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...notation.record import Move
 from ..direct import judge_direct
 from ..moves import Play, judge_play, legal_plays
-from ..profiles import Profile
 from ..remedies import remedy_problems
 from ..scoring import play_outcome, score_roll
-from .table import VIOLATION_KIND, CoupFacts, TableState, moves_of, pairs_text
+from .table import ROLL_CACHE, ROLL_CACHE_MAX, VIOLATION_KIND, CoupFacts, Remedy, TableState, moves_of, pairs_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...notation.record import Replay
+    from ..findings import Findings
     from ..moves import PlayJudgement
     from ..position import Position
     from ..scoring import CoupScore
 
-# Per-process cache of the score of a roll, one dict per profile (hashing a Profile
-# costs ~2 µs): (position, roll) -> score (no-play coups and illegal plays only).
-# Coups themselves are not cached: real games seldom repeat a position, even in the
-# opening (measured: a cache of (position, roll, moves) gave nothing on cold runs and
-# cost garbage-collector time).
-ROLL_CACHE: dict[Profile, dict[tuple[Any, ...], CoupScore]] = {}
-ROLL_CACHE_MAX = 4096
+__all__ = [
+    "ROLL_CACHE",
+    "edit_distance",
+    "judge_illegal_play",
+    "judge_remedy",
+    "judge_replay_forced",
+    "judge_written_play",
+    "nearest_plays",
+    "plays_by_distance",
+    "roll_score",
+    "written_forms",
+]
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -76,236 +84,242 @@ def plays_by_distance(written: str, plays: Sequence[Play]) -> list[tuple[int, Pl
     return [(d, plays[i]) for d, i in scored]
 
 
-class PlayJudge(TableState):
-    roll_cache: dict[tuple[Any, ...], CoupScore]
-    recover: bool  # go on after a mistake of the record (issue 14 §2); False = stop (--strict)
-    #: the written play proved legal without enumerating first (issue 17); False = always
-    #: ``judge_play`` (the differential test compares both)
-    direct_judge: bool = True
-
-    def _judge_written_play(self, f: CoupFacts) -> bool:
-        """Judge ``f.moves`` from ``f.position``: fills the judgement, the play, its score,
-        the score of the roll and the position after; False when a checker does not
-        exist (the record cannot go on, RULES.md §9.6) and no legal play is near enough
-        to what is written to go on from (``recover``; issue 14 §2)."""
-        pos, roll = f.position, f.roll
-        assert pos is not None
-        j = (judge_direct if self.direct_judge else judge_play)(pos, roll, f.moves, self.profile)
-        if f.acts.forces:
-            j = self._forced_by_demand(f, j)
-        if self.recover and j.violation == "wrong-distance":
-            # a move the roll cannot make: a mistake of the record, not of the table
-            head = f"{f.side} plays {pairs_text(f.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
-            if self._go_on_from_nearest(f, ("illegal-move", head, "wrong-distance", "§3.1")):
-                return self._judge_written_play(f)
-        played = j.play
-        if played is None:
-            # not executable: a checker that does not exist, or a dame mal posée (§9.5)
-            play, problem = self._play_as_written(f)
-            if problem is not None:
-                if not self.recover or not self._go_on_from_nearest(f, problem):
-                    kind, head, detail, rule = problem
-                    sep = "; " if kind == "illegal-move" else ": "
-                    self._finding(
-                        kind,
-                        f.where,
-                        f"{head}{sep}the record cannot go on",
-                        who=self.seat_of.get(f.side, f.side),
-                        detail=detail,
-                        consequence=f"verification of this game stops here (RULES.md {rule})",
-                    )
-                    self.stopped = True
-                    return False
-                return self._judge_written_play(f)
-            assert play is not None  # no problem: the checkers moved as written
-            played = play
-            j = j._replace(play=play)
-        f.judgement, f.play = j, played
-        f.score, f.position_after = play_outcome(pos, roll, played, self.profile)
-        # what a legal play would give: needed only to measure a plein not made (§7.7)
-        f.score_of_roll = f.score if j.legal else self._score_roll(pos, roll)
-        return True
-
-    def _forced_by_demand(self, f: CoupFacts, j: PlayJudgement) -> PlayJudgement:
-        """``A:force(14/20)``: the opponent makes the checker entered inadvertently into his
-        second table pass into his first (RULES.md §3.8 P5; 003 §213: « vous l'obligez à
-        jouer le six avec la dame qu'il a à votre dixième flèche, et de rompre pour jouer
-        le cinq »).  The throw is judged among the plays that contain the forced moves:
-        when no legal play does, the fill or conservation it forbids is no duty (M10-M11),
-        so the break it forces is no école."""
-        forced = [(m.from_, m.to) for d in f.acts.forces for m in d.moves if isinstance(m, Move)]
-        # from the opponent's second table (the roller's 13..18) into his first (19..24)
-        if not forced or not all(13 <= a <= 18 < b <= 24 for a, b in forced):
-            d = f.acts.forces[0]
-            self._finding(
-                "remedy-not-allowed",
-                replace(f.where, span=d.span if d.span.line else f.where.span),
-                f"{self._letter(f.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
-                "from his second table into his first",
-                who=f.other,
-                detail="force",
-                consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
-            )
-            return j
-        if j.violation not in ("must-fill", "must-conserve"):
-            return j
-        if j.play is None or not all(m in j.play.steps for m in forced):
-            return j
-        assert f.position is not None
-        if any(all(m in p.steps for m in forced) for p in j.alternatives):
-            return j  # a legal play obeys the demand: the duty to fill or conserve stands
-        return j._replace(legal=True, violation=None, rule=None)
-
-    def _play_as_written(self, f: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
-        """The checkers moved as written, legal or not; or the problem (kind, message,
-        detail, rule) of a move that goes backwards or starts from an empty point."""
-        assert f.position is not None
-        counts = list(f.position.mover)
-        for p, q in f.pairs:
-            if not (1 <= p < q <= 25):
-                head = f"{f.side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off"
-                return None, ("illegal-move", head, "wrong-distance", "§3.1, §9.6")
-            if counts[p] <= 0:
-                head = f"{f.side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}"
-                return None, ("missing-checker", head, None, "§9.6")
-            counts[p] -= 1
-            counts[q] += 1
-        steps = tuple(f.pairs)
-        return Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0), None
-
-    def _go_on_from_nearest(self, f: CoupFacts, problem: tuple[str, str, str | None, str]) -> bool:
-        """A move the record cannot make, taken as a typo: one finding with the legal play
-        nearest to what is written ("did you mean"), and the walk goes on from it."""
-        assert f.position is not None
-        written = pairs_text(f.moves)
-        nearest, clear = nearest_plays(written, legal_plays(f.position, f.roll, self.profile).plays)
-        if not nearest:
-            return False
-        proposal = nearest[0]
-        how = (
-            "the legal play nearest to what is written"
-            if clear
-            else f"the first of {len(nearest)} legal plays as near to what is written"
-        )
-        self._finding(
-            problem[0],
-            f.where,
-            f"{problem[1]}; did you mean {proposal.text()}?",
-            who=self.seat_of.get(f.side, f.side),
-            detail="did-you-mean",
-            alternatives=tuple(p.text() for p in nearest[:8]),
-            consequence=f"a mistake of the record: verification goes on from {proposal.text()}, {how} "
-            f"(RULES.md {problem[3]})",
-        )
-        f.moves = tuple(proposal.steps)
-        f.pairs = list(proposal.steps)
-        return True
-
-    def _score_roll(self, pos: Position, roll: tuple[int, int]) -> CoupScore:
-        key = (pos, roll)
-        cache = self.roll_cache
-        cs = cache.get(key)
-        if cs is None:
-            if len(cache) >= ROLL_CACHE_MAX:
-                cache.clear()
-            cs = cache[key] = score_roll(pos, roll, self.profile)
-        return cs
-
-    def _illegal(self, f: CoupFacts, remedy_by: tuple[str, str] | None = None) -> None:
-        """The finding of an illegal play (a plein not made is reported with its école)."""
-        j = f.judgement
-        assert j is not None
-        v = j.violation or "illegal"
-        kind = VIOLATION_KIND.get(v, "illegal-move")
-        if kind in ("must-fill", "must-conserve"):
-            return  # reported with its école (RULES.md §7.7)
-        if remedy_by is None:
-            consequence = "the play stands unless the opponent had it corrected (RULES.md §9.5; 003 §211-216)"
-        else:
-            consequence = f"played again as {remedy_by[1]} at {remedy_by[0]}'s demand (RULES.md §9.5; 003 §211-216)"
-        alts = tuple(p.text() for p in j.alternatives[:8])
-        more = f" (+{len(j.alternatives) - 8} more)" if len(j.alternatives) > 8 else ""
-        played = j.play.text() if j.play is not None else "?"
-        self._finding(
-            kind,
-            f.where,
-            f"{f.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
-            f"legal: {', '.join(alts) or 'none'}{more}",
-            who=f.roller,
-            detail=v,
-            alternatives=alts,
-            consequence=consequence,
-        )
-
-    def _remedy(self, f: CoupFacts, rep: Replay) -> tuple[Any, ...] | None:
-        """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judged by
-        :func:`replay.remedies.remedy_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
-        score, position after, seat of who decided)`` — or None when the replay cannot be
-        played at all (the written play stands)."""
-        pos, roll, side = f.position, f.roll, f.side
-        assert pos is not None
-        rmoves = moves_of(rep.moves)
-        rw = replace(f.where, span=rep.span if rep.span.line else f.where.span)
-        by = self.seat_of.get(rep.who, rep.who)
-        if by not in ("A", "B"):
-            by = f.other
-        head = (
-            f"{side} replays his throw as"
-            if by == f.roller
-            else f"{self._letter(by)} has {side}'s throw played again as"
-        )
-        rj = judge_play(pos, roll, rmoves, self.profile)
-        rplay = rj.play
-        if rplay is None:
-            self._finding(
-                "remedy-not-allowed",
-                rw,
-                f"{head} {pairs_text(rmoves)}, which cannot be played "
-                f"({(rj.violation or 'illegal').replace('-', ' ')})",
-                who=by,
-                detail="not-executable",
-                consequence="the play as first written stands (RULES.md §9.5)",
-            )
-            return None
-        problems = remedy_problems(
-            pos,
-            roll,
-            f.pairs,
-            f.judgement,
-            rj,
-            by_roller=by == f.roller,
-            forced_stay=f.forced_stay,
-            profile=self.profile,
-            side=side,
-        )
-        if problems:
-            self._finding(
-                "remedy-not-allowed",
-                rw,
-                f"{head} {rplay.text()}: " + "; ".join(t for _d, t in problems),
-                who=by,
-                detail=problems[0][0],
-                alternatives=tuple(pl.text() for pl in rj.alternatives[:8]),
-                consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
-            )
-        cs_r, pos_r = play_outcome(pos, roll, rplay, self.profile)
-        return (rplay, cs_r, pos_r, by)
-
-    def _replay_forced(self, f: CoupFacts, judgement: PlayJudgement) -> PlayJudgement:
-        """The opponent made the roller stay and chose his play (003 §170; 001 r.63): the
-        choice is the opponent's, so only an illegal choice other than a plein is his fault."""
-        if not judgement.legal:
-            if judgement.violation not in ("must-fill", "must-conserve"):
-                assert f.play is not None
-                self._finding(
-                    "remedy-not-allowed",
-                    f.where,
-                    f"{self._letter(f.other)} made {f.side} stay and play {f.play.text()}, which is illegal: "
-                    f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
-                    who=f.other,
-                    detail="illegal",
-                    alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
-                    consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
+def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> bool:
+    """Judge ``facts.moves`` from ``facts.position``: fills the judgement, the play, its score,
+    the score of the roll and the position after; False when a checker does not
+    exist (the record cannot go on, RULES.md §9.6) and no legal play is near enough
+    to what is written to go on from (``table.recover``; issue 14 §2)."""
+    pos, roll, profile = facts.position, facts.roll, table.profile
+    assert pos is not None
+    j = (judge_direct if table.direct_judge else judge_play)(pos, roll, facts.moves, profile)
+    if facts.acts.forces:
+        j = _forced_by_demand(table, facts, j, found)
+    if table.recover and j.violation == "wrong-distance":
+        # a move the roll cannot make: a mistake of the record, not of the table
+        head = f"{facts.side} plays {pairs_text(facts.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
+        if _go_on_from_nearest(table, facts, ("illegal-move", head, "wrong-distance", "§3.1"), found):
+            return judge_written_play(table, facts, found)
+    played = j.play
+    if played is None:
+        # not executable: a checker that does not exist, or a dame mal posée (§9.5)
+        play, problem = _play_as_written(facts)
+        if problem is not None:
+            if not table.recover or not _go_on_from_nearest(table, facts, problem, found):
+                kind, head, detail, rule = problem
+                sep = "; " if kind == "illegal-move" else ": "
+                found.add(
+                    kind,
+                    facts.where,
+                    f"{head}{sep}the record cannot go on",
+                    who=table.seat_of.get(facts.side, facts.side),
+                    detail=detail,
+                    consequence=f"verification of this game stops here (RULES.md {rule})",
                 )
-            judgement = judgement._replace(legal=True, violation=None)
-        return judgement
+                table.stopped = True
+                return False
+            return judge_written_play(table, facts, found)
+        assert play is not None  # no problem: the checkers moved as written
+        played = play
+        j = j._replace(play=play)
+    facts.judgement, facts.play = j, played
+    facts.score, facts.position_after = play_outcome(pos, roll, played, profile)
+    # what a legal play would give: needed only to measure a plein not made (§7.7)
+    facts.score_of_roll = facts.score if j.legal else roll_score(table, pos, roll)
+    return True
+
+
+def _forced_by_demand(table: TableState, facts: CoupFacts, j: PlayJudgement, found: Findings) -> PlayJudgement:
+    """``A:force(14/20)``: the opponent makes the checker entered inadvertently into his
+    second table pass into his first (RULES.md §3.8 P5; 003 §213: « vous l'obligez à
+    jouer le six avec la dame qu'il a à votre dixième flèche, et de rompre pour jouer
+    le cinq »).  The throw is judged among the plays that contain the forced moves:
+    when no legal play does, the fill or conservation it forbids is no duty (M10-M11),
+    so the break it forces is no école."""
+    forced = [(m.from_, m.to) for d in facts.acts.forces for m in d.moves if isinstance(m, Move)]
+    # from the opponent's second table (the roller's 13..18) into his first (19..24)
+    if not forced or not all(13 <= a <= 18 < b <= 24 for a, b in forced):
+        d = facts.acts.forces[0]
+        found.add(
+            "remedy-not-allowed",
+            replace(facts.where, span=d.span if d.span.line else facts.where.span),
+            f"{table.letter(facts.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
+            "from his second table into his first",
+            who=facts.other,
+            detail="force",
+            consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
+        )
+        return j
+    if j.violation not in ("must-fill", "must-conserve"):
+        return j
+    if j.play is None or not all(m in j.play.steps for m in forced):
+        return j
+    assert facts.position is not None
+    if any(all(m in p.steps for m in forced) for p in j.alternatives):
+        return j  # a legal play obeys the demand: the duty to fill or conserve stands
+    return j._replace(legal=True, violation=None, rule=None)
+
+
+def _play_as_written(facts: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
+    """The checkers moved as written, legal or not; or the problem (kind, message,
+    detail, rule) of a move that goes backwards or starts from an empty point."""
+    assert facts.position is not None
+    counts = list(facts.position.mover)
+    for p, q in facts.pairs:
+        if not (1 <= p < q <= 25):
+            head = f"{facts.side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off"
+            return None, ("illegal-move", head, "wrong-distance", "§3.1, §9.6")
+        if counts[p] <= 0:
+            head = f"{facts.side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}"
+            return None, ("missing-checker", head, None, "§9.6")
+        counts[p] -= 1
+        counts[q] += 1
+    steps = tuple(facts.pairs)
+    return Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0), None
+
+
+def _go_on_from_nearest(
+    table: TableState, facts: CoupFacts, problem: tuple[str, str, str | None, str], found: Findings
+) -> bool:
+    """A move the record cannot make, taken as a typo: one finding with the legal play
+    nearest to what is written ("did you mean"), and the walk goes on from it."""
+    assert facts.position is not None
+    written = pairs_text(facts.moves)
+    nearest, clear = nearest_plays(written, legal_plays(facts.position, facts.roll, table.profile).plays)
+    if not nearest:
+        return False
+    proposal = nearest[0]
+    how = (
+        "the legal play nearest to what is written"
+        if clear
+        else f"the first of {len(nearest)} legal plays as near to what is written"
+    )
+    found.add(
+        problem[0],
+        facts.where,
+        f"{problem[1]}; did you mean {proposal.text()}?",
+        who=table.seat_of.get(facts.side, facts.side),
+        detail="did-you-mean",
+        alternatives=tuple(p.text() for p in nearest[:8]),
+        consequence=f"a mistake of the record: verification goes on from {proposal.text()}, {how} "
+        f"(RULES.md {problem[3]})",
+    )
+    facts.moves = tuple(proposal.steps)
+    facts.pairs = list(proposal.steps)
+    return True
+
+
+def roll_score(table: TableState, pos: Position, roll: tuple[int, int]) -> CoupScore:
+    """What the roll entitles when played legally (``scoring.score_roll``), cached."""
+    key = (pos, roll)
+    cache = table.roll_cache
+    cs = cache.get(key)
+    if cs is None:
+        if len(cache) >= ROLL_CACHE_MAX:
+            cache.clear()
+        cs = cache[key] = score_roll(pos, roll, table.profile)
+    return cs
+
+
+def judge_illegal_play(
+    table: TableState, facts: CoupFacts, found: Findings, remedy_by: tuple[str, str] | None = None
+) -> None:
+    """The finding of an illegal play (a plein not made is reported with its école)."""
+    j = facts.judgement
+    assert j is not None
+    v = j.violation or "illegal"
+    kind = VIOLATION_KIND.get(v, "illegal-move")
+    if kind in ("must-fill", "must-conserve"):
+        return  # reported with its école (RULES.md §7.7)
+    if remedy_by is None:
+        consequence = "the play stands unless the opponent had it corrected (RULES.md §9.5; 003 §211-216)"
+    else:
+        consequence = f"played again as {remedy_by[1]} at {remedy_by[0]}'s demand (RULES.md §9.5; 003 §211-216)"
+    alts = tuple(p.text() for p in j.alternatives[:8])
+    more = f" (+{len(j.alternatives) - 8} more)" if len(j.alternatives) > 8 else ""
+    played = j.play.text() if j.play is not None else "?"
+    found.add(
+        kind,
+        facts.where,
+        f"{facts.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
+        f"legal: {', '.join(alts) or 'none'}{more}",
+        who=facts.roller,
+        detail=v,
+        alternatives=alts,
+        consequence=consequence,
+    )
+
+
+def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findings) -> Remedy | None:
+    """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judged by
+    :func:`replay.remedies.remedy_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
+    score, position after, seat of who decided)`` — or None when the replay cannot be
+    played at all (the written play stands)."""
+    pos, roll, side, profile = facts.position, facts.roll, facts.side, table.profile
+    assert pos is not None
+    rmoves = moves_of(rep.moves)
+    rw = replace(facts.where, span=rep.span if rep.span.line else facts.where.span)
+    by = table.seat_of.get(rep.who, rep.who)
+    if by not in ("A", "B"):
+        by = facts.other
+    head = (
+        f"{side} replays his throw as"
+        if by == facts.roller
+        else f"{table.letter(by)} has {side}'s throw played again as"
+    )
+    rj = judge_play(pos, roll, rmoves, profile)
+    rplay = rj.play
+    if rplay is None:
+        found.add(
+            "remedy-not-allowed",
+            rw,
+            f"{head} {pairs_text(rmoves)}, which cannot be played ({(rj.violation or 'illegal').replace('-', ' ')})",
+            who=by,
+            detail="not-executable",
+            consequence="the play as first written stands (RULES.md §9.5)",
+        )
+        return None
+    problems = remedy_problems(
+        pos,
+        roll,
+        facts.pairs,
+        facts.judgement,
+        rj,
+        by_roller=by == facts.roller,
+        forced_stay=facts.forced_stay,
+        profile=profile,
+        side=side,
+    )
+    if problems:
+        found.add(
+            "remedy-not-allowed",
+            rw,
+            f"{head} {rplay.text()}: " + "; ".join(t for _d, t in problems),
+            who=by,
+            detail=problems[0][0],
+            alternatives=tuple(pl.text() for pl in rj.alternatives[:8]),
+            consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
+        )
+    cs_r, pos_r = play_outcome(pos, roll, rplay, profile)
+    return (rplay, cs_r, pos_r, by)
+
+
+def judge_replay_forced(
+    table: TableState, facts: CoupFacts, judgement: PlayJudgement, found: Findings
+) -> PlayJudgement:
+    """The opponent made the roller stay and chose his play (003 §170; 001 r.63): the
+    choice is the opponent's, so only an illegal choice other than a plein is his fault."""
+    if not judgement.legal:
+        if judgement.violation not in ("must-fill", "must-conserve"):
+            assert facts.play is not None
+            found.add(
+                "remedy-not-allowed",
+                facts.where,
+                f"{table.letter(facts.other)} made {facts.side} stay and play {facts.play.text()}, which is illegal: "
+                f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
+                who=facts.other,
+                detail="illegal",
+                alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
+                consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
+            )
+        judgement = judgement._replace(legal=True, violation=None)
+    return judgement

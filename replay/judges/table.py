@@ -27,13 +27,12 @@ from ...notation.record import (
     Replay,
     Span,
 )
-from ..findings import FINDING_KINDS, Finding
 from ..ledger import Ledger, MarkResult, ScoreState
+from ..profiles import Profile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Play, PlayJudgement
     from ..position import Position
-    from ..profiles import Profile
     from ..scoring import CoupScore
 
 PLEIN_KINDS = frozenset(("petit-jan", "grand-jan", "jan-de-retour"))
@@ -50,6 +49,19 @@ VIOLATION_KIND = {
     "both-numbers": "unplayed-number",
     "larger-number": "unplayed-number",
 }
+
+
+# Per-process cache of the score of a roll, one dict per profile (hashing a Profile
+# costs ~2 µs): (position, roll) -> score (no-play coups and illegal plays only).
+# Coups themselves are not cached: real games seldom repeat a position, even in the
+# opening (measured: a cache of (position, roll, moves) gave nothing on cold runs and
+# cost garbage-collector time).
+ROLL_CACHE: dict[Profile, dict[tuple[Any, ...], CoupScore]] = {}
+ROLL_CACHE_MAX = 4096
+
+
+#: the throw played again at the table: (play, its score, the position after, seat of who decided)
+Remedy = tuple["Play", "CoupScore", "Position", str]
 
 
 @dataclass(slots=True)
@@ -258,7 +270,7 @@ class CoupFacts:
         self.forced_by_replay = False
         self.judgement: PlayJudgement | None = None
         self.play: Play | None = None
-        self.remedy: tuple[Any, ...] | None = None
+        self.remedy: Remedy | None = None
         self.forced_stay = False
         self.plein_lost = 0
         self.plein_not_due = 0
@@ -280,93 +292,77 @@ class CoupFacts:
 
 
 class TableState:
-    """The state of the table the judges read and update: the two ledgers (standing
-    and entitled, see :mod:`trictrac.replay.verify`), the pending mistakes, the
-    findings so far.  The flow (``_Verifier``) creates it; each judge is a mixin."""
+    """The one state value of the table that the judges read and update, through their
+    ``table`` parameter: the two ledgers (standing and entitled, see
+    :mod:`trictrac.replay.verify`), the pending mistakes, the seats, the counters of the
+    walk, the course of the partie.  The flow (``verify._Verifier``) creates it; what
+    the judges find goes to a :class:`~trictrac.replay.findings.Findings` sink passed
+    beside it.  The small ledger helpers below move the standing jetons."""
 
-    rec: Record
-    profile: Profile
-    game: int
-    file: str | None
-    compact: bool
-    findings: list[Finding]
-    notes: list[str]
-    diagnostics: list[Diagnostic]
-    pending: list[Pending]
-    closed: list[Pending]
-    seat_of: dict[str, str]
-    letter_of: dict[str, str]
-    marque: int
-    releve: int
-    index: int
-    stopped: bool
-    std: Ledger
-    ent: Ledger
-    in_sync: bool
-    partie_kind: str | None
-    ordering_noted: bool
+    def __init__(self, record: Record, profile: Profile, *, game: int, file: str | None) -> None:
+        self.rec = record
+        self.profile = profile
+        self.game = game
+        self.file = file
+        self.compact = record.mode == "compact"
+        self.keep_trace = True
+        self.recover = False  # go on after a mistake of the record (issue 14 §2); False = stop (--strict)
+        #: the written play proved legal without enumerating first (issue 17); False = always
+        #: ``judge_play`` (the differential test compares both)
+        self.direct_judge = True
+        self.notes: list[str] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.pending: list[Pending] = []
+        self.closed: list[Pending] = []  # mistakes whose claim window has closed
+        self.seat_of: dict[str, str] = {"A": "A", "B": "B"}
+        self.letter_of: dict[str, str] = {"A": "A", "B": "B"}  # updated in place (the sink reads it)
+        self.marque = self.releve = self.index = 0
+        self.stopped = False
+        self.pos: Position | None = None
+        self.primaute: str | None = None
+        self.marque_first: str | None = None  # who threw first in this marqué (003 §226)
+        self.releve_over = True  # a relevé may start (start of game)
+        self.ordering_noted = False
+        self.std = Ledger(profile)
+        self.ent = Ledger(profile)
+        self.in_sync = True  # standing == entitled (the fast path keeps them so)
+        #: the standing score after the roller's own gains, before the receipts and the
+        #: écoles of the coup (RULES.md §4.1 O2-O4); kept only with a trace
+        self.score_mid: ScoreState | None = None
+        self.hole_log: list[tuple[str, int]] = []  # this coup's holes: (seat, 1 simple | 2 double)
+        self.double_holes = {"A": 0, "B": 0}  # trous doubles marked in the game, by seat (§5.2)
+        self.marques: list[dict[str, Any]] = []
+        self.bad_tokens: dict[int, list[Diagnostic]] | None = None  # unread moves by line (recover.py)
+        self.partie = PartieCourse()
+        self.roll_cache = ROLL_CACHE.setdefault(profile, {})  # the score of a roll, see play.score_roll
 
-    def _where(self, coup: Coup | None, span: Span | None = None) -> Where:
+    def where(self, coup: Coup | None, span: Span | None = None) -> Where:
         if coup is None:
             return Where(self.game, self.marque, self.releve, 0, -1, span or NO_SPAN)
         return Where(self.game, self.marque, self.releve, coup.number, self.index, span or coup.span)
 
-    def _finding(self, kind: str, where: Where, message: str, *, who: str | None = None, **details: Any) -> None:
-        """Record one finding; ``details``: entitled, marked, consequence, detail,
-        alternatives (see :class:`~trictrac.replay.findings.Finding`)."""
-        sp = where.span
-        self.findings.append(
-            Finding(
-                kind=kind,
-                message=message,
-                game=where.game,
-                releve=where.releve,
-                marque=where.marque,
-                coup=where.coup,
-                index=where.index,
-                line=sp.line,
-                col=sp.col,
-                who=self.letter_of.get(who, who) if who else None,
-                entitled=details.get("entitled"),
-                marked=details.get("marked"),
-                consequence=details.get("consequence", ""),
-                rule=FINDING_KINDS[kind][0],
-                detail=details.get("detail"),
-                alternatives=details.get("alternatives", ()),
-                file=self.file,
-            )
-        )
-
-    def _letter(self, seat: str) -> str:
+    def letter(self, seat: str) -> str:
         return self.letter_of.get(seat, seat)
 
-    keep_trace: bool
-    #: the standing score after the roller's own gains, before the receipts and the
-    #: écoles of the coup (RULES.md §4.1 O2-O4); kept only with a trace
-    score_mid: ScoreState | None
-    hole_log: list[tuple[str, int]]  # this coup's holes on the standing ledger: (seat, 1 simple | 2 double)
-
-    def _mark_std(self, seat: str, n: int, own: bool = False) -> MarkResult:
+    def mark_std(self, seat: str, n: int, own: bool = False) -> MarkResult:
         """Mark on the standing ledger, keeping the holes it completes (simple or double)."""
         res = self.std.mark(seat, n, own=own)
         if res.holes:
-            self._log_holes(seat, res)
+            self.log_holes(seat, res)
         return res
 
-    double_holes: dict[str, int]  # trous doubles marked in the game, by seat (RULES.md §5.2)
-
-    def _log_holes(self, seat: str, res: MarkResult) -> None:
+    def log_holes(self, seat: str, res: MarkResult) -> None:
         for k, _double in res.holes:
             self.hole_log.append((seat, k))
             if k == 2:
                 self.double_holes[seat] += 1
 
     # -- the standing ledger put right (claims, corrections; RULES.md §7.3, §5.5) ----------
-    def _erase(self, seat: str, n: int) -> None:
+    def erase(self, seat: str, n: int) -> None:
         """Erase ``n`` over-marked points of ``seat`` (a claimed école par trop, §7.3)."""
-        self._correct(seat, -n, 0)
+        self.correct(seat, -n, 0)
 
-    def _correct(
+    def correct(
         self, seat: str, dpoints: int, dholes: int, *, bredouille: bool | None = None, pavillon: bool | None = None
     ) -> None:
         """Move ``seat``'s jeton and fichet by ``dpoints`` / ``dholes`` (closed form: a hole
@@ -390,6 +386,30 @@ class TableState:
         led = Ledger(self.profile, state, primaute=self.std.primaute)
         led.releve = self.std.releve
         self.std = led
+
+
+class PartieCourse:
+    """The course of the partie the end judges follow (RULES.md §5.4, §8): its kind, when
+    it or a marqué ended, the marqués' winners, the rotation of several players, the
+    pavillon of the written game.  Set from the ``Partie`` tag by ``sections.init_partie``."""
+
+    def __init__(self) -> None:
+        self.kind: str | None = None  # douze-trous | a-ecrire | a kind of several players
+        self.marques_total: int | None = None  # marqués of a partie à écrire
+        self.multi: tuple[str, tuple[str, ...]] | None = None  # (kind, players) of several players
+        self.over: str | None = None  # why the partie or the marqué is over (RULES.md §8.1-8.2)
+        self.over_reported = False
+        self.over_state: ScoreState | None = None  # the score when the partie ended
+        self.pav_check = False  # the pavillon of the written game is judged (001 r.58)
+        self.pav_due: dict[str, Where] = {}  # seat -> where he earned a pavillon not yet taken
+        self.pav_lost: set[str] = set()  # seats whose pavillon was lost for want of taking it
+        self.winners: list[tuple[str | None, int]] = []  # (winner, value) of every marqué
+        self.marque_open = False  # a marqué whose result is not written yet
+        self.multi_lines: list[Any] = []
+        self.multi_first: str | None = None  # the drawn primauté of the first marqué
+        self.multi_expected: str | None = None  # player letter expected to throw first
+        self.marque_fresh = False
+        self.refaits = 0
 
 
 def moves_of(moves: Sequence[Any]) -> tuple[Any, ...]:
