@@ -167,11 +167,18 @@ class BoardScore:
             raise BoardError(f"not a score: {score!r}") from None
 
 
+_MOVER_FRAMED: set[type] = set()  # classes seen with mover / other / turn (replay Position)
+
+
 def _raw_sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
     """(A counts, B counts, turn) of a PositionSpec or a replay Position, unchecked."""
-    if isinstance(pos, PositionSpec):
+    if pos.__class__ in _MOVER_FRAMED:
+        turn = pos.turn
+        a, b = (pos.mover, pos.other) if turn == "A" else (pos.other, pos.mover)
+    elif isinstance(pos, PositionSpec):
         a, b, turn = pos.a, pos.b, pos.turn
     elif hasattr(pos, "mover") and hasattr(pos, "other") and hasattr(pos, "turn"):
+        _MOVER_FRAMED.add(pos.__class__)
         turn = pos.turn
         a, b = (pos.mover, pos.other) if turn == "A" else (pos.other, pos.mover)
     else:
