@@ -167,7 +167,7 @@ class BoardScore:
             raise BoardError(f"not a score: {score!r}") from None
 
 
-_MOVER_FRAMED: set[type] = set()  # classes seen with mover / other / turn (replay Position)
+_MOVER_FRAMED: set[Any] = set()  # classes seen with mover / other / turn (replay Position)
 
 
 def _raw_sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
