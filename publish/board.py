@@ -878,8 +878,8 @@ class PageBoards:
             sid = self._score_id(score)
             self._last_score = (score, sid)
         d = f"<desc>{write_position(PositionSpec(a, b, turn=turn))}</desc>" if desc else ""
-        arrows = "" if last_move is None else self._arrows.get(last_move) or self._arrow_layer(last_move)
-        die = "" if dice is None else self._dice.get((dice, roller)) or self._dice_use(dice, roller)
+        arrows = "" if last_move is None else self._arrow_layer(last_move)
+        die = "" if dice is None else self._dice_use(dice, roller)
         return (
             f'{self._head}{title}</title>{d}<use href="#T"/><g class="m"><use href="#{la}"/><use href="#{lb}"/>'
             f'<use href="#{sid}"/>{arrows}{die}</g></svg>'
@@ -917,6 +917,16 @@ class PageBoards:
         return f"sc{k}"
 
     def _arrow_layer(self, last_move: tuple[str, Sequence[tuple[int, int]]]) -> str:
+        """The arrows of a play (kept by the play; a list of moves is drawn anew)."""
+        try:
+            text = self._arrows.get(last_move)
+        except TypeError:
+            return self._draw_arrows(last_move)
+        if text is None:
+            text = self._arrows[last_move] = self._draw_arrows(last_move)
+        return text
+
+    def _draw_arrows(self, last_move: tuple[str, Sequence[tuple[int, int]]]) -> str:
         side, moves = last_move
         if side not in ("A", "B"):
             raise BoardError(f"last_move side must be 'A' or 'B', not {side!r}")
@@ -925,15 +935,19 @@ class PageBoards:
             if not (1 <= fr <= 24 and 1 <= to <= 25):
                 raise BoardError(f"last_move: bad move {fr}/{to}")
             arrows.append(_arrow(side, fr, to, self.labels))
-        text = f'<g class="last-move">{"".join(arrows)}</g>'
-        try:
-            self._arrows[last_move] = text
-        except TypeError:  # moves given as a list: not kept
-            pass
-        return text
+        return f'<g class="last-move">{"".join(arrows)}</g>'
 
     def _dice_use(self, dice: tuple[int, int], roller: str | None) -> str:
-        """The throw, by the roller's side of the board."""
+        """The throw, by the roller's side of the board (kept by throw and roller)."""
+        try:
+            text = self._dice.get((dice, roller))
+        except TypeError:  # dice given as a list
+            return self._define_dice(dice, roller)
+        if text is None:
+            text = self._dice[(dice, roller)] = self._define_dice(dice, roller)
+        return text
+
+    def _define_dice(self, dice: Sequence[int], roller: str | None) -> str:
         key = f"d{'b' if roller == 'B' else 'a'}{dice[0]}{dice[1]}"
         if key not in self.stacks:
             self.stacks[key] = None
@@ -943,12 +957,7 @@ class PageBoards:
                 f'<g id="{key}" class="dice"><use href="#tt-d{dice[0]}" x="{x}" y="{_fmt(y)}"/>'
                 f'<use href="#tt-d{dice[1]}" x="{x}" y="{_fmt(y + 32)}"/></g>'
             )
-        text = f'<use href="#{key}"/>'
-        try:
-            self._dice[(dice, roller)] = text
-        except TypeError:
-            pass
-        return text
+        return f'<use href="#{key}"/>'
 
     def _stack_at(self, side: str, p: int, n: int) -> str:
         """The ``<use>`` of n of ``side``'s checkers on his point p, defining on the
