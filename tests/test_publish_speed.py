@@ -19,8 +19,8 @@ from trictrac.publish.board import SVG_NS, BoardScore, PageBoards
 from trictrac.publish.chart import chart_svg, score_chart
 from trictrac.publish.html import game_page, render_game
 from trictrac.publish.i18n import labels
-from trictrac.publish.site import publish_files
 from trictrac.publish.sheet import feuille
+from trictrac.publish.site import publish_files
 from trictrac.replay.verify import verify
 
 
