@@ -24,7 +24,10 @@ is a public interface (version 1)::
         "check_peak_mb": {"<games>": float, ...},  # check on archives of growing size
         "db_import_games_per_s": float,
         "db_import_j2_speedup": float,
-        "publish_pages_per_s": float,
+        "publish_pages_per_s": float,              # a site of publish_sample parties
+        "publish_site_parties": int,               #   (generated en douze trous, ~300
+        "publish_site_cpu_s": float,               #   coups each, or FILE's first ones):
+        "publish_check_share": float,              #   its CPU s; check of them / publish
         "analyse_ms": float,                       # one position, all 21 throws
         "judge_us_direct": float,                  # written play judged directly ...
         "judge_us_enumeration": float,             # ... and by enumeration
@@ -89,7 +92,7 @@ class Options:
     only: tuple[str, ...] = STEPS
     memory_sizes: tuple[int, ...] = (100, 400)  # issue 17's table: 500, 4000
     import_sample: int = 100
-    publish_sample: int = 20
+    publish_sample: int = 200  # issue 15: a site of 200 parties in under 5 CPU s
     positions: int = 500  # engine and moves steps
     games: int = 5  # moves step: self-played games in game order
     judge_coups: int = 5000
@@ -191,20 +194,33 @@ def _step(
         rows.append(pipeline.check(path, coups, jobs=2, step="check -j 2"))
     elif step == "memory":
         rows.extend(pipeline.memory(path, list(opt.memory_sizes), tmp))
-    elif step in ("import", "import-j2", "publish"):
-        n = opt.publish_sample if step == "publish" else opt.import_sample
+    elif step in ("import", "import-j2"):
+        n = opt.import_sample
         sample = head(path, n, os.path.join(tmp, f"sample-{step}.trn"))
-        n = min(n, games)
-        if step == "publish":
-            rows.append(pipeline.publish(sample, n, tmp))
-        else:
-            rows.append(pipeline.db_import(sample, n, tmp, jobs=2 if step == "import-j2" else 1))
+        rows.append(pipeline.db_import(sample, min(n, games), tmp, jobs=2 if step == "import-j2" else 1))
+    elif step == "publish":
+        sample, n = _publish_sample(opt, path, games, tmp)
+        rows.extend(pipeline.publish(sample, n, tmp))
     elif step == "typo":
         res = typo_bench.bench(opt.typo_games, opt.seed)
         res.pop("text")
         figures["typo"] = res
         figures["typo_to_the_end"] = res["to_the_end"]
         figures["typo_proposal_original"] = res["proposal_original"]
+
+
+def _publish_sample(opt: Options, path: str, games: int, tmp: str) -> tuple[str, int]:
+    """The parties ``publish`` makes a site of: the first ``publish_sample`` of FILE,
+    or as many generated parties en douze trous (about 300 coups each, issue 15's
+    "site of 200 generated parties")."""
+    sample = os.path.join(tmp, "sample-publish.trn")
+    n = opt.publish_sample
+    if opt.file is None:
+        progress(f"generating {n} parties en douze trous to publish")
+        generate_corpus(sample, n, opt.seed, kinds=("douze-trous",))
+        return sample, n
+    head(path, n, sample)
+    return sample, min(n, games)
 
 
 def _rate(rows: list[Row], step: str, cpu: bool = True) -> float | None:
@@ -237,6 +253,12 @@ def _headline(rows: list[Row], figures: dict[str, Any]) -> None:
         a, b = _rate(rows, one), _rate(rows, two, cpu=False)
         if a and b:
             figures[key] = round(b / a, 2)
+    for r in rows:
+        if r["step"] == "publish" and r["cpu_seconds"]:
+            figures["publish_site_parties"] = r["items"]
+            figures["publish_site_cpu_s"] = r["cpu_seconds"]
+        elif r["step"] == "publish: check" and r["cpu_seconds"] and figures.get("publish_site_cpu_s"):
+            figures["publish_check_share"] = round(r["cpu_seconds"] / figures["publish_site_cpu_s"], 3)
     mem = {r["step"].rsplit(" ", 1)[1]: r["peak_mb"] for r in rows if r["step"].startswith("check memory ")}
     if mem:
         figures["check_peak_mb"] = mem
@@ -269,6 +291,8 @@ def format_text(result: dict[str, Any]) -> str:
         ("db_import_games_per_s", "db import, games per CPU second (target >= 300)"),
         ("db_import_j2_speedup", "db import -j 2 speed-up (target >= 1.8)"),
         ("publish_pages_per_s", "publish, pages per CPU second (target >= 40)"),
+        ("publish_site_cpu_s", "publish, site of the sample's parties, CPU s (target < 5 for 200 parties)"),
+        ("publish_check_share", "share of publish spent reading and verifying (check of the same parties)"),
         ("analyse_ms", "analyse one position, all 21 throws, ms (target <= 2)"),
         ("judge_us_direct", "written play judged directly, us per coup"),
         ("judge_us_enumeration", "written play judged by enumeration, us per coup"),

@@ -64,9 +64,9 @@ def _sizes(value: str) -> tuple[int, ...]:
 @click.option(
     "--publish-sample",
     type=click.IntRange(1, None),
-    default=20,
+    default=200,
     show_default=True,
-    help="Parties published as HTML pages.",
+    help="Parties published as a site (generated en douze trous unless FILE is given).",
 )
 @click.option(
     "--positions",

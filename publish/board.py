@@ -167,19 +167,55 @@ class BoardScore:
             raise BoardError(f"not a score: {score!r}") from None
 
 
-def _sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
-    """(A counts, B counts, turn) of a PositionSpec or a replay Position."""
-    if isinstance(pos, PositionSpec):
+_MOVER_FRAMED: set[Any] = set()  # classes seen with mover / other / turn (replay Position)
+
+
+def _raw_sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+    """(A counts, B counts, turn) of a PositionSpec or a replay Position, unchecked."""
+    if pos.__class__ in _MOVER_FRAMED:
+        turn = pos.turn
+        a, b = (pos.mover, pos.other) if turn == "A" else (pos.other, pos.mover)
+    elif isinstance(pos, PositionSpec):
         a, b, turn = pos.a, pos.b, pos.turn
     elif hasattr(pos, "mover") and hasattr(pos, "other") and hasattr(pos, "turn"):
+        _MOVER_FRAMED.add(pos.__class__)
         turn = pos.turn
         a, b = (pos.mover, pos.other) if turn == "A" else (pos.other, pos.mover)
     else:
         raise BoardError(f"not a position: {pos!r}")
-    for name, c in (("A", a), ("B", b)):
-        if len(c) != 26 or min(c) < 0:
-            raise BoardError(f"side {name}: counts must be 26 non-negative numbers")
     return (a if a.__class__ is tuple else tuple(a)), (b if b.__class__ is tuple else tuple(b)), turn
+
+
+def _check_counts(name: str, c: tuple[int, ...]) -> None:
+    if len(c) != 26 or min(c) < 0:
+        raise BoardError(f"side {name}: counts must be 26 non-negative numbers")
+
+
+def _sides(pos: Any) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+    """(A counts, B counts, turn) of a PositionSpec or a replay Position."""
+    a, b, turn = _raw_sides(pos)
+    _check_counts("A", a)
+    _check_counts("B", b)
+    return a, b, turn
+
+
+_SCORES: dict[tuple[Any, ...], BoardScore] = {}  # a score's values -> its BoardScore (few occur)
+
+
+def score_of_state(score: Any) -> BoardScore:
+    """``BoardScore.of`` a ledger's ``ScoreState`` (or anything with ``.a``/``.b``),
+    one object per distinct score: a page's boards then compare scores by identity."""
+    try:
+        a, b = score.a, score.b
+        key = (a.points, b.points, a.bredouille, b.bredouille, a.holes, b.holes, a.pavillon, b.pavillon)
+    except AttributeError:
+        return BoardScore.of(score)
+    sc = _SCORES.get(key)
+    if sc is None:
+        sc = BoardScore.of(score)
+        if len(_SCORES) < 4096:
+            _SCORES[key] = sc
+    return sc
 
 
 def checker_count(svg: etree._Element) -> int:
@@ -786,12 +822,15 @@ def _arrow(side: str, fr: int, to: int, labels: bool) -> str:
 
 class PageBoards:
     """The boards of one page as small SVG strings: every board is a ``<use>`` of
-    the page's tablier, one ``<use>`` per stack of checkers (a stack of n is defined
-    once on the page), one ``<use>`` of the score (defined once per score that
-    occurs), the arrows of the play and the dice thrown.  Drawn in A's frame; the
-    page turns the moving layer (``g.m``) upside down by CSS to see it from B's
-    side (texts in it carry class ``f`` to stay upright).  ``defs()`` gives the one
-    hidden ``<svg>`` with the definitions the boards used; call it last."""
+    the page's tablier, one ``<use>`` per side's checkers (a layer defined once per
+    arrangement that occurs; a stack of n on a flèche defined once), one ``<use>``
+    of the score (defined once per score that occurs), the arrows of the play and
+    the dice thrown.  Drawn in A's frame; the page turns the moving layer (``g.m``)
+    upside down by CSS to see it from B's side (texts in it carry class ``f`` to
+    stay upright).  ``defs()`` gives the one hidden ``<svg>`` with the definitions
+    the boards used; call it last.  Every definition is built once per page and kept
+    as text (in trictrac only the mover's checkers change at a coup: the other
+    side's layer, the score and the dice are mostly reused)."""
 
     def __init__(self, labels: bool = True) -> None:
         self.labels = labels
@@ -801,9 +840,14 @@ class PageBoards:
         self._defs_extra: list[str] = []
         self.parts: dict[str, str] = {}
         self.layers: dict[tuple[str, tuple[int, ...]], str] = {}
-        self.at: dict[tuple[str, int, int], str] = {}
+        self.at_a: dict[int, str] = {}
+        self.at_b: dict[int, str] = {}
         self.view = f"0 0 {WIDTH + DICE_W} {_fmt(self.g.height)}"
         self.mirror = _fmt(self.g.ft + self.g.fb)
+        self._head = f'<svg viewBox="{self.view}" role="img"><title>'
+        self._last_score: tuple[BoardScore | None, str] = (None, "")
+        self._arrows: dict[Any, str] = {}
+        self._dice: dict[tuple[Any, str | None], str] = {}
 
     def board(
         self,
@@ -817,82 +861,103 @@ class PageBoards:
         desc: bool = True,
     ) -> str:
         """One board's ``<svg>`` (``title`` is escaped by the caller)."""
-        a, b, turn = _sides(position)
-        if score.__class__ is BoardScore:
-            sc = score
-        else:
-            sc = (
+        a, b, turn = _raw_sides(position)
+        layers = self.layers
+        la = layers.get(("A", a)) or self._layer("A", a)
+        lb = layers.get(("B", b)) or self._layer("B", b)
+        if score.__class__ is not BoardScore:
+            score = (
                 BoardScore.of(position)
                 if score is None and isinstance(position, PositionSpec)
                 else BoardScore()
                 if score is None
                 else BoardScore.of(score)
             )
-        g, labels, stacks = self.g, self.labels, self.stacks
-        parts = [f'<svg viewBox="{self.view}" role="img"><title>{title}</title>']
-        if desc:
-            parts.append(f"<desc>{write_position(PositionSpec(a, b, turn=turn))}</desc>")
-        parts.append('<use href="#T"/><g class="m">')
-        # a side's checkers are one definition, used by every board that shows them
-        # (in trictrac only the mover's change: each layer serves two boards or more)
-        layers = self.layers
-        for side, c in (("A", a), ("B", b)):
-            lid = layers.get((side, c))
-            if lid is None:
-                s = side.lower()
-                lid = layers[(side, c)] = f"k{len(layers)}"
-                at_of = self.at
-                uses = []
-                for p in range(1, 25):
-                    n = c[p]
-                    if n:
-                        use = at_of.get((side, p, n))
-                        if use is None:
-                            use = at_of[(side, p, n)] = self._stack_at(side, p, n)
-                        uses.append(use)
-                if c[25]:
-                    key = f"{s}o{c[25]}"
-                    if key not in stacks:
-                        stacks[key] = None
-                        self._defs_extra.append(_off_def(side, c[25], labels))
-                    uses.append(f'<use href="#{key}"/>')
-                self._defs_extra.append(f'<g id="{lid}">{"".join(uses)}</g>')
-            parts.append(f'<use href="#{lid}"/>')
+        last_sc, sid = self._last_score
+        if score is not last_sc:
+            sid = self._score_id(score)
+            self._last_score = (score, sid)
+        d = f"<desc>{write_position(PositionSpec(a, b, turn=turn))}</desc>" if desc else ""
+        arrows = "" if last_move is None else self._arrow_layer(last_move)
+        die = "" if dice is None else self._dice_use(dice, roller)
+        return (
+            f'{self._head}{title}</title>{d}<use href="#T"/><g class="m"><use href="#{la}"/><use href="#{lb}"/>'
+            f'<use href="#{sid}"/>{arrows}{die}</g></svg>'
+        )
+
+    def _layer(self, side: str, c: tuple[int, ...]) -> str:
+        """The id of a side's checkers (a ``<g>`` of its stacks), defined on first use."""
+        _check_counts(side, c)
+        s = side.lower()
+        lid = self.layers[(side, c)] = f"k{len(self.layers)}"
+        at_of = self.at_a if side == "A" else self.at_b  # (point, checkers) -> the stack's <use>
+        uses = [at_of.get(p * 32 + n) or self._stack_at(side, p, n) for p, n in enumerate(c) if n and 0 < p < 25]
+        if c[25]:
+            key = f"{s}o{c[25]}"
+            if key not in self.stacks:
+                self.stacks[key] = None
+                self._defs_extra.append(_off_def(side, c[25], self.labels))
+            uses.append(f'<use href="#{key}"/>')
+        self._defs_extra.append(f'<g id="{lid}">{"".join(uses)}</g>')
+        return lid
+
+    def _score_id(self, sc: BoardScore) -> str:
+        """The id of a score layer (its parts shared between scores), defined on first use."""
         k = self.scores.get(sc)
         if k is None:
             k = self.scores[sc] = len(self.scores)
             refs = []
-            for part in _score_parts(sc, labels):
+            for part in _score_parts(sc, self.labels):
                 pid = self.parts.get(part)
                 if pid is None:
                     pid = self.parts[part] = f"p{len(self.parts)}"
                     self._defs_extra.append(f'<g id="{pid}">{part}</g>')
                 refs.append(f'<use href="#{pid}"/>')
             self._defs_extra.append(f'<g id="sc{k}">{"".join(refs)}</g>')
-        parts.append(f'<use href="#sc{k}"/>')
-        if last_move is not None:
-            side, moves = last_move
-            if side not in ("A", "B"):
-                raise BoardError(f"last_move side must be 'A' or 'B', not {side!r}")
-            arrows = []
-            for fr, to in moves:
-                if not (1 <= fr <= 24 and 1 <= to <= 25):
-                    raise BoardError(f"last_move: bad move {fr}/{to}")
-                arrows.append(_arrow(side, fr, to, labels))
-            parts.append(f'<g class="last-move">{"".join(arrows)}</g>')
-        if dice is not None:  # the throw, by the roller's side of the board
-            key = f"d{'b' if roller == 'B' else 'a'}{dice[0]}{dice[1]}"
-            if key not in stacks:
-                stacks[key] = None
-                x = _fmt(WIDTH + DICE_W / 2)
-                y = g.fb - 60 if roller != "B" else g.ft + 30
-                self._defs_extra.append(
-                    f'<g id="{key}" class="dice"><use href="#tt-d{dice[0]}" x="{x}" y="{_fmt(y)}"/>'
-                    f'<use href="#tt-d{dice[1]}" x="{x}" y="{_fmt(y + 32)}"/></g>'
-                )
-            parts.append(f'<use href="#{key}"/>')
-        parts.append("</g></svg>")
-        return "".join(parts)
+        return f"sc{k}"
+
+    def _arrow_layer(self, last_move: tuple[str, Sequence[tuple[int, int]]]) -> str:
+        """The arrows of a play (kept by the play; a list of moves is drawn anew)."""
+        try:
+            text = self._arrows.get(last_move)
+        except TypeError:
+            return self._draw_arrows(last_move)
+        if text is None:
+            text = self._arrows[last_move] = self._draw_arrows(last_move)
+        return text
+
+    def _draw_arrows(self, last_move: tuple[str, Sequence[tuple[int, int]]]) -> str:
+        side, moves = last_move
+        if side not in ("A", "B"):
+            raise BoardError(f"last_move side must be 'A' or 'B', not {side!r}")
+        arrows = []
+        for fr, to in moves:
+            if not (1 <= fr <= 24 and 1 <= to <= 25):
+                raise BoardError(f"last_move: bad move {fr}/{to}")
+            arrows.append(_arrow(side, fr, to, self.labels))
+        return f'<g class="last-move">{"".join(arrows)}</g>'
+
+    def _dice_use(self, dice: tuple[int, int], roller: str | None) -> str:
+        """The throw, by the roller's side of the board (kept by throw and roller)."""
+        try:
+            text = self._dice.get((dice, roller))
+        except TypeError:  # dice given as a list
+            return self._define_dice(dice, roller)
+        if text is None:
+            text = self._dice[(dice, roller)] = self._define_dice(dice, roller)
+        return text
+
+    def _define_dice(self, dice: Sequence[int], roller: str | None) -> str:
+        key = f"d{'b' if roller == 'B' else 'a'}{dice[0]}{dice[1]}"
+        if key not in self.stacks:
+            self.stacks[key] = None
+            x = _fmt(WIDTH + DICE_W / 2)
+            y = self.g.fb - 60 if roller != "B" else self.g.ft + 30
+            self._defs_extra.append(
+                f'<g id="{key}" class="dice"><use href="#tt-d{dice[0]}" x="{x}" y="{_fmt(y)}"/>'
+                f'<use href="#tt-d{dice[1]}" x="{x}" y="{_fmt(y + 32)}"/></g>'
+            )
+        return f'<use href="#{key}"/>'
 
     def _stack_at(self, side: str, p: int, n: int) -> str:
         """The ``<use>`` of n of ``side``'s checkers on his point p, defining on the
@@ -904,7 +969,8 @@ class PageBoards:
             self._defs_extra.append(_stack_def(side, n, bottom, self.labels))
         at = f"{key}{col}"
         self._defs_extra.append(f'<use id="{at}" href="#{key}" x="{_fmt(self.g.col_x(col))}"/>')
-        return f'<use href="#{at}"/>'
+        use = (self.at_a if side == "A" else self.at_b)[p * 32 + n] = f'<use href="#{at}"/>'
+        return use
 
     def defs(self) -> str:
         return (

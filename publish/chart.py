@@ -2,19 +2,39 @@
 
 Two stacked panels sharing the x axis (coups, in order): holes (12 make the partie
 en douze trous, RULES.md §8.1) and points on the jetons (0..11, RULES.md §5.1).
-Step lines, because the score changes only at a coup.  Built with lxml.
+Step lines, because the score changes only at a coup.  Written as text (a page
+needs the markup, and building an lxml tree per page cost more than the rest of
+the chart); :func:`score_chart` parses it for callers that want a tree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
 
-from .board import _el
+from .board import SVG_NS, _fmt, _key
 
-__all__ = ["score_chart"]
+__all__ = ["score_chart", "chart_svg"]
+
+_ATTR = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\t": "&#9;", "\r": "&#13;"}
+)
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+
+
+def _tag(tag: str, text: str | None = None, **attrs: Any) -> str:
+    """An element as lxml writes it (``None`` attributes dropped, ``_`` in names
+    becomes ``-``, numbers as :func:`trictrac.publish.board._fmt` writes them)."""
+    a = "".join(
+        f' {_key(k)}="{v.translate(_ATTR) if v.__class__ is str else _fmt(v)}"'  # numbers need no escaping
+        for k, v in attrs.items()
+        if v is not None
+    )
+    return f"<{tag}{a}/>" if text is None else f"<{tag}{a}>{text.translate(_TEXT)}</{tag}>"
+
 
 _W, _PANEL, _GAP, _ML, _MR, _MT = 680, 110, 34, 44, 150, 20
 _LINE = {"A": "#8a6100", "B": "#1f4e8c"}  # A's ivory would not show on white
@@ -47,17 +67,36 @@ def score_chart(
     id: str | None = None,
     L: Any = None,
 ) -> etree._Element:
+    """The chart as an lxml tree (see :func:`chart_svg`)."""
+    text = chart_svg(points, holes, breaks=breaks, id=id, L=L)
+    return etree.fromstring(text.replace("<svg ", f'<svg xmlns="{SVG_NS}" ', 1))
+
+
+def chart_svg(
+    points: Mapping[str, Sequence[int]],
+    holes: Mapping[str, Sequence[int]],
+    *,
+    breaks: Sequence[tuple[int, str]] = (),
+    id: str | None = None,
+    L: Any = None,
+) -> str:
     """``points[side][i]`` / ``holes[side][i]`` after step ``i`` (0 = the start).
     ``breaks``: (step, label) vertical markers (relevés, marqués).  The chart names
-    the sides by letter only (no record text in it); the page gives the names."""
+    the sides by letter only (no record text in it); the page gives the names.
+    An ``<svg>`` without namespace declaration (for an HTML page)."""
     from .i18n import labels
 
     L = labels(L or "fr")
-    n = max(len(points["A"]), 1)
+    ax = _Axes(max(len(points["A"]), 1), breaks, L)
     max_h = max(12, *(max(holes[s], default=0) for s in "AB"))
     height = _MT + 2 * _PANEL + _GAP + 26
-    svg = _el(
-        None,
+    last = {s: (points[s][-1] if points[s] else 0, holes[s][-1] if holes[s] else 0) for s in "AB"}
+    desc = (
+        "; ".join(L("chart_end", side=s, name=s, holes=last[s][1], points=last[s][0]) for s in "AB")
+        + "; "
+        + L("chart_coups", n=ax.n - 1)
+    )
+    head = _tag(
         "svg",
         viewBox=f"0 0 {_W} {height}",
         role="img",
@@ -65,90 +104,91 @@ def score_chart(
         id=id,
         aria_labelledby=f"{id}-title" if id else None,
     )
-    _el(svg, "title", L("chart_title"), id=f"{id}-title" if id else None)
-    last = {s: (points[s][-1] if points[s] else 0, holes[s][-1] if holes[s] else 0) for s in "AB"}
-    _el(
-        svg,
-        "desc",
-        "; ".join(L("chart_end", side=s, name=s, holes=last[s][1], points=last[s][0]) for s in "AB")
-        + "; "
-        + L("chart_coups", n=n - 1),
-    )
-    span = _W - _ML - _MR
+    out = [
+        head[:-2] + ">",
+        _tag("title", L("chart_title"), id=f"{id}-title" if id else None),
+        _tag("desc", desc),
+        _panel(ax, 0, ("holes", holes, _MT, max_h, range(0, max_h + 1, 3 if max_h <= 24 else 6))),
+        _panel(ax, 1, ("points", points, _MT + _PANEL + _GAP, 12, range(0, 13, 2))),
+        _tag("text", L("chart_x"), x=_ML + _SPAN / 2, y=height - 6, text_anchor="middle", **_FONT),
+    ]
+    for t in _xticks(ax.n - 1):
+        out.append(_tag("text", str(t), x=ax.x(t), y=height - 18, text_anchor="middle", **{**_FONT, "font_size": 9}))
+    out.append("</svg>")
+    return "".join(out)
 
-    def x(i: int) -> float:
-        return _ML + (span * i / (n - 1) if n > 1 else 0)
 
-    font = {"font_family": "sans-serif", "font_size": 11, "fill": "#333"}
-    for k, (label, series, top, vmax, ticks) in enumerate(
-        (
-            ("holes", holes, _MT, max_h, range(0, max_h + 1, 3 if max_h <= 24 else 6)),
-            ("points", points, _MT + _PANEL + _GAP, 12, range(0, 13, 2)),
+_SPAN = _W - _ML - _MR
+_FONT: dict[str, Any] = {"font_family": "sans-serif", "font_size": 11, "fill": "#333"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Axes:
+    """What both panels share: the number of steps, the breaks, the words."""
+
+    n: int
+    breaks: Sequence[tuple[int, str]]
+    L: Any
+
+    def x(self, i: int) -> float:
+        return _ML + (_SPAN * i / (self.n - 1) if self.n > 1 else 0)
+
+
+def _panel(ax: _Axes, k: int, spec: tuple[str, Mapping[str, Sequence[int]], int, int, Iterable[int]]) -> str:
+    """One panel (``spec``: label, series, top, largest value, ticks): frame, ticks,
+    breaks, both sides' step lines and their legend."""
+    label, series, top, vmax, ticks = spec
+
+    def y(v: int) -> float:
+        return top + _PANEL - _PANEL * v / vmax
+
+    out = [f'<g class="panel {label}">']
+    out.append(_tag("rect", x=_ML, y=top, width=_SPAN, height=_PANEL, fill="#fafafa", stroke="#bbb"))
+    for t in ticks:
+        out.append(_tag("line", x1=_ML, x2=_ML + _SPAN, y1=y(t), y2=y(t), stroke="#e3e3e3"))
+        out.append(_tag("text", str(t), x=_ML - 6, y=y(t) + 4, text_anchor="end", **_FONT))
+    out.append(_tag("text", ax.L(f"chart_{label}"), x=_ML, y=top - 5, **{**_FONT, "font_weight": "bold"}))
+    for step, text in ax.breaks:
+        bx = ax.x(step)
+        out.append(
+            _tag("line", x1=bx, x2=bx, y1=top, y2=top + _PANEL, stroke="#999", stroke_dasharray="3 3", class_="break")
         )
-    ):
-
-        def y(v: int, top: int = top, vmax: int = vmax) -> float:
-            return top + _PANEL - _PANEL * v / vmax
-
-        g = _el(svg, "g", class_=f"panel {label}")
-        _el(g, "rect", x=_ML, y=top, width=span, height=_PANEL, fill="#fafafa", stroke="#bbb")
-        for t in ticks:
-            _el(g, "line", x1=_ML, x2=_ML + span, y1=y(t), y2=y(t), stroke="#e3e3e3")
-            _el(g, "text", str(t), x=_ML - 6, y=y(t) + 4, text_anchor="end", **font)
-        _el(g, "text", L(f"chart_{label}"), x=_ML, y=top - 5, **{**font, "font_weight": "bold"})
-        for step, text in breaks:
-            _el(
-                g,
-                "line",
-                x1=x(step),
-                x2=x(step),
-                y1=top,
-                y2=top + _PANEL,
-                stroke="#999",
-                stroke_dasharray="3 3",
-                class_="break",
-            )
-            if k == 0:
-                _el(g, "text", text, x=x(step) + 2, y=top + 10, font_family="sans-serif", font_size=9, fill="#777")
-        for i, side in enumerate("AB"):
-            _el(
-                g,
+        if k == 0:
+            out.append(_tag("text", text, x=bx + 2, y=top + 10, font_family="sans-serif", font_size=9, fill="#777"))
+    for i, side in enumerate("AB"):
+        dash = None if side == "A" else "6 3"
+        stroke = _LINE[side]
+        vals = series[side]
+        out.append(
+            _tag(
                 "path",
-                d=_steps(series[side], x, y),
+                d=_steps(vals, ax.x, y),
                 fill="none",
-                stroke=_LINE[side],
+                stroke=stroke,
                 stroke_width=2,
-                stroke_dasharray=None if side == "A" else "6 3",
+                stroke_dasharray=dash,
                 class_=f"series {side.lower()}",
             )
-            vals = series[side]
-            # legend at fixed places (labels next to the line ends would collide)
-            ly = top + 16 + 30 * i
-            _el(
-                g,
+        )
+        # legend at fixed places (labels next to the line ends would collide)
+        ly = top + 16 + 30 * i
+        x0 = _ML + _SPAN
+        out.append(
+            _tag(
                 "line",
-                x1=_ML + span + 8,
-                x2=_ML + span + 30,
+                x1=x0 + 8,
+                x2=x0 + 30,
                 y1=ly - 4,
                 y2=ly - 4,
-                stroke=_LINE[side],
+                stroke=stroke,
                 stroke_width=2,
-                stroke_dasharray=None if side == "A" else "6 3",
+                stroke_dasharray=dash,
             )
-            _el(
-                g,
-                "text",
-                f"{side} : {vals[-1] if vals else 0}",
-                x=_ML + span + 34,
-                y=ly,
-                fill=_LINE[side],
-                font_family="sans-serif",
-                font_size=11,
-            )
-    _el(svg, "text", L("chart_x"), x=_ML + span / 2, y=height - 6, text_anchor="middle", **font)
-    for t in _xticks(n - 1):
-        _el(svg, "text", str(t), x=x(t), y=height - 18, text_anchor="middle", **{**font, "font_size": 9})
-    return svg
+        )
+        legend = f"{side} : {vals[-1] if vals else 0}"
+        out.append(_tag("text", legend, x=x0 + 34, y=ly, fill=stroke, font_family="sans-serif", font_size=11))
+    out.append("</g>")
+    return "".join(out)
 
 
 def _xticks(last: int) -> list[int]:

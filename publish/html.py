@@ -44,14 +44,16 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from .board import BoardScore, PageBoards
-from .chart import score_chart
+from .board import BoardScore, PageBoards, score_of_state
+from .chart import chart_svg
 from .i18n import Labels, labels
 from .markup import clean, esc, json_for_script, safe_href
 from .messages import finding_consequence, finding_kind_name, finding_message
 
 __all__ = [
     "render_game",
+    "game_page",
+    "GamePage",
     "render_index",
     "render_player",
     "GameSummary",
@@ -332,7 +334,7 @@ def _score_of(obj: Any) -> BoardScore | None:
     if obj is None:
         return None
     try:
-        return BoardScore.of(obj)
+        return score_of_state(obj)
     except ValueError:
         return None
 
@@ -467,57 +469,77 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
     replay_refused = {
         f.index for f in findings if f.kind == "remedy-not-allowed" and getattr(f, "detail", None) == "not-executable"
     }
+    boards, labels_, plays, of_coup, where_of = st.boards, st.labels, st.plays, st.of_coup, st.where
+    pts_a, pts_b, holes_a, holes_b = st.points["A"], st.points["B"], st.holes["A"], st.holes["B"]
+    coup_text, label_text = L.table["coup"].format, L.table["coup_label"].format
     was_diverged = False
     prev_key: tuple[int, int] | None = None
-    last_score = start_score
+    where = ""
+    sc = start_score
+    ncoups = len(coups)
     for t in trace:
         idx = t.index
-        coup = coups[idx] if 0 <= idx < len(coups) else None
-        pos = _spec_of(t.position_after)
-        sc = _score_of(t.score_standing) or last_score
-        last_score = sc
+        coup = coups[idx] if 0 <= idx < ncoups else None
+        pos = t.position_after
+        if pos.__class__ is str:
+            pos = _spec_of(pos)
+        standing = t.score_standing
+        sc = _score_of(standing) or sc
         key = (t.marque or 0, t.releve or 0)
-        if prev_key is not None and key != prev_key:
-            st.breaks.append((len(st.boards) - 1, f"M{key[0]}" if key[0] != prev_key[0] else f"R{key[1]}"))
-        prev_key = key
+        if key != prev_key:  # a new relevé or marqué: its words, and a mark on the chart
+            if prev_key is not None:
+                st.breaks.append((len(boards) - 1, f"M{key[0]}" if key[0] != prev_key[0] else f"R{key[1]}"))
+            prev_key = key
+            where = _where(t, L)
+        of_coup[idx] = len(boards)
+        where_of[idx] = where + coup_text(n=t.coup_number)
+        roll = t.roll
+        labels_.append(label_text(where=where, n=t.coup_number, side=t.side, d1=roll[0], d2=roll[1]))
         lm = None
-        replay = replay_of(coup) if coup is not None and coup.after else None
-        if coup is not None and pos is not None and not getattr(t, "releve_ended", False) and not _all_on_talons(pos):
-            # the play the board shows: the replay's, unless it could not be played
-            shown = coup.moves if replay is None or idx in replay_refused else replay.moves
-            mv = tuple((m.from_, m.to) for m in shown if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25)
-            lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
-        st.of_coup[idx] = len(st.boards)
-        where = _where(t, L)
-        st.where[idx] = where + L("coup", n=t.coup_number)
-        st.labels.append(L("coup_label", where=where, n=t.coup_number, side=t.side, d1=t.roll[0], d2=t.roll[1]))
-        play = ""
-        if coup is not None:
-            play = st.moves[idx] = moves_text(coup.moves, L)
-            if replay is not None:
-                play += L("played_again", moves=moves_text(replay.moves, L))
-                if idx in replay_refused:
-                    play += L("replay_refused")
-        st.plays.append(play)
+        if coup is None:
+            plays.append("")
+        else:
+            lm = _coup_play(st, coup, idx, pos, t, idx in replay_refused, L)
         # the two ledgers part at a mistake that stands (RULES.md §7.3): say so where
         # they part and at each finding, not on every later board
         se = t.score_entitled
-        ent = sc if se is t.score_standing else _score_of(se)
+        ent = sc if se is standing else _score_of(se)
         diverged = ent is not None and ent is not sc and ent != sc
         if diverged and ent is not None and (not was_diverged or idx in finding_coups):
-            st.notes[len(st.boards)] = L(
-                "at_table",
-                score="; ".join(
-                    L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")
-                ),
-            )
+            st.notes[len(boards)] = _at_table(ent, L)
         was_diverged = diverged
-        dice = (tuple(t.roll), t.side) if all(1 <= d <= 6 for d in t.roll) else None
-        st.boards.append((pos if pos is not None else st.boards[-1][0], sc, lm, dice))
-        for k, s in enumerate("AB"):
-            st.points[s].append(sc.points[k])
-            st.holes[s].append(sc.holes[k])
+        ok = 1 <= roll[0] <= 6 and 1 <= roll[1] <= 6 if len(roll) == 2 else all(1 <= d <= 6 for d in roll)
+        boards.append((pos if pos is not None else boards[-1][0], sc, lm, (tuple(roll), t.side) if ok else None))
+        pts_a.append(sc.points[0])
+        pts_b.append(sc.points[1])
+        holes_a.append(sc.holes[0])
+        holes_b.append(sc.holes[1])
     return st
+
+
+def _coup_play(st: _Steps, coup: Coup, idx: int, pos: Any, t: Any, refused: bool, L: Labels) -> Any:
+    """Note a coup's play in words (``st.moves``, ``st.plays``) and return the
+    arrows the board shows: the replay's play, unless it could not be played."""
+    replay = replay_of(coup) if coup.after else None
+    lm = None
+    if pos is not None and not getattr(t, "releve_ended", False) and not _all_on_talons(pos):
+        shown = coup.moves if replay is None or refused else replay.moves
+        mv = tuple([(m.from_, m.to) for m in shown if isinstance(m, Move) and 1 <= m.from_ <= 24 and 1 <= m.to <= 25])
+        lm = (coup.side, mv) if mv and coup.side in ("A", "B") else None
+    play = st.moves[idx] = moves_text(coup.moves, L)
+    if replay is not None:
+        play += L("played_again", moves=moves_text(replay.moves, L))
+        if refused:
+            play += L("replay_refused")
+    st.plays.append(play)
+    return lm
+
+
+def _at_table(ent: BoardScore, L: Labels) -> str:
+    return L(
+        "at_table",
+        score="; ".join(L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")),
+    )
 
 
 def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[str, str], L: Labels) -> str:
@@ -584,36 +606,7 @@ def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]
     out.append(
         "".join(f'<p class="side v{v}">{esc(L("top"))} : <b>{esc(s)}</b> {esc(n)}</p>' for v, (s, n) in top.items())
     )
-    last = len(st.boards) - 1
-    prev, nxt = esc(L("prev_link")), esc(L("next_link"))
-    board_title = esc(L("board"))  # the figure's caption says which
-    figs = []
-    for k, (pos, sc, lm, dr) in enumerate(st.boards):
-        # without JavaScript only the final board shows (and the one a link targets)
-        label = st.labels[k]
-        svg = boards.board(
-            pos,
-            sc,
-            last_move=lm,
-            dice=dr[0] if dr else None,
-            roller=dr[1] if dr else None,
-            title=board_title,
-            desc=k in (0, last),
-        )
-        cap = f"<b>{esc(label)}</b>"
-        if st.plays[k]:
-            cap += esc(" : " + st.plays[k] if L.lang == "fr" else ": " + st.plays[k])
-        if k in st.notes:
-            cap += esc(st.notes[k])
-        nav = ""
-        if k:
-            nav += f' <a href="#step-{k - 1}">{prev}</a>'
-        if k < last:
-            nav += f' <a href="#step-{k + 1}">{nxt}</a>'
-        figs.append(
-            f'<figure class="tt-step{" last" if k == last else ""}" id="step-{k}"'
-            f"{'' if k == last else ' hidden'}>{svg}<figcaption>{cap}{nav}</figcaption></figure>"
-        )
+    figs = _figures(st, boards, L)
     out.append(boards.defs())
     out.extend(figs)
     bottom = {"A": ("A", pair[0]), "B": ("B", pair[1])}
@@ -624,6 +617,46 @@ def _board_pane(st: _Steps, pair: tuple[str, str], L: Labels) -> tuple[str, str]
     )
     out.append(f'<p class="numbering">{esc(L("numbering"))}</p></section>')
     return "".join(out), boards.mirror
+
+
+def _figures(st: _Steps, boards: PageBoards, L: Labels) -> list[str]:
+    """A ``<figure>`` per step: its board, what was played, links to the steps
+    around it.  Without JavaScript only the final board shows (and the one a link
+    targets)."""
+    last = len(st.boards) - 1
+    prev, nxt = esc(L("prev_link")), esc(L("next_link"))
+    board_title = esc(L("board"))  # the figure's caption says which
+    sep = " : " if L.lang == "fr" else ": "
+    notes, draw = st.notes, boards.board
+    figs = []
+    for k, (pos, sc, lm, dr) in enumerate(st.boards):
+        svg = draw(
+            pos,
+            sc,
+            last_move=lm,
+            dice=dr[0] if dr else None,
+            roller=dr[1] if dr else None,
+            title=board_title,
+            desc=k == 0 or k == last,
+        )
+        play = st.plays[k]
+        cap = esc(sep + play) if play else ""
+        if k in notes:
+            cap += esc(notes[k])
+        if 0 < k < last:
+            figs.append(
+                f'<figure class="tt-step" id="step-{k}" hidden>{svg}<figcaption><b>{esc(st.labels[k])}</b>{cap}'
+                f' <a href="#step-{k - 1}">{prev}</a> <a href="#step-{k + 1}">{nxt}</a></figcaption></figure>'
+            )
+            continue
+        nav = f' <a href="#step-{k - 1}">{prev}</a>' if k else ""
+        if k < last:
+            nav += f' <a href="#step-{k + 1}">{nxt}</a>'
+        figs.append(
+            f'<figure class="tt-step{" last" if k == last else ""}" id="step-{k}"'
+            f"{'' if k == last else ' hidden'}>{svg}<figcaption><b>{esc(st.labels[k])}</b>{cap}{nav}</figcaption></figure>"
+        )
+    return figs
 
 
 def render_game(
@@ -643,7 +676,32 @@ def render_game(
     ``profile`` is shown in the header (the rules profile used to verify).
     ``not_verified``: why there is no report (shown instead of the findings).
     """
-    from .sheet import feuille
+    return game_page(
+        record, report, profile=profile, number=number, index_href=index_href, not_verified=not_verified, lang=lang
+    ).html
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """A game's page and its feuille de marque after the heading
+    (``sheet.feuille_body``), which the site's page of all sheets reuses."""
+
+    html: str
+    sheet: str
+
+
+def game_page(
+    record: Record,
+    report: Any,
+    *,
+    profile: Any = None,
+    number: int | None = None,
+    index_href: str | None = None,
+    not_verified: str | None = None,
+    lang: str | Labels = "fr",
+) -> GamePage:
+    """:func:`render_game`, keeping the sheet's body for the page of all sheets."""
+    from .sheet import feuille_body, feuille_head
 
     L = labels(lang)
     names = _names(record)
@@ -667,41 +725,34 @@ def render_game(
     else:
         body.append(_findings_summary(findings, names, st.where, L))
     body.append(_list_section("notes", L("notes"), getattr(report, "notes", ()) or ()))
-    body.append(
-        _list_section(
-            "diagnostics",
-            L("diagnostics"),
-            (
-                f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
-                for d in (getattr(report, "diagnostics", ()) or ())
-            ),
-        )
-    )
+    body.append(_list_section("diagnostics", L("diagnostics"), _diagnostic_lines(report)))
     pane, mirror = _board_pane(st, pair, L)
     body.append(f'<div class="layout">{pane}<section class="coups-pane"><h2>{esc(L("coups"))}</h2>')
     body.append(_coups_table(record, findings, trace, st, names, L))
     body.append("</section></div>")
-
-    from lxml import etree
-
-    chart = score_chart(st.points, st.holes, breaks=st.breaks, id="score-chart", L=L)
-    body.append(
-        f'<section class="chart"><h2>{esc(L("chart"))}</h2>'
-        + etree.tostring(chart, encoding="unicode").replace(' xmlns="http://www.w3.org/2000/svg"', "")
-        + '<p class="legend">'
-        + " ".join(
-            f'<span class="{s.lower()}">{"—" if s == "A" else "- -"} {s} {esc(pair[i])}</span>'
-            for i, s in enumerate("AB")
-        )
-        + "</p></section>"
-    )
-    body.append(feuille(record, report, profile, trace, L))
+    body.append(_chart_section(st, pair, L))
+    sheet = feuille_body(record, report, profile, trace, L)
+    body.append(feuille_head(L) + sheet)
     body.append(f"<footer><p>{esc(L('footer'))}</p></footer>")
     script = (
         f'<script type="application/json" id="tt-data">{json_for_script({"steps": len(st.boards)})}</script>'
         f"<script>{_SCRIPT_MIN}</script>"
     )
-    return page(esc(clean(title)), body, L, script=script, mirror=mirror)
+    return GamePage(page(esc(clean(title)), body, L, script=script, mirror=mirror), sheet)
+
+
+def _diagnostic_lines(report: Any) -> Iterable[str]:
+    for d in getattr(report, "diagnostics", ()) or ():
+        yield f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
+
+
+def _chart_section(st: _Steps, pair: tuple[str, str], L: Labels) -> str:
+    """The chart of points and holes, and its legend with the players' names."""
+    chart = chart_svg(st.points, st.holes, breaks=st.breaks, id="score-chart", L=L)
+    legend = " ".join(
+        f'<span class="{s.lower()}">{"—" if s == "A" else "- -"} {s} {esc(pair[i])}</span>' for i, s in enumerate("AB")
+    )
+    return f'<section class="chart"><h2>{esc(L("chart"))}</h2>{chart}<p class="legend">{legend}</p></section>'
 
 
 _SCRIPT_MIN = "\n".join(line.strip() for line in SCRIPT.splitlines() if line.strip())
@@ -812,38 +863,50 @@ def _coup_row(
     play: str | None = None,
 ) -> str:
     number = esc(coup.number)
-    out = [f'<tr class="coup{" has-finding" if fs else ""}" id="coup-{ci}"']
-    if step is not None:
-        out.append(f' data-step="{step}"><td><a href="#step-{step}">{number}</a></td>')
-    else:
-        out.append(f"><td>{number}</td>")
-    side = esc(coup.side)
-    out.append(f"<td>{side}</td>")  # the names are in the header
     if play is None:
         play = moves_text(coup.moves, L)
-    out.append(f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(play)}</td>")
+    link = (
+        f' data-step="{step}"><td><a href="#step-{step}">{number}</a></td>'
+        if step is not None
+        else f"><td>{number}</td>"
+    )
+    # the names are in the header
+    row = (
+        f'<tr class="coup{" has-finding" if fs else ""}" id="coup-{ci}"{link}<td>{esc(coup.side)}</td>'
+        f"<td>{coup.roll[0]}-{coup.roll[1]}</td><td>{esc(play)}</td>"
+    )
     acts = (*coup.before, *coup.after) if coup.before or coup.after else ()
     events = getattr(t, "events", ()) if t is not None else ()
     if acts or events:  # a row without marks nor notes ends after the play
-        out.append("<td>")
-        words = _ActionWords(L, coup.side)
-        notes = _Notes()
-        out.append(esc("; ".join(w for a in acts if (w := visit_action(a, words)) is not None)))
-        for a in acts:
-            visit_action(a, notes)
-        if events:
-            out.append(
-                f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>'
-            )
-        out.append("</td><td>")
-        if notes.glyphs:
-            out.append(f"<strong>{esc(''.join(notes.glyphs))}</strong> ")
-        for text in notes.comments:
-            out.append(f'<span class="comment">{esc(text)}</span> ')
-        out.append("</td>")
-    out.append("</tr>")
-    for f in fs:
-        out.append(f'<tr class="finding"><td colspan="6">{_finding_html(f, names, L)}</td></tr>')
+        row += _marks_cells(coup, acts, events, L)
+    if not fs:
+        return row + "</tr>"
+    return (
+        row
+        + "</tr>"
+        + "".join(f'<tr class="finding"><td colspan="6">{_finding_html(f, names, L)}</td></tr>' for f in fs)
+    )
+
+
+def _marks_cells(coup: Coup, acts: Sequence[Any], events: Sequence[Any], L: Labels) -> str:
+    """The marks and notes cells of a coup's row: the actions in words, what the
+    rules give, the glyphs and remarks."""
+    out = ["<td>"]
+    words = _ActionWords(L, coup.side)
+    notes = _Notes()
+    out.append(esc("; ".join(w for a in acts if (w := visit_action(a, words)) is not None)))
+    for a in acts:
+        visit_action(a, notes)
+    if events:
+        out.append(
+            f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>'
+        )
+    out.append("</td><td>")
+    if notes.glyphs:
+        out.append(f"<strong>{esc(''.join(notes.glyphs))}</strong> ")
+    for text in notes.comments:
+        out.append(f'<span class="comment">{esc(text)}</span> ')
+    out.append("</td>")
     return "".join(out)
 
 

@@ -18,7 +18,7 @@ from ..notation.record import MarqueResult, MarqueStart, Record
 from .i18n import Labels
 from .markup import esc
 
-__all__ = ["feuille", "releve_holes"]
+__all__ = ["feuille", "feuille_head", "feuille_body", "releve_holes"]
 
 
 def releve_holes(trace: list[Any]) -> list[dict[str, Any]]:
@@ -61,15 +61,26 @@ def _h(text: str, L: Labels) -> str:
 def feuille(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels, *, title: str | None = None) -> str:
     """The sheet of one partie (see the module docstring); ``title`` heads it when
     sheets of several parties share a page."""
+    return feuille_head(L, title) + feuille_body(record, report, profile, trace, L)
+
+
+def feuille_head(L: Labels, title: str | None = None) -> str:
+    """The opening of a sheet: its heading (the page's own sheet, or one of the
+    sheets sharing a page, then headed by ``title``)."""
+    if title is None:
+        return f'<section class="feuille" aria-labelledby="feuille-h"><h2 id="feuille-h">{esc(L("sheet"))}</h2>'
+    return f'<section class="feuille"><h2>{esc(L("sheet"))} — {esc(title)}</h2>'
+
+
+def feuille_body(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels) -> str:
+    """The sheet after its heading (:func:`feuille_head`): the same on the game's
+    page and on the page of all sheets, so a site builds it once."""
     from .html import _names, is_a_ecrire, partie_kind
 
     names = _names(record)
     h = record.headers
     ecrire = is_a_ecrire(record)
-    if title is None:
-        out = [f'<section class="feuille" aria-labelledby="feuille-h"><h2 id="feuille-h">{esc(L("sheet"))}</h2>']
-    else:
-        out = [f'<section class="feuille"><h2>{esc(L("sheet"))} — {esc(title)}</h2>']
+    out: list[str] = []
     meta = [L("partie_of_kind", kind=partie_kind(record, L))]
     for tag in ("Event", "Site", "Date", "Round"):
         if h.get(tag):

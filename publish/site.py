@@ -23,10 +23,10 @@ from typing import Any
 
 from ..club.standings import StandingGame, compute_standings
 from ..notation.textio import atomic_write_text
-from .html import GameSummary, _title_of, page, partie_kind, render_game, render_index, render_player
+from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
 from .i18n import labels
 from .markup import esc
-from .sheet import feuille
+from .sheet import feuille_head
 from .standings import STANDINGS, render_standings
 
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
@@ -172,21 +172,13 @@ def publish_files(
                 except ValueError as e:  # e.g. an unknown Profile header: this game is published unverified
                     report, error = None, str(e)
                     rep.failures.append((name, g, error))
-                html = render_game(
+                done = game_page(
                     record, report, profile=profile, number=number, index_href="index.html", not_verified=error, lang=L
                 )
                 target = out / fname
-                atomic_write_text(target, html)
-                sheets.append(
-                    feuille(
-                        record,
-                        report,
-                        profile,
-                        list(getattr(report, "trace", ()) or ()),
-                        L,
-                        title=f"{number}. " + _title_of(record, L),
-                    )
-                )
+                atomic_write_text(target, done.html)
+                # the game's sheet, built once: on its page and on the page of all sheets
+                sheets.append(feuille_head(L, f"{number}. " + _title_of(record, L)) + done.sheet)
                 rep.pages.append(target)
                 ranked.append(standing_game(record, report, fname))
                 nf = len(getattr(report, "findings", ()) or ())
