@@ -254,7 +254,7 @@ class _Injector:
         pos = game.position
         roller = pos.turn
         opp = _other(roller)
-        if game._ends_on_gains(roll, None):
+        if game.ends_on_gains(roll, None):
             return None
         if kind in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins"):
             if leave:
@@ -790,7 +790,7 @@ class _Injector:
                     else:
                         synced = False
                 elif not o.played:
-                    if not game._ends_on_gains(roll, None):
+                    if not game.ends_on_gains(roll, None):
                         synced = False
                     play = o.play
                 else:
@@ -944,7 +944,7 @@ class _Injector:
         rolls = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
         self.rng.shuffle(rolls)
         for roll in rolls:
-            if game.can_leave(roll, None) or game._ends_on_gains(roll, None):
+            if game.can_leave(roll, None) or game.ends_on_gains(roll, None):
                 continue
             ps = game.legal(roll)
             play = choose_play(game.position, ps.plays, self.rng)
