@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from . import partie
 from .ledger import Ledger, MarkResult, ScoreState
@@ -59,6 +59,7 @@ __all__ = [
     "ReleveEnd",
     "MarqueOutcome",
     "MarqueClosed",
+    "MarqueLine",
     "throw_score",
     "mark_points",
     "says_ne_marque_pas",
@@ -303,13 +304,27 @@ def close_marque(
     return MarqueClosed(out, primaute_after_marque(ended.winner, leaver, marque_primaute, profile), 0)
 
 
-def partie_over(results: Sequence[MarqueOutcome], marques: int) -> bool:
+class MarqueLine(Protocol):
+    """A marqué's result as the flow closes it (:class:`MarqueOutcome`) or as a record
+    writes it (``notation.record.MarqueResult``)."""
+
+    @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def refait(self) -> bool: ...
+
+    @property
+    def value(self) -> int | None: ...
+
+
+def partie_over(results: Sequence[MarqueLine], marques: int) -> bool:
     """A partie à écrire ends after its agreed number of decided marqués; refaits are
     replayed and do not count (RULES.md §8.2; 003 §220, §226)."""
     return sum(1 for m in results if not m.refait) >= marques
 
 
-def partie_winner(results: Sequence[MarqueOutcome]) -> str | None:
+def partie_winner(results: Sequence[MarqueLine]) -> str | None:
     """The winner of a partie à écrire: the greater total of marqué values; None on a
     tie (RULES.md §8.2)."""
     won = {"A": 0, "B": 0}
