@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from trictrac.replay import course
-from trictrac.replay.course import Gains, Marked, MarqueOutcome
 from trictrac.notation.record import Record
 from trictrac.notation.writer import write_record
+from trictrac.replay import course
+from trictrac.replay.course import Gains, Marked, MarqueOutcome
 from trictrac.replay.game import Game
 from trictrac.replay.ledger import Ledger, PlayerScore, ScoreState
 from trictrac.replay.partie import MarqueOutcome as MarqueEnd
@@ -20,7 +20,10 @@ from trictrac.replay.verify import verify
 LEAVER = dataclasses.replace(DEFAULT_PROFILE, primaute_after_marque_leave="leaver")  # D21 other reading
 
 
-def _score(a: PlayerScore = PlayerScore(), b: PlayerScore = PlayerScore()) -> ScoreState:
+_FRESH = PlayerScore()  # frozen: one value serves every default
+
+
+def _score(a: PlayerScore = _FRESH, b: PlayerScore = _FRESH) -> ScoreState:
     return ScoreState(a, b)
 
 
