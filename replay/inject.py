@@ -82,9 +82,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
-from ..notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
+from ..notation.record import Action, CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
+from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from .findings import FINDING_KINDS
 from .game import Game, GameFlowError, partie_kind, replay_record
 from .ledger import Ledger
@@ -1052,42 +1053,33 @@ class _Injector:
             marked = plan.received
         if plan.shown is not None:
             marked = plan.shown
-        before, after = list(c.before), list(c.after)
+        before, after = c.before, c.after
         if plan.edit == "ecole":
-            before = [a for a in before if not (isinstance(a, Mark) and a.who == c.side)]
+            before = _rewritten(before, _DropMarksOf(c.side))
             if plan.marked_written:
-                before.insert(0, Mark(c.side, plan.marked_written, None, plan.written_bred))
-            after.append(Ecole(plan.ecoles[0][0], plan.ecoles[0][1], None))
+                before = (Mark(c.side, plan.marked_written, None, plan.written_bred),) + before
+            after += (Ecole(plan.ecoles[0][0], plan.ecoles[0][1], None),)
         elif plan.edit == "claims":
-            after.extend(Ecole(who, n, why) for who, n, why in plan.claims)
-        elif plan.edit == "sortie-leave":
-            before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
-        elif plan.edit == "decision-leave":
-            before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
-        elif plan.edit == "holes+1":
-            for j, a in enumerate(before):
-                if isinstance(a, Mark) and a.who == side and a.holes:
-                    before[j] = replace(a, holes=a.holes + 1)
-                    marked = a.points
-                    break
-        elif plan.edit == "bredouille":
-            for j, a in enumerate(before):
-                if isinstance(a, Mark) and a.who == side:
-                    before[j] = replace(a, bredouille=True)
-                    marked = a.points
-                    break
+            after += tuple(Ecole(who, n, why) for who, n, why in plan.claims)
+        elif plan.edit in ("sortie-leave", "decision-leave"):
+            before = _rewritten(before, _DropDecisions()) + (Decision(side, True),)
+        elif plan.edit in ("holes+1", "bredouille"):
+            first = _FirstMarkOf(side, plan.edit)
+            before = _rewritten(before, first)
+            marked = marked if first.points is None else first.points
         moves = c.moves
         if plan.edit in ("sortie-leave", "moves"):
             moves = plan.moves
         elif plan.kind in ("illegal-move", "unplayed-number") and plan.play is not None:
-            moves = tuple(m for m in moves if not isinstance(m, CannotPlay))
-        return replace(c, before=tuple(before), after=tuple(after), moves=moves), marked
+            moves = _rewritten(moves, _DropCannotPlay())
+        return replace(c, before=before, after=after, moves=moves), marked
 
     def _edit_marque(self, rb: RecordBuilder, out: Any, i: int, c: Coup, out_list: list[Injected]) -> None:
         els = rb.record.elements
+        finder = _MarqueResultFinder()
         for j in range(len(els) - 1, -1, -1):
-            e = els[j]
-            if isinstance(e, MarqueResult):
+            e = visit_element(els[j], finder)
+            if e is not None:
                 wrong = (e.value or 0) + self.rng.choice((2, 4, -2))
                 fixed = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
                 els[j] = fixed
@@ -1109,6 +1101,74 @@ class _Injector:
                     )
                 )
                 return
+
+
+# --- rewriting a coup's tokens and finding elements, through notation's visitor ---------
+
+_Tok = TypeVar("_Tok")
+
+
+def _rewritten(tokens: tuple[_Tok, ...], visitor: ActionVisitor[tuple[_Tok, ...]]) -> tuple[_Tok, ...]:
+    """The tokens of a coup, each replaced by what ``visitor`` returns for it (``()``
+    drops it); a token the visitor returns None for is kept."""
+    out: list[_Tok] = []
+    for token in tokens:
+        new = visit_action(token, visitor)
+        out.extend((token,) if new is None else new)
+    return tuple(out)
+
+
+class _DropMarksOf(ActionVisitor[tuple[Action, ...]]):
+    """Drops the marks of one side (an école rewrites the roller's mark)."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+    def visit_mark(self, mark: Mark) -> tuple[Action, ...] | None:
+        return () if mark.who == self.side else None
+
+
+class _DropDecisions(ActionVisitor[tuple[Action, ...]]):
+    """Drops the decisions (a leave is written in their place)."""
+
+    def visit_decision(self, decision: Decision) -> tuple[Action, ...]:
+        return ()
+
+
+class _FirstMarkOf(ActionVisitor[tuple[Action, ...]]):
+    """Changes the first mark of ``side``: ``"holes+1"`` the first with holes moves the
+    fichet one hole too many (RULES.md §7.5), ``"bredouille"`` the first is written in
+    bredouille (§5.5).  ``points`` = the points of the mark changed (None: none was)."""
+
+    def __init__(self, side: str, edit: str) -> None:
+        self.side = side
+        self.edit = edit
+        self.points: int | None = None
+
+    def visit_mark(self, mark: Mark) -> tuple[Action, ...] | None:
+        if self.points is not None or mark.who != self.side:
+            return None
+        if self.edit == "holes+1":
+            if not mark.holes:
+                return None
+            self.points = mark.points
+            return (replace(mark, holes=mark.holes + 1),)
+        self.points = mark.points
+        return (replace(mark, bredouille=True),)
+
+
+class _DropCannotPlay(ActionVisitor[tuple[Move | CannotPlay, ...]]):
+    """Drops the *cannot play* tokens (an illegal play is written as played)."""
+
+    def visit_cannot_play(self, token: CannotPlay) -> tuple[Move | CannotPlay, ...]:
+        return ()
+
+
+class _MarqueResultFinder(RecordVisitor[MarqueResult]):
+    """Finds a marqué's written result among the elements of a record."""
+
+    def visit_marque_result(self, result: MarqueResult) -> MarqueResult:
+        return result
 
 
 def inject(

@@ -55,6 +55,7 @@ from ..notation.record import (
     CannotPlay,
     Coup,
     Decision,
+    Element,
     JouePourTout,
     Mark,
     MarqueResult,
@@ -64,6 +65,7 @@ from ..notation.record import (
     Record,
     ReleveStart,
 )
+from ..notation.visitor import RecordVisitor, visit_element
 from .game import CoupOutcome, Game
 from .moves import Play, PlaySet
 from .partie import RECORD_KINDS
@@ -449,6 +451,42 @@ def _relabel(action: object, seats: dict[str, str]) -> object:
     return action
 
 
+class _Seated(RecordVisitor[Element]):
+    """The elements of one marqué played in seats ``A`` / ``B``, in the players' letters,
+    its marqué numbered on from ``number`` (RULES.md §8.3); other elements unchanged."""
+
+    def __init__(self, seats: dict[str, str], number: int) -> None:
+        self.seats = seats
+        self.number = number
+
+    def visit_marque_start(self, start: MarqueStart) -> Element:
+        self.number += 1
+        return MarqueStart(self.number, (self.seats["A"], self.seats["B"]))
+
+    def visit_coup(self, coup: Coup) -> Element:
+        seats = self.seats
+        return Coup(
+            coup.number,
+            seats[coup.side],
+            coup.roll,
+            coup.moves,
+            tuple(_relabel(a, seats) for a in coup.before),  # type: ignore[misc]
+            tuple(_relabel(a, seats) for a in coup.after),  # type: ignore[misc]
+        )
+
+    def visit_marque_result(self, result: MarqueResult) -> Element:
+        winner = self.seats[result.winner] if result.winner else None
+        return MarqueResult(
+            winner, result.winner_holes, result.loser_holes, result.bredouille, result.refait, result.value
+        )
+
+
+def _seated(element: Element, seated: _Seated) -> Element:
+    """``element`` as :class:`_Seated` rewrites it (relevés and comments as they are)."""
+    new = visit_element(element, seated)
+    return element if new is None else new
+
+
 def play_partie_multi(
     rng: random.Random,
     kind: str,
@@ -501,34 +539,9 @@ def play_partie_multi(
             if out.left:
                 leaver = out.side
             rb.add(rb.coup(out, ps.unplayable), out)
-        for el in rb.record.elements:
-            if isinstance(el, MarqueStart):
-                number += 1
-                rec.elements.append(MarqueStart(number, (x, y)))
-            elif isinstance(el, Coup):
-                rec.elements.append(
-                    Coup(
-                        el.number,
-                        seats[el.side],
-                        el.roll,
-                        el.moves,
-                        tuple(_relabel(a, seats) for a in el.before),  # type: ignore[misc]
-                        tuple(_relabel(a, seats) for a in el.after),  # type: ignore[misc]
-                    )
-                )
-            elif isinstance(el, MarqueResult):
-                rec.elements.append(
-                    MarqueResult(
-                        seats[el.winner] if el.winner else None,
-                        el.winner_holes,
-                        el.loser_holes,
-                        el.bredouille,
-                        el.refait,
-                        el.value,
-                    )
-                )
-            else:
-                rec.elements.append(el)
+        seated = _Seated(seats, number)
+        rec.elements.extend(_seated(el, seated) for el in rb.record.elements)
+        number = seated.number
         for mo in game.marque_results:
             if mo.refait:
                 lines.append(MarqueLine(refait_holes=mo.winner_holes))
