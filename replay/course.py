@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from . import partie
 from .ledger import Ledger, MarkResult, ScoreState
@@ -88,9 +88,9 @@ Roll = tuple[int, int]
 # -- marking ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Marked:
-    """What one side marked with one scoring event (RULES.md §4.1 O5, §5.2).
+class Marked(NamedTuple):
+    """What one side marked with one scoring event (RULES.md §4.1 O5, §5.2); a tuple,
+    cheap to build on every mark.
 
     ``holes``: holes made (a double hole counts 2); ``double``: the bredouille flag of
     each hole-gesture; ``bredouille``: whether his points stand in bredouille after the
@@ -127,8 +127,7 @@ def throw_score(position: Position, roll: Roll, play: Play | None, profile: Prof
     return score_play(position, roll, play, profile)
 
 
-@dataclass(frozen=True, slots=True)
-class Gains:
+class Gains(NamedTuple):
     """The roller's marking before his decision (RULES.md §4.1 O1-O2): the throw's
     ``score``, what he ``marked`` (nothing with *je ne marque pas*)."""
 

@@ -25,9 +25,9 @@ The flow trusts its caller to pass legal plays (the bots take them from
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..notation.position import parse_position
 from ..notation.reader import parse_partie
@@ -104,8 +104,7 @@ class CoupOutcome:
         return self.score.events
 
 
-@dataclass(frozen=True, slots=True)
-class _Throw:
+class _Throw(NamedTuple):
     """One call of :meth:`Game.apply_coup`: the throw, the choices, the table mistakes (internal)."""
 
     roll: tuple[int, int]
@@ -115,24 +114,6 @@ class _Throw:
     received: int | None
     ecoles: tuple[tuple[str, int], ...]
     force_leave: bool
-
-
-def _gains_outcome(roller: str, t: _Throw, gains: course.Gains, could_leave: bool, left: bool) -> CoupOutcome:
-    """The fields of an outcome up to the roller's decision."""
-    m = gains.marked
-    return CoupOutcome(
-        roller,
-        t.roll,
-        None,
-        gains.score,
-        m.points,
-        gains.ne_marque_pas,
-        m.holes,
-        m.double,
-        m.bredouille,
-        could_leave,
-        left,
-    )
 
 
 class Game:
@@ -265,9 +246,12 @@ class Game:
     def ends_on_gains(self, roll: tuple[int, int], marked: int | None = None) -> bool:
         """Do the roller's gains (as entitled, or as ``marked``) give him his twelfth hole
         (``course.gains_end_partie``)?  Then nothing is played."""
+        return self._ends_on_gains(_norm(roll), marked)
+
+    def _ends_on_gains(self, roll: tuple[int, int], marked: int | None) -> bool:
         if self.kind != course.DOUZE_TROUS:
             return False
-        gains = score_roll(self.position, _norm(roll), self.profile).mover if marked is None else marked
+        gains = score_roll(self.position, roll, self.profile).mover if marked is None else marked
         return course.gains_end_partie(self.kind, self.ledger, self.position.turn, gains)
 
     # -- applying a coup ----------------------------------------------------------------
@@ -303,7 +287,7 @@ class Game:
         if self.pending_roll is not None and roll != self.pending_roll:
             raise GameFlowError(f"after 'je joue pour tout' the throw {self.pending_roll} must be played again")
         roller = self.position.turn
-        ends = not leave and self.ends_on_gains(roll, marked)
+        ends = not leave and self._ends_on_gains(roll, marked)
         if ends:
             play = None  # a partie en douze trous ends on the entitled gains: nothing is played
         elif play is None and not leave:
@@ -315,7 +299,7 @@ class Game:
         gains = course.roller_gains(self.ledger, roller, score, marked)
         if gains.marked.holes and course.twelve_reached(self.kind, self.ledger.state, roller):
             self.finished, self.winner = True, roller
-            return dataclasses.replace(_gains_outcome(roller, t, gains, False, False), game_over=True)
+            return self._unplayed(roller, t, gains, False, False, None)
         if t.leave:
             return self._leave(roller, t, gains)
         return self._play(roller, t, gains)
@@ -337,8 +321,7 @@ class Game:
         ended = self._close_marque(end.marque, roller) if end.marque is not None else None
         if ended is None:
             self._new_releve(end.primaute)
-        out = _gains_outcome(roller, t, gains, could_leave, True)
-        return dataclasses.replace(out, releve_ended=True, marque_ended=ended, game_over=self.finished)
+        return self._unplayed(roller, t, gains, could_leave, True, ended)
 
     def _play(self, roller: str, t: _Throw, gains: course.Gains) -> CoupOutcome:
         """He stays and plays (O3); the opponent marks his receipts, then the écoles
@@ -363,10 +346,19 @@ class Game:
             ledger.new_releve_after_sortie(end.primaute)
             self._new_releve(end.primaute)
             self.pending_roll = end.replay_roll
-        out = _gains_outcome(roller, t, gains, gains.marked.holes > 0, False)
-        return dataclasses.replace(
-            out,
+        m = gains.marked
+        return CoupOutcome(
+            side=roller,
+            roll=t.roll,
             play=t.play,
+            score=gains.score,
+            gains=m.points,
+            ne_marque_pas=gains.ne_marque_pas,
+            holes=m.holes,
+            double=m.double,
+            bredouille=m.bredouille,
+            could_leave=m.holes > 0,
+            left=False,
             played=True,
             receipts=due,
             other_holes=got.holes,
@@ -376,6 +368,28 @@ class Game:
             pour_tout=t.pour_tout and sortie and not over,
             releve_ended=sortie and not over,
             game_over=over,
+        )
+
+    def _unplayed(
+        self, roller: str, t: _Throw, gains: course.Gains, could_leave: bool, left: bool, ended: MarqueOutcome | None
+    ) -> CoupOutcome:
+        """A coup without a play: the roller left, or his gains ended the partie."""
+        m = gains.marked
+        return CoupOutcome(
+            side=roller,
+            roll=t.roll,
+            play=None,
+            score=gains.score,
+            gains=m.points,
+            ne_marque_pas=gains.ne_marque_pas,
+            holes=m.holes,
+            double=m.double,
+            bredouille=m.bredouille,
+            could_leave=could_leave,
+            left=left,
+            releve_ended=left,
+            marque_ended=ended,
+            game_over=self.finished,
         )
 
     # -- relevés and marqués ------------------------------------------------------------
