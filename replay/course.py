@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol, TypeVar
 
 from . import partie
 from .ledger import Ledger, MarkResult, ScoreState
@@ -128,35 +128,35 @@ def throw_score(position: Position, roll: Roll, play: Play | None, profile: Prof
 
 
 class Gains(NamedTuple):
-    """The roller's marking before his decision (RULES.md §4.1 O1-O2): the throw's
-    ``score``, what he ``marked`` (nothing with *je ne marque pas*)."""
+    """The roller's marking before his decision (RULES.md §4.1 O1-O2): what he
+    ``marked`` (nothing with *je ne marque pas*)."""
 
-    score: CoupScore
     marked: Marked
     ne_marque_pas: bool = False
 
 
-def says_ne_marque_pas(state: ScoreState, roller: str, score: CoupScore) -> bool:
-    """*Je ne marque pas* (RULES.md §5.3; 003 §150, §176): his gains make no hole and
-    what the throw gives the opponent completes the opponent's hole, which would erase
-    them anyway; the announcement counts as marking (it takes the opponent's bredouille)."""
-    gains, given = score.mover, score.other
+def says_ne_marque_pas(state: ScoreState, roller: str, gains: int, given: int) -> bool:
+    """*Je ne marque pas* (RULES.md §5.3; 003 §150, §176): his ``gains`` make no hole and
+    what the throw gives the opponent (``given``) completes the opponent's hole, which
+    would erase them anyway; the announcement counts as marking (it takes the
+    opponent's bredouille)."""
     if not gains or not given:
         return False
     return state[roller].points + gains < TWELVE and state[other_side(roller)].points + given >= TWELVE
 
 
-def roller_gains(ledger: Ledger, roller: str, score: CoupScore, marked: int | None = None) -> Gains:
-    """Step O1-O2: the roller marks his gains (RULES.md §4.1, §5.2), or says *je ne
-    marque pas* (§5.3).  ``marked``: the points he really marked at the table (a
-    mistake that stands; no announcement then).  Marks ``ledger``."""
-    if marked is None and says_ne_marque_pas(ledger.state, roller, score):
+def roller_gains(ledger: Ledger, roller: str, gains: int, given: int, marked: int | None = None) -> Gains:
+    """Step O1-O2: the roller marks his ``gains`` (RULES.md §4.1, §5.2), or says *je ne
+    marque pas* when the ``given`` points complete the opponent's hole (§5.3).
+    ``marked``: the points he really marked at the table (a mistake that stands; no
+    announcement then).  Marks ``ledger``."""
+    if marked is None and says_ne_marque_pas(ledger.state, roller, gains, given):
         ledger.ne_marque_pas(roller)
-        return Gains(score, NOTHING, True)
-    points = score.mover if marked is None else marked
+        return Gains(NOTHING, True)
+    points = gains if marked is None else marked
     if not points:
-        return Gains(score, NOTHING)
-    return Gains(score, mark_points(ledger, roller, points, own=True))
+        return Gains(NOTHING)
+    return Gains(mark_points(ledger, roller, points, own=True))
 
 
 # -- the end of a partie en douze trous, the right to leave -----------------------------
@@ -182,11 +182,11 @@ def gains_end_partie(kind: str, ledger: Ledger, roller: str, gains: int) -> bool
     return made.holes > 0 and twelve_reached(kind, trial.state, roller)
 
 
-def right_to_leave(kind: str, state: ScoreState, roller: str, gains: Gains) -> bool:
-    """May the roller leave (RULES.md §6.1; 003 §155)?  His own gains completed a hole
+def right_to_leave(kind: str, state: ScoreState, roller: str, holes: int) -> bool:
+    """May the roller leave (RULES.md §6.1; 003 §155)?  His own gains made ``holes``
     (``state`` = the score after them), and they did not end a partie en douze trous
     (nothing is left to decide then)."""
-    return gains.marked.holes > 0 and not twelve_reached(kind, state, roller)
+    return holes > 0 and not twelve_reached(kind, state, roller)
 
 
 def holes_leader(state: ScoreState) -> str:
@@ -264,13 +264,17 @@ def marque_bredouille(winner_holes: int, pavillon: bool, profile: Profile) -> Li
     return "none" if m == 1 else ("petite" if m == 2 else "grande")
 
 
-def primaute_after_marque(winner: str | None, leaver: str, marque_primaute: str, profile: Profile) -> str:
+_Side = TypeVar("_Side", str, "str | None")
+
+
+def primaute_after_marque(winner: str | None, leaver: _Side, marque_primaute: _Side, profile: Profile) -> _Side:
     """Who throws first in the next marqué (RULES.md §8.2, §6.2, §10 D21).
 
     After a refait (``winner`` None) whoever had the primauté of the marqué keeps it
     (003 §226); else the marqué's winner (003 §221) or the leaver (003 §155), as the
     profile's ``primaute_after_marque_leave`` says — they differ only when the leaver
-    has fewer holes.
+    has fewer holes.  (A reader of a record may not know the leaver or the first
+    thrower: None in, None out.)
     """
     if winner is None:
         return marque_primaute

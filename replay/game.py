@@ -114,6 +114,7 @@ class _Throw(NamedTuple):
     received: int | None
     ecoles: tuple[tuple[str, int], ...]
     force_leave: bool
+    score: CoupScore  # of the play, or what the throw entitles when nothing is played
 
 
 class Game:
@@ -224,7 +225,7 @@ class Game:
         the game is not changed).  ``play`` None = the gains the throw entitles."""
         ledger = self.ledger.copy()
         score = course.throw_score(self.position, _norm(roll), play, self.profile)
-        gains = course.roller_gains(ledger, self.position.turn, score)
+        gains = course.roller_gains(ledger, self.position.turn, score.mover, score.other)
         return ledger.state, gains.marked.holes
 
     def can_leave(self, roll: tuple[int, int], play: Play | None = None) -> bool:
@@ -240,8 +241,8 @@ class Game:
         if self.ledger.points(roller) + score.mover < course.TWELVE:
             return False  # no hole: the cheap common case
         ledger = self.ledger.copy()
-        gains = course.roller_gains(ledger, roller, score)
-        return course.right_to_leave(self.kind, ledger.state, roller, gains)
+        gains = course.roller_gains(ledger, roller, score.mover, score.other)
+        return course.right_to_leave(self.kind, ledger.state, roller, gains.marked.holes)
 
     def ends_on_gains(self, roll: tuple[int, int], marked: int | None = None) -> bool:
         """Do the roller's gains (as entitled, or as ``marked``) give him his twelfth hole
@@ -292,11 +293,11 @@ class Game:
             play = None  # a partie en douze trous ends on the entitled gains: nothing is played
         elif play is None and not leave:
             play = self._only_play(roll)
-        t = _Throw(roll, play, bool(leave), pour_tout, received, ecoles, force_leave)
+        score = course.throw_score(self.position, roll, None if (leave or ends) else play, self.profile)
+        t = _Throw(roll, play, bool(leave), pour_tout, received, ecoles, force_leave, score)
         self.pending_roll = None
         self.coups += 1
-        score = course.throw_score(self.position, roll, None if (leave or ends) else play, self.profile)
-        gains = course.roller_gains(self.ledger, roller, score, marked)
+        gains = course.roller_gains(self.ledger, roller, score.mover, score.other, marked)
         if gains.marked.holes and course.twelve_reached(self.kind, self.ledger.state, roller):
             self.finished, self.winner = True, roller
             return self._unplayed(roller, t, gains, False, False, None)
@@ -330,7 +331,7 @@ class Game:
         kind, ledger, opp = self.kind, self.ledger, other_side(roller)
         ledger.stay(roller)
         self.position = next_position(self.position, t.roll, t.play, self.profile)
-        due = gains.score.other if t.received is None else t.received
+        due = t.score.other if t.received is None else t.received
         got = course.mark_points(ledger, opp, due) if due else course.NOTHING
         over = got.holes > 0 and course.twelve_reached(kind, ledger.state, opp)
         for claimant, points in t.ecoles:
@@ -351,7 +352,7 @@ class Game:
             side=roller,
             roll=t.roll,
             play=t.play,
-            score=gains.score,
+            score=t.score,
             gains=m.points,
             ne_marque_pas=gains.ne_marque_pas,
             holes=m.holes,
@@ -379,7 +380,7 @@ class Game:
             side=roller,
             roll=t.roll,
             play=None,
-            score=gains.score,
+            score=t.score,
             gains=m.points,
             ne_marque_pas=gains.ne_marque_pas,
             holes=m.holes,

@@ -7,14 +7,13 @@ import dataclasses
 from trictrac.notation.record import Record
 from trictrac.notation.writer import write_record
 from trictrac.replay import course
-from trictrac.replay.course import Gains, Marked, MarqueOutcome
+from trictrac.replay.course import Marked, MarqueOutcome
 from trictrac.replay.game import Game
 from trictrac.replay.ledger import Ledger, PlayerScore, ScoreState
 from trictrac.replay.partie import MarqueOutcome as MarqueEnd
 from trictrac.replay.position import Position, start_position
 from trictrac.replay.profiles import DEFAULT_PROFILE
 from trictrac.replay.recording import RecordingSession
-from trictrac.replay.scoring import CoupScore
 from trictrac.replay.verify import verify
 
 LEAVER = dataclasses.replace(DEFAULT_PROFILE, primaute_after_marque_leave="leaver")  # D21 other reading
@@ -27,26 +26,22 @@ def _score(a: PlayerScore = _FRESH, b: PlayerScore = _FRESH) -> ScoreState:
     return ScoreState(a, b)
 
 
-def _throw(gains: int, given: int) -> CoupScore:
-    return CoupScore((), gains, given)
-
-
 # --- gains and je ne marque pas (RULES.md §4.1 O1-O2, §5.3) ---------------------------
 
 
 def test_ne_marque_pas_when_the_gift_completes_his_hole_E34() -> None:
     # E34 (003 §176): A 4, B 8; A's throw gains him 4 and gives B 4: B's hole comes anyway
     st = _score(PlayerScore(points=4), PlayerScore(points=8, bredouille=True))
-    assert course.says_ne_marque_pas(st, "A", _throw(4, 4))
-    assert not course.says_ne_marque_pas(st, "A", _throw(8, 4))  # his own hole: he marks it
-    assert not course.says_ne_marque_pas(st, "A", _throw(4, 2))  # B's hole does not come
-    assert not course.says_ne_marque_pas(st, "A", _throw(0, 4))  # nothing to announce
+    assert course.says_ne_marque_pas(st, "A", 4, 4)
+    assert not course.says_ne_marque_pas(st, "A", 8, 4)  # his own hole: he marks it
+    assert not course.says_ne_marque_pas(st, "A", 4, 2)  # B's hole does not come
+    assert not course.says_ne_marque_pas(st, "A", 0, 4)  # nothing to announce
 
 
 def test_ne_marque_pas_takes_the_opponents_bredouille_E34() -> None:
     def b_hole_after(announce: bool) -> int:
         ledger = Ledger(DEFAULT_PROFILE, _score(b=PlayerScore(points=8, bredouille=True)))
-        gains = course.roller_gains(ledger, "A", _throw(4, 4) if announce else _throw(0, 4))
+        gains = course.roller_gains(ledger, "A", 4 if announce else 0, 4)
         assert gains.ne_marque_pas is announce and gains.marked == course.NOTHING
         assert ledger.state.a.points == 0  # nothing marked either way
         return course.mark_points(ledger, "B", 4).holes
@@ -57,11 +52,11 @@ def test_ne_marque_pas_takes_the_opponents_bredouille_E34() -> None:
 
 def test_roller_gains_marks_holes_and_bredouille() -> None:
     ledger = Ledger(DEFAULT_PROFILE, _score(PlayerScore(points=10, bredouille=True)))
-    gains = course.roller_gains(ledger, "A", _throw(4, 0))
+    gains = course.roller_gains(ledger, "A", 4, 0)
     assert gains.marked == Marked(4, 2, (True,), True)  # double hole, 2 de reste in bredouille
     assert ledger.state.a == PlayerScore(points=2, bredouille=True, holes=2, pavillon=True)
     wrong = Ledger(DEFAULT_PROFILE, _score(PlayerScore(points=10)))
-    assert course.roller_gains(wrong, "A", _throw(4, 0), marked=0).marked == course.NOTHING  # a mistake stands
+    assert course.roller_gains(wrong, "A", 4, 0, marked=0).marked == course.NOTHING  # a mistake stands
 
 
 # --- the end of a partie en douze trous, the right to leave (§8.1, §6.1, §6.6) ---------
@@ -83,11 +78,10 @@ def test_gains_end_partie_previews_without_marking() -> None:
 
 
 def test_no_right_to_leave_on_the_twelfth_hole() -> None:
-    made = Gains(_throw(2, 0), Marked(2, 1))
-    assert course.right_to_leave("douze-trous", _score(PlayerScore(holes=11)), "A", made)
-    assert not course.right_to_leave("douze-trous", _score(PlayerScore(holes=12)), "A", made)
-    assert course.right_to_leave("a-ecrire", _score(PlayerScore(holes=12)), "A", made)
-    assert not course.right_to_leave("a-ecrire", _score(), "A", Gains(_throw(2, 0), Marked(2)))
+    assert course.right_to_leave("douze-trous", _score(PlayerScore(holes=11)), "A", 1)
+    assert not course.right_to_leave("douze-trous", _score(PlayerScore(holes=12)), "A", 1)
+    assert course.right_to_leave("a-ecrire", _score(PlayerScore(holes=12)), "A", 1)
+    assert not course.right_to_leave("a-ecrire", _score(), "A", 0)
 
 
 # --- the end of a relevé (§6.2, §4.9, §6.5) -------------------------------------------
@@ -138,6 +132,7 @@ def test_d21_winner_or_leaver_has_the_next_primaute() -> None:
     assert course.close_marque(1, ended, "B", "B", 0, DEFAULT_PROFILE).primaute == "A"
     assert course.close_marque(1, ended, "B", "B", 0, LEAVER).primaute == "B"
     assert course.primaute_after_marque(None, "A", "B", LEAVER) == "B"  # a refait: 003 §226
+    assert course.primaute_after_marque(None, "A", None, LEAVER) is None  # first thrower unknown
 
 
 def test_partie_over_counts_decided_marques_and_a_tie_has_no_winner() -> None:
