@@ -129,6 +129,19 @@ COMPACT_KINDS: tuple[str, ...] = (
     "out-of-turn",
     "releve-without-leave",
 )
+#: kinds planned by a method ``_<kind>`` of the injector, in full records only
+_TABLE_SLIPS = (
+    "ecole-claimed-wrongly",
+    "ecole-partial",
+    "ecole-too-late",
+    "ecole-impossible",
+    "ecole-deux-jetons",
+    "leave-at-sortie",
+    "leave-without-right",
+    "stay-after-leave",
+    "hole-mismatch",
+    "bredouille-lost",
+)
 #: kinds made before the coup is thrown (they change who throws, or the checkers)
 _BEFORE_THROW = ("out-of-turn", "releve-without-leave")
 assert all(k in FINDING_KINDS for k in INJECT_KINDS)
@@ -251,61 +264,11 @@ class _Injector:
     def plan(
         self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
     ) -> _Plan | None:
-        rng = self.rng
-        pos = game.position
-        roller = pos.turn
-        opp = _other(roller)
+        """How to make a mistake of ``kind`` at this coup (None: not here)."""
         if game.ends_on_gains(roll, None):
             return None
         if kind in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins"):
-            if leave:
-                return None
-            m = self._marks(game, roll, play)
-            if m is None:
-                return None
-            gains, receipts, pr, po = m
-            claimed = kind != "unclaimed-ecole"
-            choices = []
-            if kind in ("unclaimed-ecole", "ecole-par-trop"):
-                for d in (2, 4):
-                    if pr + gains + d < _HOLE:
-                        choices.append(("par-trop", d))
-            if kind in ("unclaimed-ecole", "ecole-par-moins") and gains:
-                choices.append(("par-moins", 2) if gains > 2 else ("dropped", gains))
-                choices.append(("dropped", gains))
-            if kind == "unclaimed-ecole":
-                for d in (2, 4):
-                    if po + receipts + d < _HOLE:
-                        choices.append(("receipts-par-trop", d))
-                if receipts:
-                    choices.append(("receipts-par-moins", 2))
-            if claimed and receipts:
-                return None  # keep the order of the claim and the receipts plain
-            if not choices:
-                return None
-            variant, d = rng.choice(choices)
-            if variant.startswith("receipts"):
-                got = receipts + d if variant.endswith("trop") else receipts - d
-                return _Plan(kind, variant, opp, play, received=got, entitled=receipts, detail=variant)
-            wrote = gains + d if variant == "par-trop" else gains - d
-            if claimed:
-                # claimed at once: the excess is erased / the missing points go to him (§7.3)
-                bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
-                return _Plan(
-                    kind,
-                    variant,
-                    roller,
-                    play,
-                    marked=gains if variant == "par-trop" else wrote,
-                    ecoles=((opp, d),),
-                    entitled=gains,
-                    marked_written=wrote,
-                    written_bred=bred,
-                    claimed=True,
-                    detail=variant,
-                    edit="ecole",
-                )
-            return _Plan(kind, variant, roller, play, marked=wrote, entitled=gains, detail=variant)
+            return None if leave else self._wrong_marking(kind, game, roll, play)
         if kind == "illegal-move":
             return self._illegal(game, roll, ps)
         if kind == "unplayed-number":
@@ -314,88 +277,145 @@ class _Injector:
             return self._excluded(kind, game, roll, ps)
         if kind == "missing-checker":
             return self._missing_checker(game, roll, ps, play, leave)
-        if self.compact:
+        if self.compact or kind not in _TABLE_SLIPS:
             return None
-        if kind in (
-            "ecole-claimed-wrongly",
-            "ecole-partial",
-            "ecole-too-late",
-            "ecole-impossible",
-            "ecole-deux-jetons",
-            "leave-at-sortie",
-        ):
-            plan: Callable[..., _Plan | None] = getattr(self, "_" + kind.replace("-", "_"))
-            return plan(game, roll, ps, play, leave)
-        if kind == "leave-without-right":
-            if game.can_leave(roll, None) or leave:
-                return None
-            if game.kind == "a-ecrire" and max(game.holes("A"), game.holes("B")) >= self.profile.marque_end_holes:
-                return None
-            m = self._marks(game, roll, play)
-            if m is None:
-                return None
-            ent = game.entitled(roll)
-            return _Plan(
-                kind,
-                "no-hole",
-                roller,
-                None,
-                leave=True,
-                force_leave=True,
-                entitled=ent.mover,
-                marked=None,
-                detail="no hole of his own throw",
-                edit="decision-leave",
-            )
-        if kind == "stay-after-leave":
-            if not game.can_leave(roll, None):
-                return None
-            p = play if play is not None else choose_play(pos, ps.plays, rng)
-            if not game.can_leave(roll, p) or p.result[25] == 15:
-                return None  # at the sortie he may bear off and leave (RULES.md §6.5; 003 §163)
-            return _Plan(
-                kind,
-                "played",
-                roller,
-                p,
-                state_change=leave,
-                edit="decision-leave",
-                detail="said je m'en vais, then played",
-            )
-        if kind == "hole-mismatch":
-            if leave or play is None:
-                return None
-            state, holes = game.after_gains(roll, play)
-            if not holes:
-                return None
-            return _Plan(
-                kind,
-                "one-too-many",
-                roller,
-                play,
-                state_change=False,
-                edit="holes+1",
-                detail="fichet moved one hole too many",
-            )
-        if kind == "bredouille-lost":
-            if leave:
-                return None
-            m = self._marks(game, roll, play)
-            if m is None or not m[0]:
-                return None
-            state, _ = game.after_gains(roll, play)
-            if state[roller].bredouille:
-                return None
-            return _Plan(
-                kind,
-                "extra-jeton",
-                roller,
-                play,
-                state_change=False,
-                edit="bredouille",
-                detail="marked in bredouille, points interrupted",
-            )
-        return None
+        plan: Callable[..., _Plan | None] = getattr(self, "_" + kind.replace("-", "_"))
+        return plan(game, roll, ps, play, leave)
+
+    def _wrong_marking(self, kind: str, game: Game, roll: tuple[int, int], play: Play | None) -> _Plan | None:
+        """The roller's gains or the opponent's receipts marked wrong, unclaimed or claimed
+        at once (RULES.md §7.1-7.3)."""
+        m = self._marks(game, roll, play)
+        if m is None:
+            return None
+        gains, receipts, pr, po = m
+        claimed = kind != "unclaimed-ecole"
+        choices = []
+        if kind in ("unclaimed-ecole", "ecole-par-trop"):
+            for d in (2, 4):
+                if pr + gains + d < _HOLE:
+                    choices.append(("par-trop", d))
+        if kind in ("unclaimed-ecole", "ecole-par-moins") and gains:
+            choices.append(("par-moins", 2) if gains > 2 else ("dropped", gains))
+            choices.append(("dropped", gains))
+        if kind == "unclaimed-ecole":
+            for d in (2, 4):
+                if po + receipts + d < _HOLE:
+                    choices.append(("receipts-par-trop", d))
+            if receipts:
+                choices.append(("receipts-par-moins", 2))
+        if claimed and receipts:
+            return None  # keep the order of the claim and the receipts plain
+        if not choices:
+            return None
+        variant, d = self.rng.choice(choices)
+        roller = game.position.turn
+        if variant.startswith("receipts"):
+            got = receipts + d if variant.endswith("trop") else receipts - d
+            return _Plan(kind, variant, _other(roller), play, received=got, entitled=receipts, detail=variant)
+        wrote = gains + d if variant == "par-trop" else gains - d
+        if not claimed:
+            return _Plan(kind, variant, roller, play, marked=wrote, entitled=gains, detail=variant)
+        # claimed at once: the excess is erased / the missing points go to him (§7.3)
+        bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
+        return _Plan(
+            kind,
+            variant,
+            roller,
+            play,
+            marked=gains if variant == "par-trop" else wrote,
+            ecoles=((_other(roller), d),),
+            entitled=gains,
+            marked_written=wrote,
+            written_bred=bred,
+            claimed=True,
+            detail=variant,
+            edit="ecole",
+        )
+
+    def _leave_without_right(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """*Je m'en vais* without a hole of his own throw; it stands (RULES.md §6.4; 003 §180)."""
+        if game.can_leave(roll, None) or leave:
+            return None
+        if game.kind == "a-ecrire" and max(game.holes("A"), game.holes("B")) >= self.profile.marque_end_holes:
+            return None
+        if self._marks(game, roll, play) is None:
+            return None
+        return _Plan(
+            "leave-without-right",
+            "no-hole",
+            game.position.turn,
+            None,
+            leave=True,
+            force_leave=True,
+            entitled=game.entitled(roll).mover,
+            marked=None,
+            detail="no hole of his own throw",
+            edit="decision-leave",
+        )
+
+    def _stay_after_leave(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """*Je m'en vais* said, then he plays (RULES.md §6.1; 003 §156)."""
+        if not game.can_leave(roll, None):
+            return None
+        p = play if play is not None else choose_play(game.position, ps.plays, self.rng)
+        if not game.can_leave(roll, p) or p.result[25] == 15:
+            return None  # at the sortie he may bear off and leave (RULES.md §6.5; 003 §163)
+        return _Plan(
+            "stay-after-leave",
+            "played",
+            game.position.turn,
+            p,
+            state_change=leave,
+            edit="decision-leave",
+            detail="said je m'en vais, then played",
+        )
+
+    def _hole_mismatch(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """The fichet moved one hole too many (RULES.md §7.5; 003 §184)."""
+        if leave or play is None:
+            return None
+        _state, holes = game.after_gains(roll, play)
+        if not holes:
+            return None
+        return _Plan(
+            "hole-mismatch",
+            "one-too-many",
+            game.position.turn,
+            play,
+            state_change=False,
+            edit="holes+1",
+            detail="fichet moved one hole too many",
+        )
+
+    def _bredouille_lost(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """Points marked in bredouille when his points were interrupted (RULES.md §5.2, §5.5)."""
+        if leave:
+            return None
+        m = self._marks(game, roll, play)
+        if m is None or not m[0]:
+            return None
+        roller = game.position.turn
+        state, _ = game.after_gains(roll, play)
+        if state[roller].bredouille:
+            return None
+        return _Plan(
+            "bredouille-lost",
+            "extra-jeton",
+            roller,
+            play,
+            state_change=False,
+            edit="bredouille",
+            detail="marked in bredouille, points interrupted",
+        )
 
     # -- the écoles about écoles, and the other table and scribe slips ---------------------
     def _ecole_claimed_wrongly(
