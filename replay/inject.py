@@ -81,13 +81,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from typing import Any, TypeVar
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, NamedTuple, TypeVar
 
 from ..notation.record import Action, CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from .findings import FINDING_KINDS
-from .game import Game, GameFlowError, partie_kind, replay_record
+from .game import CoupOutcome, Game, GameFlowError, partie_kind, replay_record
 from .ledger import Ledger
 from .moves import Play, PlaySet, judge_play
 from .position import Position, start_position
@@ -231,6 +231,39 @@ class _Plan:
 
 def _other(side: str) -> str:
     return "B" if side == "A" else "A"
+
+
+class _Throw(NamedTuple):
+    """A throw and what is done with it: (roll, legal plays, play, leave, *je joue pour tout*)."""
+
+    roll: tuple[int, int]
+    ps: PlaySet
+    play: Play | None
+    leave: bool
+    say: bool
+
+
+@dataclass(slots=True)
+class _Walk:
+    """The injector's walk through a partie (internal): the new game and record, the
+    original coups' outcomes and the position before each, where mistakes go and what
+    happened so far."""
+
+    game: Game
+    rb: RecordBuilder
+    orig: list[CoupOutcome]
+    before: list[Position]
+    targets: list[int]  # coup indexes at which a mistake is due, in order
+    kinds: list[str]
+    out_list: list[Injected] = field(default_factory=list)
+    turn: int = 0  # kinds tried in turn from this one
+    synced: bool = True  # the new game still follows the original coup by coup
+    last: int = -SPACING  # index of the last mistake
+    i: int = 0  # index of the coup being played
+    marque_edit_pending: bool = False
+    late: tuple[str, int, Injected] | None = None  # an école to claim too late on the next coup
+    prev: CoupOutcome | None = None  # the last coup's outcome
+    stopped: bool = False  # after a missing checker the verifier stops: no later mistake
 
 
 class _Injector:
@@ -764,183 +797,202 @@ class _Injector:
 
     # -- the driver ------------------------------------------------------------------
     def run(self) -> tuple[Record, list[Injected]]:
+        w = self._start_walk()
+        if w is None:
+            return self.record, []
+        while not w.game.finished:
+            if w.i > 20000:
+                raise InjectError("the partie did not end")
+            ch = self._next_throw(w)
+            marque = w.game.marque if w.game.kind == "a-ecrire" else 0
+            if w.late is not None and self._claim_late(w, marque):
+                continue
+            before_throw, plan = self._pick(w, ch)
+            if before_throw is not None:
+                out = self._coup_after_slip(w, before_throw, marque)
+            elif plan is not None:
+                out = self._planned_coup(w, plan, ch, marque)
+            else:
+                out = self._plain_coup(w, ch)
+            w.prev = out
+            w.i += 1
+        return w.rb.finish(), w.out_list
+
+    def _start_walk(self) -> _Walk | None:
+        """The original game replayed (its coups and the position before each), and a new
+        game to play it again with mistakes (None: the record has no coup)."""
         kind, marques = partie_kind(self.record.headers.get("Partie"))
         coups = self.record.coups
         if not coups:
-            return self.record, []
+            return None
         first = coups[0].side
         before = [Game(kind, self.profile, first=first, marques=marques).position]
         orig = []
-        for c, o, g in replay_record(self.record, self.profile):
-            orig.append((c, o))
+        for _c, o, g in replay_record(self.record, self.profile):
+            orig.append(o)
             before.append(g.position)  # the game object is shared: read its position now
         game = Game(kind, self.profile, first=first, marques=marques)
         rb = RecordBuilder(game, dict(self.record.headers), compact=self.compact)
-        n = len(orig)
-        rng = self.rng
         # targets in the first two thirds, so that the partie does not end before them
-        span = range(1, max(2, (2 * n) // 3))
-        targets = sorted(rng.sample(span, min(self.k, len(span)))) if self.k else []
-        out_list: list[Injected] = []
+        span = range(1, max(2, (2 * len(orig)) // 3))
+        targets = sorted(self.rng.sample(span, min(self.k, len(span)))) if self.k else []
         kinds = self.kinds[:]
-        rng.shuffle(kinds)
-        turn = 0
-        synced = True
-        last = -SPACING
-        i = 0
-        marque_edit_pending = "marque-result-mismatch" in kinds and not self.compact
-        late: tuple[str, int, Injected] | None = None  # an école to claim too late on the next coup
-        prev: Any = None  # the last coup's outcome
-        stopped = False  # after a missing checker the verifier stops: no later mistake
-        while not game.finished:
-            if i > 20000:
-                raise InjectError("the partie did not end")
-            if synced and (i >= n or game.position != before[i]):
-                synced = False
-            roll: tuple[int, int]
-            play: Play | None
-            leave = False
-            say = False
-            if synced:
-                coup, o = orig[i]
-                roll = o.roll
-                ps = game.legal(roll)
-                if o.left:
-                    if game.can_leave(roll, None):
-                        leave, play = True, None
-                    else:
-                        synced = False
-                elif not o.played:
-                    if not game.ends_on_gains(roll, None):
-                        synced = False
-                    play = o.play
-                else:
-                    play = o.play
-                    say = o.pour_tout
-            if not synced:
-                roll, ps, play, leave, say = bot_coup(game, rng)
-                if not leave and play is None:
-                    play = choose_play(game.position, ps.plays, rng)
-            marque = game.marque if game.kind == "a-ecrire" else 0
-            if late is not None:
-                claimant, d, base = late
-                late = None
-                got = self._late_throw(game, claimant, d)
-                if got is not None:  # else the wrong mark stays a plain unclaimed-ecole
-                    roll, ps, play = got
-                    out = game.apply_coup(roll, play, ecoles=((claimant, d),))
-                    c = rb.coup(out, ps.unplayable)
-                    rb.add(replace(c, after=c.after + (Ecole(claimant, d, None),)), out)
-                    out_list[-1] = Injected(
-                        "ecole-too-late",
-                        base.variant,
-                        i,
-                        c.number,
-                        marque,
-                        game.releve,
-                        claimant,
-                        0,
-                        d,
-                        False,
-                        f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
-                        also=(("unclaimed-ecole", base.index, base.side),),
-                    )
-                    self._note(out_list[-1])
-                    last, prev = i, out
-                    i += 1
-                    continue
-            plan = None
-            before_throw = None
-            if not stopped and len(out_list) < self.k and targets and i >= targets[0] and i - last >= SPACING:
-                order = kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)]
-                for kd in order:
-                    if kd == "marque-result-mismatch" or (kd == "missing-checker" and len(out_list) < self.k - 1):
-                        continue
-                    if kd in _BEFORE_THROW:
-                        if self._before_throw_ok(kd, game, rb, prev):
-                            before_throw = kd
-                            turn += 1
-                            break
-                        continue
-                    plan = self.plan(kd, game, roll, ps, play, leave)
-                    if plan is not None:
-                        turn += 1
-                        break
-            if before_throw is not None:
-                out_list.append(self._before_throw(before_throw, game, rb, i, marque))
-                synced = False
-                roll, ps, play, leave, say = bot_coup(game, rng)
-                if not leave and play is None:
-                    play = choose_play(game.position, ps.plays, rng)
-                out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
-                c = rb.coup(out, ps.unplayable)
-                rb.add(c, out)
-                if out_list[-1].kind == "out-of-turn":
-                    out_list[-1] = replace(out_list[-1], coup=c.number)
-                targets.pop(0)
-                last = i
-            elif plan is not None:
-                releve = game.releve
-                game.ledger = self._apply_ops(game.ledger, plan.pre_ops)
-                out = game.apply_coup(
-                    roll,
-                    plan.play,
-                    leave=plan.leave,
-                    marked=plan.marked,
-                    received=plan.received,
-                    ecoles=plan.ecoles,
-                    force_leave=plan.force_leave,
-                )
-                game.ledger = self._apply_ops(game.ledger, plan.post_ops)
-                c = rb.coup(out, plan.unplayable if plan.unplayable is not None else ps.unplayable)
-                c, marked = self._edit(c, plan, out)
-                rb.add(c, out)
-                out_list.append(
-                    Injected(
-                        plan.kind,
-                        plan.variant,
-                        i,
-                        c.number,
-                        marque,
-                        releve,
-                        plan.side,
-                        plan.entitled,
-                        marked,
-                        plan.claimed,
-                        plan.detail,
-                        tuple((k, i, w) for k, w in plan.also),
-                    )
-                )
-                self._note(out_list[-1])
-                targets.pop(0)
-                last = i
-                if plan.state_change:
-                    synced = False
-                if plan.late:
-                    late = (_other(plan.side), plan.late, out_list[-1])
-                stopped = plan.stop
-            else:
-                out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
-                c = rb.coup(out, ps.unplayable)
-                if (
-                    marque_edit_pending
-                    and out.marque_ended is not None
-                    and not out.marque_ended.refait
-                    and not stopped
-                    and len(out_list) < self.k
-                    and targets
-                    and i >= targets[0]
-                ):
-                    rb.add(c, out)
-                    self._edit_marque(rb, out, i, c, out_list)
-                    targets.pop(0)
-                    marque_edit_pending = False
-                else:
-                    rb.add(c, out)
-            prev = out
-            i += 1
-        rec = rb.finish()
-        return rec, out_list
+        self.rng.shuffle(kinds)
+        edit = "marque-result-mismatch" in kinds and not self.compact
+        return _Walk(game, rb, orig, before, targets, kinds, marque_edit_pending=edit)
+
+    def _bot_throw(self, game: Game) -> _Throw:
+        roll, ps, play, leave, say = bot_coup(game, self.rng)
+        if not leave and play is None:
+            play = choose_play(game.position, ps.plays, self.rng)
+        return _Throw(roll, ps, play, leave, say)
+
+    def _next_throw(self, w: _Walk) -> _Throw:
+        """The original coup while the game follows the original, else the bots' throw."""
+        game = w.game
+        if w.synced and (w.i >= len(w.orig) or game.position != w.before[w.i]):
+            w.synced = False
+        if not w.synced:
+            return self._bot_throw(game)
+        o = w.orig[w.i]
+        ps = game.legal(o.roll)
+        if o.left:
+            if game.can_leave(o.roll, None):
+                return _Throw(o.roll, ps, None, True, False)
+        elif not o.played:
+            if game.ends_on_gains(o.roll, None):
+                return _Throw(o.roll, ps, o.play, False, False)
+        else:
+            return _Throw(o.roll, ps, o.play, False, o.pour_tout)
+        w.synced = False
+        return self._bot_throw(game)
+
+    def _claim_late(self, w: _Walk, marque: int) -> bool:
+        """The école left unclaimed on the last coup, claimed by the opponent after his
+        throw (``ecole-too-late``); False when no throw allows it (it stays unclaimed)."""
+        assert w.late is not None
+        claimant, d, base = w.late
+        w.late = None
+        game, i = w.game, w.i
+        got = self._late_throw(game, claimant, d)
+        if got is None:
+            return False
+        roll, ps, play = got
+        out = game.apply_coup(roll, play, ecoles=((claimant, d),))
+        c = w.rb.coup(out, ps.unplayable)
+        w.rb.add(replace(c, after=c.after + (Ecole(claimant, d, None),)), out)
+        w.out_list[-1] = Injected(
+            "ecole-too-late",
+            base.variant,
+            i,
+            c.number,
+            marque,
+            game.releve,
+            claimant,
+            0,
+            d,
+            False,
+            f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
+            also=(("unclaimed-ecole", base.index, base.side),),
+        )
+        self._note(w.out_list[-1])
+        w.last, w.prev = i, out
+        w.i += 1
+        return True
+
+    def _pick(self, w: _Walk, ch: _Throw) -> tuple[str | None, _Plan | None]:
+        """The mistake made at this coup, if it is a target: a kind made before the throw,
+        or the plan of one made in it; the kinds are tried in turn."""
+        due = w.targets and w.i >= w.targets[0] and w.i - w.last >= SPACING
+        if w.stopped or len(w.out_list) >= self.k or not due:
+            return None, None
+        kinds = w.kinds
+        for kd in kinds[w.turn % len(kinds) :] + kinds[: w.turn % len(kinds)]:
+            if kd == "marque-result-mismatch" or (kd == "missing-checker" and len(w.out_list) < self.k - 1):
+                continue
+            if kd in _BEFORE_THROW:
+                if self._before_throw_ok(kd, w.game, w.rb, w.prev):
+                    w.turn += 1
+                    return kd, None
+                continue
+            plan = self.plan(kd, w.game, ch.roll, ch.ps, ch.play, ch.leave)
+            if plan is not None:
+                w.turn += 1
+                return None, plan
+        return None, None
+
+    def _coup_after_slip(self, w: _Walk, kind: str, marque: int) -> CoupOutcome:
+        """A mistake made before the throw (:meth:`_before_throw`), then the bots' coup."""
+        game, rb = w.game, w.rb
+        w.out_list.append(self._before_throw(kind, game, rb, w.i, marque))
+        w.synced = False
+        ch = self._bot_throw(game)
+        out = game.apply_coup(ch.roll, ch.play, leave=ch.leave, pour_tout=ch.say)
+        c = rb.coup(out, ch.ps.unplayable)
+        rb.add(c, out)
+        if w.out_list[-1].kind == "out-of-turn":
+            w.out_list[-1] = replace(w.out_list[-1], coup=c.number)
+        w.targets.pop(0)
+        w.last = w.i
+        return out
+
+    def _planned_coup(self, w: _Walk, plan: _Plan, ch: _Throw, marque: int) -> CoupOutcome:
+        """The coup played with the mistake of ``plan`` at the table and in the record."""
+        game, i = w.game, w.i
+        releve = game.releve
+        game.ledger = self._apply_ops(game.ledger, plan.pre_ops)
+        out = game.apply_coup(
+            ch.roll,
+            plan.play,
+            leave=plan.leave,
+            marked=plan.marked,
+            received=plan.received,
+            ecoles=plan.ecoles,
+            force_leave=plan.force_leave,
+        )
+        game.ledger = self._apply_ops(game.ledger, plan.post_ops)
+        c = w.rb.coup(out, plan.unplayable if plan.unplayable is not None else ch.ps.unplayable)
+        c, marked = self._edit(c, plan, out)
+        w.rb.add(c, out)
+        also = tuple((k, i, who) for k, who in plan.also)
+        w.out_list.append(
+            Injected(
+                plan.kind,
+                plan.variant,
+                i,
+                c.number,
+                marque,
+                releve,
+                plan.side,
+                plan.entitled,
+                marked,
+                plan.claimed,
+                plan.detail,
+                also,
+            )
+        )
+        self._note(w.out_list[-1])
+        w.targets.pop(0)
+        w.last = i
+        if plan.state_change:
+            w.synced = False
+        if plan.late:
+            w.late = (_other(plan.side), plan.late, w.out_list[-1])
+        w.stopped = plan.stop
+        return out
+
+    def _plain_coup(self, w: _Walk, ch: _Throw) -> CoupOutcome:
+        """A coup played right; after it, perhaps a marqué's written result made wrong."""
+        out = w.game.apply_coup(ch.roll, ch.play, leave=ch.leave, pour_tout=ch.say)
+        c = w.rb.coup(out, ch.ps.unplayable)
+        w.rb.add(c, out)
+        ended = out.marque_ended
+        due = w.targets and w.i >= w.targets[0] and len(w.out_list) < self.k
+        if w.marque_edit_pending and ended is not None and not ended.refait and not w.stopped and due:
+            self._edit_marque(w.rb, out, w.i, c, w.out_list)
+            w.targets.pop(0)
+            w.marque_edit_pending = False
+        return out
 
     def _note(self, x: Injected) -> None:
         """Remember who may claim an école of how much for mistake ``x`` (see __init__)."""
