@@ -32,7 +32,7 @@ the recorder) calls them in this order:
 Rules: RULES.md §4.1 (O1-O5), §5.2-5.3, §6.1-6.2, §6.5, §3.10-3.11, §4.9, §8.1-8.2,
 §10 D21; 003 §118, §150, §155-157, §176, §217-226.  The verifier
 (``replay.verify`` and its judges) replays written records with the same rules; see
-docs/architecture.md, "The course of a coup".
+docs/architecture.md, "replay/course.py — the course of a coup, written once".
 """
 
 from __future__ import annotations
@@ -328,12 +328,13 @@ def partie_over(results: Sequence[MarqueLine], marques: int) -> bool:
 
 
 def partie_winner(results: Sequence[MarqueLine]) -> str | None:
-    """The winner of a partie à écrire: the greater total of marqué values; None on a
-    tie (RULES.md §8.2)."""
-    won = {"A": 0, "B": 0}
+    """The winner of a partie à écrire between seats ``A`` and ``B``: the greater total
+    of marqué values; None on a tie (RULES.md §8.2)."""
+    won: dict[str, int] = {}
     for m in results:
         if m.winner:
-            won[m.winner] += m.value or 0
-    if won["A"] == won["B"]:
+            won[m.winner] = won.get(m.winner, 0) + (m.value or 0)
+    a, b = won.get("A", 0), won.get("B", 0)
+    if a == b:
         return None
-    return "A" if won["A"] > won["B"] else "B"
+    return "A" if a > b else "B"
