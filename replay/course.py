@@ -115,8 +115,7 @@ def mark_points(ledger: Ledger, side: str, points: int, *, own: bool = False) ->
     for n, dbl in res.holes:
         holes += n
         double.append(dbl)
-    after = ledger.state[side]
-    return Marked(points, holes, tuple(double), after.bredouille if after.points else None)
+    return Marked(points, holes, tuple(double), res.bredouille_after if res.points_after else None)
 
 
 def throw_score(position: Position, roll: Roll, play: Play | None, profile: Profile) -> CoupScore:
@@ -150,7 +149,7 @@ def roller_gains(ledger: Ledger, roller: str, gains: int, given: int, marked: in
     marque pas* when the ``given`` points complete the opponent's hole (§5.3).
     ``marked``: the points he really marked at the table (a mistake that stands; no
     announcement then).  Marks ``ledger``."""
-    if marked is None and says_ne_marque_pas(ledger.state, roller, gains, given):
+    if marked is None and gains and given and says_ne_marque_pas(ledger.state, roller, gains, given):
         ledger.ne_marque_pas(roller)
         return Gains(NOTHING, True)
     points = gains if marked is None else marked
