@@ -1,29 +1,22 @@
-"""The game flow for perfect players: what follows a coup, in the rules' order.
+"""The game flow for perfect players: a thin driver over the course of a coup.
 
 A :class:`Game` is the table of a partie between two seats ``"A"`` and ``"B"``: the
 position, the score ledger, relevé and marqué counters, whose turn, and the result.
-:meth:`Game.apply_coup` plays one throw exactly as the rules order it (RULES.md §4.1
-O1-O5, §6):
+:meth:`Game.apply_coup` plays one throw through the steps of ``replay.course``, which
+writes the course of a coup once, in the rules' order (RULES.md §4.1 O1-O5, §5.3, §6,
+§4.9, §8.1-8.2; its docstring draws the states):
 
-1. the roller marks his gains (points, holes, bredouille; RULES.md §4.1 O1-O2, §5.2),
-   or says *je ne marque pas* when his gains make no hole and what he gives the
-   opponent completes the opponent's hole (RULES.md §5.3; 003 §150, §176);
-2. if his own gains completed a hole he may leave (*s'en aller*, RULES.md §6.1-6.2;
-   003 §155): all points are erased, the opponent marks nothing from the throw, a new
-   relevé starts with the primauté to the leaver — in a partie à écrire the leave
-   ends the marqué when either player has at least ``profile.marque_end_holes`` holes
-   (RULES.md §8.2; 003 §221);
-3. otherwise he plays (RULES.md §4.1 O3);
-4. the opponent marks what the throw gave him (RULES.md §4.1 O4-O5);
-5. the first to bear off all fifteen makes the *sortie* (RULES.md §3.10 S8, §4.9;
-   003 §118): both take up their checkers, points and holes are kept, and he has the
-   primauté; with *je joue pour tout* the same throw is also his first throw of the
-   new relevé (RULES.md §6.5; 001 r.73-74).
+1. the roller marks his gains, or says *je ne marque pas* (``course.roller_gains``);
+2. if his own gains completed a hole he may leave (``course.right_to_leave``); a
+   leave starts a new relevé or ends the marqué (``course.after_leave``,
+   ``course.close_marque``, ``course.partie_over``);
+3. otherwise he plays, and the opponent marks what the throw gave him, then any école
+   claimed (``course.mark_points``);
+4. the first to bear off all fifteen makes the *sortie* (``course.after_sortie``).
 
 A partie en douze trous ends as soon as a player has twelve holes, even on points
-given (RULES.md §8.1, §6.6; 003 §217-218); a partie à écrire ends after its agreed
-number of decided marqués (refaits are replayed and do not count; RULES.md §8.2;
-003 §220, §226).
+given (``course.twelve_reached``); a partie à écrire after its agreed number of
+decided marqués.
 
 The flow trusts its caller to pass legal plays (the bots take them from
 ``legal_plays``; the verifier judges a play before applying it).  Misuse of the flow
@@ -34,14 +27,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import NamedTuple
 
+from ..notation.position import parse_position
+from ..notation.reader import parse_partie
+from ..notation.record import CannotPlay, Coup, Decision, JouePourTout, MarqueStart, Move, Record
+from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from . import course
+from .course import MarqueOutcome, marque_bredouille
 from .ledger import Ledger, ScoreState
 from .moves import Play, PlaySet, legal_plays
-from .partie import marque_factor, marque_outcome, marque_value
+from .partie import MarqueOutcome as MarqueEnd
 from .position import Position, other_side, start_position
-from .profiles import DEFAULT_PROFILE, Profile
-from .scoring import CoupScore, ScoringEvent, next_position, score_play, score_roll
+from .profiles import DEFAULT_PROFILE, Profile, find_profile
+from .scoring import CoupScore, ScoringEvent, next_position, score_roll
 
 __all__ = [
     "KINDS",
@@ -57,34 +56,11 @@ __all__ = [
     "start_of",
 ]
 
-KINDS: tuple[str, ...] = ("douze-trous", "a-ecrire")
-TWELVE = 12  # holes that win a partie en douze trous (RULES.md §8.1; 003 §218)
-ALL_OFF = 15
+KINDS: tuple[str, ...] = (course.DOUZE_TROUS, course.A_ECRIRE)
 
 
 class GameFlowError(ValueError):
     """A coup the flow cannot apply (game over, leaving without the right, bad roll)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MarqueOutcome:
-    """The end of a marqué of a partie à écrire (RULES.md §8.2; 003 §221-226).
-
-    ``refait`` when both have the same number of holes (at least six): the marqué is
-    void and replayed.  ``bredouille`` is ``"petite"`` / ``"grande"`` when the winner's
-    holes were all taken without interruption (the pavillon, RULES.md §5.4).
-    ``refaits_before`` = consecutive refaits just before (they raise the consolation).
-    ``value`` comes from ``replay.partie`` when it is available, else None.
-    """
-
-    number: int
-    winner: str | None
-    winner_holes: int
-    loser_holes: int
-    bredouille: Literal["none", "petite", "grande"]
-    refait: bool
-    refaits_before: int
-    value: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,53 +88,33 @@ class CoupOutcome:
     bredouille: bool | None
     could_leave: bool
     left: bool
-    played: bool
-    receipts: int
-    other_holes: int
-    other_double: tuple[bool, ...]
-    other_bredouille: bool | None
-    sortie: bool
-    pour_tout: bool
-    releve_ended: bool
-    marque_ended: MarqueOutcome | None
-    game_over: bool
+    played: bool = False
+    receipts: int = 0
+    other_holes: int = 0
+    other_double: tuple[bool, ...] = ()
+    other_bredouille: bool | None = None
+    sortie: bool = False
+    pour_tout: bool = False
+    releve_ended: bool = False
+    marque_ended: MarqueOutcome | None = None
+    game_over: bool = False
 
     @property
     def events(self) -> tuple[ScoringEvent, ...]:
         return self.score.events
 
 
-def marque_bredouille(winner_holes: int, pavillon: bool, profile: Profile) -> Literal["none", "petite", "grande"]:
-    """Petite / grande bredouille of a marqué from its factor (RULES.md §8.2; 003 §223-225;
-    ``replay.partie.marque_factor``): ×2 petite, ×4 or more grande."""
-    m = marque_factor(winner_holes, pavillon, profile)
-    return "none" if m == 1 else ("petite" if m == 2 else "grande")
+class _Throw(NamedTuple):
+    """One call of :meth:`Game.apply_coup`: the throw, the choices, the table mistakes (internal)."""
 
-
-def _holes_made(result: object) -> tuple[int, tuple[bool, ...]]:
-    """(holes, double flags) from a ``Ledger.mark`` result."""
-    made = getattr(result, "holes", ()) or ()
-    if isinstance(made, int):
-        return made, ()
-    total = 0
-    flags: list[bool] = []
-    for item in made:
-        n, double = item
-        total += int(n)
-        flags.append(bool(double))
-    return total, tuple(flags)
-
-
-@dataclass(slots=True)
-class _Pending:
-    """The roller's marking before his decision (internal)."""
-
-    score: CoupScore
-    gains: int
-    ne_marque_pas: bool
-    holes: int
-    double: tuple[bool, ...]
-    bredouille: bool | None
+    roll: tuple[int, int]
+    play: Play | None
+    leave: bool
+    pour_tout: bool
+    received: int | None
+    ecoles: tuple[tuple[str, int], ...]
+    force_leave: bool
+    score: CoupScore  # of the play, or what the throw entitles when nothing is played
 
 
 class Game:
@@ -171,7 +127,7 @@ class Game:
 
     def __init__(
         self,
-        kind: str = "douze-trous",
+        kind: str = course.DOUZE_TROUS,
         profile: Profile = DEFAULT_PROFILE,
         *,
         start: Position | None = None,
@@ -197,7 +153,9 @@ class Game:
         self.finished = False
         self.winner: str | None = None
         self.pending_roll: tuple[int, int] | None = None  # je joue pour tout
-        self._check_end()
+        for side in ("A", "B"):  # a book position may start at the end
+            if course.twelve_reached(kind, self.ledger.state, side):
+                self.finished, self.winner = True, side
 
     # -- views ----------------------------------------------------------------------
     @property
@@ -218,7 +176,7 @@ class Game:
             return None
         st = self.ledger.state
         out: dict[str, object] = {"kind": self.kind, "winner": self.winner}
-        if self.kind == "douze-trous":
+        if self.kind == course.DOUZE_TROUS:
             out["holes"] = {"A": st["A"].holes, "B": st["B"].holes}
             out["pavillon"] = {"A": st["A"].pavillon, "B": st["B"].pavillon}
         else:
@@ -262,63 +220,40 @@ class Game:
         """What the throw entitles when played legally (``score_roll``, RULES.md §4)."""
         return score_roll(self.position, _norm(roll), self.profile)
 
-    def _mark_gains(
-        self, roll: tuple[int, int], play: Play | None, ledger: Ledger, marked: int | None = None
-    ) -> _Pending:
-        """Step 1: the roller's gains (RULES.md §4.1 O1-O2, §5.2-5.3); ``marked`` = what
-        he really marked at the table (a mistake that stands)."""
-        pos = self.position
-        cs = score_play(pos, roll, play, self.profile) if play is not None else score_roll(pos, roll, self.profile)
-        roller = pos.turn
-        opp = other_side(roller)
-        gains = cs.mover
-        st = ledger.state
-        if marked is not None:
-            if not marked:
-                return _Pending(cs, 0, False, 0, (), None)
-            res = ledger.mark(roller, marked, own=True)
-            holes, double = _holes_made(res)
-            after = ledger.state[roller]
-            return _Pending(cs, marked, False, holes, double, after.bredouille if after.points else None)
-        # je ne marque pas: his gains make no hole and his gift completes the opponent's
-        # hole, which would erase them anyway (RULES.md §5.3; 003 §150, §176).
-        if gains and cs.other and st[roller].points + gains < 12 and st[opp].points + cs.other >= 12:
-            ledger.ne_marque_pas(roller)
-            return _Pending(cs, 0, True, 0, (), None)
-        if not gains:
-            return _Pending(cs, 0, False, 0, (), None)
-        res = ledger.mark(roller, gains, own=True)
-        holes, double = _holes_made(res)
-        after = ledger.state[roller]
-        return _Pending(cs, gains, False, holes, double, after.bredouille if after.points else None)
-
     def after_gains(self, roll: tuple[int, int], play: Play | None = None) -> tuple[ScoreState, int]:
         """The score after the roller's gains only, and the holes they make (a preview:
         the game is not changed).  ``play`` None = the gains the throw entitles."""
         ledger = self.ledger.copy()
-        pend = self._mark_gains(_norm(roll), play, ledger)
-        return ledger.state, pend.holes
+        score = course.throw_score(self.position, _norm(roll), play, self.profile)
+        gains = course.roller_gains(ledger, self.position.turn, score.mover, score.other)
+        return ledger.state, gains.marked.holes
 
     def can_leave(self, roll: tuple[int, int], play: Play | None = None) -> bool:
         """Would the roller's own gains complete a hole, giving him the right to leave?
 
-        (RULES.md §6.1; 003 §155.)  ``play`` None = the gains the throw entitles.  False
-        when those gains end a partie en douze trous (nothing is left to decide).
+        (RULES.md §6.1; 003 §155; ``course.right_to_leave``.)  ``play`` None = the gains
+        the throw entitles.  False when those gains end a partie en douze trous.
         """
         if self.finished:
             return False
-        roll = _norm(roll)
-        pos = self.position
-        cs = score_play(pos, roll, play, self.profile) if play is not None else score_roll(pos, roll, self.profile)
-        if self.ledger.points(pos.turn) + cs.mover < 12:
+        roller = self.position.turn
+        score = course.throw_score(self.position, _norm(roll), play, self.profile)
+        if self.ledger.points(roller) + score.mover < course.TWELVE:
             return False  # no hole: the cheap common case
-        state, holes = self.after_gains(roll, play)
-        if holes == 0:
-            return False
-        return not (self.kind == "douze-trous" and state[self.position.turn].holes >= TWELVE)
+        ledger = self.ledger.copy()
+        gains = course.roller_gains(ledger, roller, score.mover, score.other)
+        return course.right_to_leave(self.kind, ledger.state, roller, gains.marked.holes)
 
-    def _twelve_reached(self, side: str, made: int) -> bool:
-        return self.kind == "douze-trous" and made > 0 and self.ledger.state[side].holes >= TWELVE
+    def ends_on_gains(self, roll: tuple[int, int], marked: int | None = None) -> bool:
+        """Do the roller's gains (as entitled, or as ``marked``) give him his twelfth hole
+        (``course.gains_end_partie``)?  Then nothing is played."""
+        return self._ends_on_gains(_norm(roll), marked)
+
+    def _ends_on_gains(self, roll: tuple[int, int], marked: int | None) -> bool:
+        if self.kind != course.DOUZE_TROUS:
+            return False
+        gains = score_roll(self.position, roll, self.profile).mover if marked is None else marked
+        return course.gains_end_partie(self.kind, self.ledger, self.position.turn, gains)
 
     # -- applying a coup ----------------------------------------------------------------
     def apply_coup(
@@ -333,7 +268,7 @@ class Game:
         ecoles: tuple[tuple[str, int], ...] = (),
         force_leave: bool = False,
     ) -> CoupOutcome:
-        """Apply one throw in the rules' order (module docstring; RULES.md §4.1, §6).
+        """Apply one throw in the rules' order (``replay.course``; RULES.md §4.1, §6).
 
         ``play`` is the play made (None when the roller leaves: he does not play; the
         gains are then what the throw entitles; None is also accepted when the throw
@@ -352,129 +287,110 @@ class Game:
         roll = _norm(roll)
         if self.pending_roll is not None and roll != self.pending_roll:
             raise GameFlowError(f"after 'je joue pour tout' the throw {self.pending_roll} must be played again")
-        pos = self.position
-        roller = pos.turn
-        opp = other_side(roller)
+        roller = self.position.turn
         ends = not leave and self._ends_on_gains(roll, marked)
         if ends:
             play = None  # a partie en douze trous ends on the entitled gains: nothing is played
         elif play is None and not leave:
-            ps = legal_plays(pos, roll, self.profile)
-            if len(ps.plays) != 1:
-                raise GameFlowError("apply_coup needs the play made (several legal plays)")
-            play = ps.plays[0]
+            play = self._only_play(roll)
+        score = course.throw_score(self.position, roll, None if (leave or ends) else play, self.profile)
+        t = _Throw(roll, play, bool(leave), pour_tout, received, ecoles, force_leave, score)
         self.pending_roll = None
         self.coups += 1
-        gplay = None if (leave or ends) else play
-        pend = self._mark_gains(roll, gplay, self.ledger, marked)
-        if self._twelve_reached(roller, pend.holes):
+        gains = course.roller_gains(self.ledger, roller, score.mover, score.other, marked)
+        if gains.marked.holes and course.twelve_reached(self.kind, self.ledger.state, roller):
             self.finished, self.winner = True, roller
-            return self._finish_coup(roller, roll, pend, could_leave=False, left=False)
-        could_leave = pend.holes > 0
-        if leave and not could_leave and not force_leave:
+            return self._unplayed(roller, t, gains, False, False, None)
+        if t.leave:
+            return self._leave(roller, t, gains)
+        return self._play(roller, t, gains)
+
+    def _only_play(self, roll: tuple[int, int]) -> Play:
+        ps = legal_plays(self.position, roll, self.profile)
+        if len(ps.plays) != 1:
+            raise GameFlowError("apply_coup needs the play made (several legal plays)")
+        return ps.plays[0]
+
+    def _leave(self, roller: str, t: _Throw, gains: course.Gains) -> CoupOutcome:
+        """*Je m'en vais* (RULES.md §6.2; ``course.after_leave``): a new relevé, or the
+        end of the marqué and perhaps of the partie (§8.2)."""
+        could_leave = gains.marked.holes > 0
+        if not could_leave and not t.force_leave:
             raise GameFlowError(f"{roller} has no right to leave: his own gains completed no hole (RULES.md §6.1)")
-        if leave:
-            self.ledger.leave(roller, force=not could_leave)
-            ended = self._end_releve_by_leave(roller)
-            return self._finish_coup(roller, roll, pend, could_leave=could_leave, left=True, marque_ended=ended)
-        assert play is not None
-        self.ledger.stay(roller)
-        self.position = next_position(pos, roll, play, self.profile)
-        receipts = pend.score.other if received is None else received
-        other_double: tuple[bool, ...]
-        other_holes, other_double, other_bred = 0, (), None
-        if receipts:
-            res = self.ledger.mark(opp, receipts)
-            other_holes, other_double = _holes_made(res)
-            after = self.ledger.state[opp]
-            other_bred = after.bredouille if after.points else None
-        over = self._twelve_reached(opp, other_holes)
-        for claimant, pts in ecoles:
+        self.ledger.leave(roller, force=not could_leave)
+        end = course.after_leave(self.kind, self.ledger.state, roller, self.profile)
+        ended = self._close_marque(end.marque, roller) if end.marque is not None else None
+        if ended is None:
+            self._new_releve(end.primaute)
+        return self._unplayed(roller, t, gains, could_leave, True, ended)
+
+    def _play(self, roller: str, t: _Throw, gains: course.Gains) -> CoupOutcome:
+        """He stays and plays (O3); the opponent marks his receipts, then the écoles
+        claimed (O4); a sortie starts a new relevé (``course.after_sortie``)."""
+        assert t.play is not None
+        kind, ledger, opp = self.kind, self.ledger, other_side(roller)
+        ledger.stay(roller)
+        self.position = next_position(self.position, t.roll, t.play, self.profile)
+        due = t.score.other if t.received is None else t.received
+        got = course.mark_points(ledger, opp, due) if due else course.NOTHING
+        over = got.holes > 0 and course.twelve_reached(kind, ledger.state, opp)
+        for claimant, points in t.ecoles:
             if over:
                 break
-            res = self.ledger.mark(claimant, pts)
-            over = self._twelve_reached(claimant, _holes_made(res)[0])
+            made = course.mark_points(ledger, claimant, points)
+            over = made.holes > 0 and course.twelve_reached(kind, ledger.state, claimant)
         if over:
-            st = self.ledger.state
-            self.finished, self.winner = True, ("A" if st["A"].holes > st["B"].holes else "B")
-        sortie = play.result[25] == ALL_OFF
-        releve_ended = False
+            self.finished, self.winner = True, course.holes_leader(ledger.state)
+        sortie = course.is_sortie(t.play)
         if sortie and not over:
-            # sortie: both take up their checkers; points and holes kept; primauté to him
-            self.ledger.new_releve_after_sortie(roller)
-            self._new_releve(roller)
-            releve_ended = True
-            if pour_tout:
-                self.pending_roll = roll
+            end = course.after_sortie(roller, t.roll, t.pour_tout)
+            ledger.new_releve_after_sortie(end.primaute)
+            self._new_releve(end.primaute)
+            self.pending_roll = end.replay_roll
+        m = gains.marked
         return CoupOutcome(
-            roller,
-            roll,
-            play,
-            pend.score,
-            pend.gains,
-            pend.ne_marque_pas,
-            pend.holes,
-            pend.double,
-            pend.bredouille,
-            could_leave,
-            False,
-            True,
-            receipts,
-            other_holes,
-            other_double,
-            other_bred,
-            sortie,
-            bool(pour_tout and sortie and not over),
-            releve_ended,
-            None,
-            over,
+            side=roller,
+            roll=t.roll,
+            play=t.play,
+            score=t.score,
+            gains=m.points,
+            ne_marque_pas=gains.ne_marque_pas,
+            holes=m.holes,
+            double=m.double,
+            bredouille=m.bredouille,
+            could_leave=m.holes > 0,
+            left=False,
+            played=True,
+            receipts=due,
+            other_holes=got.holes,
+            other_double=got.double,
+            other_bredouille=got.bredouille,
+            sortie=sortie,
+            pour_tout=t.pour_tout and sortie and not over,
+            releve_ended=sortie and not over,
+            game_over=over,
         )
 
-    def _ends_on_gains(self, roll: tuple[int, int], marked: int | None) -> bool:
-        """Do the roller's gains (as entitled, or as marked) give him his twelfth hole?"""
-        if self.kind != "douze-trous":
-            return False
-        me = self.ledger.state[self.position.turn]
-        gains = score_roll(self.position, roll, self.profile).mover if marked is None else marked
-        if me.holes + 2 * ((me.points + gains) // 12) < TWELVE:
-            return False  # cannot reach twelve holes, even all double
-        ledger = self.ledger.copy()
-        pend = self._mark_gains(roll, None, ledger, marked)
-        return pend.holes > 0 and ledger.state[self.position.turn].holes >= TWELVE
-
-    def _finish_coup(
-        self,
-        roller: str,
-        roll: tuple[int, int],
-        pend: _Pending,
-        *,
-        could_leave: bool,
-        left: bool,
-        marque_ended: MarqueOutcome | None = None,
+    def _unplayed(
+        self, roller: str, t: _Throw, gains: course.Gains, could_leave: bool, left: bool, ended: MarqueOutcome | None
     ) -> CoupOutcome:
         """A coup without a play: the roller left, or his gains ended the partie."""
+        m = gains.marked
         return CoupOutcome(
-            roller,
-            roll,
-            None,
-            pend.score,
-            pend.gains,
-            pend.ne_marque_pas,
-            pend.holes,
-            pend.double,
-            pend.bredouille,
-            could_leave,
-            left,
-            False,
-            0,
-            0,
-            (),
-            None,
-            False,
-            False,
-            left,
-            marque_ended,
-            self.finished,
+            side=roller,
+            roll=t.roll,
+            play=None,
+            score=t.score,
+            gains=m.points,
+            ne_marque_pas=gains.ne_marque_pas,
+            holes=m.holes,
+            double=m.double,
+            bredouille=m.bredouille,
+            could_leave=could_leave,
+            left=left,
+            releve_ended=left,
+            marque_ended=ended,
+            game_over=self.finished,
         )
 
     # -- relevés and marqués ------------------------------------------------------------
@@ -483,54 +399,21 @@ class Game:
         self.position = start_position(primaute)
         self.releve += 1
 
-    def _end_releve_by_leave(self, leaver: str) -> MarqueOutcome | None:
-        """After *je m'en vais*: a new relevé, or the end of the marqué (RULES.md §6.2, §8.2)."""
-        if self.kind == "a-ecrire":
-            mo = marque_outcome(self.ledger.state, self.profile)
-            if mo is not None:
-                return self._end_marque(leaver, mo)
-        self._new_releve(leaver)
-        return None
-
-    def _end_marque(self, leaver: str, mo: object) -> MarqueOutcome:
-        """Close a marqué (RULES.md §8.2; 003 §221-226) and start the next one."""
-        w, l = mo.winner_holes, mo.loser_holes  # type: ignore[attr-defined]
-        winner = mo.winner  # type: ignore[attr-defined]
-        if winner is None:  # refait: void, replayed; whoever had the primauté keeps it (003 §226)
-            out = MarqueOutcome(self.marque, None, w, l, "none", True, self.refaits, None)
-            self.refaits += 1
-            primaute = self.marque_primaute
-        else:
-            pav = mo.pavillon  # type: ignore[attr-defined]
-            bred = marque_bredouille(w, pav, self.profile)
-            value = marque_value(w, l, pav, self.refaits, self.profile).value
-            out = MarqueOutcome(self.marque, winner, w, l, bred, False, self.refaits, value)
-            self.refaits = 0
-            # D21: the marqué's winner (003 §221) or the leaver (003 §155)
-            primaute = winner if self.profile.primaute_after_marque_leave == "winner" else leaver
-        self.marque_results.append(out)
-        decided = sum(1 for m in self.marque_results if not m.refait)
-        if decided >= self.marques:
-            self.finished = True
-            won = {"A": 0, "B": 0}
-            for m in self.marque_results:
-                if m.winner:
-                    won[m.winner] += m.value or 0
-            self.winner = None if won["A"] == won["B"] else ("A" if won["A"] > won["B"] else "B")
-            return out
+    def _close_marque(self, ended: MarqueEnd, leaver: str) -> MarqueOutcome:
+        """Close the marqué (``course.close_marque``) and start the next one, or end the
+        partie (``course.partie_over``, ``course.partie_winner``; RULES.md §8.2)."""
+        closed = course.close_marque(self.marque, ended, leaver, self.marque_primaute, self.refaits, self.profile)
+        self.marque_results.append(closed.outcome)
+        self.refaits = closed.refaits
+        if course.partie_over(self.marque_results, self.marques):
+            self.finished, self.winner = True, course.partie_winner(self.marque_results)
+            return closed.outcome
         self.marque += 1
         self.releve = 0
-        self.ledger = Ledger(self.profile, primaute=primaute)
-        self.marque_primaute = primaute
-        self._new_releve(primaute)
-        return out
-
-    def _check_end(self) -> None:
-        if self.kind == "douze-trous":
-            st = self.ledger.state
-            for side in ("A", "B"):
-                if st[side].holes >= TWELVE:
-                    self.finished, self.winner = True, side
+        self.ledger = Ledger(self.profile, primaute=closed.primaute)
+        self.marque_primaute = closed.primaute
+        self._new_releve(closed.primaute)
+        return closed.outcome
 
 
 def _norm(roll: tuple[int, int]) -> tuple[int, int]:
@@ -547,21 +430,25 @@ def partie_kind(header: str | None) -> tuple[str, int]:
     """``(kind, marques)`` of the flow from a ``Partie`` header (``notation.reader.parse_partie``):
     ``douze-trous``, else a partie à écrire (à quatre, chouette and à tourner are parties
     à écrire too) with its number of marqués (default 4).  No header: douze trous."""
-    from ..notation.reader import parse_partie
-
     parsed = parse_partie(header) if header else None
-    if parsed is None or parsed[0] == "douze-trous":
-        return "douze-trous", 4
-    return "a-ecrire", parsed[1] or 4
+    if parsed is None or parsed[0] == course.DOUZE_TROUS:
+        return course.DOUZE_TROUS, 4
+    return course.A_ECRIRE, parsed[1] or 4
+
+
+class _MoveText(ActionVisitor[str]):
+    """The text of a written move (``Play.text()`` form); nothing for other tokens."""
+
+    def visit_move(self, move: Move) -> str:
+        return f"{move.from_}/{'off' if move.to == 25 else move.to}"
+
+
+_MOVE_TEXT = _MoveText()
 
 
 def moves_text(moves: tuple[object, ...]) -> str:
     """The canonical text of written moves (``Play.text()`` form; ``-`` for none)."""
-    out = [
-        f"{m.from_}/{'off' if m.to == 25 else m.to}"  # type: ignore[attr-defined]
-        for m in moves
-        if hasattr(m, "from_")
-    ]
+    out = [text for m in moves if (text := visit_action(m, _MOVE_TEXT)) is not None]
     return " ".join(out) if out else "-"
 
 
@@ -582,13 +469,99 @@ def start_of(text: str) -> tuple[Position, ScoreState]:
     """The position and score of a record's ``Position`` header (book problems).
 
     :raises GameFlowError: the text is not a valid one-line position."""
-    from ..notation.position import parse_position
-
     spec, diags = parse_position(text)
     if spec is None or any(d.severity == "error" for d in diags):
         msg = diags[0].message if diags else "unreadable"
         raise GameFlowError(f"Position header: {msg}")
     return Position.from_spec(spec), ScoreState.from_spec(spec)
+
+
+class _Said(ActionVisitor[None]):
+    """What a coup's written tokens say to the flow: the last decision, *je joue pour
+    tout*, and whether any move (or *cannot play*) is written."""
+
+    def __init__(self, coup: Coup) -> None:
+        self.leave: bool | None = None
+        self.pour_tout = False
+        self.moves = False
+        for token in coup.before + coup.moves:
+            visit_action(token, self)
+
+    def visit_decision(self, decision: Decision) -> None:
+        self.leave = decision.leave
+
+    def visit_joue_pour_tout(self, token: JouePourTout) -> None:
+        self.pour_tout = True
+
+    def visit_move(self, move: Move) -> None:
+        self.moves = True
+
+    def visit_cannot_play(self, token: CannotPlay) -> None:
+        self.moves = True
+
+
+_Replayed = tuple[Coup, CoupOutcome, Game]
+
+
+class _Replayer(RecordVisitor[_Replayed]):
+    """Drives a :class:`Game` through the elements of a record (:func:`replay_record`)."""
+
+    def __init__(self, record: Record, profile: Profile) -> None:
+        self.record = record
+        self.profile = profile
+        self.kind, self.marques = partie_kind(record.headers.get("Partie"))
+        parsed = parse_partie(record.headers.get("Partie") or "")
+        self.multi = parsed is not None and parsed[0] in ("a-quatre", "chouette", "a-tourner")
+        self.game: Game | None = None
+        self.seat_of = {"A": "A", "B": "B"}
+        self.seated: tuple[str, str] | None = None
+
+    def visit_marque_start(self, start: MarqueStart) -> None:
+        if not self.multi or (self.game is not None and not self.game.finished):
+            return None  # two players, or a refait: the same players play the marqué again
+        if start.players is None:
+            raise GameFlowError(f"marqué {start.number}: the players seated are not written")
+        self.seated, self.game = start.players, None
+        return None
+
+    def _first_game(self, coup: Coup) -> Game:
+        """The game the record's first coup (or a marqué's first coup) opens."""
+        if self.multi:
+            if self.seated is None:
+                raise GameFlowError(f"coup {coup.number} before any marqué")
+            self.seat_of = {self.seated[0]: "A", self.seated[1]: "B"}
+            if coup.side not in self.seat_of:
+                raise GameFlowError(f"coup {coup.number}: {coup.side} does not play this marqué")
+            return Game(course.A_ECRIRE, self.profile, first=self.seat_of[coup.side], marques=1)
+        if self.record.start:
+            start, score = start_of(self.record.start)
+            if start.turn != coup.side:
+                raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the Position has turn={start.turn}")
+            return Game(self.kind, self.profile, start=start, score=score, marques=self.marques)
+        return Game(self.kind, self.profile, first=coup.side, marques=self.marques)
+
+    def visit_coup(self, coup: Coup) -> _Replayed:
+        if self.game is None:
+            self.game = self._first_game(coup)
+        game = self.game
+        if game.finished:
+            raise GameFlowError(f"coup {coup.number} after the end of the partie")
+        if self.seat_of.get(coup.side, coup.side) != game.turn:
+            raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the other player is to play")
+        roll = _norm(coup.roll)
+        said = _Said(coup)
+        leave = said.leave
+        if leave is None and not said.moves and game.can_leave(roll, None):
+            leave = True  # compact record: no moves after a hole = he left
+        if leave:
+            return coup, game.apply_coup(roll, None, leave=True), game
+        ps = game.legal(roll)
+        play = find_play(ps, coup.moves)
+        if play is None and coup.moves:
+            raise GameFlowError(f"coup {coup.number}: {moves_text(coup.moves)} is not a legal play of {roll}")
+        if play is None and len(ps.plays) > 1 and not game.ends_on_gains(roll, None):
+            raise GameFlowError(f"coup {coup.number}: no moves written")
+        return coup, game.apply_coup(roll, play, leave=leave, pour_tout=said.pour_tout), game
 
 
 def replay_record(record: object, profile: Profile | None = None) -> Iterator[tuple[object, CoupOutcome, Game]]:
@@ -605,67 +578,12 @@ def replay_record(record: object, profile: Profile | None = None) -> Iterator[tu
     marqué (with its refaits) is a one-marqué partie à écrire between the two seated
     players, X in seat A; the outcomes then speak of seats ``"A"`` / ``"B"``.
     """
-    from ..notation.reader import parse_partie
-    from ..notation.record import Coup, Decision, JouePourTout, MarqueStart, Record
-    from .profiles import find_profile
-
     assert isinstance(record, Record)
     if profile is None:
-        profile = find_profile(record.headers.get("Profile")) if record.headers.get("Profile") else DEFAULT_PROFILE
-    kind, marques = partie_kind(record.headers.get("Partie"))
-    parsed = parse_partie(record.headers.get("Partie") or "")
-    multi = parsed is not None and parsed[0] in ("a-quatre", "chouette", "a-tourner")
-    game: Game | None = None
-    seat_of = {"A": "A", "B": "B"}
-    pending: tuple[str, str] | None = None
-    for el in record.elements:
-        if isinstance(el, MarqueStart) and multi:
-            if game is not None and not game.finished:
-                continue  # a refait: the same players play the marqué again
-            if el.players is None:
-                raise GameFlowError(f"marqué {el.number}: the players seated are not written")
-            pending, game = el.players, None
-            continue
-        if not isinstance(el, Coup):
-            continue
-        coup = el
-        if game is None:
-            if multi:
-                if pending is None:
-                    raise GameFlowError(f"coup {coup.number} before any marqué")
-                seat_of = {pending[0]: "A", pending[1]: "B"}
-                if coup.side not in seat_of:
-                    raise GameFlowError(f"coup {coup.number}: {coup.side} does not play this marqué")
-                game = Game("a-ecrire", profile, first=seat_of[coup.side], marques=1)
-            elif record.start:
-                start, score = start_of(record.start)
-                if start.turn != coup.side:
-                    raise GameFlowError(
-                        f"coup {coup.number}: {coup.side} throws but the Position has turn={start.turn}"
-                    )
-                game = Game(kind, profile, start=start, score=score, marques=marques)
-            else:
-                game = Game(kind, profile, first=coup.side, marques=marques)
-        if game.finished:
-            raise GameFlowError(f"coup {coup.number} after the end of the partie")
-        side = seat_of.get(coup.side, coup.side)
-        if side != game.turn:
-            raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the other player is to play")
-        roll = _norm(coup.roll)
-        decided = [a.leave for a in coup.before if isinstance(a, Decision)]
-        leave = decided[-1] if decided else None
-        if leave is None and not any(hasattr(m, "from_") or hasattr(m, "number") for m in coup.moves):
-            if game.can_leave(roll, None):
-                leave = True  # compact record: no moves after a hole = he left
-        if leave:
-            out = game.apply_coup(roll, None, leave=True)
-        else:
-            ps = game.legal(roll)
-            play = find_play(ps, coup.moves)
-            if play is None and coup.moves:
-                raise GameFlowError(f"coup {coup.number}: {moves_text(coup.moves)} is not a legal play of {roll}")
-            if play is None and len(ps.plays) > 1 and not game._ends_on_gains(roll, None):
-                raise GameFlowError(f"coup {coup.number}: no moves written")
-            pour_tout = any(isinstance(a, JouePourTout) for a in coup.before)
-            out = game.apply_coup(roll, play, leave=leave, pour_tout=pour_tout)
-        yield coup, out, game
+        name = record.headers.get("Profile")
+        profile = find_profile(name) if name else DEFAULT_PROFILE
+    replayer = _Replayer(record, profile)
+    for element in record.elements:
+        replayed = visit_element(element, replayer)
+        if replayed is not None:
+            yield replayed

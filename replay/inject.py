@@ -81,12 +81,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, NamedTuple, TypeVar
 
-from ..notation.record import CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
+from ..notation.record import Action, CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
+from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from .findings import FINDING_KINDS
-from .game import Game, GameFlowError, partie_kind, replay_record
+from .game import CoupOutcome, Game, GameFlowError, partie_kind, replay_record
 from .ledger import Ledger
 from .moves import Play, PlaySet, judge_play
 from .position import Position, start_position
@@ -127,6 +128,19 @@ COMPACT_KINDS: tuple[str, ...] = (
     "missing-checker",
     "out-of-turn",
     "releve-without-leave",
+)
+#: kinds planned by a method ``_<kind>`` of the injector, in full records only
+_TABLE_SLIPS = (
+    "ecole-claimed-wrongly",
+    "ecole-partial",
+    "ecole-too-late",
+    "ecole-impossible",
+    "ecole-deux-jetons",
+    "leave-at-sortie",
+    "leave-without-right",
+    "stay-after-leave",
+    "hole-mismatch",
+    "bredouille-lost",
 )
 #: kinds made before the coup is thrown (they change who throws, or the checkers)
 _BEFORE_THROW = ("out-of-turn", "releve-without-leave")
@@ -219,7 +233,43 @@ def _other(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
-class _Injector:
+class _Throw(NamedTuple):
+    """A throw and what is done with it: (roll, legal plays, play, leave, *je joue pour tout*)."""
+
+    roll: tuple[int, int]
+    ps: PlaySet
+    play: Play | None
+    leave: bool
+    say: bool
+
+
+@dataclass(slots=True)
+class _Walk:
+    """The injector's walk through a partie (internal): the new game and record, the
+    original coups' outcomes and the position before each, where mistakes go and what
+    happened so far."""
+
+    game: Game
+    rb: RecordBuilder
+    orig: list[CoupOutcome]
+    before: list[Position]
+    targets: list[int]  # coup indexes at which a mistake is due, in order
+    kinds: list[str]
+    out_list: list[Injected] = field(default_factory=list)
+    turn: int = 0  # kinds tried in turn from this one
+    synced: bool = True  # the new game still follows the original coup by coup
+    last: int = -SPACING  # index of the last mistake
+    i: int = 0  # index of the coup being played
+    marque_edit_pending: bool = False
+    late: tuple[str, int, Injected] | None = None  # an école to claim too late on the next coup
+    prev: CoupOutcome | None = None  # the last coup's outcome
+    stopped: bool = False  # after a missing checker the verifier stops: no later mistake
+
+
+class _Base:
+    """What every planner of a mistake shares: the record, the generator, the profile, the
+    écoles already claimed, and the plain facts of a coup's marks (internal)."""
+
     def __init__(self, record: Record, k: int, rng: random.Random, kinds: Sequence[str], profile: Profile) -> None:
         self.record = record
         self.k = k
@@ -232,7 +282,6 @@ class _Injector:
         self.past_claims: set[tuple[str, int]] = set()
         self.any_claim: set[str] = set()  # claimants of écoles of points not known here
 
-    # -- eligibility of each kind at one coup ----------------------------------------
     def _marks(self, game: Game, roll: tuple[int, int], play: Play | None) -> tuple[int, int, int, int] | None:
         """(gains, receipts, roller points, opponent points after the gains) for a coup
         that is played and marked plainly (no hole, no *je ne marque pas*, no end)."""
@@ -247,156 +296,187 @@ class _Injector:
             return None
         return cs.mover, cs.other, pr, po
 
-    def plan(
-        self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
-    ) -> _Plan | None:
-        rng = self.rng
-        pos = game.position
-        roller = pos.turn
-        opp = _other(roller)
-        if game._ends_on_gains(roll, None):
+    def _wrong_mark(
+        self, game: Game, roll: tuple[int, int], play: Play | None, leave: bool, d_min: int
+    ) -> tuple[str, int, int, int, int, int] | None:
+        """A wrong mark of the roller's own gains, by ``d >= d_min`` points (no hole either
+        way, a play with moves so that the omission is consummated, RULES.md §7.2):
+        (variant, d, written, gains, receipts, roller's points), or None."""
+        m = None if leave or play is None or not play.steps else self._marks(game, roll, play)
+        if m is None:
             return None
-        if kind in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins"):
-            if leave:
-                return None
-            m = self._marks(game, roll, play)
-            if m is None:
-                return None
-            gains, receipts, pr, po = m
-            claimed = kind != "unclaimed-ecole"
-            choices = []
-            if kind in ("unclaimed-ecole", "ecole-par-trop"):
-                for d in (2, 4):
-                    if pr + gains + d < _HOLE:
-                        choices.append(("par-trop", d))
-            if kind in ("unclaimed-ecole", "ecole-par-moins") and gains:
-                choices.append(("par-moins", 2) if gains > 2 else ("dropped", gains))
-                choices.append(("dropped", gains))
-            if kind == "unclaimed-ecole":
-                for d in (2, 4):
-                    if po + receipts + d < _HOLE:
-                        choices.append(("receipts-par-trop", d))
-                if receipts:
-                    choices.append(("receipts-par-moins", 2))
-            if claimed and receipts:
-                return None  # keep the order of the claim and the receipts plain
-            if not choices:
-                return None
-            variant, d = rng.choice(choices)
-            if variant.startswith("receipts"):
-                got = receipts + d if variant.endswith("trop") else receipts - d
-                return _Plan(kind, variant, opp, play, received=got, entitled=receipts, detail=variant)
-            wrote = gains + d if variant == "par-trop" else gains - d
-            if claimed:
-                # claimed at once: the excess is erased / the missing points go to him (§7.3)
-                bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
-                return _Plan(
-                    kind,
-                    variant,
-                    roller,
-                    play,
-                    marked=gains if variant == "par-trop" else wrote,
-                    ecoles=((opp, d),),
-                    entitled=gains,
-                    marked_written=wrote,
-                    written_bred=bred,
-                    claimed=True,
-                    detail=variant,
-                    edit="ecole",
-                )
-            return _Plan(kind, variant, roller, play, marked=wrote, entitled=gains, detail=variant)
-        if kind == "illegal-move":
-            return self._illegal(game, roll, ps)
-        if kind == "unplayed-number":
-            return self._unplayed(game, roll)
-        if kind in ("must-fill", "must-conserve", "ecole-plein-not-made"):
-            return self._excluded(kind, game, roll, ps)
-        if kind == "missing-checker":
-            return self._missing_checker(game, roll, ps, play, leave)
-        if self.compact:
+        gains, receipts, pr, po = m
+        choices = [("par-trop", d) for d in (2, 4) if d >= d_min and pr + gains + d < _HOLE]
+        if gains >= d_min:
+            choices.append(("dropped", gains))
+        if gains > d_min:
+            choices.append(("par-moins", d_min))
+        if not choices:
             return None
-        if kind in (
-            "ecole-claimed-wrongly",
-            "ecole-partial",
-            "ecole-too-late",
-            "ecole-impossible",
-            "ecole-deux-jetons",
-            "leave-at-sortie",
-        ):
-            plan: Callable[..., _Plan | None] = getattr(self, "_" + kind.replace("-", "_"))
-            return plan(game, roll, ps, play, leave)
-        if kind == "leave-without-right":
-            if game.can_leave(roll, None) or leave:
-                return None
-            if game.kind == "a-ecrire" and max(game.holes("A"), game.holes("B")) >= self.profile.marque_end_holes:
-                return None
-            m = self._marks(game, roll, play)
-            if m is None:
-                return None
-            ent = game.entitled(roll)
-            return _Plan(
-                kind,
-                "no-hole",
-                roller,
-                None,
-                leave=True,
-                force_leave=True,
-                entitled=ent.mover,
-                marked=None,
-                detail="no hole of his own throw",
-                edit="decision-leave",
-            )
-        if kind == "stay-after-leave":
-            if not game.can_leave(roll, None):
-                return None
-            p = play if play is not None else choose_play(pos, ps.plays, rng)
-            if not game.can_leave(roll, p) or p.result[25] == 15:
-                return None  # at the sortie he may bear off and leave (RULES.md §6.5; 003 §163)
-            return _Plan(
-                kind,
-                "played",
-                roller,
-                p,
-                state_change=leave,
-                edit="decision-leave",
-                detail="said je m'en vais, then played",
-            )
-        if kind == "hole-mismatch":
-            if leave or play is None:
-                return None
-            state, holes = game.after_gains(roll, play)
-            if not holes:
-                return None
-            return _Plan(
-                kind,
-                "one-too-many",
-                roller,
-                play,
-                state_change=False,
-                edit="holes+1",
-                detail="fichet moved one hole too many",
-            )
-        if kind == "bredouille-lost":
-            if leave:
-                return None
-            m = self._marks(game, roll, play)
-            if m is None or not m[0]:
-                return None
-            state, _ = game.after_gains(roll, play)
-            if state[roller].bredouille:
-                return None
-            return _Plan(
-                kind,
-                "extra-jeton",
-                roller,
-                play,
-                state_change=False,
-                edit="bredouille",
-                detail="marked in bredouille, points interrupted",
-            )
-        return None
+        variant, d = self.rng.choice(choices)
+        wrote = gains + d if variant == "par-trop" else gains - d
+        return variant, d, wrote, gains, receipts, pr
 
-    # -- the écoles about écoles, and the other table and scribe slips ---------------------
+    def _apply_ops(self, led: Ledger, ops: tuple[tuple[str, str, int], ...]) -> Ledger:
+        """Marks and erasures of écoles (RULES.md §7.3): ``("mark", side, n)`` marks n
+        points (not his own throw's), ``("erase", side, n)`` erases n of his points —
+        his bredouille goes with all his points, as the verifier erases them."""
+        for op, side, n in ops:
+            if op == "mark":
+                led.mark(side, n)
+                continue
+            st = led.state
+            ps = st[side]
+            pts = max(0, ps.points - n)
+            new = replace(ps, points=pts, bredouille=ps.bredouille and pts > 0)
+            fresh = Ledger(
+                self.profile, replace(st, a=new) if side == "A" else replace(st, b=new), primaute=led.primaute
+            )
+            fresh.releve = led.releve
+            led = fresh
+        return led
+
+    def _order_free(
+        self,
+        game: Game,
+        roller: str,
+        gains: int,
+        receipts: int,
+        pre: tuple[tuple[str, str, int], ...],
+        post: tuple[tuple[str, str, int], ...],
+        verifier: tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]],
+    ) -> bool:
+        """Do the table's order of the écoles (``pre`` before the roller's gains, ``post``
+        after the receipts) and the verifier's (``verifier`` = its pre, post) give the
+        same score and the same bredouille on the written marks?  The verifier marks an
+        école matched to no mistake of this coup before the roller's gains (see
+        /work/briefs/s2/h4_verifier_issues.md); where the order changes a bredouille the
+        mistake is not made here."""
+        seen = []
+        for before, after in ((pre, post), verifier):
+            led = self._apply_ops(game.ledger.copy(), before)
+            flags = []
+            if gains:
+                flags.append(led.mark(roller, gains, own=True).bredouille_after)
+            led.stay(roller)
+            if receipts:
+                flags.append(led.mark(_other(roller), receipts).bredouille_after)
+            led = self._apply_ops(led, after)
+            seen.append((led.state, flags))
+        return seen[0] == seen[1]
+
+    def _edit(self, c: Coup, plan: _Plan, out: Any) -> tuple[Coup, int | None]:
+        """Write the mistake into the coup; returns (coup, points marked)."""
+        side = plan.side
+        marked = plan.marked if plan.marked_written is None else plan.marked_written
+        if plan.received is not None:
+            marked = plan.received
+        if plan.shown is not None:
+            marked = plan.shown
+        before, after = c.before, c.after
+        if plan.edit == "ecole":
+            before = _rewritten(before, _DropMarksOf(c.side))
+            if plan.marked_written:
+                before = (Mark(c.side, plan.marked_written, None, plan.written_bred),) + before
+            after += (Ecole(plan.ecoles[0][0], plan.ecoles[0][1], None),)
+        elif plan.edit == "claims":
+            after += tuple(Ecole(who, n, why) for who, n, why in plan.claims)
+        elif plan.edit in ("sortie-leave", "decision-leave"):
+            before = _rewritten(before, _DropDecisions()) + (Decision(side, True),)
+        elif plan.edit in ("holes+1", "bredouille"):
+            first = _FirstMarkOf(side, plan.edit)
+            before = _rewritten(before, first)
+            marked = marked if first.points is None else first.points
+        moves = c.moves
+        if plan.edit in ("sortie-leave", "moves"):
+            moves = plan.moves
+        elif plan.kind in ("illegal-move", "unplayed-number") and plan.play is not None:
+            moves = _rewritten(moves, _DropCannotPlay())
+        return replace(c, before=before, after=after, moves=moves), marked
+
+    def _edit_marque(self, rb: RecordBuilder, out: Any, i: int, c: Coup, out_list: list[Injected]) -> None:
+        els = rb.record.elements
+        finder = _MarqueResultFinder()
+        for j in range(len(els) - 1, -1, -1):
+            e = visit_element(els[j], finder)
+            if e is not None:
+                wrong = (e.value or 0) + self.rng.choice((2, 4, -2))
+                fixed = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
+                els[j] = fixed
+                m = out.marque_ended
+                # a score-sheet matter, not a coup's: index -1 (as the verifier reports it)
+                out_list.append(
+                    Injected(
+                        "marque-result-mismatch",
+                        "value",
+                        -1,
+                        0,
+                        m.number,
+                        0,
+                        None,
+                        e.value,
+                        fixed.value,
+                        False,
+                        f"written value of marqué {m.number} (after coup index {i})",
+                    )
+                )
+                return
+
+
+class _EcolePlans(_Base):
+    """Mistakes of marking and the écoles about them (RULES.md §7)."""
+
+    def _wrong_marking(self, kind: str, game: Game, roll: tuple[int, int], play: Play | None) -> _Plan | None:
+        """The roller's gains or the opponent's receipts marked wrong, unclaimed or claimed
+        at once (RULES.md §7.1-7.3)."""
+        m = self._marks(game, roll, play)
+        if m is None:
+            return None
+        gains, receipts, pr, po = m
+        claimed = kind != "unclaimed-ecole"
+        choices = []
+        if kind in ("unclaimed-ecole", "ecole-par-trop"):
+            for d in (2, 4):
+                if pr + gains + d < _HOLE:
+                    choices.append(("par-trop", d))
+        if kind in ("unclaimed-ecole", "ecole-par-moins") and gains:
+            choices.append(("par-moins", 2) if gains > 2 else ("dropped", gains))
+            choices.append(("dropped", gains))
+        if kind == "unclaimed-ecole":
+            for d in (2, 4):
+                if po + receipts + d < _HOLE:
+                    choices.append(("receipts-par-trop", d))
+            if receipts:
+                choices.append(("receipts-par-moins", 2))
+        if claimed and receipts:
+            return None  # keep the order of the claim and the receipts plain
+        if not choices:
+            return None
+        variant, d = self.rng.choice(choices)
+        roller = game.position.turn
+        if variant.startswith("receipts"):
+            got = receipts + d if variant.endswith("trop") else receipts - d
+            return _Plan(kind, variant, _other(roller), play, received=got, entitled=receipts, detail=variant)
+        wrote = gains + d if variant == "par-trop" else gains - d
+        if not claimed:
+            return _Plan(kind, variant, roller, play, marked=wrote, entitled=gains, detail=variant)
+        # claimed at once: the excess is erased / the missing points go to him (§7.3)
+        bred = game.ledger.copy().mark(roller, wrote, own=True).bredouille_after if wrote else False
+        return _Plan(
+            kind,
+            variant,
+            roller,
+            play,
+            marked=gains if variant == "par-trop" else wrote,
+            ecoles=((_other(roller), d),),
+            entitled=gains,
+            marked_written=wrote,
+            written_bred=bred,
+            claimed=True,
+            detail=variant,
+            edit="ecole",
+        )
+
     def _ecole_claimed_wrongly(
         self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
     ) -> _Plan | None:
@@ -440,27 +520,6 @@ class _Injector:
             claims=claims,
             detail=f"{opp} claims {n} after a coup marked right",
         )
-
-    def _wrong_mark(
-        self, game: Game, roll: tuple[int, int], play: Play | None, leave: bool, d_min: int
-    ) -> tuple[str, int, int, int, int, int] | None:
-        """A wrong mark of the roller's own gains, by ``d >= d_min`` points (no hole either
-        way, a play with moves so that the omission is consummated, RULES.md §7.2):
-        (variant, d, written, gains, receipts, roller's points), or None."""
-        m = None if leave or play is None or not play.steps else self._marks(game, roll, play)
-        if m is None:
-            return None
-        gains, receipts, pr, po = m
-        choices = [("par-trop", d) for d in (2, 4) if d >= d_min and pr + gains + d < _HOLE]
-        if gains >= d_min:
-            choices.append(("dropped", gains))
-        if gains > d_min:
-            choices.append(("par-moins", d_min))
-        if not choices:
-            return None
-        variant, d = self.rng.choice(choices)
-        wrote = gains + d if variant == "par-trop" else gains - d
-        return variant, d, wrote, gains, receipts, pr
 
     def _ecole_partial(
         self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
@@ -572,6 +631,95 @@ class _Injector:
             post_ops=post,
             also=() if ok else (("ecole-claimed-wrongly", opp),),
             detail=f"{pr} old points left with a second jeton",
+        )
+
+
+class _PlayPlans(_Base):
+    """Mistakes of play and decision, and the scribe's and the table's slips (RULES.md §3,
+    §6, §5.5, §7.5, §9.6)."""
+
+    def _leave_without_right(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """*Je m'en vais* without a hole of his own throw; it stands (RULES.md §6.4; 003 §180)."""
+        if game.can_leave(roll, None) or leave:
+            return None
+        if game.kind == "a-ecrire" and max(game.holes("A"), game.holes("B")) >= self.profile.marque_end_holes:
+            return None
+        if self._marks(game, roll, play) is None:
+            return None
+        return _Plan(
+            "leave-without-right",
+            "no-hole",
+            game.position.turn,
+            None,
+            leave=True,
+            force_leave=True,
+            entitled=game.entitled(roll).mover,
+            marked=None,
+            detail="no hole of his own throw",
+            edit="decision-leave",
+        )
+
+    def _stay_after_leave(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """*Je m'en vais* said, then he plays (RULES.md §6.1; 003 §156)."""
+        if not game.can_leave(roll, None):
+            return None
+        p = play if play is not None else choose_play(game.position, ps.plays, self.rng)
+        if not game.can_leave(roll, p) or p.result[25] == 15:
+            return None  # at the sortie he may bear off and leave (RULES.md §6.5; 003 §163)
+        return _Plan(
+            "stay-after-leave",
+            "played",
+            game.position.turn,
+            p,
+            state_change=leave,
+            edit="decision-leave",
+            detail="said je m'en vais, then played",
+        )
+
+    def _hole_mismatch(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """The fichet moved one hole too many (RULES.md §7.5; 003 §184)."""
+        if leave or play is None:
+            return None
+        _state, holes = game.after_gains(roll, play)
+        if not holes:
+            return None
+        return _Plan(
+            "hole-mismatch",
+            "one-too-many",
+            game.position.turn,
+            play,
+            state_change=False,
+            edit="holes+1",
+            detail="fichet moved one hole too many",
+        )
+
+    def _bredouille_lost(
+        self, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """Points marked in bredouille when his points were interrupted (RULES.md §5.2, §5.5)."""
+        if leave:
+            return None
+        m = self._marks(game, roll, play)
+        if m is None or not m[0]:
+            return None
+        roller = game.position.turn
+        state, _ = game.after_gains(roll, play)
+        if state[roller].bredouille:
+            return None
+        return _Plan(
+            "bredouille-lost",
+            "extra-jeton",
+            roller,
+            play,
+            state_change=False,
+            edit="bredouille",
+            detail="marked in bredouille, points interrupted",
         )
 
     def _leave_at_sortie(
@@ -741,185 +889,228 @@ class _Injector:
             detail=f"could {'fill' if kind == 'must-fill' else 'keep'}; played {play.text()}",
         )
 
-    # -- the driver ------------------------------------------------------------------
+
+class _Injector(_EcolePlans, _PlayPlans):
+    """Plays the record's partie again with ``k`` mistakes (:func:`inject`)."""
+
+    def plan(
+        self, kind: str, game: Game, roll: tuple[int, int], ps: PlaySet, play: Play | None, leave: bool
+    ) -> _Plan | None:
+        """How to make a mistake of ``kind`` at this coup (None: not here)."""
+        if game.ends_on_gains(roll, None):
+            return None
+        if kind in ("unclaimed-ecole", "ecole-par-trop", "ecole-par-moins"):
+            return None if leave else self._wrong_marking(kind, game, roll, play)
+        if kind == "illegal-move":
+            return self._illegal(game, roll, ps)
+        if kind == "unplayed-number":
+            return self._unplayed(game, roll)
+        if kind in ("must-fill", "must-conserve", "ecole-plein-not-made"):
+            return self._excluded(kind, game, roll, ps)
+        if kind == "missing-checker":
+            return self._missing_checker(game, roll, ps, play, leave)
+        if self.compact or kind not in _TABLE_SLIPS:
+            return None
+        plan: Callable[..., _Plan | None] = getattr(self, "_" + kind.replace("-", "_"))
+        return plan(game, roll, ps, play, leave)
+
     def run(self) -> tuple[Record, list[Injected]]:
+        w = self._start_walk()
+        if w is None:
+            return self.record, []
+        while not w.game.finished:
+            if w.i > 20000:
+                raise InjectError("the partie did not end")
+            ch = self._next_throw(w)
+            marque = w.game.marque if w.game.kind == "a-ecrire" else 0
+            if w.late is not None and self._claim_late(w, marque):
+                continue
+            before_throw, plan = self._pick(w, ch)
+            if before_throw is not None:
+                out = self._coup_after_slip(w, before_throw, marque)
+            elif plan is not None:
+                out = self._planned_coup(w, plan, ch, marque)
+            else:
+                out = self._plain_coup(w, ch)
+            w.prev = out
+            w.i += 1
+        return w.rb.finish(), w.out_list
+
+    def _start_walk(self) -> _Walk | None:
+        """The original game replayed (its coups and the position before each), and a new
+        game to play it again with mistakes (None: the record has no coup)."""
         kind, marques = partie_kind(self.record.headers.get("Partie"))
         coups = self.record.coups
         if not coups:
-            return self.record, []
+            return None
         first = coups[0].side
         before = [Game(kind, self.profile, first=first, marques=marques).position]
         orig = []
-        for c, o, g in replay_record(self.record, self.profile):
-            orig.append((c, o))
+        for _c, o, g in replay_record(self.record, self.profile):
+            orig.append(o)
             before.append(g.position)  # the game object is shared: read its position now
         game = Game(kind, self.profile, first=first, marques=marques)
         rb = RecordBuilder(game, dict(self.record.headers), compact=self.compact)
-        n = len(orig)
-        rng = self.rng
         # targets in the first two thirds, so that the partie does not end before them
-        span = range(1, max(2, (2 * n) // 3))
-        targets = sorted(rng.sample(span, min(self.k, len(span)))) if self.k else []
-        out_list: list[Injected] = []
+        span = range(1, max(2, (2 * len(orig)) // 3))
+        targets = sorted(self.rng.sample(span, min(self.k, len(span)))) if self.k else []
         kinds = self.kinds[:]
-        rng.shuffle(kinds)
-        turn = 0
-        synced = True
-        last = -SPACING
-        i = 0
-        marque_edit_pending = "marque-result-mismatch" in kinds and not self.compact
-        late: tuple[str, int, Injected] | None = None  # an école to claim too late on the next coup
-        prev: Any = None  # the last coup's outcome
-        stopped = False  # after a missing checker the verifier stops: no later mistake
-        while not game.finished:
-            if i > 20000:
-                raise InjectError("the partie did not end")
-            if synced and (i >= n or game.position != before[i]):
-                synced = False
-            roll: tuple[int, int]
-            play: Play | None
-            leave = False
-            say = False
-            if synced:
-                coup, o = orig[i]
-                roll = o.roll
-                ps = game.legal(roll)
-                if o.left:
-                    if game.can_leave(roll, None):
-                        leave, play = True, None
-                    else:
-                        synced = False
-                elif not o.played:
-                    if not game._ends_on_gains(roll, None):
-                        synced = False
-                    play = o.play
-                else:
-                    play = o.play
-                    say = o.pour_tout
-            if not synced:
-                roll, ps, play, leave, say = bot_coup(game, rng)
-                if not leave and play is None:
-                    play = choose_play(game.position, ps.plays, rng)
-            marque = game.marque if game.kind == "a-ecrire" else 0
-            if late is not None:
-                claimant, d, base = late
-                late = None
-                got = self._late_throw(game, claimant, d)
-                if got is not None:  # else the wrong mark stays a plain unclaimed-ecole
-                    roll, ps, play = got
-                    out = game.apply_coup(roll, play, ecoles=((claimant, d),))
-                    c = rb.coup(out, ps.unplayable)
-                    rb.add(replace(c, after=c.after + (Ecole(claimant, d, None),)), out)
-                    out_list[-1] = Injected(
-                        "ecole-too-late",
-                        base.variant,
-                        i,
-                        c.number,
-                        marque,
-                        game.releve,
-                        claimant,
-                        0,
-                        d,
-                        False,
-                        f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
-                        also=(("unclaimed-ecole", base.index, base.side),),
-                    )
-                    self._note(out_list[-1])
-                    last, prev = i, out
-                    i += 1
-                    continue
-            plan = None
-            before_throw = None
-            if not stopped and len(out_list) < self.k and targets and i >= targets[0] and i - last >= SPACING:
-                order = kinds[turn % len(kinds) :] + kinds[: turn % len(kinds)]
-                for kd in order:
-                    if kd == "marque-result-mismatch" or (kd == "missing-checker" and len(out_list) < self.k - 1):
-                        continue
-                    if kd in _BEFORE_THROW:
-                        if self._before_throw_ok(kd, game, rb, prev):
-                            before_throw = kd
-                            turn += 1
-                            break
-                        continue
-                    plan = self.plan(kd, game, roll, ps, play, leave)
-                    if plan is not None:
-                        turn += 1
-                        break
-            if before_throw is not None:
-                out_list.append(self._before_throw(before_throw, game, rb, i, marque))
-                synced = False
-                roll, ps, play, leave, say = bot_coup(game, rng)
-                if not leave and play is None:
-                    play = choose_play(game.position, ps.plays, rng)
-                out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
-                c = rb.coup(out, ps.unplayable)
-                rb.add(c, out)
-                if out_list[-1].kind == "out-of-turn":
-                    out_list[-1] = replace(out_list[-1], coup=c.number)
-                targets.pop(0)
-                last = i
-            elif plan is not None:
-                releve = game.releve
-                game.ledger = self._apply_ops(game.ledger, plan.pre_ops)
-                out = game.apply_coup(
-                    roll,
-                    plan.play,
-                    leave=plan.leave,
-                    marked=plan.marked,
-                    received=plan.received,
-                    ecoles=plan.ecoles,
-                    force_leave=plan.force_leave,
-                )
-                game.ledger = self._apply_ops(game.ledger, plan.post_ops)
-                c = rb.coup(out, plan.unplayable if plan.unplayable is not None else ps.unplayable)
-                c, marked = self._edit(c, plan, out)
-                rb.add(c, out)
-                out_list.append(
-                    Injected(
-                        plan.kind,
-                        plan.variant,
-                        i,
-                        c.number,
-                        marque,
-                        releve,
-                        plan.side,
-                        plan.entitled,
-                        marked,
-                        plan.claimed,
-                        plan.detail,
-                        tuple((k, i, w) for k, w in plan.also),
-                    )
-                )
-                self._note(out_list[-1])
-                targets.pop(0)
-                last = i
-                if plan.state_change:
-                    synced = False
-                if plan.late:
-                    late = (_other(plan.side), plan.late, out_list[-1])
-                stopped = plan.stop
-            else:
-                out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
-                c = rb.coup(out, ps.unplayable)
-                if (
-                    marque_edit_pending
-                    and out.marque_ended is not None
-                    and not out.marque_ended.refait
-                    and not stopped
-                    and len(out_list) < self.k
-                    and targets
-                    and i >= targets[0]
-                ):
-                    rb.add(c, out)
-                    self._edit_marque(rb, out, i, c, out_list)
-                    targets.pop(0)
-                    marque_edit_pending = False
-                else:
-                    rb.add(c, out)
-            prev = out
-            i += 1
-        rec = rb.finish()
-        return rec, out_list
+        self.rng.shuffle(kinds)
+        edit = "marque-result-mismatch" in kinds and not self.compact
+        return _Walk(game, rb, orig, before, targets, kinds, marque_edit_pending=edit)
+
+    def _bot_throw(self, game: Game) -> _Throw:
+        roll, ps, play, leave, say = bot_coup(game, self.rng)
+        if not leave and play is None:
+            play = choose_play(game.position, ps.plays, self.rng)
+        return _Throw(roll, ps, play, leave, say)
+
+    def _next_throw(self, w: _Walk) -> _Throw:
+        """The original coup while the game follows the original, else the bots' throw."""
+        game = w.game
+        if w.synced and (w.i >= len(w.orig) or game.position != w.before[w.i]):
+            w.synced = False
+        if not w.synced:
+            return self._bot_throw(game)
+        o = w.orig[w.i]
+        ps = game.legal(o.roll)
+        if o.left:
+            if game.can_leave(o.roll, None):
+                return _Throw(o.roll, ps, None, True, False)
+        elif not o.played:
+            if game.ends_on_gains(o.roll, None):
+                return _Throw(o.roll, ps, o.play, False, False)
+        else:
+            return _Throw(o.roll, ps, o.play, False, o.pour_tout)
+        w.synced = False
+        return self._bot_throw(game)
+
+    def _claim_late(self, w: _Walk, marque: int) -> bool:
+        """The école left unclaimed on the last coup, claimed by the opponent after his
+        throw (``ecole-too-late``); False when no throw allows it (it stays unclaimed)."""
+        assert w.late is not None
+        claimant, d, base = w.late
+        w.late = None
+        game, i = w.game, w.i
+        got = self._late_throw(game, claimant, d)
+        if got is None:
+            return False
+        roll, ps, play = got
+        out = game.apply_coup(roll, play, ecoles=((claimant, d),))
+        c = w.rb.coup(out, ps.unplayable)
+        w.rb.add(replace(c, after=c.after + (Ecole(claimant, d, None),)), out)
+        w.out_list[-1] = Injected(
+            "ecole-too-late",
+            base.variant,
+            i,
+            c.number,
+            marque,
+            game.releve,
+            claimant,
+            0,
+            d,
+            False,
+            f"{claimant} claims {d} after throwing (the école of coup index {base.index})",
+            also=(("unclaimed-ecole", base.index, base.side),),
+        )
+        self._note(w.out_list[-1])
+        w.last, w.prev = i, out
+        w.i += 1
+        return True
+
+    def _pick(self, w: _Walk, ch: _Throw) -> tuple[str | None, _Plan | None]:
+        """The mistake made at this coup, if it is a target: a kind made before the throw,
+        or the plan of one made in it; the kinds are tried in turn."""
+        due = w.targets and w.i >= w.targets[0] and w.i - w.last >= SPACING
+        if w.stopped or len(w.out_list) >= self.k or not due:
+            return None, None
+        kinds = w.kinds
+        for kd in kinds[w.turn % len(kinds) :] + kinds[: w.turn % len(kinds)]:
+            if kd == "marque-result-mismatch" or (kd == "missing-checker" and len(w.out_list) < self.k - 1):
+                continue
+            if kd in _BEFORE_THROW:
+                if self._before_throw_ok(kd, w.game, w.rb, w.prev):
+                    w.turn += 1
+                    return kd, None
+                continue
+            plan = self.plan(kd, w.game, ch.roll, ch.ps, ch.play, ch.leave)
+            if plan is not None:
+                w.turn += 1
+                return None, plan
+        return None, None
+
+    def _coup_after_slip(self, w: _Walk, kind: str, marque: int) -> CoupOutcome:
+        """A mistake made before the throw (:meth:`_before_throw`), then the bots' coup."""
+        game, rb = w.game, w.rb
+        w.out_list.append(self._before_throw(kind, game, rb, w.i, marque))
+        w.synced = False
+        ch = self._bot_throw(game)
+        out = game.apply_coup(ch.roll, ch.play, leave=ch.leave, pour_tout=ch.say)
+        c = rb.coup(out, ch.ps.unplayable)
+        rb.add(c, out)
+        if w.out_list[-1].kind == "out-of-turn":
+            w.out_list[-1] = replace(w.out_list[-1], coup=c.number)
+        w.targets.pop(0)
+        w.last = w.i
+        return out
+
+    def _planned_coup(self, w: _Walk, plan: _Plan, ch: _Throw, marque: int) -> CoupOutcome:
+        """The coup played with the mistake of ``plan`` at the table and in the record."""
+        game, i = w.game, w.i
+        releve = game.releve
+        game.ledger = self._apply_ops(game.ledger, plan.pre_ops)
+        out = game.apply_coup(
+            ch.roll,
+            plan.play,
+            leave=plan.leave,
+            marked=plan.marked,
+            received=plan.received,
+            ecoles=plan.ecoles,
+            force_leave=plan.force_leave,
+        )
+        game.ledger = self._apply_ops(game.ledger, plan.post_ops)
+        c = w.rb.coup(out, plan.unplayable if plan.unplayable is not None else ch.ps.unplayable)
+        c, marked = self._edit(c, plan, out)
+        w.rb.add(c, out)
+        also = tuple((k, i, who) for k, who in plan.also)
+        w.out_list.append(
+            Injected(
+                plan.kind,
+                plan.variant,
+                i,
+                c.number,
+                marque,
+                releve,
+                plan.side,
+                plan.entitled,
+                marked,
+                plan.claimed,
+                plan.detail,
+                also,
+            )
+        )
+        self._note(w.out_list[-1])
+        w.targets.pop(0)
+        w.last = i
+        if plan.state_change:
+            w.synced = False
+        if plan.late:
+            w.late = (_other(plan.side), plan.late, w.out_list[-1])
+        w.stopped = plan.stop
+        return out
+
+    def _plain_coup(self, w: _Walk, ch: _Throw) -> CoupOutcome:
+        """A coup played right; after it, perhaps a marqué's written result made wrong."""
+        out = w.game.apply_coup(ch.roll, ch.play, leave=ch.leave, pour_tout=ch.say)
+        c = w.rb.coup(out, ch.ps.unplayable)
+        w.rb.add(c, out)
+        ended = out.marque_ended
+        due = w.targets and w.i >= w.targets[0] and len(w.out_list) < self.k
+        if w.marque_edit_pending and ended is not None and not ended.refait and not w.stopped and due:
+            self._edit_marque(w.rb, out, w.i, c, w.out_list)
+            w.targets.pop(0)
+            w.marque_edit_pending = False
+        return out
 
     def _note(self, x: Injected) -> None:
         """Remember who may claim an école of how much for mistake ``x`` (see __init__)."""
@@ -944,7 +1135,7 @@ class _Injector:
         rolls = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
         self.rng.shuffle(rolls)
         for roll in rolls:
-            if game.can_leave(roll, None) or game._ends_on_gains(roll, None):
+            if game.can_leave(roll, None) or game.ends_on_gains(roll, None):
                 continue
             ps = game.legal(roll)
             play = choose_play(game.position, ps.plays, self.rng)
@@ -996,119 +1187,73 @@ class _Injector:
             detail=f"relevé {game.releve} begun before coup index {i}: nobody left, nobody bore off",
         )
 
-    def _apply_ops(self, led: Ledger, ops: tuple[tuple[str, str, int], ...]) -> Ledger:
-        """Marks and erasures of écoles (RULES.md §7.3): ``("mark", side, n)`` marks n
-        points (not his own throw's), ``("erase", side, n)`` erases n of his points —
-        his bredouille goes with all his points, as the verifier erases them."""
-        for op, side, n in ops:
-            if op == "mark":
-                led.mark(side, n)
-                continue
-            st = led.state
-            ps = st[side]
-            pts = max(0, ps.points - n)
-            new = replace(ps, points=pts, bredouille=ps.bredouille and pts > 0)
-            fresh = Ledger(
-                self.profile, replace(st, a=new) if side == "A" else replace(st, b=new), primaute=led.primaute
-            )
-            fresh.releve = led.releve
-            led = fresh
-        return led
 
-    def _order_free(
-        self,
-        game: Game,
-        roller: str,
-        gains: int,
-        receipts: int,
-        pre: tuple[tuple[str, str, int], ...],
-        post: tuple[tuple[str, str, int], ...],
-        verifier: tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]],
-    ) -> bool:
-        """Do the table's order of the écoles (``pre`` before the roller's gains, ``post``
-        after the receipts) and the verifier's (``verifier`` = its pre, post) give the
-        same score and the same bredouille on the written marks?  The verifier marks an
-        école matched to no mistake of this coup before the roller's gains (see
-        /work/briefs/s2/h4_verifier_issues.md); where the order changes a bredouille the
-        mistake is not made here."""
-        seen = []
-        for before, after in ((pre, post), verifier):
-            led = self._apply_ops(game.ledger.copy(), before)
-            flags = []
-            if gains:
-                flags.append(led.mark(roller, gains, own=True).bredouille_after)
-            led.stay(roller)
-            if receipts:
-                flags.append(led.mark(_other(roller), receipts).bredouille_after)
-            led = self._apply_ops(led, after)
-            seen.append((led.state, flags))
-        return seen[0] == seen[1]
+# --- rewriting a coup's tokens and finding elements, through notation's visitor ---------
 
-    def _edit(self, c: Coup, plan: _Plan, out: Any) -> tuple[Coup, int | None]:
-        """Write the mistake into the coup; returns (coup, points marked)."""
-        side = plan.side
-        marked = plan.marked if plan.marked_written is None else plan.marked_written
-        if plan.received is not None:
-            marked = plan.received
-        if plan.shown is not None:
-            marked = plan.shown
-        before, after = list(c.before), list(c.after)
-        if plan.edit == "ecole":
-            before = [a for a in before if not (isinstance(a, Mark) and a.who == c.side)]
-            if plan.marked_written:
-                before.insert(0, Mark(c.side, plan.marked_written, None, plan.written_bred))
-            after.append(Ecole(plan.ecoles[0][0], plan.ecoles[0][1], None))
-        elif plan.edit == "claims":
-            after.extend(Ecole(who, n, why) for who, n, why in plan.claims)
-        elif plan.edit == "sortie-leave":
-            before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
-        elif plan.edit == "decision-leave":
-            before = [a for a in before if not isinstance(a, Decision)] + [Decision(side, True)]
-        elif plan.edit == "holes+1":
-            for j, a in enumerate(before):
-                if isinstance(a, Mark) and a.who == side and a.holes:
-                    before[j] = replace(a, holes=a.holes + 1)
-                    marked = a.points
-                    break
-        elif plan.edit == "bredouille":
-            for j, a in enumerate(before):
-                if isinstance(a, Mark) and a.who == side:
-                    before[j] = replace(a, bredouille=True)
-                    marked = a.points
-                    break
-        moves = c.moves
-        if plan.edit in ("sortie-leave", "moves"):
-            moves = plan.moves
-        elif plan.kind in ("illegal-move", "unplayed-number") and plan.play is not None:
-            moves = tuple(m for m in moves if not isinstance(m, CannotPlay))
-        return replace(c, before=tuple(before), after=tuple(after), moves=moves), marked
+_Tok = TypeVar("_Tok")
 
-    def _edit_marque(self, rb: RecordBuilder, out: Any, i: int, c: Coup, out_list: list[Injected]) -> None:
-        els = rb.record.elements
-        for j in range(len(els) - 1, -1, -1):
-            e = els[j]
-            if isinstance(e, MarqueResult):
-                wrong = (e.value or 0) + self.rng.choice((2, 4, -2))
-                fixed = replace(e, value=max(1, wrong) if wrong != e.value else wrong + 2)
-                els[j] = fixed
-                m = out.marque_ended
-                # a score-sheet matter, not a coup's: index -1 (as the verifier reports it)
-                out_list.append(
-                    Injected(
-                        "marque-result-mismatch",
-                        "value",
-                        -1,
-                        0,
-                        m.number,
-                        0,
-                        None,
-                        e.value,
-                        fixed.value,
-                        False,
-                        f"written value of marqué {m.number} (after coup index {i})",
-                    )
-                )
-                return
+
+def _rewritten(tokens: tuple[_Tok, ...], visitor: ActionVisitor[tuple[_Tok, ...]]) -> tuple[_Tok, ...]:
+    """The tokens of a coup, each replaced by what ``visitor`` returns for it (``()``
+    drops it); a token the visitor returns None for is kept."""
+    out: list[_Tok] = []
+    for token in tokens:
+        new = visit_action(token, visitor)
+        out.extend((token,) if new is None else new)
+    return tuple(out)
+
+
+class _DropMarksOf(ActionVisitor[tuple[Action, ...]]):
+    """Drops the marks of one side (an école rewrites the roller's mark)."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+    def visit_mark(self, mark: Mark) -> tuple[Action, ...] | None:
+        return () if mark.who == self.side else None
+
+
+class _DropDecisions(ActionVisitor[tuple[Action, ...]]):
+    """Drops the decisions (a leave is written in their place)."""
+
+    def visit_decision(self, decision: Decision) -> tuple[Action, ...]:
+        return ()
+
+
+class _FirstMarkOf(ActionVisitor[tuple[Action, ...]]):
+    """Changes the first mark of ``side``: ``"holes+1"`` the first with holes moves the
+    fichet one hole too many (RULES.md §7.5), ``"bredouille"`` the first is written in
+    bredouille (§5.5).  ``points`` = the points of the mark changed (None: none was)."""
+
+    def __init__(self, side: str, edit: str) -> None:
+        self.side = side
+        self.edit = edit
+        self.points: int | None = None
+
+    def visit_mark(self, mark: Mark) -> tuple[Action, ...] | None:
+        if self.points is not None or mark.who != self.side:
+            return None
+        if self.edit == "holes+1":
+            if not mark.holes:
+                return None
+            self.points = mark.points
+            return (replace(mark, holes=mark.holes + 1),)
+        self.points = mark.points
+        return (replace(mark, bredouille=True),)
+
+
+class _DropCannotPlay(ActionVisitor[tuple[Move | CannotPlay, ...]]):
+    """Drops the *cannot play* tokens (an illegal play is written as played)."""
+
+    def visit_cannot_play(self, token: CannotPlay) -> tuple[Move | CannotPlay, ...]:
+        return ()
+
+
+class _MarqueResultFinder(RecordVisitor[MarqueResult]):
+    """Finds a marqué's written result among the elements of a record."""
+
+    def visit_marque_result(self, result: MarqueResult) -> MarqueResult:
+        return result
 
 
 def inject(

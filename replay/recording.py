@@ -54,16 +54,11 @@ from ..notation.record import (
 )
 from ..notation.textio import atomic_write_text
 from ..notation.writer import write_action, write_element, write_record
-from .game import (
-    Game,
-    find_play,
-    marque_bredouille,
-    partie_kind,
-    start_of,
-)
+from .course import after_leave, close_marque, partie_over, primaute_after_marque
+from .game import Game, find_play, partie_kind, start_of
 from .ledger import ScoreState
 from .moves import Play, PlaySet, judge_play
-from .partie import marque_outcome, marque_value, twelve_hole_winner
+from .partie import twelve_hole_winner
 from .position import Position, other_side, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
 from .scoring import CoupScore, ScoringEvent
@@ -333,18 +328,20 @@ class RecordingSession:
         return _Table(pos, score, number, finished, winner, forced, releve, marque)
 
     def _marque_primaute(self) -> str:
-        """Who throws first in a new marqué: the winner or the leaver by the profile (RULES.md
-        §8.2 D21; 003 §221, §155), after a refait whoever threw first in it (003 §226)."""
+        """Who throws first in the new marqué (``course.primaute_after_marque``: the winner
+        or the leaver by the profile, RULES.md §8.2 D21; after a refait whoever threw
+        first in it, 003 §226)."""
         els = self.record.elements
         result = next(e for e in reversed(els) if isinstance(e, MarqueResult))
-        last = next(e for e in reversed(els) if isinstance(e, Coup))
-        if result.refait:
-            starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
-            k = starts[-2] if len(starts) >= 2 else -1  # the marqué just ended began there
-            return next(e for e in els[k + 1 :] if isinstance(e, Coup)).side
-        if self.profile.primaute_after_marque_leave == "winner":
-            return result.winner or last.side
-        return last.side
+        leaver = next(e for e in reversed(els) if isinstance(e, Coup)).side
+        starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+        first = self._first_thrower(starts[-2] if len(starts) >= 2 else -1, leaver)
+        winner = None if result.refait else (result.winner or leaver)
+        return primaute_after_marque(winner, leaver, first, self.profile)
+
+    def _first_thrower(self, start: int, default: str) -> str:
+        """Who threw first in the marqué whose ``MarqueStart`` is element ``start``."""
+        return next((e.side for e in self.record.elements[start + 1 :] if isinstance(e, Coup)), default)
 
     @property
     def state(self) -> State:
@@ -640,32 +637,24 @@ class RecordingSession:
             if twelve_hole_winner(st) is None:
                 out.append(ReleveStart(self.table.releve + 1))
             return out
-        mo = marque_outcome(st, self.profile) if trace.left else None
+        leaver = trace.side
+        mo = after_leave(self.kind, st, leaver, self.profile).marque if trace.left else None
         if mo is None:
             out.append(ReleveStart(self.table.releve + 1))
             return out
-        if mo.refait:
-            out.append(MarqueResult(None, mo.winner_holes, mo.loser_holes, "none", True, None))
-        else:
-            refaits = 0
-            for e in reversed(self.record.elements):
-                if isinstance(e, MarqueResult):
-                    if not e.refait:
-                        break
-                    refaits += 1
-            w, lo, pav = mo.winner_holes, mo.loser_holes, mo.pavillon
-            out.append(
-                MarqueResult(
-                    mo.winner,
-                    w,
-                    lo,
-                    marque_bredouille(w, pav, self.profile),
-                    False,
-                    marque_value(w, lo, pav, refaits, self.profile).value,
-                )
-            )
-        decided = sum(1 for e in self.record.elements + out if isinstance(e, MarqueResult) and not e.refait)
-        if decided < self.marques:
+        els = self.record.elements
+        refaits = 0
+        for e in reversed(els):
+            if isinstance(e, MarqueResult):
+                if not e.refait:
+                    break
+                refaits += 1
+        starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+        first = self._first_thrower(starts[-1] if starts else -1, leaver)
+        m = close_marque(self.table.marque, mo, leaver, first, refaits, self.profile).outcome
+        out.append(MarqueResult(m.winner, m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value))
+        results = [e for e in els + out if isinstance(e, MarqueResult)]
+        if not partie_over(results, self.marques):
             out.append(MarqueStart(self.table.marque + 1))
             out.append(ReleveStart(1))
         return out

@@ -55,6 +55,7 @@ from ..notation.record import (
     CannotPlay,
     Coup,
     Decision,
+    Element,
     JouePourTout,
     Mark,
     MarqueResult,
@@ -64,9 +65,10 @@ from ..notation.record import (
     Record,
     ReleveStart,
 )
+from ..notation.visitor import RecordVisitor, visit_element
 from .game import CoupOutcome, Game
 from .moves import Play, PlaySet
-from .partie import RECORD_KINDS
+from .partie import RECORD_KINDS, MarqueLine, PartieSpec, settle_partie
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
@@ -449,6 +451,79 @@ def _relabel(action: object, seats: dict[str, str]) -> object:
     return action
 
 
+def _play_marque(game: Game, rng: random.Random, dice: random.Random, compact: bool) -> tuple[RecordBuilder, str]:
+    """One marqué (with its refaits) played by the bots in seats A / B: its record, and
+    the seat of the last leaver."""
+    rb = RecordBuilder(game, {}, compact=compact)
+    leaver = "A"
+    while not game.finished:
+        if game.coups > MAX_COUPS:
+            raise RuntimeError("selfplay: marqué did not end (bot bug)")
+        roll, ps, play, leave, say = bot_coup(game, rng, dice=dice)
+        out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
+        if out.left:
+            leaver = out.side
+        rb.add(rb.coup(out, ps.unplayable), out)
+    return rb, leaver
+
+
+def _marque_lines(game: Game, seats: dict[str, str], leaver: str) -> list[MarqueLine]:
+    """The marqués a game played, as ``replay.partie`` rotates the players on them."""
+    x, y = seats["A"], seats["B"]
+    out = []
+    for mo in game.marque_results:
+        if mo.refait:
+            out.append(MarqueLine(refait_holes=mo.winner_holes))
+            continue
+        w = seats[mo.winner or "A"]
+        out.append(
+            MarqueLine(
+                winner=w,
+                holes=(mo.winner_holes, mo.loser_holes),
+                pavillon=mo.bredouille != "none",
+                loser=y if w == x else x,
+                leaver=seats[leaver],
+            )
+        )
+    return out
+
+
+class _Seated(RecordVisitor[Element]):
+    """The elements of one marqué played in seats ``A`` / ``B``, in the players' letters,
+    its marqué numbered on from ``number`` (RULES.md §8.3); other elements unchanged."""
+
+    def __init__(self, seats: dict[str, str], number: int) -> None:
+        self.seats = seats
+        self.number = number
+
+    def visit_marque_start(self, start: MarqueStart) -> Element:
+        self.number += 1
+        return MarqueStart(self.number, (self.seats["A"], self.seats["B"]))
+
+    def visit_coup(self, coup: Coup) -> Element:
+        seats = self.seats
+        return Coup(
+            coup.number,
+            seats[coup.side],
+            coup.roll,
+            coup.moves,
+            tuple(_relabel(a, seats) for a in coup.before),  # type: ignore[misc]
+            tuple(_relabel(a, seats) for a in coup.after),  # type: ignore[misc]
+        )
+
+    def visit_marque_result(self, result: MarqueResult) -> Element:
+        winner = self.seats[result.winner] if result.winner else None
+        return MarqueResult(
+            winner, result.winner_holes, result.loser_holes, result.bredouille, result.refait, result.value
+        )
+
+
+def _seated(element: Element, seated: _Seated) -> Element:
+    """``element`` as :class:`_Seated` rewrites it (relevés and comments as they are)."""
+    new = visit_element(element, seated)
+    return element if new is None else new
+
+
 def play_partie_multi(
     rng: random.Random,
     kind: str,
@@ -465,8 +540,6 @@ def play_partie_multi(
     each marqué is played by the game flow between the two seated players, written
     as ``marqué N X-Y`` with the players' own letters.
     """
-    from .partie import MarqueLine, PartieSpec, settle_partie
-
     if kind not in MULTI:
         raise ValueError(f"unknown kind {kind!r}; known: {', '.join(MULTI)}")
     pk, players, default = MULTI[kind]
@@ -491,59 +564,14 @@ def play_partie_multi(
         prim = det["primaute"] or x
         seats = {"A": x, "B": y}
         game = Game("a-ecrire", profile, first="A" if prim == x else "B", marques=1)
-        rb = RecordBuilder(game, {}, compact=compact)
-        leaver = "A"
-        while not game.finished:
-            if game.coups > MAX_COUPS:
-                raise RuntimeError("selfplay: marqué did not end (bot bug)")
-            roll, ps, play, leave, say = bot_coup(game, rng, dice=dice)
-            out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
-            if out.left:
-                leaver = out.side
-            rb.add(rb.coup(out, ps.unplayable), out)
-        for el in rb.record.elements:
-            if isinstance(el, MarqueStart):
-                number += 1
-                rec.elements.append(MarqueStart(number, (x, y)))
-            elif isinstance(el, Coup):
-                rec.elements.append(
-                    Coup(
-                        el.number,
-                        seats[el.side],
-                        el.roll,
-                        el.moves,
-                        tuple(_relabel(a, seats) for a in el.before),  # type: ignore[misc]
-                        tuple(_relabel(a, seats) for a in el.after),  # type: ignore[misc]
-                    )
-                )
-            elif isinstance(el, MarqueResult):
-                rec.elements.append(
-                    MarqueResult(
-                        seats[el.winner] if el.winner else None,
-                        el.winner_holes,
-                        el.loser_holes,
-                        el.bredouille,
-                        el.refait,
-                        el.value,
-                    )
-                )
-            else:
-                rec.elements.append(el)
-        for mo in game.marque_results:
-            if mo.refait:
-                lines.append(MarqueLine(refait_holes=mo.winner_holes))
-                continue
-            w = seats[mo.winner or "A"]
-            lines.append(
-                MarqueLine(
-                    winner=w,
-                    holes=(mo.winner_holes, mo.loser_holes),
-                    pavillon=mo.bredouille != "none",
-                    loser=y if w == x else x,
-                    leaver=seats[leaver],
-                )
-            )
-            won[w] += 1
+        rb, leaver = _play_marque(game, rng, dice, compact)
+        seated = _Seated(seats, number)
+        rec.elements.extend(_seated(el, seated) for el in rb.record.elements)
+        number = seated.number
+        for line in _marque_lines(game, seats, leaver):
+            lines.append(line)
+            if line.winner is not None:
+                won[line.winner] += 1
         decided += 1
     h["Result"] = " ".join(f"{p}:{won[p]}" for p in players)
     return rec
