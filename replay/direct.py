@@ -43,16 +43,12 @@ from collections.abc import Iterator, Sequence
 from typing import Final, overload
 
 from .moves import (
-    GRAND_JAN,
-    JAN_DE_RETOUR,
     OFF,
-    PETIT_JAN,
     Play,
     PlayJudgement,
     judge_play,
     legal_plays,
     opponent_table_closed,
-    plein_made,
 )
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
@@ -87,8 +83,10 @@ class _Undecided:
 
 UNDECIDED: Final = _Undecided()
 
-#: (points, bit of Play.filled) of each plein (RULES.md §2.4, §4.5 F1)
-_TABLES = ((PETIT_JAN, 1), (GRAND_JAN, 2), (JAN_DE_RETOUR, 4))
+#: first point and bit of each plein
+_TABLE_STARTS = ((1, 1), (7, 2), (19, 4))
+#: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
+_STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
 #: bit of each point's plein, 0 outside them
 _TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
 
@@ -190,7 +188,7 @@ def direct_play(
     if done is None:
         return None
     r, delta = done
-    if r[COIN] == 1 or sum(m[1:19]) < 2:
+    if r[COIN] == 1 or _out_of_retour(m) < 2:
         return UNDECIDED  # C1-C2 (lone coin); S1: a checker might bear off
     sides = _sides(delta)
     if sides is None:
@@ -199,33 +197,114 @@ def direct_play(
     if route is None:
         return UNDECIDED
     steps, numbers = route
-    src = sides[0]
-    # points a checker reaches: a tout d'une's resting point counts too, since legal_plays
-    # merges into it the tout-à-bas chain through an occupied point (a fill en passant)
-    reached = (src[0] + a, src[0] + b, sides[1][0]) if len(src) == 1 else sides[1]
-    arrived = 0
-    for q in reached:
-        arrived |= _TABLE_OF[q]
+    filled = _pleins_law(pos, profile, a, b, r, sides)
+    if filled < 0:
+        return UNDECIDED
+    return tuple.__new__(Play, (steps, numbers, tuple(r), filled))
+
+
+def _out_of_retour(m: Sequence[int]) -> int:
+    """Checkers on 1..18 (S1: none may bear off while two or more are there)."""
+    return sum(m[1:19])
+
+
+def _pleins_law(
+    pos: Position, profile: Profile, a: int, b: int, r: list[int], sides: tuple[list[int], list[int]]
+) -> int:
+    """Pleins the two-number play ending on ``r`` fills, or -1 when M10-M13 (RULES.md
+    §3.7) cannot be settled here: it fills (made at its end), or no play can fill and
+    it keeps what can be kept."""
+    m = pos.mover
+    src, dst = sides
     filled = kept = 0
-    broken = unfilled = False
-    for table, bit in _TABLES:
-        if sum(m[table[0] : table[0] + 6]) < 10:
+    broken = False
+    for lo, bit in _TABLE_STARTS:
+        if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
             continue  # three or more lacking: neither made nor fillable by one throw
-        if plein_made(m, table):
-            if plein_made(r, table):
+        lacking = 0
+        for p in range(lo, lo + 6):
+            if m[p] < 2:
+                lacking += 2 - m[p]
+        made_after = (
+            r[lo] >= 2 and r[lo + 1] >= 2 and r[lo + 2] >= 2 and r[lo + 3] >= 2 and r[lo + 4] >= 2 and r[lo + 5] >= 2
+        )
+        if lacking == 0:
+            if made_after:
                 kept |= bit
             else:
                 broken = True
-        elif sum(max(0, 2 - m[p]) for p in table) <= 2:  # three lacking: no throw fills it
-            if plein_made(r, table):
+        elif lacking <= 2:
+            if made_after:
                 filled |= bit  # made at the end: filled and kept (M10, M13)
-            elif arrived & bit:
-                return UNDECIDED  # perhaps filled en passant (M13): the enumeration knows
-            else:
-                unfilled = True
-    if not filled and (unfilled or (broken and not kept)):
-        return UNDECIDED  # M10: could another play fill? M11: could another keep?
-    return Play(steps, numbers, tuple(r), filled)
+                continue
+            if profile.score_remplir_en_passant:
+                # a fill en passant (D33) counts: a checker reaching the table may fill
+                reached = (src[0] + a, src[0] + b, dst[0]) if len(src) == 1 else dst
+                if any(_TABLE_OF[q] & bit for q in reached):
+                    return -1
+            if _fill_possible(pos, profile, a, b, lo):
+                return -1  # M10: another play fills (the written one is illegal)
+    if not filled and broken and not kept:
+        return -1  # M11: could another play keep the plein?
+    return filled
+
+
+def _fill_possible(pos: Position, profile: Profile, a: int, b: int, lo: int) -> bool:
+    """Could a two-number play make the plein ``lo..lo+5`` at its end (RULES.md §3.7
+    M10, M13)?  False only when none can: a fill lands a checker on a gap, so only the
+    plays with a step (or a tout d'une) onto a gap are tried, with the movement laws of
+    ``moves._candidates_fast`` (no checker can bear off: S1 was checked).  A gap on the
+    coin (coin par puissance, §3.5 C3) or a lone coin before the throw: True (the
+    enumeration decides)."""
+    m = pos.mover
+    if m[COIN] == 1:
+        return True
+    gaps = [p for p in range(lo, lo + 6) if m[p] < 2]
+    if COIN in gaps:
+        return True
+    other = pos.other
+    stop = _STOP_BASE
+    for q in range(1, 25):
+        if other[25 - q]:
+            stop &= ~(1 << q)
+    stop &= ~opponent_table_closed(pos, profile)
+    coin_rest = bool(m[COIN]) or profile.rest_on_own_empty_coin
+    orders = ((a, b),) if a == b else ((a, b), (b, a))
+    s = a + b
+    for g in gaps:
+        if not (stop >> g) & 1:
+            continue  # every filling play stops a checker on g
+        p = g - s
+        if p >= 1 and m[p]:
+            for rr in (p + a, p + b):
+                if not other[25 - rr] and (rr != COIN or coin_rest):
+                    if _makes(m, lo, ((p, g),)):
+                        return True
+                    break
+        for x, y in orders:
+            p1 = g - x
+            if p1 < 1 or not m[p1]:
+                continue
+            for p2 in range(1, 25 - y):
+                if not m[p2] or (p2 == p1 and m[p1] < 2) or not (stop >> (p2 + y)) & 1:
+                    continue
+                if _makes(m, lo, ((p1, g), (p2, p2 + y))):
+                    return True
+    return False
+
+
+def _makes(m: Sequence[int], lo: int, steps: tuple[tuple[int, int], ...]) -> bool:
+    """The steps leave the coin lawful (C1-C2) and the plein ``lo..lo+5`` made."""
+    end = list(m)
+    for p, q in steps:
+        end[p] -= 1
+        end[q] += 1
+    if end[COIN] == 1:
+        return False
+    for p in range(lo, lo + 6):
+        if end[p] < 2:
+            return False
+    return True
 
 
 def written_in_legal_plays(
