@@ -87,6 +87,7 @@ UNDECIDED: Final = _Undecided()
 _TABLE_STARTS = ((1, 1), (7, 2), (19, 4))
 #: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
 _STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
+_MASK_1_24 = sum(1 << p for p in range(1, 25))
 #: bit of each point's plein, 0 outside them
 _TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
 
@@ -131,38 +132,32 @@ def _route(
     """``(steps, numbers)`` of the two-number play with this net change as ``legal_plays``
     lists it, or None when no movement-legal tout d'une or tout à bas makes it."""
     other = pos.other
-    closed = -1  # computed only when a checker lands in 13..24
-
-    def opens(q: int) -> bool:  # L1, L2, L4 (RULES.md §3.3)
-        nonlocal closed
-        if q > 24 or other[25 - q] or q == OPP_COIN:
-            return False
-        if q >= 13:
-            if closed < 0:
-                closed = opponent_table_closed(pos, profile)
-            return not (closed >> q) & 1
-        return True
-
+    hi = dst[-1]  # ascending
+    if hi > 24:
+        return None
+    # L1, L2, L4 (RULES.md §3.3): the closed tables only matter from 13 on
+    closed = opponent_table_closed(pos, profile) if hi >= OPP_COIN else 0
+    for q in dst:
+        if other[25 - q] or q == OPP_COIN or (closed >> q) & 1:
+            return None
     if len(src) == 1:
-        x, v = src[0], dst[0]
-        if v - x != a + b or not opens(v):
+        x = src[0]
+        if hi - x != a + b:
             return None
         for u, w in ((a, b), (b, a)):
             r = x + u
             # R1-R5: a repos holds no opposing checker; one's own empty coin is none (R5)
             if not other[25 - r] and (r != COIN or pos.mover[COIN] or profile.rest_on_own_empty_coin):
-                return ((x, r), (r, v)), (u, w)
+                return ((x, r), (r, hi)), (u, w)
         return None
-    if not (opens(dst[0]) and opens(dst[1])):
-        return None
-    best = None
-    for sa, sb in ((src[0], src[1]), (src[1], src[0])):
-        for qa, qb in ((dst[0], dst[1]), (dst[1], dst[0])):
-            if qa - sa == a and qb - sb == b and (best is None or (sa, sb) < best[0]):
-                best = ((sa, sb), ((sa, qa), (sb, qb)))
-    if best is None:
-        return None
-    return best[1], (a, b)
+    # tout à bas: the larger number's step first, the pairing with the lowest starts
+    s0, s1 = src
+    d0, d1 = dst
+    for sa, sb in ((s0, s1), (s1, s0)):
+        for qa, qb in ((d0, d1), (d1, d0)):
+            if qa - sa == a and qb - sb == b:
+                return ((sa, qa), (sb, qb)), (a, b)
+    return None
 
 
 def direct_play(
@@ -184,23 +179,50 @@ def direct_play(
     if a < b:
         a, b = b, a
     m = pos.mover
-    done = _execute(m, moves)
-    if done is None:
-        return None
-    r, delta = done
+    r = list(m)
+    pairs = []
+    for mv in moves:
+        if isinstance(mv, int):
+            continue  # a number declared unplayable: no checker moves
+        p, q = int(mv[0]), int(mv[1])
+        if not (1 <= p <= 24 and p < q <= OFF) or r[p] <= 0:
+            return None  # RULES.md §3.1: not executable
+        r[p] -= 1
+        r[q] += 1
+        pairs.append((p, q))
     if r[COIN] == 1 or _out_of_retour(m) < 2:
         return UNDECIDED  # C1-C2 (lone coin); S1: a checker might bear off
-    sides = _sides(delta)
+    if not pairs:
+        return _short_play(pos, profile, a, b, pairs, r)
+    sides = _net_change(pairs)
     if sides is None:
         return UNDECIDED
     route = _route(pos, profile, a, b, *sides)
     if route is None:
-        return UNDECIDED
-    steps, numbers = route
+        return _short_play(pos, profile, a, b, pairs, r) if len(pairs) <= 1 else UNDECIDED
     filled = _pleins_law(pos, profile, a, b, r, sides)
     if filled < 0:
         return UNDECIDED
-    return tuple.__new__(Play, (steps, numbers, tuple(r), filled))
+    return tuple.__new__(Play, (route[0], route[1], tuple(r), filled))
+
+
+def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | None:
+    """Points left and reached by the executed pairs, ascending, with multiplicity; None
+    unless one or two checkers' worth (a chain of pairs is one checker)."""
+    if len(pairs) == 2:
+        (p1, q1), (p2, q2) = pairs
+        if q1 == p2:
+            return [p1], [q2]
+        if q2 == p1:
+            return [p2], [q1]
+        return ([p1, p2] if p1 <= p2 else [p2, p1]), ([q1, q2] if q1 <= q2 else [q2, q1])
+    if len(pairs) == 1:
+        return [pairs[0][0]], [pairs[0][1]]
+    delta: dict[int, int] = {}
+    for p, q in pairs:
+        delta[p] = delta.get(p, 0) - 1
+        delta[q] = delta.get(q, 0) + 1
+    return _sides(delta)
 
 
 def _out_of_retour(m: Sequence[int]) -> int:
@@ -247,6 +269,123 @@ def _pleins_law(
     if not filled and broken and not kept:
         return -1  # M11: could another play keep the plein?
     return filled
+
+
+def _masks(pos: Position, profile: Profile) -> tuple[int, int]:
+    """``(stop, rest)``: points 1..24 where a checker may stop (RULES.md §3.3 L1, L2, L4)
+    and those usable as a repos (§3.4 R1-R5), as ``moves._make_info`` builds them."""
+    other = pos.other
+    blocked = 0
+    for q in range(1, 25):
+        if other[25 - q]:
+            blocked |= 1 << q
+    stop = _STOP_BASE & ~blocked & ~opponent_table_closed(pos, profile)
+    rest = _MASK_1_24 & ~blocked
+    if pos.mover[COIN] == 0 and not profile.rest_on_own_empty_coin:
+        rest &= ~(1 << COIN)  # R5
+    return stop, rest
+
+
+def _short_play(
+    pos: Position, profile: Profile, a: int, b: int, pairs: list[tuple[int, int]], r: list[int]
+) -> Play | _Undecided:
+    """A written play of one number, or of none (RULES.md §3.6 M6-M7): legal when no play
+    of both numbers exists, the larger number is played whenever one can be, and no
+    plein is at stake (M10-M11 among single plays: left to the enumeration), nor the
+    coin (a lone checker there, a coin par puissance).  The play ``legal_plays`` lists:
+    one step and its number, or no step."""
+    m = pos.mover
+    if m[COIN] <= 1 and pos.other[COIN] == 0:
+        return UNDECIDED  # C1-C2 (a lone checker on the coin); a coin par puissance (C3)
+    stop, rest = _masks(pos, profile)
+    if _both_playable(m, a, b, stop, rest):
+        return UNDECIDED  # M6: both numbers must be played
+    if not pairs:
+        if _one_playable(m, a, stop) or _one_playable(m, b, stop):
+            return UNDECIDED  # M6: a number can be played
+        return tuple.__new__(Play, ((), (), tuple(r), 0))  # nothing playable: no obligation
+    ((p, q),) = pairs
+    n = q - p
+    if (n != a and n != b) or q > 24 or not (stop >> q) & 1:
+        return UNDECIDED
+    if n != a and _one_playable(m, a, stop):
+        return UNDECIDED  # M7: the larger number when either can be played
+    filled = 0
+    for lo, bit in _TABLE_STARTS:
+        if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
+            continue
+        lacking = 0
+        for x in range(lo, lo + 6):
+            if m[x] < 2:
+                lacking += 2 - m[x]
+        if lacking > 2:
+            continue  # one step cannot make it
+        if _made_from(r, lo):
+            filled |= bit if lacking else 0  # made at its end: filled (M13) or kept
+        elif _single_makes(m, n, stop, lo):
+            return UNDECIDED  # M10 / M11: another single play fills or keeps it
+    return tuple.__new__(Play, (((p, q),), (n,), tuple(r), filled))
+
+
+def _made_from(counts: Sequence[int], lo: int) -> bool:
+    """The plein ``lo..lo+5`` made (RULES.md §4.5 F1)."""
+    for x in range(lo, lo + 6):
+        if counts[x] < 2:
+            return False
+    return True
+
+
+def _single_makes(m: Sequence[int], n: int, stop: int, lo: int) -> bool:
+    """Some checker can play ``n`` alone and leave the plein ``lo..lo+5`` made."""
+    m12 = m[COIN]
+    for p in range(1, 25 - n):
+        q = p + n
+        if m[p] and (stop >> q) & 1 and not (m12 + (q == COIN) - (p == COIN) == 1 and (p == COIN or q == COIN)):
+            end = list(m)
+            end[p] -= 1
+            end[q] += 1
+            if _made_from(end, lo):
+                return True
+    return False
+
+
+def _one_playable(m: Sequence[int], n: int, stop: int) -> bool:
+    """Some checker can play ``n`` alone (L1-L5, C1-C2; no bearing off: S1)."""
+    m12 = m[COIN]
+    for p in range(1, 25 - n):
+        q = p + n
+        if m[p] and (stop >> q) & 1 and not (m12 + (q == COIN) - (p == COIN) == 1 and (p == COIN or q == COIN)):
+            return True
+    return False
+
+
+def _both_playable(m: Sequence[int], a: int, b: int, stop: int, rest: int) -> bool:
+    """Some play uses both numbers (RULES.md §3.1 M2-M3, L1-L5, R1-R5, C1-C2), by the
+    laws of ``moves._candidates_fast`` (no checker can bear off; the coin par puissance
+    is excluded by the caller)."""
+    m12 = m[COIN]
+    s = a + b
+    for p in range(1, 25 - s):
+        q = p + s
+        if m[p] and (stop >> q) & 1 and ((rest >> (p + a)) & 1 or (rest >> (p + b)) & 1):
+            if not ((p == COIN or q == COIN) and m12 - (p == COIN) + (q == COIN) == 1):
+                return True
+    steps_a = [(p, (p + a == COIN) - (p == COIN)) for p in range(1, 25 - a) if m[p] and (stop >> (p + a)) & 1]
+    if not steps_a:
+        return False
+    steps_b = (
+        steps_a
+        if a == b
+        else [(p, (p + b == COIN) - (p == COIN)) for p in range(1, 25 - b) if m[p] and (stop >> (p + b)) & 1]
+    )
+    for p1, d1 in steps_a:
+        for p2, d2 in steps_b:
+            if p2 == p1 and m[p1] < 2:
+                continue
+            if (d1 or d2) and m12 + d1 + d2 == 1:
+                continue
+            return True
+    return False
 
 
 def _fill_possible(pos: Position, profile: Profile, a: int, b: int, lo: int) -> bool:
@@ -382,6 +521,12 @@ def judge_direct(
     proves is judged without enumerating (its alternatives enumerated only if read);
     anything else — undecided, not executable, illegal — is ``judge_play``'s."""
     play = direct_play(pos, roll, moves, profile)
-    if isinstance(play, Play):
-        return PlayJudgement(True, play, True, None, None, LegalPlays(pos, roll, profile))
+    if type(play) is Play:
+        alts = _new_object(LegalPlays)  # built through the slots: hot path
+        alts._args = (pos, roll, profile)
+        alts._plays = None
+        return tuple.__new__(PlayJudgement, (True, play, True, None, None, alts))
     return judge_play(pos, roll, moves, profile)
+
+
+_new_object = object.__new__

@@ -26,7 +26,7 @@ from trictrac.bench.judge import game_coups, written
 from trictrac.replay.direct import UNDECIDED, _fill_possible, direct_play
 from trictrac.replay.moves import ROLLS, legal_plays
 from trictrac.replay.position import Position
-from trictrac.replay.profiles import Profile
+from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
 
 
 def _at_stake(m: tuple[int, ...]) -> int:
@@ -95,3 +95,103 @@ def test_more_positions_when_slow() -> None:
         return
     seen = _compare(400, 1852)
     assert seen["coups"] >= 100_000
+
+
+def _short_throws(n: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Profile]]:
+    """``n`` self-played (position, throw), no checker able to bear off: every throw where
+    both numbers cannot be played (RULES.md §3.6 M6-M7: one number, or none), and some
+    where they can."""
+    made = 0
+    seen = set()
+    for pos, _roll, _play, _unplayable, profile in game_coups(seed, PROFILES):
+        if sum(pos.mover[1:19]) < 2 or (pos, profile.name) in seen:
+            continue
+        seen.add((pos, profile.name))
+        for i, roll in enumerate(ROLLS):
+            ps = legal_plays(pos, roll, profile)
+            # and one throw in seven where both can: a number dropped is then illegal (M6)
+            if len(ps.plays[0].numbers) < 2 or i % 7 == len(seen) % 7:
+                yield pos, roll, profile
+                made += 1
+                if made == n:
+                    return
+
+
+def _compare_short(n_throws: int, seed: int) -> Counter:
+    rng = random.Random(seed)
+    seen: Counter = Counter()
+    for pos, roll, profile in _short_throws(n_throws, seed):
+        ps = legal_plays(pos, roll, profile)
+        kind = ("none", "one", "two")[len(ps.plays[0].numbers)]
+        seen[kind] += 1
+        written_plays = [[], list(roll)]  # nothing played, both numbers declared unplayable
+        if kind == "two":  # each legal play with a step dropped (M6)
+            written_plays += [[p.steps[i]] for p in ps.plays for i in range(len(p.steps))]
+            written_plays += mistakes(pos, roll, ps.plays[0], rng, profile)
+        else:
+            written_plays += [written(p, ps.unplayable) for p in ps.plays]
+            written_plays += [written(p, ()) for p, _why in ps.excluded()]
+            for play in ps.plays:
+                written_plays += mistakes(pos, roll, play, rng, profile)
+        for moves in written_plays:
+            ref = reference(pos, roll, moves, profile)
+            got = direct_play(pos, roll, moves, profile)
+            if got is not UNDECIDED:
+                assert got == ref, (pos, roll, moves, profile.name)
+                seen["decided"] += 1
+                seen["decided legal" if ref is not None else "decided illegal"] += 1
+            seen["coups"] += 1
+            seen["legal" if ref is not None else "illegal"] += 1
+    return seen
+
+
+def test_one_number_or_none_as_the_enumeration() -> None:
+    """RULES.md §3.6 M6-M7 and M10-M11 among single plays: a play of one number (or of
+    none) decided directly gets the enumeration's verdict."""
+    seen = _compare_short(1000, 31)
+    assert seen["coups"] >= 10_000
+    assert seen["one"] > 100 and seen["none"] > 10 and seen["two"] > 100
+    assert seen["decided legal"] > 300 and seen["illegal"] > 1000
+    if os.environ.get("TRICTRAC_SLOW"):
+        assert _compare_short(4000, 1852)["coups"] >= 50_000
+
+
+def _random_position(rng: random.Random) -> Position:
+    """A crowded random position (lawful, not necessarily reachable in play): the
+    mover's checkers on a few points, the opponent's on most others, so that numbers
+    are often blocked, the coin law bites and pleins are near or made."""
+    while True:
+        mover = [0] * 26
+        other = [0] * 26
+        spots = rng.sample(range(1, 20), rng.randint(2, 8))
+        for _ in range(15):
+            mover[rng.choice(spots)] += 1
+        free = [q for q in range(1, 25) if not mover[q] and q != 13]  # mover's frame
+        for _ in range(15):
+            other[25 - rng.choice(free)] += 1
+        pos = Position(tuple(mover), tuple(other))
+        if not pos.problems():
+            return pos
+
+
+def test_random_crowded_positions_as_the_enumeration() -> None:
+    """Edge cases self-play seldom reaches (a checker that cannot play both numbers alone,
+    the coin law deciding, pleins at stake in blocked positions): every written form of
+    every throw, one number or two, legal or excluded, as the enumeration judges it."""
+    rng = random.Random(5)
+    seen: Counter = Counter()
+    for _ in range(150):
+        pos = _random_position(rng)
+        for roll in ROLLS:
+            ps = legal_plays(pos, roll, DEFAULT_PROFILE)
+            seen[len(ps.plays[0].numbers)] += 1
+            forms = [[], list(roll)] + [[p.steps[i]] for p in ps.plays for i in range(len(p.steps))]
+            forms += [written(p, ps.unplayable) for p in ps.plays] + [written(p, ()) for p, _w in ps.excluded()]
+            for moves in forms:
+                ref = reference(pos, roll, moves, DEFAULT_PROFILE)
+                got = direct_play(pos, roll, moves, DEFAULT_PROFILE)
+                if got is not UNDECIDED:
+                    assert got == ref, (pos, roll, moves)
+                    seen["decided"] += 1
+                seen["coups"] += 1
+    assert seen["coups"] >= 10_000 and seen[0] > 50 and seen[1] > 100 and seen["decided"] > 2000
