@@ -40,7 +40,7 @@ lists the larger number's step first, the pairing with the lowest starting point
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from .moves import (
     OFF,
@@ -514,13 +514,32 @@ class LegalPlays(Sequence[Play]):
         return repr(self._all())
 
 
+#: the last proof: (position, roll, moves, profile, play); the verifier's recovery asks
+#: first whether the written play is legal, then the play judge judges it
+_LAST_PROOF: list[Any] = [None, None, None, None, None]
+
+
+def _proof(pos: Position, roll: Sequence[int], moves: Written, profile: Profile) -> Play | None | _Undecided:
+    last = _LAST_PROOF
+    if last[0] is pos and last[1] is roll and last[3] is profile and last[2] == moves:
+        return last[4]  # type: ignore[no-any-return]
+    play = direct_play(pos, roll, moves, profile)
+    last[0], last[1], last[2], last[3], last[4] = pos, roll, moves, profile, play
+    return play
+
+
+def proven_legal(pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE) -> bool:
+    """The direct proof shows the written moves legal (remembered for the judge)."""
+    return type(_proof(pos, roll, moves, profile)) is Play
+
+
 def judge_direct(
     pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
 ) -> PlayJudgement:
     """:func:`~.moves.judge_play`'s judgement, the direct proof first: a legal play it
     proves is judged without enumerating (its alternatives enumerated only if read);
     anything else — undecided, not executable, illegal — is ``judge_play``'s."""
-    play = direct_play(pos, roll, moves, profile)
+    play = _proof(pos, roll, moves, profile)
     if type(play) is Play:
         alts = _new_object(LegalPlays)  # built through the slots: hot path
         alts._args = (pos, roll, profile)

@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from direct_helpers import PROFILES, mistakes, reference
 
 from trictrac.bench.judge import game_coups, written
-from trictrac.replay.direct import UNDECIDED, _fill_possible, direct_play
-from trictrac.replay.moves import ROLLS, legal_plays
+from trictrac.replay.direct import UNDECIDED, _fill_possible, direct_play, judge_direct, proven_legal
+from trictrac.replay.moves import ROLLS, Play, legal_plays
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
 
@@ -190,6 +190,10 @@ def test_random_crowded_positions_as_the_enumeration() -> None:
             for moves in forms:
                 ref = reference(pos, roll, moves, DEFAULT_PROFILE)
                 got = direct_play(pos, roll, moves, DEFAULT_PROFILE)
+                # the remembered proof (the verifier's recovery asks first, then the judge)
+                assert proven_legal(pos, roll, moves, DEFAULT_PROFILE) == isinstance(got, Play)
+                j = judge_direct(pos, roll, moves, DEFAULT_PROFILE)
+                assert j.legal == (ref is not None) and (ref is None or j.play == ref)
                 if got is not UNDECIDED:
                     assert got == ref, (pos, roll, moves)
                     seen["decided"] += 1
