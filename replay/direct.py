@@ -2,16 +2,16 @@
 
 A verifier does not need every legal play of a throw to judge a written one: it needs
 to know whether the written play is legal and, only when it is not, what the legal
-ones are.  :func:`direct_play` proves the common case — both numbers played, every
-movement law kept, no plein at stake or the play fills or keeps one — from the
+ones are.  :func:`direct_play` proves the common cases — every movement law kept, both
+numbers played or only one (none) playable, the pleins' duties met — from the
 position alone; :func:`judge_written` falls back to :func:`~.moves.legal_plays`
 whenever that proof is not at hand, so its answer is always the enumeration's:
 "the legal play with the same resulting position" (checkers are indistinguishable,
 as in :func:`~.moves.judge_play`).
 
-Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`,
-:func:`~.moves.plein_made`, the tables), so a rule fixed there reaches this module;
-``tests/test_direct.py`` compares both ways on thousands of coups.
+Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the
+tables), so a rule fixed there reaches this module; ``tests/test_direct.py`` and
+``tests/test_direct_pleins.py`` compare both ways on over a hundred thousand coups.
 
 What the proof checks (RULES.md §3):
 
@@ -25,13 +25,18 @@ What the proof checks (RULES.md §3):
   not a closed table §3.8 P3) and the coin never holds a lone checker at the end
   (§3.5 C1-C2);
 * both numbers are played, so M6 and M7 (§3.6) hold; then M10-M12 (§3.7): with a plein
-  that can still be filled (lacking one or two checkers), the play must make it at its
-  end (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
-  it); with none, it must keep a plein made before the throw when there is one.
+  that can still be filled (lacking one or two checkers), the play makes it at its end
+  (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
+  it), or no play of both numbers can make it (:func:`_fill_possible` tries the plays
+  that land a checker on a gap, the only ones that can); with none, it must keep a
+  plein made before the throw when there is one;
+* or one number, or none, is played (:func:`_short_play`): no play of both numbers
+  exists (M6), the larger number is played whenever one can be (M7), and no other
+  single play of that number fills or keeps the plein at stake (M10-M11).
 
-Anything else — one number, a coin par puissance (§3.5 C3), bearing off, a fill *en
-passant* or a play that fills or keeps nothing while a plein is at stake — is left to
-the enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
+Anything else — a coin par puissance possible (§3.5 C3), bearing off, a lone checker on
+the coin, a fill *en passant* (switch D33), a made plein broken — is left to the
+enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
 lists for that resulting position, route included: a tout d'une rests on the point of
 the larger number when that point is a repos, else on the other; a tout-à-bas play
 lists the larger number's step first, the pairing with the lowest starting points.
@@ -60,6 +65,7 @@ __all__ = [
     "direct_play",
     "judge_direct",
     "judge_written",
+    "proven_legal",
     "written_in_legal_plays",
 ]
 
