@@ -32,7 +32,7 @@ from .moves import (
     PlaySet,
     legal_plays,
 )
-from .position import Position
+from .position import Position, after_play
 from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
@@ -149,6 +149,8 @@ class CoupScore:
 
 #: the score of a throw without any event (immutable, so shared)
 _NO_SCORE = CoupScore((), 0, 0)
+_new_object = object.__new__
+_SET_SCORE = tuple(CoupScore.__dict__[f].__set__ for f in CoupScore.__slots__)
 
 
 # ---------------------------------------------------------------------------------
@@ -548,7 +550,12 @@ def _total(events: list[ScoringEvent]) -> CoupScore:
             mv += e.points
         else:
             ot += e.points
-    return CoupScore(tuple(events), mv, ot)
+    score = _new_object(CoupScore)  # through the slots: a frozen dataclass's __init__ is slow
+    set_events, set_mover, set_other = _SET_SCORE
+    set_events(score, tuple(events))
+    set_mover(score, mv)
+    set_other(score, ot)
+    return score
 
 
 def _score(
@@ -667,19 +674,9 @@ def _next(pos: Position, play: Play, profile: Profile, events: Sequence[ScoringE
         # having been made (before or by this throw), is broken; moves.py reads that
         # history from the jans
         jans.add("grand-jan")
-    # built directly, already swapped (the other side to move): dataclasses.replace
-    # and swapped() cost ~7 µs on this hot path
-    return Position(
-        pos.other,
-        r,
-        "B" if pos.turn == "A" else "A",
-        pos.other_coups,
-        pos.mover_coups + 1,
-        pos.other_coin_taken,
-        pos.mover_coin_taken or r[COIN] >= 2,
-        pos.other_jans,
-        pos.mover_jans | jans if jans else pos.mover_jans,
-    )
+    # built directly, already swapped (the other side to move), through the slots:
+    # dataclasses.replace and swapped() cost ~7 µs on this hot path
+    return after_play(pos, r, pos.mover_jans | jans if jans else pos.mover_jans)
 
 
 def play_outcome(
