@@ -2,16 +2,16 @@
 
 A verifier does not need every legal play of a throw to judge a written one: it needs
 to know whether the written play is legal and, only when it is not, what the legal
-ones are.  :func:`direct_play` proves the common case — both numbers played, every
-movement law kept, no plein at stake or the play fills or keeps one — from the
+ones are.  :func:`direct_play` proves the common cases — every movement law kept, both
+numbers played or only one (none) playable, the pleins' duties met — from the
 position alone; :func:`judge_written` falls back to :func:`~.moves.legal_plays`
 whenever that proof is not at hand, so its answer is always the enumeration's:
 "the legal play with the same resulting position" (checkers are indistinguishable,
 as in :func:`~.moves.judge_play`).
 
-Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`,
-:func:`~.moves.plein_made`, the tables), so a rule fixed there reaches this module;
-``tests/test_direct.py`` compares both ways on thousands of coups.
+Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the
+tables), so a rule fixed there reaches this module; ``tests/test_direct.py`` and
+``tests/test_direct_pleins.py`` compare both ways on over a hundred thousand coups.
 
 What the proof checks (RULES.md §3):
 
@@ -25,13 +25,18 @@ What the proof checks (RULES.md §3):
   not a closed table §3.8 P3) and the coin never holds a lone checker at the end
   (§3.5 C1-C2);
 * both numbers are played, so M6 and M7 (§3.6) hold; then M10-M12 (§3.7): with a plein
-  that can still be filled (lacking one or two checkers), the play must make it at its
-  end (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
-  it); with none, it must keep a plein made before the throw when there is one.
+  that can still be filled (lacking one or two checkers), the play makes it at its end
+  (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
+  it), or no play of both numbers can make it (:func:`_fill_possible` tries the plays
+  that land a checker on a gap, the only ones that can); with none, it must keep a
+  plein made before the throw when there is one;
+* or one number, or none, is played (:func:`_short_play`): no play of both numbers
+  exists (M6), the larger number is played whenever one can be (M7), and no other
+  single play of that number fills or keeps the plein at stake (M10-M11).
 
-Anything else — one number, a coin par puissance (§3.5 C3), bearing off, a fill *en
-passant* or a play that fills or keeps nothing while a plein is at stake — is left to
-the enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
+Anything else — a coin par puissance possible (§3.5 C3), bearing off, a lone checker on
+the coin, a fill *en passant* (switch D33), a made plein broken — is left to the
+enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
 lists for that resulting position, route included: a tout d'une rests on the point of
 the larger number when that point is a repos, else on the other; a tout-à-bas play
 lists the larger number's step first, the pairing with the lowest starting points.
@@ -40,19 +45,15 @@ lists the larger number's step first, the pairing with the lowest starting point
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from .moves import (
-    GRAND_JAN,
-    JAN_DE_RETOUR,
     OFF,
-    PETIT_JAN,
     Play,
     PlayJudgement,
     judge_play,
     legal_plays,
     opponent_table_closed,
-    plein_made,
 )
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
@@ -64,6 +65,7 @@ __all__ = [
     "direct_play",
     "judge_direct",
     "judge_written",
+    "proven_legal",
     "written_in_legal_plays",
 ]
 
@@ -87,8 +89,11 @@ class _Undecided:
 
 UNDECIDED: Final = _Undecided()
 
-#: (points, bit of Play.filled) of each plein (RULES.md §2.4, §4.5 F1)
-_TABLES = ((PETIT_JAN, 1), (GRAND_JAN, 2), (JAN_DE_RETOUR, 4))
+#: first point and bit of each plein
+_TABLE_STARTS = ((1, 1), (7, 2), (19, 4))
+#: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
+_STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
+_MASK_1_24 = sum(1 << p for p in range(1, 25))
 #: bit of each point's plein, 0 outside them
 _TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
 
@@ -133,38 +138,32 @@ def _route(
     """``(steps, numbers)`` of the two-number play with this net change as ``legal_plays``
     lists it, or None when no movement-legal tout d'une or tout à bas makes it."""
     other = pos.other
-    closed = -1  # computed only when a checker lands in 13..24
-
-    def opens(q: int) -> bool:  # L1, L2, L4 (RULES.md §3.3)
-        nonlocal closed
-        if q > 24 or other[25 - q] or q == OPP_COIN:
-            return False
-        if q >= 13:
-            if closed < 0:
-                closed = opponent_table_closed(pos, profile)
-            return not (closed >> q) & 1
-        return True
-
+    hi = dst[-1]  # ascending
+    if hi > 24:
+        return None
+    # L1, L2, L4 (RULES.md §3.3): the closed tables only matter from 13 on
+    closed = opponent_table_closed(pos, profile) if hi >= OPP_COIN else 0
+    for q in dst:
+        if other[25 - q] or q == OPP_COIN or (closed >> q) & 1:
+            return None
     if len(src) == 1:
-        x, v = src[0], dst[0]
-        if v - x != a + b or not opens(v):
+        x = src[0]
+        if hi - x != a + b:
             return None
         for u, w in ((a, b), (b, a)):
             r = x + u
             # R1-R5: a repos holds no opposing checker; one's own empty coin is none (R5)
             if not other[25 - r] and (r != COIN or pos.mover[COIN] or profile.rest_on_own_empty_coin):
-                return ((x, r), (r, v)), (u, w)
+                return ((x, r), (r, hi)), (u, w)
         return None
-    if not (opens(dst[0]) and opens(dst[1])):
-        return None
-    best = None
-    for sa, sb in ((src[0], src[1]), (src[1], src[0])):
-        for qa, qb in ((dst[0], dst[1]), (dst[1], dst[0])):
-            if qa - sa == a and qb - sb == b and (best is None or (sa, sb) < best[0]):
-                best = ((sa, sb), ((sa, qa), (sb, qb)))
-    if best is None:
-        return None
-    return best[1], (a, b)
+    # tout à bas: the larger number's step first, the pairing with the lowest starts
+    s0, s1 = src
+    d0, d1 = dst
+    for sa, sb in ((s0, s1), (s1, s0)):
+        for qa, qb in ((d0, d1), (d1, d0)):
+            if qa - sa == a and qb - sb == b:
+                return ((sa, qa), (sb, qb)), (a, b)
+    return None
 
 
 def direct_play(
@@ -186,46 +185,271 @@ def direct_play(
     if a < b:
         a, b = b, a
     m = pos.mover
-    done = _execute(m, moves)
-    if done is None:
-        return None
-    r, delta = done
-    if r[COIN] == 1 or sum(m[1:19]) < 2:
+    r = list(m)
+    pairs = []
+    for mv in moves:
+        if isinstance(mv, int):
+            continue  # a number declared unplayable: no checker moves
+        p, q = int(mv[0]), int(mv[1])
+        if not (1 <= p <= 24 and p < q <= OFF) or r[p] <= 0:
+            return None  # RULES.md §3.1: not executable
+        r[p] -= 1
+        r[q] += 1
+        pairs.append((p, q))
+    if r[COIN] == 1 or _out_of_retour(m) < 2:
         return UNDECIDED  # C1-C2 (lone coin); S1: a checker might bear off
-    sides = _sides(delta)
+    if not pairs:
+        return _short_play(pos, profile, a, b, pairs, r)
+    sides = _net_change(pairs)
     if sides is None:
         return UNDECIDED
     route = _route(pos, profile, a, b, *sides)
     if route is None:
+        return _short_play(pos, profile, a, b, pairs, r) if len(pairs) <= 1 else UNDECIDED
+    filled = _pleins_law(pos, profile, a, b, r, sides)
+    if filled < 0:
         return UNDECIDED
-    steps, numbers = route
-    src = sides[0]
-    # points a checker reaches: a tout d'une's resting point counts too, since legal_plays
-    # merges into it the tout-à-bas chain through an occupied point (a fill en passant)
-    reached = (src[0] + a, src[0] + b, sides[1][0]) if len(src) == 1 else sides[1]
-    arrived = 0
-    for q in reached:
-        arrived |= _TABLE_OF[q]
+    return tuple.__new__(Play, (route[0], route[1], tuple(r), filled))
+
+
+def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | None:
+    """Points left and reached by the executed pairs, ascending, with multiplicity; None
+    unless one or two checkers' worth (a chain of pairs is one checker)."""
+    if len(pairs) == 2:
+        (p1, q1), (p2, q2) = pairs
+        if q1 == p2:
+            return [p1], [q2]
+        if q2 == p1:
+            return [p2], [q1]
+        return ([p1, p2] if p1 <= p2 else [p2, p1]), ([q1, q2] if q1 <= q2 else [q2, q1])
+    if len(pairs) == 1:
+        return [pairs[0][0]], [pairs[0][1]]
+    delta: dict[int, int] = {}
+    for p, q in pairs:
+        delta[p] = delta.get(p, 0) - 1
+        delta[q] = delta.get(q, 0) + 1
+    return _sides(delta)
+
+
+def _out_of_retour(m: Sequence[int]) -> int:
+    """Checkers on 1..18 (S1: none may bear off while two or more are there)."""
+    return sum(m[1:19])
+
+
+def _pleins_law(
+    pos: Position, profile: Profile, a: int, b: int, r: list[int], sides: tuple[list[int], list[int]]
+) -> int:
+    """Pleins the two-number play ending on ``r`` fills, or -1 when M10-M13 (RULES.md
+    §3.7) cannot be settled here: it fills (made at its end), or no play can fill and
+    it keeps what can be kept."""
+    m = pos.mover
+    src, dst = sides
     filled = kept = 0
-    broken = unfilled = False
-    for table, bit in _TABLES:
-        if sum(m[table[0] : table[0] + 6]) < 10:
+    broken = False
+    for lo, bit in _TABLE_STARTS:
+        if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
             continue  # three or more lacking: neither made nor fillable by one throw
-        if plein_made(m, table):
-            if plein_made(r, table):
+        lacking = 0
+        for p in range(lo, lo + 6):
+            if m[p] < 2:
+                lacking += 2 - m[p]
+        made_after = (
+            r[lo] >= 2 and r[lo + 1] >= 2 and r[lo + 2] >= 2 and r[lo + 3] >= 2 and r[lo + 4] >= 2 and r[lo + 5] >= 2
+        )
+        if lacking == 0:
+            if made_after:
                 kept |= bit
             else:
                 broken = True
-        elif sum(max(0, 2 - m[p]) for p in table) <= 2:  # three lacking: no throw fills it
-            if plein_made(r, table):
+        elif lacking <= 2:
+            if made_after:
                 filled |= bit  # made at the end: filled and kept (M10, M13)
-            elif arrived & bit:
-                return UNDECIDED  # perhaps filled en passant (M13): the enumeration knows
-            else:
-                unfilled = True
-    if not filled and (unfilled or (broken and not kept)):
-        return UNDECIDED  # M10: could another play fill? M11: could another keep?
-    return Play(steps, numbers, tuple(r), filled)
+                continue
+            if profile.score_remplir_en_passant:
+                # a fill en passant (D33) counts: a checker reaching the table may fill
+                reached = (src[0] + a, src[0] + b, dst[0]) if len(src) == 1 else dst
+                if any(_TABLE_OF[q] & bit for q in reached):
+                    return -1
+            if _fill_possible(pos, profile, a, b, lo):
+                return -1  # M10: another play fills (the written one is illegal)
+    if not filled and broken and not kept:
+        return -1  # M11: could another play keep the plein?
+    return filled
+
+
+def _masks(pos: Position, profile: Profile) -> tuple[int, int]:
+    """``(stop, rest)``: points 1..24 where a checker may stop (RULES.md §3.3 L1, L2, L4)
+    and those usable as a repos (§3.4 R1-R5), as ``moves._make_info`` builds them."""
+    other = pos.other
+    blocked = 0
+    for q in range(1, 25):
+        if other[25 - q]:
+            blocked |= 1 << q
+    stop = _STOP_BASE & ~blocked & ~opponent_table_closed(pos, profile)
+    rest = _MASK_1_24 & ~blocked
+    if pos.mover[COIN] == 0 and not profile.rest_on_own_empty_coin:
+        rest &= ~(1 << COIN)  # R5
+    return stop, rest
+
+
+def _short_play(
+    pos: Position, profile: Profile, a: int, b: int, pairs: list[tuple[int, int]], r: list[int]
+) -> Play | _Undecided:
+    """A written play of one number, or of none (RULES.md §3.6 M6-M7): legal when no play
+    of both numbers exists, the larger number is played whenever one can be, and no
+    plein is at stake (M10-M11 among single plays: left to the enumeration), nor the
+    coin (a lone checker there, a coin par puissance).  The play ``legal_plays`` lists:
+    one step and its number, or no step."""
+    m = pos.mover
+    if m[COIN] <= 1 and pos.other[COIN] == 0:
+        return UNDECIDED  # C1-C2 (a lone checker on the coin); a coin par puissance (C3)
+    stop, rest = _masks(pos, profile)
+    if _both_playable(m, a, b, stop, rest):
+        return UNDECIDED  # M6: both numbers must be played
+    if not pairs:
+        if _one_playable(m, a, stop) or _one_playable(m, b, stop):
+            return UNDECIDED  # M6: a number can be played
+        return tuple.__new__(Play, ((), (), tuple(r), 0))  # nothing playable: no obligation
+    ((p, q),) = pairs
+    n = q - p
+    if (n != a and n != b) or q > 24 or not (stop >> q) & 1:
+        return UNDECIDED
+    if n != a and _one_playable(m, a, stop):
+        return UNDECIDED  # M7: the larger number when either can be played
+    filled = 0
+    for lo, bit in _TABLE_STARTS:
+        if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
+            continue
+        lacking = 0
+        for x in range(lo, lo + 6):
+            if m[x] < 2:
+                lacking += 2 - m[x]
+        if lacking > 2:
+            continue  # one step cannot make it
+        if _made_from(r, lo):
+            filled |= bit if lacking else 0  # made at its end: filled (M13) or kept
+        elif _single_makes(m, n, stop, lo):
+            return UNDECIDED  # M10 / M11: another single play fills or keeps it
+    return tuple.__new__(Play, (((p, q),), (n,), tuple(r), filled))
+
+
+def _made_from(counts: Sequence[int], lo: int) -> bool:
+    """The plein ``lo..lo+5`` made (RULES.md §4.5 F1)."""
+    for x in range(lo, lo + 6):
+        if counts[x] < 2:
+            return False
+    return True
+
+
+def _single_makes(m: Sequence[int], n: int, stop: int, lo: int) -> bool:
+    """Some checker can play ``n`` alone and leave the plein ``lo..lo+5`` made."""
+    m12 = m[COIN]
+    for p in range(1, 25 - n):
+        q = p + n
+        if m[p] and (stop >> q) & 1 and not (m12 + (q == COIN) - (p == COIN) == 1 and (p == COIN or q == COIN)):
+            end = list(m)
+            end[p] -= 1
+            end[q] += 1
+            if _made_from(end, lo):
+                return True
+    return False
+
+
+def _one_playable(m: Sequence[int], n: int, stop: int) -> bool:
+    """Some checker can play ``n`` alone (L1-L5, C1-C2; no bearing off: S1)."""
+    m12 = m[COIN]
+    for p in range(1, 25 - n):
+        q = p + n
+        if m[p] and (stop >> q) & 1 and not (m12 + (q == COIN) - (p == COIN) == 1 and (p == COIN or q == COIN)):
+            return True
+    return False
+
+
+def _both_playable(m: Sequence[int], a: int, b: int, stop: int, rest: int) -> bool:
+    """Some play uses both numbers (RULES.md §3.1 M2-M3, L1-L5, R1-R5, C1-C2), by the
+    laws of ``moves._candidates_fast`` (no checker can bear off; the coin par puissance
+    is excluded by the caller)."""
+    m12 = m[COIN]
+    s = a + b
+    for p in range(1, 25 - s):
+        q = p + s
+        if m[p] and (stop >> q) & 1 and ((rest >> (p + a)) & 1 or (rest >> (p + b)) & 1):
+            if not ((p == COIN or q == COIN) and m12 - (p == COIN) + (q == COIN) == 1):
+                return True
+    steps_a = [(p, (p + a == COIN) - (p == COIN)) for p in range(1, 25 - a) if m[p] and (stop >> (p + a)) & 1]
+    if not steps_a:
+        return False
+    steps_b = (
+        steps_a
+        if a == b
+        else [(p, (p + b == COIN) - (p == COIN)) for p in range(1, 25 - b) if m[p] and (stop >> (p + b)) & 1]
+    )
+    for p1, d1 in steps_a:
+        for p2, d2 in steps_b:
+            if p2 == p1 and m[p1] < 2:
+                continue
+            if (d1 or d2) and m12 + d1 + d2 == 1:
+                continue
+            return True
+    return False
+
+
+def _fill_possible(pos: Position, profile: Profile, a: int, b: int, lo: int) -> bool:
+    """Could a two-number play make the plein ``lo..lo+5`` at its end (RULES.md §3.7
+    M10, M13)?  False only when none can: a fill lands a checker on a gap, so only the
+    plays with a step (or a tout d'une) onto a gap are tried, with the movement laws of
+    ``moves._candidates_fast`` (no checker can bear off: S1 was checked).  A gap on the
+    coin (coin par puissance, §3.5 C3) or a lone coin before the throw: True (the
+    enumeration decides)."""
+    m = pos.mover
+    if m[COIN] == 1:
+        return True
+    gaps = [p for p in range(lo, lo + 6) if m[p] < 2]
+    if COIN in gaps:
+        return True
+    other = pos.other
+    stop = _STOP_BASE
+    for q in range(1, 25):
+        if other[25 - q]:
+            stop &= ~(1 << q)
+    stop &= ~opponent_table_closed(pos, profile)
+    coin_rest = bool(m[COIN]) or profile.rest_on_own_empty_coin
+    orders = ((a, b),) if a == b else ((a, b), (b, a))
+    s = a + b
+    for g in gaps:
+        if not (stop >> g) & 1:
+            continue  # every filling play stops a checker on g
+        p = g - s
+        if p >= 1 and m[p]:
+            for rr in (p + a, p + b):
+                if not other[25 - rr] and (rr != COIN or coin_rest):
+                    if _makes(m, lo, ((p, g),)):
+                        return True
+                    break
+        for x, y in orders:
+            p1 = g - x
+            if p1 < 1 or not m[p1]:
+                continue
+            for p2 in range(1, 25 - y):
+                if not m[p2] or (p2 == p1 and m[p1] < 2) or not (stop >> (p2 + y)) & 1:
+                    continue
+                if _makes(m, lo, ((p1, g), (p2, p2 + y))):
+                    return True
+    return False
+
+
+def _makes(m: Sequence[int], lo: int, steps: tuple[tuple[int, int], ...]) -> bool:
+    """The steps leave the coin lawful (C1-C2) and the plein ``lo..lo+5`` made."""
+    end = list(m)
+    for p, q in steps:
+        end[p] -= 1
+        end[q] += 1
+    if end[COIN] == 1:
+        return False
+    for p in range(lo, lo + 6):
+        if end[p] < 2:
+            return False
+    return True
 
 
 def written_in_legal_plays(
@@ -296,13 +520,38 @@ class LegalPlays(Sequence[Play]):
         return repr(self._all())
 
 
+#: the last proof: (position, roll, moves, profile, play); the verifier's recovery asks
+#: first whether the written play is legal, then the play judge judges it
+_LAST_PROOF: list[Any] = [None, None, None, None, None]
+
+
+def _proof(pos: Position, roll: Sequence[int], moves: Written, profile: Profile) -> Play | None | _Undecided:
+    last = _LAST_PROOF
+    if last[0] is pos and last[1] is roll and last[3] is profile and last[2] == moves:
+        return last[4]  # type: ignore[no-any-return]
+    play = direct_play(pos, roll, moves, profile)
+    last[0], last[1], last[2], last[3], last[4] = pos, roll, moves, profile, play
+    return play
+
+
+def proven_legal(pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE) -> bool:
+    """The direct proof shows the written moves legal (remembered for the judge)."""
+    return type(_proof(pos, roll, moves, profile)) is Play
+
+
 def judge_direct(
     pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE
 ) -> PlayJudgement:
     """:func:`~.moves.judge_play`'s judgement, the direct proof first: a legal play it
     proves is judged without enumerating (its alternatives enumerated only if read);
     anything else — undecided, not executable, illegal — is ``judge_play``'s."""
-    play = direct_play(pos, roll, moves, profile)
-    if isinstance(play, Play):
-        return PlayJudgement(True, play, True, None, None, LegalPlays(pos, roll, profile))
+    play = _proof(pos, roll, moves, profile)
+    if type(play) is Play:
+        alts = _new_object(LegalPlays)  # built through the slots: hot path
+        alts._args = (pos, roll, profile)
+        alts._plays = None
+        return tuple.__new__(PlayJudgement, (True, play, True, None, None, alts))
     return judge_play(pos, roll, moves, profile)
+
+
+_new_object = object.__new__

@@ -226,3 +226,28 @@ def start_position(turn: Side = "A") -> Position:
     """Both sides' 15 checkers on their talons, a fresh relevé (RULES.md §3.11; 003 §25)."""
     talon = _counts({TALON: 15})
     return Position(talon, talon, turn)
+
+
+_new_object = object.__new__
+#: the slots' setters, in field order: a frozen dataclass's ``__init__`` goes through
+#: ``object.__setattr__`` for each field, the descriptors directly (about twice as fast)
+_SET = tuple(Position.__dict__[f].__set__ for f in Position.__slots__)
+
+
+def after_play(pos: Position, result: tuple[int, ...], mover_jans: frozenset[str]) -> Position:
+    """The position after the mover played to ``result``, the other side to move: his
+    coups count grows by one, his coin is recorded as taken once he holds it (RULES.md
+    §3.5), ``mover_jans`` his jans now (§4.6).  Equal to the ``Position(...)`` with the
+    sides swapped; built through the slots (the verifier's hot path, once per coup)."""
+    (s_mover, s_other, s_turn, s_mc, s_oc, s_mct, s_oct, s_mj, s_oj) = _SET
+    x = _new_object(Position)
+    s_mover(x, pos.other)
+    s_other(x, result)
+    s_turn(x, "B" if pos.turn == "A" else "A")
+    s_mc(x, pos.other_coups)
+    s_oc(x, pos.mover_coups + 1)
+    s_mct(x, pos.other_coin_taken)
+    s_oct(x, pos.mover_coin_taken or result[12] >= 2)
+    s_mj(x, pos.other_jans)
+    s_oj(x, mover_jans)
+    return x

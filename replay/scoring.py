@@ -32,7 +32,7 @@ from .moves import (
     PlaySet,
     legal_plays,
 )
-from .position import Position
+from .position import Position, after_play
 from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
@@ -74,6 +74,23 @@ SPECIAL_JANS: frozenset[str] = frozenset(KINDS[:5])
 COIN = 12
 OPP_COIN = 13
 _PLEINS = (("petit-jan", PETIT_JAN), ("grand-jan", GRAND_JAN), ("jan-de-retour", JAN_DE_RETOUR))
+_PLEIN_STARTS = tuple((kind, table, table[0]) for kind, table in _PLEINS)
+
+
+def _targets(oth: tuple[int, ...]) -> tuple[int, ...]:
+    """Mover's points holding exactly one opposing checker (B1), ascending: the
+    opponent's points 1..23 in his frame (``oth``), found by ``index`` (C speed)."""
+    n = oth[1:24].count(1)
+    if not n:
+        return ()
+    out = []
+    q = 0
+    for _ in range(n):
+        q = oth.index(1, q + 1, 24)
+        out.append(25 - q)
+    out.reverse()
+    return tuple(out)
+
 
 #: value of a hit on point t (mover's frame): (simple, doublet) per way (RULES.md §4.3 B5,
 #: §2.4: first tables 1-6 and 19-24 score 4/6, second tables 7-18 score 2/4)
@@ -105,6 +122,21 @@ class ScoringEvent:
         return d
 
 
+#: events already built, by their fields: a frozen dataclass costs ~1 µs to build and a
+#: verifier builds the same few hundred events over and over (bounded: finite fields)
+_EVENTS: dict[tuple[Any, ...], ScoringEvent] = {}
+
+
+def _event(
+    side: str, kind: str, ways: int, points: int, target: int | None = None, how: str | None = None
+) -> ScoringEvent:
+    key = (side, kind, ways, points, target, how)
+    e = _EVENTS.get(key)
+    if e is None:
+        e = _EVENTS[key] = ScoringEvent(side, kind, ways, points, target, how)
+    return e
+
+
 @dataclass(frozen=True, slots=True)
 class CoupScore:
     """All events of one throw and the totals: ``mover`` = roller's points (points
@@ -113,6 +145,12 @@ class CoupScore:
     events: tuple[ScoringEvent, ...]
     mover: int
     other: int
+
+
+#: the score of a throw without any event (immutable, so shared)
+_NO_SCORE = CoupScore((), 0, 0)
+_new_object = object.__new__
+_SET_SCORE = tuple(CoupScore.__dict__[f].__set__ for f in CoupScore.__slots__)
 
 
 # ---------------------------------------------------------------------------------
@@ -143,7 +181,7 @@ class _Ctx:
         self.m = m
         self.oth = oth
         # B1: a target is a point with exactly one opposing checker
-        self.targets = tuple([25 - q for q in range(23, 0, -1) if oth[q] == 1]) if 1 in oth else ()
+        self.targets = _targets(oth) if 1 in oth else ()
         # R5: one's own empty coin is no repos (switch rest_on_own_empty_coin, §10 D13)
         self.own_coin_closed = m[COIN] == 0 and not profile.rest_on_own_empty_coin
         # K1: own coin held, opponent's coin (his 12) empty
@@ -156,9 +194,8 @@ class _Ctx:
         self.plein: tuple[str, tuple[int, ...]] | None = None
         self.gaps: tuple[int, ...] = ()
         self.deficit = 99
-        for kind, table in _PLEINS:
-            lo = table[0]
-            if sum(m[lo : lo + 6]) < 10:
+        for kind, table, lo in _PLEIN_STARTS:
+            if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
                 continue
             deficit = 0
             for p in table:
@@ -287,7 +324,7 @@ def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
     m = c.m
     # -- special jans (§4.6)
     if c.trois_coups is not None and c.trois_coups == (a, b):
-        out.append(ScoringEvent("mover", "jan-de-trois-coups", 1, 4))
+        out.append(_event("mover", "jan-de-trois-coups", 1, 4))
     dt = c.deux_tables
     if dt is not None:
         p, q, contre = dt
@@ -298,12 +335,12 @@ def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
             or (q + b == COIN and p + a == OPP_COIN)
         ):
             if contre:
-                out.append(ScoringEvent("other", "contre-jan-de-deux-tables", 1, v))
+                out.append(_event("other", "contre-jan-de-deux-tables", 1, v))
             else:
-                out.append(ScoringEvent("mover", "jan-de-deux-tables", 1, v))
+                out.append(_event("mover", "jan-de-deux-tables", 1, v))
     if c.mezeas is not None and b == 1:
         side = "other" if c.mezeas[0] == "c" else "mover"
-        out.append(ScoringEvent(side, c.mezeas, 1, v))
+        out.append(_event(side, c.mezeas, 1, v))
     # -- battre le coin (§4.4 K1-K3): two checkers onto 13, one per number; the two
     # checkers holding the coin do not count (K2)
     if c.coin_hit:
@@ -315,7 +352,7 @@ def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
             s2 = OPP_COIN - b
             ok = n1 >= 1 and m[s2] - (2 if s2 == COIN else 0) >= 1
         if ok:
-            out.append(ScoringEvent("mover", "battre-le-coin", 1, v, target=OPP_COIN))
+            out.append(_event("mover", "battre-le-coin", 1, v, target=OPP_COIN))
     # -- hits on lone checkers (§4.3 B1-B7)
     if c.targets:
         oh = c.open_hit
@@ -337,9 +374,9 @@ def _position_events(c: _Ctx, a: int, b: int, out: list[ScoringEvent]) -> None:
             if vrai or faux:
                 val = _HIT_VALUE[t][doublet]
                 if vrai:
-                    out.append(ScoringEvent("mover", "battre-a-vrai", vrai, vrai * val, target=t))
+                    out.append(_event("mover", "battre-a-vrai", vrai, vrai * val, target=t))
                 if faux:
-                    out.append(ScoringEvent("other", "battre-a-faux", faux, faux * val, target=t))
+                    out.append(_event("other", "battre-a-faux", faux, faux * val, target=t))
 
 
 def position_events(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PROFILE) -> tuple[ScoringEvent, ...]:
@@ -504,6 +541,8 @@ def _norm(roll: Sequence[int]) -> Roll:
 
 
 def _total(events: list[ScoringEvent]) -> CoupScore:
+    if not events:
+        return _NO_SCORE
     mv = 0
     ot = 0
     for e in events:
@@ -511,7 +550,12 @@ def _total(events: list[ScoringEvent]) -> CoupScore:
             mv += e.points
         else:
             ot += e.points
-    return CoupScore(tuple(events), mv, ot)
+    score = _new_object(CoupScore)  # through the slots: a frozen dataclass's __init__ is slow
+    set_events, set_mover, set_other = _SET_SCORE
+    set_events(score, tuple(events))
+    set_mover(score, mv)
+    set_other(score, ot)
+    return score
 
 
 def _score(
@@ -547,21 +591,21 @@ def _score(
             else:
                 fw = None
             if fw is not None:
-                events.append(ScoringEvent("mover", kind, fw[1], fw[1] * v, how="remplir"))
+                events.append(_event("mover", kind, fw[1], fw[1] * v, how="remplir"))
         else:
             # F7: conserved when the plein is intact after the throw; F8 par impuissance
             # (nothing or one number played) likewise; the filling throw never conserves
             kept = not plays or any(_made(p.result, table) for p in plays)
             if kept:
-                events.append(ScoringEvent("mover", kind, 1, v, how="conserver"))
+                events.append(_event("mover", kind, 1, v, how="conserver"))
     m = c.m
     # -- sortie (§4.9): the throw bears off the last checker (first to finish)
     sortie = m[OFF] >= 13 and m[OFF] < 15 and any(p.result[OFF] == 15 for p in plays)
     if sortie:
-        events.append(ScoringEvent("mover", "sortie", 1, v))
+        events.append(_event("mover", "sortie", 1, v))
     # -- pile de misère (profile innovations; §10 D20; 001 IV): 15 on the coin, made or kept
     if profile.pile_de_misere and (any(p.result[COIN] == 15 for p in plays) or (not plays and m[COIN] == 15)):
-        events.append(ScoringEvent("mover", "pile-de-misere", 1, v))
+        events.append(_event("mover", "pile-de-misere", 1, v))
     # -- impuissance (§4.8 M8): 2 a number not played.  [Derived] not at the sortie:
     # a number left over once the last checker is off is no impuissance — the
     # relevé is over and "je joue pour tout" plays the throw again (003 §118)
@@ -573,7 +617,7 @@ def _score(
     else:
         unplayed = 2 - len(play.numbers)
     if unplayed > 0:
-        events.append(ScoringEvent("other", "impuissance", unplayed, 2 * unplayed))
+        events.append(_event("other", "impuissance", unplayed, 2 * unplayed))
     return _total(events)
 
 
@@ -623,26 +667,16 @@ def next_position(pos: Position, roll: Sequence[int], play: Play, profile: Profi
 
 def _next(pos: Position, play: Play, profile: Profile, events: Sequence[ScoringEvent]) -> Position:
     """:func:`next_position` given the throw's events (only its special jans are read)."""
-    jans = {e.kind for e in events if e.kind in SPECIAL_JANS}
+    jans = {e.kind for e in events if e.kind in SPECIAL_JANS} if events else set()
     r = play.result
     if profile.opponent_table_closed == "until-broken" and (_made(pos.mover, GRAND_JAN) or _made(r, GRAND_JAN)):
         # 000 ~l.508 (§10 D14): the opponent's second table opens once this grand jan,
         # having been made (before or by this throw), is broken; moves.py reads that
         # history from the jans
         jans.add("grand-jan")
-    # built directly, already swapped (the other side to move): dataclasses.replace
-    # and swapped() cost ~7 µs on this hot path
-    return Position(
-        pos.other,
-        r,
-        "B" if pos.turn == "A" else "A",
-        pos.other_coups,
-        pos.mover_coups + 1,
-        pos.other_coin_taken,
-        pos.mover_coin_taken or r[COIN] >= 2,
-        pos.other_jans,
-        pos.mover_jans | jans if jans else pos.mover_jans,
-    )
+    # built directly, already swapped (the other side to move), through the slots:
+    # dataclasses.replace and swapped() cost ~7 µs on this hot path
+    return after_play(pos, r, pos.mover_jans | jans if jans else pos.mover_jans)
 
 
 def play_outcome(
@@ -650,7 +684,11 @@ def play_outcome(
 ) -> tuple[CoupScore, Position]:
     """``(score_play(...), next_position(...))`` of one play, sharing the work (the
     verifier's hot path)."""
-    a, b = _norm(roll)
+    a, b = roll
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise ValueError(f"bad roll {tuple(roll)!r}: numbers must be 1..6")
+    if a < b:
+        a, b = b, a
     last = _LAST_CTX
     if last[0] is pos and last[1] is profile:
         c = last[2]
@@ -659,5 +697,33 @@ def play_outcome(
         # shared cache (no hashing of the position, no garbage kept alive)
         c = _Ctx(pos, profile)
         last[0], last[1], last[2] = pos, profile, c
-    cs = _score(pos, a, b, profile, None, play, c)
+    cs = _score_one(pos, a, b, profile, play, c)
     return cs, _next(pos, play, profile, cs.events)
+
+
+def _score_one(pos: Position, a: int, b: int, profile: Profile, play: Play, c: _Ctx) -> CoupScore:
+    """``_score(pos, a, b, profile, None, play, c)`` written for one play (the verifier's
+    hot path: no generator over a one-play tuple, no event list when nothing scores)."""
+    v = 6 if a == b else 4
+    events: list[ScoringEvent] = []
+    _position_events(c, a, b, events)
+    r = play.result
+    if c.plein is not None:
+        kind, table = c.plein
+        if c.deficit:
+            if play.filled & TABLE_BITS[kind]:
+                fw = _fill_ways(c, a, b, legal_plays(pos, (a, b), profile), profile)
+                ways = fw[1] if fw else 1
+                events.append(_event("mover", kind, ways, ways * v, how="remplir"))
+        elif _made(r, table):
+            events.append(_event("mover", kind, 1, v, how="conserver"))  # F7
+    m = c.m
+    sortie = r[OFF] == 15 and 13 <= m[OFF] < 15  # §4.9
+    if sortie:
+        events.append(_event("mover", "sortie", 1, v))
+    if profile.pile_de_misere and r[COIN] == 15:
+        events.append(_event("mover", "pile-de-misere", 1, v))
+    unplayed = 0 if sortie else 2 - len(play.numbers)  # §4.8 M8
+    if unplayed > 0:
+        events.append(_event("other", "impuissance", unplayed, 2 * unplayed))
+    return _total(events)
