@@ -725,7 +725,7 @@ def game_page(
     else:
         body.append(_findings_summary(findings, names, st.where, L))
     body.append(_list_section("notes", L("notes"), getattr(report, "notes", ()) or ()))
-    body.append(_list_section("diagnostics", L("diagnostics"), _diagnostic_lines(report)))
+    body.append(_list_section("diagnostics", L("diagnostics"), _diagnostic_lines(report, L)))
     pane, mirror = _board_pane(st, pair, L)
     body.append(f'<div class="layout">{pane}<section class="coups-pane"><h2>{esc(L("coups"))}</h2>')
     body.append(_coups_table(record, findings, trace, st, names, L))
@@ -741,9 +741,10 @@ def game_page(
     return GamePage(page(esc(clean(title)), body, L, script=script, mirror=mirror), sheet)
 
 
-def _diagnostic_lines(report: Any) -> Iterable[str]:
+def _diagnostic_lines(report: Any, L: Labels) -> Iterable[str]:
     for d in getattr(report, "diagnostics", ()) or ():
-        yield f"line {d.span.line}:{d.span.col}: {d.code}: {d.message}"
+        where, colon = L("line", line=d.span.line, col=d.span.col).strip(" ()"), L("colon")
+        yield f"{where}{colon}{d.code}{colon}{d.message}"
 
 
 def _chart_section(st: _Steps, pair: tuple[str, str], L: Labels) -> str:
