@@ -416,6 +416,9 @@ def _number(x: Fraction) -> int | float:
     return int(x) if x.denominator == 1 else float(x)
 
 
+_Flow = tuple[str, str, str, int]  # (kind, payer, payee, jetons)
+
+
 def settle_partie(
     spec: PartieSpec,
     results: Sequence[MarqueLine],
@@ -435,167 +438,25 @@ def settle_partie(
     :raises PartieError: bad spec or a result that cannot happen (e.g. the idle
         player winning at à tourner).
     """
-    if spec.kind not in KINDS:
-        raise PartieError(f"unknown kind of partie {spec.kind!r}; known: {', '.join(KINDS)}")
-    need = {"ecrire": 2, "tourner": 3, "chouette": 3, "quatre": 4}[spec.kind]
-    if len(spec.players) != need or len(set(spec.players)) != need:
-        raise PartieError(f"a partie {spec.kind} needs {need} different players, got {list(spec.players)}")
-    if method not in ("jetons", "papier"):
-        raise PartieError(f"unknown method {method!r} (jetons or papier)")
-    rot = _Rotation(spec, profile)
-    accounts = list(rot.accounts)
-    n_acc = len(accounts)
-    if spec.marques <= 0 or spec.marques % n_acc:
-        raise PartieError(f"the number of marqués ({spec.marques}) must be a positive multiple of {n_acc}")
-    if spec.primaute is not None and spec.primaute not in spec.players:
-        raise PartieError(f"primauté {spec.primaute!r} is not a player")
-    share = spec.marques // n_acc
-    k = profile.jetons_per_marque_lost if spec.jetons_per_marque is None else spec.jetons_per_marque
-
-    flows: list[tuple[str, str, str, int]] = []
-    detail: list[dict[str, Any]] = []
-    lost: dict[str, list[int]] = {a: [] for a in accounts}
-    refaits = 0
+    st = _Settling.start(spec, profile, method)
     for i, r in enumerate(results, 1):
-        where = f"line {r.line}: " if r.line else f"marqué {i}: "
-        playing = list(rot.active)
-        entry: dict[str, Any] = {"n": i, "players": playing, "primaute": rot.primaute}
-        if rot.decided >= spec.marques:
-            raise PartieError(f"{where}more results than the {spec.marques} marqués agreed")
-        if r.refait:
-            if r.refait_holes is not None and r.refait_holes < profile.marque_end_holes:
-                raise PartieError(f"{where}a refait needs at least {profile.marque_end_holes} holes each (003 §226)")
-            refaits += 1
-            entry.update(refait=True, holes=r.refait_holes)
-            detail.append(entry)
-            rot.after(None, None, None)
-            continue
-        w_acc = rot.account_of.get(r.winner or "")
-        if w_acc is None:
-            raise PartieError(f"{where}unknown winner {r.winner!r}")
-        # the winning and losing *players* of this marqué
-        if r.winner in playing:
-            wp = r.winner
-        elif r.winner in spec.players:
-            raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
-        else:
-            cand = [x for x in playing if rot.account_of[x] == w_acc]
-            if not cand:
-                raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
-            wp = cand[0]
-        lp = next(x for x in playing if x != wp)
-        if r.loser is not None and r.loser != lp and rot.account_of.get(r.loser) != rot.account_of[lp]:
-            raise PartieError(f"{where}the loser must be {lp} ({' v '.join(playing)})")
-        l_acc = rot.account_of[lp]
-        if r.leaver is not None and r.leaver not in playing:
-            raise PartieError(f"{where}leaver {r.leaver!r} does not play this marqué")
-        if r.holes is not None:
-            try:
-                mv = marque_value(r.holes[0], r.holes[1], r.pavillon, refaits, profile)
-            except PartieError as e:
-                raise PartieError(f"{where}{e}") from None
-            value, idle_c = mv.value, mv.idle_consolation
-            entry.update(
-                holes=list(r.holes),
-                pavillon=r.pavillon,
-                factor=mv.factor,
-                consolation=mv.consolation,
-                formula=mv.formula(),
-            )
-        elif r.value is not None and r.value > 0:
-            if spec.kind == "tourner":
-                raise PartieError(
-                    f"{where}à tourner needs the holes (W-L): the idle player's consolation depends on them"
-                )
-            value, idle_c = r.value, 0
-        else:
-            raise PartieError(f"{where}give the holes W-L or a positive value")
-        entry.update(winner=wp, loser=lp, refaits=refaits, value=value)
-        _pay(flows, "marque", l_acc, w_acc, value)
-        lost[l_acc].append(value)
-        if spec.kind == "tourner":
-            idle = next(a for a in accounts if a not in (w_acc, l_acc))
-            entry.update(idle=idle, idle_consolation=idle_c)
-            _pay(flows, "consolation", l_acc, idle, idle_c)  # 003 §245
-        detail.append(entry)
-        refaits = 0
-        rot.after(wp, lp, r.leaver)
-
-    marques_lost = {a: len(v) for a, v in lost.items()}
-    complete = rot.decided == spec.marques
+        st.marque(i, r)
+    marques_lost = {a: len(v) for a, v in st.lost.items()}
+    complete = st.rot.decided == spec.marques
+    k = st.jetons_per_marque
     postillons: list[dict[str, Any]] = []
-    qdj: dict[str, Any] = {"jetons_per_marque": k, "pool": k * rot.decided, "winners": [], "from": {}}
+    qdj: dict[str, Any] = {"jetons_per_marque": k, "pool": k * st.rot.decided, "winners": [], "from": {}}
     queue: dict[str, Any] = {"jetons": spec.queue, "winner": None}
-    methods: dict[str, dict[str, Any]] = {}
-    pflows: list[tuple[str, str, str, int]] = []
-    jflows: list[tuple[str, str, str, int]] = []
     if complete:
-        # postillons: each marqué lost beyond the share (003 §227, §246)
-        excess = {a: marques_lost[a] - share for a in accounts if marques_lost[a] > share}
-        deficit = {a: share - marques_lost[a] for a in accounts if marques_lost[a] < share}
-        pairs: dict[tuple[str, str], int] = {}
-        for over in excess:
-            for under in deficit:
-                t = min(excess[over], deficit[under])
-                if t:
-                    pairs[(over, under)] = pairs.get((over, under), 0) + t
-                    excess[over] -= t
-                    deficit[under] -= t
-        for (payer, payee), n in pairs.items():
-            cost = postillon_cost(n, profile)
-            postillons.append({"payer": payer, "payee": payee, "count": n, "jetons": cost})
-            _pay(pflows, "postillon", payer, payee, cost)
-        # queue des jetons, before the postillons (003 §228; 002: À qui appartiennent)
-        before = _nets(accounts, flows)
-        held = {a: before[a] - k * marques_lost[a] for a in accounts}
-        top = max(held.values())
-        winners = [a for a in accounts if held[a] == top]
-        qdj["held_before"] = held
-        qdj["winners"] = winners
-        for a in accounts:
-            put = k * marques_lost[a]
-            if not put:
-                continue
-            each, extra = divmod(put, len(winners))
-            for j, wa in enumerate(winners):  # shared if equal; an odd jeton to the first seat
-                _pay(jflows, "jetons-des-marques", a, wa, each + (1 if j < extra else 0))
-            qdj["from"][a] = put
-        # the queue, after the postillons, to the final winner (003 §229, §247)
-        for name, extra_flows in (("papier", pflows), ("jetons", jflows + pflows)):
-            allf = flows + extra_flows
-            net = _nets(accounts, allf)
-            best = max(net.values())
-            qf: list[tuple[str, str, str, int]] = []
-            qwin = None
-            if spec.queue and best > 0 and list(net.values()).count(best) == 1:
-                qwin = next(a for a in accounts if net[a] == best)
-                for a in accounts:
-                    _pay(qf, "queue", a, qwin, spec.queue)
-            allf = allf + qf
-            methods[name] = {
-                "net": _nets(accounts, allf),
-                "fiches": _pairwise_fiches(accounts, allf, spec.round_five),
-                "queue_winner": qwin,
-                "flows": allf,
-            }
+        postillons, pflows = _postillons(st, marques_lost)
+        jflows = _queue_des_jetons(st, marques_lost, qdj)
+        methods = {
+            name: _with_queue(st, st.flows + extra) for name, extra in (("papier", pflows), ("jetons", jflows + pflows))
+        }
         queue["winner"] = methods[method]["queue_winner"]
     else:
-        for name in ("papier", "jetons"):
-            methods[name] = {
-                "net": _nets(accounts, flows),
-                "fiches": _pairwise_fiches(accounts, flows, spec.round_five),
-                "queue_winner": None,
-                "flows": list(flows),
-            }
+        methods = {name: _method(st, list(st.flows), None) for name in ("papier", "jetons")}
     chosen = methods[method]
-    players: dict[str, dict[str, Any]] = {}
-    for a, members in rot.accounts.items():
-        for x in members:
-            players[x] = {
-                "account": a,
-                "jetons": _number(Fraction(chosen["net"][a], len(members))),
-                "fiches": _number(Fraction(chosen["fiches"][a], len(members))),
-            }
     out_methods = {
         name: {"net": m["net"], "fiches": m["fiches"], "queue_winner": m["queue_winner"]} for name, m in methods.items()
     }
@@ -603,19 +464,221 @@ def settle_partie(
         kind=spec.kind,
         profile=profile.name,
         marques=spec.marques,
-        share=share,
+        share=st.share,
         complete=complete,
-        accounts=rot.accounts,
-        detail=detail,
-        lost=lost,
+        accounts=st.rot.accounts,
+        detail=st.detail,
+        lost=st.lost,
         marques_lost=marques_lost,
         postillons=postillons,
         queue_des_jetons=qdj,
         queue=queue,
         methods=out_methods,
-        players=players,
+        players=_player_shares(st.rot.accounts, chosen),
         flows=chosen["flows"],
     )
+
+
+@dataclass
+class _Settling:
+    """A partie being settled: the agreement, the rotation of the players, and what
+    the marqués played so far paid (``flows``), with their detail and the values each
+    account lost (the paper columns)."""
+
+    spec: PartieSpec
+    profile: Profile
+    rot: _Rotation
+    share: int  # marqués each account should lose (003 §227)
+    jetons_per_marque: int  # the jetons des marqués (003 §228)
+    flows: list[_Flow] = field(default_factory=list)
+    detail: list[dict[str, Any]] = field(default_factory=list)
+    lost: dict[str, list[int]] = field(default_factory=dict)
+    refaits: int = 0  # refaits running since the last decided marqué (003 §226)
+
+    @classmethod
+    def start(cls, spec: PartieSpec, profile: Profile, method: str) -> _Settling:
+        """Check the agreement and start the settlement.
+
+        :raises PartieError: unknown kind or method, wrong players, marqués or primauté.
+        """
+        if spec.kind not in KINDS:
+            raise PartieError(f"unknown kind of partie {spec.kind!r}; known: {', '.join(KINDS)}")
+        need = {"ecrire": 2, "tourner": 3, "chouette": 3, "quatre": 4}[spec.kind]
+        if len(spec.players) != need or len(set(spec.players)) != need:
+            raise PartieError(f"a partie {spec.kind} needs {need} different players, got {list(spec.players)}")
+        if method not in ("jetons", "papier"):
+            raise PartieError(f"unknown method {method!r} (jetons or papier)")
+        rot = _Rotation(spec, profile)
+        n_acc = len(rot.accounts)
+        if spec.marques <= 0 or spec.marques % n_acc:
+            raise PartieError(f"the number of marqués ({spec.marques}) must be a positive multiple of {n_acc}")
+        if spec.primaute is not None and spec.primaute not in spec.players:
+            raise PartieError(f"primauté {spec.primaute!r} is not a player")
+        k = profile.jetons_per_marque_lost if spec.jetons_per_marque is None else spec.jetons_per_marque
+        return cls(spec, profile, rot, spec.marques // n_acc, k, lost={a: [] for a in rot.accounts})
+
+    @property
+    def accounts(self) -> list[str]:
+        return list(self.rot.accounts)
+
+    def marque(self, i: int, r: MarqueLine) -> None:
+        """Settle the ``i``-th result line: a refait, or a decided marqué's payments."""
+        where = f"line {r.line}: " if r.line else f"marqué {i}: "
+        playing = list(self.rot.active)
+        entry: dict[str, Any] = {"n": i, "players": playing, "primaute": self.rot.primaute}
+        if self.rot.decided >= self.spec.marques:
+            raise PartieError(f"{where}more results than the {self.spec.marques} marqués agreed")
+        if r.refait:
+            end = self.profile.marque_end_holes
+            if r.refait_holes is not None and r.refait_holes < end:
+                raise PartieError(f"{where}a refait needs at least {end} holes each (003 §226)")
+            self.refaits += 1
+            entry.update(refait=True, holes=r.refait_holes)
+            self.detail.append(entry)
+            self.rot.after(None, None, None)
+            return
+        wp, lp = self._winner_and_loser(r, playing, where)
+        value, idle_c = self._value(r, where, entry)
+        w_acc, l_acc = self.rot.account_of[wp], self.rot.account_of[lp]
+        entry.update(winner=wp, loser=lp, refaits=self.refaits, value=value)
+        _pay(self.flows, "marque", l_acc, w_acc, value)
+        self.lost[l_acc].append(value)
+        if self.spec.kind == "tourner":
+            idle = next(a for a in self.accounts if a not in (w_acc, l_acc))
+            entry.update(idle=idle, idle_consolation=idle_c)
+            _pay(self.flows, "consolation", l_acc, idle, idle_c)  # 003 §245
+        self.detail.append(entry)
+        self.refaits = 0
+        self.rot.after(wp, lp, r.leaver)
+
+    def _winner_and_loser(self, r: MarqueLine, playing: list[str], where: str) -> tuple[str, str]:
+        """The winning and losing *players* of this marqué (a line may name an account)."""
+        account_of = self.rot.account_of
+        w_acc = account_of.get(r.winner or "")
+        if w_acc is None:
+            raise PartieError(f"{where}unknown winner {r.winner!r}")
+        if r.winner in playing:
+            wp = r.winner
+        elif r.winner in self.spec.players:
+            raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
+        else:
+            cand = [x for x in playing if account_of[x] == w_acc]
+            if not cand:
+                raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
+            wp = cand[0]
+        lp = next(x for x in playing if x != wp)
+        if r.loser is not None and r.loser != lp and account_of.get(r.loser) != account_of[lp]:
+            raise PartieError(f"{where}the loser must be {lp} ({' v '.join(playing)})")
+        if r.leaver is not None and r.leaver not in playing:
+            raise PartieError(f"{where}leaver {r.leaver!r} does not play this marqué")
+        return wp, lp
+
+    def _value(self, r: MarqueLine, where: str, entry: dict[str, Any]) -> tuple[int, int]:
+        """The marqué's value and, at à tourner, the idle player's consolation, from the
+        holes (recorded in ``entry``) or a value as written (RULES.md §8.2; 003 §245)."""
+        if r.holes is not None:
+            try:
+                mv = marque_value(r.holes[0], r.holes[1], r.pavillon, self.refaits, self.profile)
+            except PartieError as e:
+                raise PartieError(f"{where}{e}") from None
+            entry.update(
+                holes=list(r.holes),
+                pavillon=r.pavillon,
+                factor=mv.factor,
+                consolation=mv.consolation,
+                formula=mv.formula(),
+            )
+            return mv.value, mv.idle_consolation
+        if r.value is not None and r.value > 0:
+            if self.spec.kind == "tourner":
+                raise PartieError(
+                    f"{where}à tourner needs the holes (W-L): the idle player's consolation depends on them"
+                )
+            return r.value, 0
+        raise PartieError(f"{where}give the holes W-L or a positive value")
+
+
+def _postillons(st: _Settling, marques_lost: dict[str, int]) -> tuple[list[dict[str, Any]], list[_Flow]]:
+    """The postillons: each marqué lost beyond the share, paid to who lost fewer
+    (003 §227, §246); their detail and payments."""
+    accounts, share = st.accounts, st.share
+    excess = {a: marques_lost[a] - share for a in accounts if marques_lost[a] > share}
+    deficit = {a: share - marques_lost[a] for a in accounts if marques_lost[a] < share}
+    pairs: dict[tuple[str, str], int] = {}
+    for over in excess:
+        for under in deficit:
+            t = min(excess[over], deficit[under])
+            if t:
+                pairs[(over, under)] = pairs.get((over, under), 0) + t
+                excess[over] -= t
+                deficit[under] -= t
+    postillons: list[dict[str, Any]] = []
+    pflows: list[_Flow] = []
+    for (payer, payee), n in pairs.items():
+        cost = postillon_cost(n, st.profile)
+        postillons.append({"payer": payer, "payee": payee, "count": n, "jetons": cost})
+        _pay(pflows, "postillon", payer, payee, cost)
+    return postillons, pflows
+
+
+def _queue_des_jetons(st: _Settling, marques_lost: dict[str, int], qdj: dict[str, Any]) -> list[_Flow]:
+    """The jetons des marqués, before the postillons, to whoever then holds more
+    jetons, shared if equal (003 §228; 002: À qui appartiennent); fills ``qdj``."""
+    accounts, k = st.accounts, st.jetons_per_marque
+    before = _nets(accounts, st.flows)
+    held = {a: before[a] - k * marques_lost[a] for a in accounts}
+    top = max(held.values())
+    winners = [a for a in accounts if held[a] == top]
+    qdj["held_before"] = held
+    qdj["winners"] = winners
+    jflows: list[_Flow] = []
+    for a in accounts:
+        put = k * marques_lost[a]
+        if not put:
+            continue
+        each, extra = divmod(put, len(winners))
+        for j, wa in enumerate(winners):  # shared if equal; an odd jeton to the first seat
+            _pay(jflows, "jetons-des-marques", a, wa, each + (1 if j < extra else 0))
+        qdj["from"][a] = put
+    return jflows
+
+
+def _with_queue(st: _Settling, flows: list[_Flow]) -> dict[str, Any]:
+    """One method's account with the queue, after the postillons, to the single final
+    winner (003 §229, §247)."""
+    accounts = st.accounts
+    net = _nets(accounts, flows)
+    best = max(net.values())
+    qf: list[_Flow] = []
+    qwin = None
+    if st.spec.queue and best > 0 and list(net.values()).count(best) == 1:
+        qwin = next(a for a in accounts if net[a] == best)
+        for a in accounts:
+            _pay(qf, "queue", a, qwin, st.spec.queue)
+    return _method(st, flows + qf, qwin)
+
+
+def _method(st: _Settling, flows: list[_Flow], queue_winner: str | None) -> dict[str, Any]:
+    """One method's net jetons, fiches, queue winner and payments."""
+    return {
+        "net": _nets(st.accounts, flows),
+        "fiches": _pairwise_fiches(st.accounts, flows, st.spec.round_five),
+        "queue_winner": queue_winner,
+        "flows": flows,
+    }
+
+
+def _player_shares(accounts: dict[str, list[str]], chosen: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each player's share of his account's jetons and fiches (a team splits them)."""
+    players: dict[str, dict[str, Any]] = {}
+    for a, members in accounts.items():
+        for x in members:
+            players[x] = {
+                "account": a,
+                "jetons": _number(Fraction(chosen["net"][a], len(members))),
+                "fiches": _number(Fraction(chosen["fiches"][a], len(members))),
+            }
+    return players
 
 
 # ---------------------------------------------------------------------------------
@@ -796,65 +859,10 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
         except ValueError as e:
             raise PartieError(str(e)) from None
     players = tuple(header.get("players", "A B").replace("/", " ").split())
-    round_five = header.get("round", "five").lower() != "none"
     if kind == "poule":
-        poule = Poule(players, _int(header.get("stake", "1"), "stake"))
-        for no, toks in lines:
-            if len(toks) != 1:
-                raise PartieError(f"line {no}: a poule line is the winner's name")
-            try:
-                poule.play(toks[0])
-            except PartieError as e:
-                raise PartieError(f"line {no}: {e}") from None
-        return {
-            "kind": "poule",
-            "players": list(players),
-            "stake": poule.stake,
-            "pot": poule.pot,
-            "games": [{"winner": w, "loser": lo} for w, lo in poule.games],
-            "next": None if poule.winner else list(poule.table),
-            "winner": poule.winner,
-            "paid": poule.paid,
-            "accounts": poule.accounts(),
-        }
+        return _settle_poule(header, lines, players)
     if kind == "douze":
-        if len(players) != 2:
-            raise PartieError("a partie en douze trous is played by two (003 §238)")
-        stake = _int(header.get("stake", "1"), "stake")
-        if "multiplier" in header:  # switch twelve_hole_multiplier (RULES.md §10 D1)
-            how = header["multiplier"].lower()
-            if how not in ("none", "lebrun", "guiton"):
-                raise PartieError(f"multiplier must be none, lebrun or guiton, not {how!r}")
-            profile = replace(profile, twelve_hole_multiplier=how)  # type: ignore[arg-type]
-        parties, net = [], {p: 0 for p in players}
-        for no, toks in lines:
-            r = parse_result(no, toks, players)
-            if r.holes is None:
-                raise PartieError(f"line {no}: give the holes, e.g. {players[0]} 12-5")
-            try:
-                m = twelve_hole_multiplier(r.holes[0], r.holes[1], r.pavillon, profile)
-            except PartieError as e:
-                raise PartieError(f"line {no}: {e}") from None
-            lo = players[1] if r.winner == players[0] else players[0]
-            net[r.winner] += m * stake  # type: ignore[index]
-            net[lo] -= m * stake
-            parties.append(
-                {
-                    "winner": r.winner,
-                    "holes": list(r.holes),
-                    "pavillon": r.pavillon,
-                    "multiplier": m,
-                    "value": m * stake,
-                }
-            )
-        return {
-            "kind": "douze",
-            "profile": profile.name,
-            "multiplier": profile.twelve_hole_multiplier,
-            "stake": stake,
-            "parties": parties,
-            "accounts": net,
-        }
+        return _settle_douze(pf, players, profile)
     spec = PartieSpec(
         kind=kind,
         players=players,
@@ -864,12 +872,80 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
         jetons_per_marque=_int(header["jetons-per-marque"], "jetons-per-marque")
         if "jetons-per-marque" in header
         else None,
-        round_five=round_five,
+        round_five=header.get("round", "five").lower() != "none",
     )
     names = list(players)
     results = [parse_result(no, toks, names + _team_names(kind, players)) for no, toks in lines]
     s = settle_partie(spec, results, profile, method or header.get("method", "jetons"))
     return s.as_dict()
+
+
+def _settle_poule(
+    header: dict[str, str], lines: list[tuple[int, list[str]]], players: tuple[str, ...]
+) -> dict[str, Any]:
+    """A poule file: one winner's name a line (RULES.md §8.3; 003 §219)."""
+    poule = Poule(players, _int(header.get("stake", "1"), "stake"))
+    for no, toks in lines:
+        if len(toks) != 1:
+            raise PartieError(f"line {no}: a poule line is the winner's name")
+        try:
+            poule.play(toks[0])
+        except PartieError as e:
+            raise PartieError(f"line {no}: {e}") from None
+    return {
+        "kind": "poule",
+        "players": list(players),
+        "stake": poule.stake,
+        "pot": poule.pot,
+        "games": [{"winner": w, "loser": lo} for w, lo in poule.games],
+        "next": None if poule.winner else list(poule.table),
+        "winner": poule.winner,
+        "paid": poule.paid,
+        "accounts": poule.accounts(),
+    }
+
+
+def _settle_douze(pf: PartieFile, players: tuple[str, ...], profile: Profile) -> dict[str, Any]:
+    """Parties en douze trous, each paid the stake times its multiplier (RULES.md §8.1,
+    §10 D1; 003 §238)."""
+    header = pf.header
+    if len(players) != 2:
+        raise PartieError("a partie en douze trous is played by two (003 §238)")
+    stake = _int(header.get("stake", "1"), "stake")
+    if "multiplier" in header:  # switch twelve_hole_multiplier (RULES.md §10 D1)
+        how = header["multiplier"].lower()
+        if how not in ("none", "lebrun", "guiton"):
+            raise PartieError(f"multiplier must be none, lebrun or guiton, not {how!r}")
+        profile = replace(profile, twelve_hole_multiplier=how)  # type: ignore[arg-type]
+    parties, net = [], {p: 0 for p in players}
+    for no, toks in pf.lines:
+        r = parse_result(no, toks, players)
+        if r.holes is None:
+            raise PartieError(f"line {no}: give the holes, e.g. {players[0]} 12-5")
+        try:
+            m = twelve_hole_multiplier(r.holes[0], r.holes[1], r.pavillon, profile)
+        except PartieError as e:
+            raise PartieError(f"line {no}: {e}") from None
+        lo = players[1] if r.winner == players[0] else players[0]
+        net[r.winner] += m * stake  # type: ignore[index]
+        net[lo] -= m * stake
+        parties.append(
+            {
+                "winner": r.winner,
+                "holes": list(r.holes),
+                "pavillon": r.pavillon,
+                "multiplier": m,
+                "value": m * stake,
+            }
+        )
+    return {
+        "kind": "douze",
+        "profile": profile.name,
+        "multiplier": profile.twelve_hole_multiplier,
+        "stake": stake,
+        "parties": parties,
+        "accounts": net,
+    }
 
 
 def _team_names(kind: str, players: tuple[str, ...]) -> list[str]:

@@ -217,10 +217,393 @@ class _Table:
     marque: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class _Agreement:
+    """What the record's tags fix for the whole game (internal): the kind of partie,
+    its marqués, the profile, and who throws first when the record holds no coup and no
+    ``Position``."""
+
+    kind: str
+    marques: int
+    profile: Profile
+    first: str
+
+
+# -- the table, derived from the record ---------------------------------------------------
+
+
+def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> _Table:
+    """The table before the next coup: position, score, numbers, the end of the partie,
+    a throw played again (RULES.md §6.5, §8.1-8.2)."""
+    els = record.elements
+    marque = max(1, sum(1 for e in els if isinstance(e, MarqueStart)))
+    releve = next((e.number for e in reversed(els) if isinstance(e, ReleveStart)), 1)  # within the marqué
+    number = _next_coup_number(els)
+    if not trace:
+        if record.start:
+            pos, score = start_of(record.start)
+            number = pos.mover_coups + pos.other_coups + 1 if number == 1 else number
+        else:
+            pos, score = start_position(rules.first), ScoreState()
+        return _Table(pos, score, number, False, None, None, releve, marque)
+    last = trace[-1]
+    pos, score = last.position_after, last.score_standing
+    if isinstance(els[-1], ReleveStart) and any(isinstance(e, MarqueStart) for e in els[-2:]):
+        score = ScoreState()  # a new marqué: fresh score (RULES.md §8.2)
+        pos = start_position(_marque_primaute(els, rules.profile))
+    if last.releve_ended:
+        number = 1
+    winner = None
+    if rules.kind == "douze-trous":
+        winner = twelve_hole_winner(last.score_standing)
+        finished = winner is not None
+    else:
+        finished = sum(1 for e in els if isinstance(e, MarqueResult) and not e.refait) >= rules.marques
+    forced = None
+    last_coup = next(e for e in reversed(els) if isinstance(e, Coup))
+    if last.releve_ended and not last.left and any(isinstance(a, JouePourTout) for a in last_coup.before):
+        forced = last_coup.roll  # je joue pour tout (RULES.md §6.5)
+    return _Table(pos, score, number, finished, winner, forced, releve, marque)
+
+
+def _next_coup_number(els: list[Element]) -> int:
+    """The number of the next coup in the relevé the record ends in."""
+    for e in reversed(els):
+        if isinstance(e, Coup):
+            return e.number + 1
+        if isinstance(e, (ReleveStart, MarqueStart)):
+            break
+    return 1
+
+
+def _marque_primaute(els: list[Element], profile: Profile) -> str:
+    """Who throws first in the new marqué (``course.primaute_after_marque``: the winner
+    or the leaver by the profile, RULES.md §8.2 D21; after a refait whoever threw
+    first in it, 003 §226)."""
+    result = next(e for e in reversed(els) if isinstance(e, MarqueResult))
+    leaver = next(e for e in reversed(els) if isinstance(e, Coup)).side
+    starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+    first = _first_thrower(els, starts[-2] if len(starts) >= 2 else -1, leaver)
+    winner = None if result.refait else (result.winner or leaver)
+    return primaute_after_marque(winner, leaver, first, profile)
+
+
+def _first_thrower(els: list[Element], start: int, default: str) -> str:
+    """Who threw first in the marqué whose ``MarqueStart`` is element ``start``."""
+    return next((e.side for e in els[start + 1 :] if isinstance(e, Coup)), default)
+
+
+def _sections_after(trace: CoupTrace, els: list[Element], table: _Table, rules: _Agreement) -> list[Element]:
+    """The sections after a coup that ended its relevé (RULES.md §6.2, §8.1-8.2)."""
+    st = trace.score_standing
+    out: list[Element] = []
+    if rules.kind == "douze-trous":
+        if twelve_hole_winner(st) is None:
+            out.append(ReleveStart(table.releve + 1))
+        return out
+    leaver = trace.side
+    mo = after_leave(rules.kind, st, leaver, rules.profile).marque if trace.left else None
+    if mo is None:
+        out.append(ReleveStart(table.releve + 1))
+        return out
+    refaits = 0
+    for e in reversed(els):
+        if isinstance(e, MarqueResult):
+            if not e.refait:
+                break
+            refaits += 1
+    starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+    first = _first_thrower(els, starts[-1] if starts else -1, leaver)
+    m = close_marque(table.marque, mo, leaver, first, refaits, rules.profile).outcome
+    out.append(MarqueResult(m.winner, m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value))
+    results = [e for e in els + out if isinstance(e, MarqueResult)]
+    if not partie_over(results, rules.marques):
+        out.append(MarqueStart(table.marque + 1))
+        out.append(ReleveStart(1))
+    return out
+
+
+# -- the coup being entered --------------------------------------------------------------
+
+
+def _start_entry(table: _Table, rules: _Agreement, roll: tuple[int, int]) -> _Entry:
+    """The coup of ``roll``: its legal plays (most plausible first) and what it is worth."""
+    g = Game(rules.kind, rules.profile, start=table.position, score=table.score, marques=max(1, rules.marques))
+    ps = g.legal(roll)
+    cs = g.entitled(roll)
+    state, holes = g.after_gains(roll)
+    can_leave = g.can_leave(roll)
+    ends = rules.kind == "douze-trous" and holes > 0 and state[g.turn].holes >= 12
+    worth = _worth_lines(g.turn, cs, (state, holes), can_leave, ends)
+    opp_mf = g.position.other_in_mover_frame()
+    plays = tuple(sorted(ps.plays, key=lambda p: (-evaluate(p.result, opp_mf), p.text())))
+    return _Entry(roll, g, plays, ps, can_leave, ends, worth)
+
+
+def _worth_lines(
+    side: str, cs: CoupScore, after_gains: tuple[ScoreState, int], can_leave: bool, ends: bool
+) -> tuple[str, ...]:
+    """What the throw is worth to each side, in the game's words (RULES.md §4-§6):
+    ``cs`` what it entitles, ``after_gains`` the roller's score and holes after his gains."""
+    state, holes = after_gains
+    worth = [f"{side} : {_words(cs, 'mover')} = {cs.mover}"]
+    if holes:
+        worth.append(
+            f"   {holes} trou{'s' if holes > 1 else ''}"
+            f"{' (bredouille : trou double)' if holes > 1 else ''}"
+            + (" ; peut s'en aller (v)" if can_leave else "")
+            + (" ; fin de la partie" if ends else "")
+        )
+    elif cs.mover and state[side].bredouille:
+        worth.append("   en bredouille")
+    worth.append(f"{other_side(side)} : {_words(cs, 'other')} = {cs.other}")
+    return tuple(worth)
+
+
+def _default_coup(e: _Entry, number: int) -> Coup:
+    """The coup as perfect players mark it (``selfplay.coup_element``)."""
+    g = e.game.copy()
+    play = None if (e.leave or e.ends) else (find_play(e.playset, e.moves) if e.moves else None)
+    if play is None and not (e.leave or e.ends) and e.moves:
+        # an illegal play: nothing is due from it here; the verifier judges it
+        return Coup(number, g.turn, e.roll, e.moves)
+    if play is None and not (e.leave or e.ends) and len(e.plays) == 1:
+        play = e.plays[0]
+    out = g.apply_coup(e.roll, play, leave=e.leave)
+    c = coup_element(number, out, e.playset.unplayable, compact=False)
+    return replace(c, moves=e.moves) if e.moves else c
+
+
+def _marks_text(c: Coup) -> str:
+    return " ".join(write_action(a, c.side) for a in c.before + c.after)
+
+
+def _with_marks(e: _Entry, marks: _Marks) -> Coup:
+    """The default coup with the marks as typed (the roller's decision kept unless he
+    typed one)."""
+    before, after = marks
+    d = e.defaults
+    assert d is not None
+    decided = [a for a in d.before if isinstance(a, Decision)]
+    if decided and not any(isinstance(a, Decision) for a in before):
+        before = before + tuple(decided)
+    return Coup(d.number, d.side, d.roll, d.moves, before, after)
+
+
+# -- reading the entries -----------------------------------------------------------------
+
+
+def _read_roll(t: str, forced_roll: tuple[int, int] | None) -> tuple[int, int]:
+    """The throw typed (a throw played again must be the same, RULES.md §6.5)."""
+    roll = parse_roll(t)
+    if roll is None:
+        raise RecordingError("a throw: 6-5, 65 or a doublet name (bezet … sonnez)")
+    if forced_roll and roll != forced_roll:
+        f = forced_roll
+        raise RecordingError(f"je joue pour tout: the throw {f[0]}-{f[1]} is played again (RULES.md §6.5)")
+    return roll
+
+
+def _read_play(t: str, e: _Entry, side: str, profile: Profile) -> _Played:
+    """The play typed: a number, the moves (illegal ones written as played), ``v`` or
+    Enter for the only play, then marks if any."""
+    toks = t.split()
+    play_toks = [x for x in toks if not ("+" in x or ":" in x or x.startswith("{"))]
+    mark_toks = toks[len(play_toks) :] if toks[: len(play_toks)] == play_toks else None
+    if mark_toks is None:
+        raise RecordingError("the play first, then the marks (3 B+2)")
+    marks = _read_marks(" ".join(mark_toks), side) if mark_toks else None
+    if e.ends:
+        if play_toks:
+            raise RecordingError("his gains end the partie: nothing is played (RULES.md §8.1)")
+        return _Played((), False, marks, None)
+    if not play_toks:
+        if len(e.plays) == 1:
+            return _Played(play_moves(e.plays[0], e.playset.unplayable), False, marks, None)
+        raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
+    if play_toks == ["v"]:
+        if not e.can_leave:
+            raise RecordingError("no hole completed by his own gains: no right to leave (RULES.md §6.1)")
+        return _Played((), True, marks, None)
+    if len(play_toks) == 1 and play_toks[0].isdigit() and "/" not in play_toks[0]:
+        n = int(play_toks[0])
+        if not 1 <= n <= len(e.plays):
+            raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
+        return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
+    moves = _read_moves(play_toks)
+    _check_checkers(e.game.position, moves)
+    j = judge_play(e.game.position, e.roll, moves, profile)
+    if j.legal and j.play is not None:
+        return _Played(play_moves(j.play, e.playset.unplayable), False, marks, None)
+    written = tuple(Move(mv[0], mv[1]) if isinstance(mv, tuple) else CannotPlay(mv) for mv in moves)
+    problem = f"{(j.violation or '').replace('-', ' ')}, RULES.md {j.rule or '§3'}"
+    return _Played(written, False, marks, problem)
+
+
+def _read_moves(play_toks: list[str]) -> list[tuple[int, int] | int]:
+    """The moves typed: ``1/7``, ``19/off``, ``-6`` (a number that cannot be played)."""
+    moves: list[tuple[int, int] | int] = []
+    for x in play_toks:
+        m = _MOVE.match(x)
+        c = _CANNOT.match(x)
+        if m:
+            a = int(m.group(1))
+            b = 25 if not m.group(2).isdigit() else int(m.group(2))
+            if not (1 <= a <= 24 and a < b <= 25):
+                raise RecordingError(f"{x}: a move goes forward from 1..24 to 2..24 or off")
+            moves.append((a, b))
+        elif c:
+            moves.append(int(c.group(1)))
+        elif x == "--":
+            continue
+        else:
+            raise RecordingError(f"{x}: a play number, moves like 1/7, -6, or v")
+    return moves
+
+
+def _check_checkers(position: Position, moves: list[tuple[int, int] | int]) -> None:
+    """Every move starts from a checker of his (RULES.md §9.6): the record could not go on."""
+    counts = list(position.mover)
+    for mv in moves:
+        if isinstance(mv, tuple):
+            if counts[mv[0]] <= 0:
+                raise RecordingError(f"no checker of his on {mv[0]} (RULES.md §9.6)")
+            counts[mv[0]] -= 1
+            counts[mv[1]] += 1
+
+
+def _read_marks(t: str, side: str) -> _Marks:
+    """The actions typed (notation tokens) as ``(before, after)``."""
+    if not t:
+        return ((), ())
+    recs, diags = parse_text(f"1. {side} 1-1 -- {t}\n")
+    errors = [d for d in diags if d.severity == "error"]
+    if errors or not recs or not recs[0].coups:
+        raise RecordingError(errors[0].message if errors else "marks in notation: A+4 B+2 B:école+4 …")
+    acts = recs[0].coups[0].after
+    before = tuple(
+        a
+        for a in acts
+        if isinstance(a, (Mark, NeMarquePas, Decision, JouePourTout, Pavillon)) and getattr(a, "who", None) == side
+    )
+    after = tuple(a for a in acts if not any(a is b for b in before))
+    return before, after
+
+
+# -- messages ----------------------------------------------------------------------------
+
+_Flag = tuple[int, str, str]  # (coup index, who, message) flagged at entry
+
+
+def _coup_flags(
+    coup: Coup, report: GameReport, seen: set[tuple[int, str, str | None]]
+) -> tuple[list[str], list[_Flag]]:
+    """Messages for this coup: what was marked against what the rules give, in the
+    game's words, and the verifier's new findings (illegal plays, claims…); with the
+    flags among them that stay with the coup."""
+    msgs: list[str] = []
+    flags: list[_Flag] = []
+    tr = next(t for t in reversed(report.trace) if t.coup_number == coup.number)
+    index = tr.index
+    for who, text in _marks_against_due(coup, tr):
+        msgs.append(text)
+        flags.append((index, who, text))
+    for f in report.findings:
+        if (f.index, f.kind, f.who) in seen or _END_TAIL in f.consequence:
+            continue
+        if f.kind in ("ecole-par-moins", "ecole-par-trop", "unclaimed-ecole") and f.index < index:
+            msgs.append(f"{f.kind} (coup {f.coup}) : {f.consequence}")
+            continue  # an earlier mistake closed: flagged when it was made
+        if f.kind in ("ecole-par-moins", "ecole-par-trop") and f.index == index:
+            msgs.append(f"{f.kind} : {f.consequence}")
+            continue  # flagged above with its marks
+        text = f"{f.kind} : {f.message}" + (f" — {f.consequence}" if f.consequence else "")
+        msgs.append(text)
+        flags.append((f.index, f.who or coup.side, text))
+    return msgs, flags
+
+
+def _marks_against_due(coup: Coup, tr: CoupTrace) -> list[tuple[str, str]]:
+    """``(who, message)`` for each side that marked other than the rules give: an école
+    the other may mark (RULES.md §7)."""
+    out: list[tuple[str, str]] = []
+    side, opp = coup.side, other_side(coup.side)
+    (r, o), (mx, my) = tr.entitled, tr.marked
+    words = {side: _words(CoupScore(tr.events, r, o), "mover"), opp: _words(CoupScore(tr.events, r, o), "other")}
+    for who, due, got in ((side, r, mx), (opp, o, my)):
+        if got is None or got == due:
+            continue
+        claimant = other_side(who)
+        if got < due:
+            text = (
+                f"école de {due - got} points : {words[who]} non marqué par {who} "
+                f"({got} pour {due}) — {claimant} peut la marquer"
+            )
+        else:
+            text = f"école de {got - due} points : {who} a marqué {got} pour {due} dû — {claimant} peut la marquer"
+        out.append((who, text))
+    return out
+
+
+# -- views -------------------------------------------------------------------------------
+
+
+def _score_line(table: _Table, headers: dict[str, str], kind: str) -> str:
+    """The score as it stands at the table (RULES.md §5)."""
+    st = table.score
+    parts = []
+    for s in ("A", "B"):
+        p = st[s]
+        name = headers.get(s, s)
+        parts.append(
+            f"{s} ({name}) : {p.holes} trou{'s' if p.holes != 1 else ''}"
+            f"{' (pavillon)' if p.pavillon else ''}, {p.points} point{'s' if p.points != 1 else ''}"
+            f"{' en bredouille' if p.bredouille else ''}"
+        )
+    where = f"relevé {table.releve}" + (f", marqué {table.marque}" if kind == "a-ecrire" else "")
+    return f"{' | '.join(parts)} — {where}, coup {table.number}, à {table.position.turn} de jouer"
+
+
+def _board_diagram(pos: Position) -> str:
+    """A text diagram of the position in A's frame (B's point q is A's 25-q; RULES.md §2.2)."""
+    a, b = pos.side_counts("A"), pos.side_counts("B")
+
+    def cell(n: int, letter: str) -> str:
+        return f"{n}{letter}".rjust(4) if n else "   ."
+
+    top = "".join(f"{p:>4}" for p in range(13, 25))
+    row_top = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(13, 25))
+    bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
+    row_bottom = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(12, 0, -1))
+    off = f"hors du jeu : A {a[25]}, B {b[25]}"
+    return "\n".join(
+        ["points de A" + top, "           " + row_top, "           " + row_bottom, "points de A" + bottom, off]
+    )
+
+
+def _result_tag(table: _Table, els: list[Element], kind: str) -> str:
+    """The ``Result`` tag: ``B 12-5`` (douze trous) or the marqués won (à écrire)."""
+    if not table.finished:
+        return "*"
+    if kind == "douze-trous":
+        st = table.score
+        w = table.winner or "A"
+        return f"{w} {st[w].holes}-{st[other_side(w)].holes}"
+    won = {"A": 0, "B": 0}
+    value = {"A": 0, "B": 0}
+    for e in els:
+        if isinstance(e, MarqueResult) and e.winner in won:
+            won[e.winner] += 1
+            value[e.winner] += e.value or 0
+    w = "=" if value["A"] == value["B"] else ("A" if value["A"] > value["B"] else "B")
+    return f"{w} {won['A']}-{won['B']}"
+
+
 class RecordingSession:
     """A game being recorded (module docstring).  ``record`` may already hold coups
     (``--resume``); ``first`` is who throws first when it holds none and has no
-    ``Position`` tag."""
+    ``Position`` tag.  The table and the entries' reading are the module's functions;
+    the session holds the record, the verifier's report and the coup being entered."""
 
     def __init__(
         self, record: Record, *, path: str | None = None, profile: Profile | None = None, first: str = "A"
@@ -239,9 +622,9 @@ class RecordingSession:
             raise RecordingError("the recorder writes parties en douze trous and à écrire between two players")
         if self.record.start:
             start_of(self.record.start)  # raises GameFlowError on a bad Position
-        self.first = first
+        self.rules = _Agreement(self.kind, self.marques, self.profile, first)
         self.path = path
-        self.flags: list[tuple[int, str, str]] = []  # (coup index, who, message) flagged at entry
+        self.flags: list[_Flag] = []
         if not self.record.elements and not self.record.start:
             if self.kind == "a-ecrire":
                 self.record.elements.append(MarqueStart(1))
@@ -280,68 +663,7 @@ class RecordingSession:
 
     def _refresh(self) -> None:
         self.report = self._verify()
-        self.table = self._derive()
-
-    def _derive(self) -> _Table:
-        els = self.record.elements
-        trace = self.report.trace
-        releve = 1
-        marque = max(1, sum(1 for e in els if isinstance(e, MarqueStart)))
-        # relevé number within the current marqué
-        for e in reversed(els):
-            if isinstance(e, ReleveStart):
-                releve = e.number
-                break
-        number = 1
-        for e in reversed(els):
-            if isinstance(e, Coup):
-                number = e.number + 1
-                break
-            if isinstance(e, (ReleveStart, MarqueStart)):
-                break
-        decided = sum(1 for e in els if isinstance(e, MarqueResult) and not e.refait)
-        if not trace:
-            if self.record.start:
-                pos, score = start_of(self.record.start)
-                number = pos.mover_coups + pos.other_coups + 1 if number == 1 else number
-            else:
-                pos, score = start_position(self.first), ScoreState()
-            return _Table(pos, score, number, False, None, None, releve, marque)
-        last = trace[-1]
-        pos, score = last.position_after, last.score_standing
-        if isinstance(els[-1], ReleveStart) and any(isinstance(e, MarqueStart) for e in els[-2:]):
-            score = ScoreState()  # a new marqué: fresh score (RULES.md §8.2)
-            pos = start_position(self._marque_primaute())
-        if last.releve_ended:
-            number = 1
-        finished = False
-        winner = None
-        if self.kind == "douze-trous":
-            winner = twelve_hole_winner(last.score_standing)
-            finished = winner is not None
-        elif decided >= self.marques:
-            finished = True
-        forced = None
-        last_coup = next(e for e in reversed(els) if isinstance(e, Coup))
-        if last.releve_ended and not last.left and any(isinstance(a, JouePourTout) for a in last_coup.before):
-            forced = last_coup.roll  # je joue pour tout (RULES.md §6.5)
-        return _Table(pos, score, number, finished, winner, forced, releve, marque)
-
-    def _marque_primaute(self) -> str:
-        """Who throws first in the new marqué (``course.primaute_after_marque``: the winner
-        or the leaver by the profile, RULES.md §8.2 D21; after a refait whoever threw
-        first in it, 003 §226)."""
-        els = self.record.elements
-        result = next(e for e in reversed(els) if isinstance(e, MarqueResult))
-        leaver = next(e for e in reversed(els) if isinstance(e, Coup)).side
-        starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
-        first = self._first_thrower(starts[-2] if len(starts) >= 2 else -1, leaver)
-        winner = None if result.refait else (result.winner or leaver)
-        return primaute_after_marque(winner, leaver, first, self.profile)
-
-    def _first_thrower(self, start: int, default: str) -> str:
-        """Who threw first in the marqué whose ``MarqueStart`` is element ``start``."""
-        return next((e.side for e in self.record.elements[start + 1 :] if isinstance(e, Coup)), default)
+        self.table = _derive_table(self.record, self.report.trace, self.rules)
 
     @property
     def state(self) -> State:
@@ -354,54 +676,8 @@ class RecordingSession:
         plays = tuple(p.text() for p in e.plays)
         if e.defaults is None:
             return State("play", t.position.turn, t.number, e.roll, plays, e.can_leave, "", e.worth)
-        marks = self._marks_text(e.defaults)
+        marks = _marks_text(e.defaults)
         return State("marks", t.position.turn, t.number, e.roll, plays, e.can_leave, marks, e.worth)
-
-    # -- what a throw is worth ---------------------------------------------------------
-    def _game(self) -> Game:
-        t = self.table
-        return Game(self.kind, self.profile, start=t.position, score=t.score, marques=max(1, self.marques))
-
-    def _start_entry(self, roll: tuple[int, int]) -> _Entry:
-        g = self._game()
-        side = g.turn
-        opp = other_side(side)
-        ps = g.legal(roll)
-        cs = g.entitled(roll)
-        state, holes = g.after_gains(roll)
-        can_leave = g.can_leave(roll)
-        ends = self.kind == "douze-trous" and holes > 0 and state[side].holes >= 12
-        worth = [f"{side} : {_words(cs, 'mover')} = {cs.mover}"]
-        if holes:
-            worth.append(
-                f"   {holes} trou{'s' if holes > 1 else ''}"
-                f"{' (bredouille : trou double)' if holes > 1 else ''}"
-                + (" ; peut s'en aller (v)" if can_leave else "")
-                + (" ; fin de la partie" if ends else "")
-            )
-        elif cs.mover and state[side].bredouille:
-            worth.append("   en bredouille")
-        worth.append(f"{opp} : {_words(cs, 'other')} = {cs.other}")
-        opp_mf = g.position.other_in_mover_frame()
-        plays = tuple(sorted(ps.plays, key=lambda p: (-evaluate(p.result, opp_mf), p.text())))
-        return _Entry(roll, g, plays, ps, can_leave, ends, tuple(worth))
-
-    def _default_coup(self, e: _Entry) -> Coup:
-        """The coup as perfect players mark it (``selfplay.coup_element``)."""
-        g = e.game.copy()
-        play = None if (e.leave or e.ends) else (find_play(e.playset, e.moves) if e.moves else None)
-        if play is None and not (e.leave or e.ends) and e.moves:
-            # an illegal play: nothing is due from it here; the verifier judges it
-            return Coup(self.table.number, g.turn, e.roll, e.moves)
-        if play is None and not (e.leave or e.ends) and len(e.plays) == 1:
-            play = e.plays[0]
-        out = g.apply_coup(e.roll, play, leave=e.leave)
-        c = coup_element(self.table.number, out, e.playset.unplayable, compact=False)
-        return replace(c, moves=e.moves) if e.moves else c
-
-    @staticmethod
-    def _marks_text(c: Coup) -> str:
-        return " ".join(write_action(a, c.side) for a in c.before + c.after)
 
     # -- entries ------------------------------------------------------------------------
     def complete(self, text: str) -> bool:
@@ -471,96 +747,23 @@ class RecordingSession:
             raise RecordingError("the partie is over")
 
     def _parse_roll(self, t: str) -> tuple[int, int]:
-        roll = parse_roll(t)
-        if roll is None:
-            raise RecordingError("a throw: 6-5, 65 or a doublet name (bezet … sonnez)")
-        if self.table.forced_roll and roll != self.table.forced_roll:
-            f = self.table.forced_roll
-            raise RecordingError(f"je joue pour tout: the throw {f[0]}-{f[1]} is played again (RULES.md §6.5)")
-        return roll
+        return _read_roll(t, self.table.forced_roll)
 
     def _parse_play(self, t: str) -> _Played:
-        e = self._entry
-        assert e is not None
-        toks = t.split()
-        play_toks = [x for x in toks if not ("+" in x or ":" in x or x.startswith("{"))]
-        mark_toks = toks[len(play_toks) :] if toks[: len(play_toks)] == play_toks else None
-        if mark_toks is None:
-            raise RecordingError("the play first, then the marks (3 B+2)")
-        marks = self._parse_marks(" ".join(mark_toks)) if mark_toks else None
-        if e.ends:
-            if play_toks:
-                raise RecordingError("his gains end the partie: nothing is played (RULES.md §8.1)")
-            return _Played((), False, marks, None)
-        if not play_toks:
-            if len(e.plays) == 1:
-                return _Played(play_moves(e.plays[0], e.playset.unplayable), False, marks, None)
-            raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
-        if play_toks == ["v"]:
-            if not e.can_leave:
-                raise RecordingError("no hole completed by his own gains: no right to leave (RULES.md §6.1)")
-            return _Played((), True, marks, None)
-        if len(play_toks) == 1 and play_toks[0].isdigit() and "/" not in play_toks[0]:
-            n = int(play_toks[0])
-            if not 1 <= n <= len(e.plays):
-                raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
-            return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
-        moves: list[tuple[int, int] | int] = []
-        for x in play_toks:
-            m = _MOVE.match(x)
-            c = _CANNOT.match(x)
-            if m:
-                a = int(m.group(1))
-                b = 25 if not m.group(2).isdigit() else int(m.group(2))
-                if not (1 <= a <= 24 and a < b <= 25):
-                    raise RecordingError(f"{x}: a move goes forward from 1..24 to 2..24 or off")
-                moves.append((a, b))
-            elif c:
-                moves.append(int(c.group(1)))
-            elif x == "--":
-                continue
-            else:
-                raise RecordingError(f"{x}: a play number, moves like 1/7, -6, or v")
-        counts = list(e.game.position.mover)
-        for mv in moves:
-            if isinstance(mv, tuple):
-                if counts[mv[0]] <= 0:
-                    raise RecordingError(f"no checker of his on {mv[0]} (RULES.md §9.6)")
-                counts[mv[0]] -= 1
-                counts[mv[1]] += 1
-        j = judge_play(e.game.position, e.roll, moves, self.profile)
-        if j.legal and j.play is not None:
-            return _Played(play_moves(j.play, e.playset.unplayable), False, marks, None)
-        written = tuple(Move(mv[0], mv[1]) if isinstance(mv, tuple) else CannotPlay(mv) for mv in moves)
-        problem = f"{(j.violation or '').replace('-', ' ')}, RULES.md {j.rule or '§3'}"
-        return _Played(written, False, marks, problem)
+        assert self._entry is not None
+        return _read_play(t, self._entry, self.table.position.turn, self.profile)
 
     def _parse_marks(self, t: str) -> _Marks:
-        """The actions typed (notation tokens) as ``(before, after)``."""
-        if not t:
-            return ((), ())
-        side = self.table.position.turn
-        recs, diags = parse_text(f"1. {side} 1-1 -- {t}\n")
-        errors = [d for d in diags if d.severity == "error"]
-        if errors or not recs or not recs[0].coups:
-            raise RecordingError(errors[0].message if errors else "marks in notation: A+4 B+2 B:école+4 …")
-        acts = recs[0].coups[0].after
-        before = tuple(
-            a
-            for a in acts
-            if isinstance(a, (Mark, NeMarquePas, Decision, JouePourTout, Pavillon)) and getattr(a, "who", None) == side
-        )
-        after = tuple(a for a in acts if not any(a is b for b in before))
-        return before, after
+        return _read_marks(t, self.table.position.turn)
 
     def enter(self, text: str) -> Step:
         """Take one entry at the current stage (module docstring)."""
         st = self.state
         t = text.strip()
         if st.stage == "roll":
-            new = self._entry = self._start_entry(self._parse_roll(t))
+            new = self._entry = _start_entry(self.table, self.rules, self._parse_roll(t))
             if new.ends:
-                new.defaults = self._default_coup(new)
+                new.defaults = _default_coup(new, self.table.number)
                 return Step(self.state, "", ("ses points lui donnent le douzième trou : rien n'est joué",))
             if not new.plays or (len(new.plays) == 1 and not new.plays[0].steps and not new.can_leave):
                 return self.enter("")  # nothing to choose: impuissance
@@ -570,9 +773,9 @@ class RecordingSession:
             e = self._entry
             assert e is not None
             e.moves, e.leave = played.moves, played.leave
-            defaults = e.defaults = self._default_coup(e)
+            defaults = e.defaults = _default_coup(e, self.table.number)
             if played.marks is not None:
-                return self._commit(self._with_marks(e, played.marks))
+                return self._commit(_with_marks(e, played.marks))
             if not (defaults.before or defaults.after) and not self._open_ecole():
                 return self._commit(defaults)
             return Step(self.state)
@@ -580,18 +783,8 @@ class RecordingSession:
         marks = self._parse_marks(t)
         e = self._entry
         assert e is not None and e.defaults is not None
-        coup = e.defaults if not t else self._with_marks(e, marks)
+        coup = e.defaults if not t else _with_marks(e, marks)
         return self._commit(coup)
-
-    def _with_marks(self, e: _Entry, marks: _Marks) -> Coup:
-        before, after = marks
-        d = e.defaults
-        assert d is not None
-        side = d.side
-        decided = [a for a in d.before if isinstance(a, Decision)]
-        if decided and not any(isinstance(a, Decision) for a in before):
-            before = before + tuple(decided)
-        return Coup(d.number, side, d.roll, d.moves, before, after)
 
     def _open_ecole(self) -> bool:
         """Is a mistake of an earlier coup still open for a claim (the verifier's words)?"""
@@ -608,18 +801,19 @@ class RecordingSession:
         trace = report.trace[-1]
         added: list[object] = [coup]
         if trace.releve_ended:
-            sections = self._sections_after(trace, report)
+            sections = _sections_after(trace, self.record.elements, self.table, self.rules)
             self.record.elements.extend(sections)
             added.extend(sections)
             if sections:
                 report = self._verify()
         self.report = report
-        self.table = self._derive()
+        self.table = _derive_table(self.record, report.trace, self.rules)
         self._entry = None
         if self.table.finished:
             self.record.headers["Result"] = self.result_text()
             self.report = report = self._verify()
-        msgs = self._flags(coup, report, before_findings)
+        msgs, flags = _coup_flags(coup, report, before_findings)
+        self.flags.extend(flags)
         appended = "\n".join(write_element(x) for x in added) + "\n"
         if self.table.finished or not old:
             self._rewrite()  # the Result tag, or the blank line after the tags
@@ -628,72 +822,6 @@ class RecordingSession:
         if self.table.finished:
             msgs.append(f"fin de la partie : {self.result_text()}")
         return Step(self.state, appended, tuple(msgs))
-
-    def _sections_after(self, trace: CoupTrace, report: GameReport) -> list[Element]:
-        """The sections after a coup that ended its relevé (RULES.md §6.2, §8.1-8.2)."""
-        st = trace.score_standing
-        out: list[Element] = []
-        if self.kind == "douze-trous":
-            if twelve_hole_winner(st) is None:
-                out.append(ReleveStart(self.table.releve + 1))
-            return out
-        leaver = trace.side
-        mo = after_leave(self.kind, st, leaver, self.profile).marque if trace.left else None
-        if mo is None:
-            out.append(ReleveStart(self.table.releve + 1))
-            return out
-        els = self.record.elements
-        refaits = 0
-        for e in reversed(els):
-            if isinstance(e, MarqueResult):
-                if not e.refait:
-                    break
-                refaits += 1
-        starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
-        first = self._first_thrower(starts[-1] if starts else -1, leaver)
-        m = close_marque(self.table.marque, mo, leaver, first, refaits, self.profile).outcome
-        out.append(MarqueResult(m.winner, m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value))
-        results = [e for e in els + out if isinstance(e, MarqueResult)]
-        if not partie_over(results, self.marques):
-            out.append(MarqueStart(self.table.marque + 1))
-            out.append(ReleveStart(1))
-        return out
-
-    def _flags(self, coup: Coup, report: GameReport, seen: set[tuple[int, str, str | None]]) -> list[str]:
-        """Messages for this coup: what was marked against what the rules give, in the
-        game's words, and the verifier's new findings (illegal plays, claims…)."""
-        msgs: list[str] = []
-        tr = next(t for t in reversed(report.trace) if t.coup_number == coup.number)
-        index = tr.index
-        side, opp = coup.side, other_side(coup.side)
-        (r, o), (mx, my) = tr.entitled, tr.marked
-        words = {side: _words(CoupScore(tr.events, r, o), "mover"), opp: _words(CoupScore(tr.events, r, o), "other")}
-        for who, due, got in ((side, r, mx), (opp, o, my)):
-            if got is None or got == due:
-                continue
-            claimant = other_side(who)
-            if got < due:
-                text = (
-                    f"école de {due - got} points : {words[who]} non marqué par {who} "
-                    f"({got} pour {due}) — {claimant} peut la marquer"
-                )
-            else:
-                text = f"école de {got - due} points : {who} a marqué {got} pour {due} dû — {claimant} peut la marquer"
-            msgs.append(text)
-            self.flags.append((index, who, text))
-        for f in report.findings:
-            if (f.index, f.kind, f.who) in seen or _END_TAIL in f.consequence:
-                continue
-            if f.kind in ("ecole-par-moins", "ecole-par-trop", "unclaimed-ecole") and f.index < index:
-                msgs.append(f"{f.kind} (coup {f.coup}) : {f.consequence}")
-                continue  # an earlier mistake closed: flagged when it was made
-            if f.kind in ("ecole-par-moins", "ecole-par-trop") and f.index == index:
-                msgs.append(f"{f.kind} : {f.consequence}")
-                continue  # flagged above with its marks
-            text = f"{f.kind} : {f.message}" + (f" — {f.consequence}" if f.consequence else "")
-            msgs.append(text)
-            self.flags.append((f.index, f.who or side, text))
-        return msgs
 
     # -- undo, comments, views -------------------------------------------------------------
     def undo(self) -> Step:
@@ -733,52 +861,15 @@ class RecordingSession:
 
     def score_text(self) -> str:
         """The score as it stands at the table (RULES.md §5)."""
-        st = self.table.score
-        parts = []
-        for s in ("A", "B"):
-            p = st[s]
-            name = self.record.headers.get(s, s)
-            parts.append(
-                f"{s} ({name}) : {p.holes} trou{'s' if p.holes != 1 else ''}"
-                f"{' (pavillon)' if p.pavillon else ''}, {p.points} point{'s' if p.points != 1 else ''}"
-                f"{' en bredouille' if p.bredouille else ''}"
-            )
-        where = f"relevé {self.table.releve}" + (f", marqué {self.table.marque}" if self.kind == "a-ecrire" else "")
-        return f"{' | '.join(parts)} — {where}, coup {self.table.number}, à {self.table.position.turn} de jouer"
+        return _score_line(self.table, self.record.headers, self.kind)
 
     def board_text(self) -> str:
-        """A text diagram of the position in A's frame (B's point q is A's 25-q; RULES.md §2.2)."""
-        pos = self.table.position
-        a, b = pos.side_counts("A"), pos.side_counts("B")
-
-        def cell(n: int, letter: str) -> str:
-            return f"{n}{letter}".rjust(4) if n else "   ."
-
-        top = "".join(f"{p:>4}" for p in range(13, 25))
-        row_top = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(13, 25))
-        bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
-        row_bottom = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(12, 0, -1))
-        off = f"hors du jeu : A {a[25]}, B {b[25]}"
-        return "\n".join(
-            ["points de A" + top, "           " + row_top, "           " + row_bottom, "points de A" + bottom, off]
-        )
+        """A text diagram of the position in A's frame (RULES.md §2.2)."""
+        return _board_diagram(self.table.position)
 
     def result_text(self) -> str:
         """The ``Result`` tag: ``B 12-5`` (douze trous) or the marqués won (à écrire)."""
-        if not self.table.finished:
-            return "*"
-        if self.kind == "douze-trous":
-            st = self.table.score
-            w = self.table.winner or "A"
-            return f"{w} {st[w].holes}-{st[other_side(w)].holes}"
-        won = {"A": 0, "B": 0}
-        value = {"A": 0, "B": 0}
-        for e in self.record.elements:
-            if isinstance(e, MarqueResult) and e.winner in won:
-                won[e.winner] += 1
-                value[e.winner] += e.value or 0
-        w = "=" if value["A"] == value["B"] else ("A" if value["A"] > value["B"] else "B")
-        return f"{w} {won['A']}-{won['B']}"
+        return _result_tag(self.table, self.record.elements, self.kind)
 
     def text(self) -> str:
         return write_record(self.record)

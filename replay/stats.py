@@ -30,11 +30,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..notation.reader import parse_partie
 from ..notation.record import Record
-from .game import GameFlowError, MarqueOutcome, replay_record
+from .game import CoupOutcome, Game, GameFlowError, MarqueOutcome, replay_record
 from .profiles import Profile
 
 __all__ = ["CorpusStats", "corpus_stats", "EVENT_KINDS", "format_stats"]
@@ -57,6 +58,51 @@ EVENT_KINDS = (
     "impuissance",
     "sortie",
 )
+
+
+@dataclass
+class _PerfectGame:
+    """One game's counts from its perfect replay, coup by coup (internal): added to the
+    corpus only once the replay has reached the record's end."""
+
+    coups: int = 0
+    releves: int = 0
+    events: Counter[str] = field(default_factory=Counter)  # coups where the event occurred
+    points: Counter[str] = field(default_factory=Counter)
+    leaves: int = 0
+    sorties: int = 0
+    could_leave: int = 0
+    stayed: int = 0
+    holes: int = 0
+    double_holes: int = 0
+    ne_marque_pas: int = 0
+    pour_tout: int = 0
+    marques: list[MarqueOutcome] = field(default_factory=list)
+
+    def count(self, out: CoupOutcome) -> None:
+        """Count one coup as the flow played it."""
+        self.coups += 1
+        seen: set[str] = set()
+        for e in out.score.events:
+            key = f"{e.kind}:{e.how}" if e.how else e.kind
+            self.points[key] += e.points
+            if key not in seen:
+                seen.add(key)
+                self.events[key] += 1
+        self.holes += out.holes + out.other_holes
+        self.double_holes += sum(out.double) + sum(out.other_double)
+        self.ne_marque_pas += out.ne_marque_pas
+        self.could_leave += out.could_leave
+        self.stayed += out.could_leave and not out.left
+        self.pour_tout += out.pour_tout
+        if out.left:
+            self.leaves += 1
+        if out.sortie:
+            self.sorties += 1
+        if out.releve_ended or out.game_over:
+            self.releves += 1
+        if out.marque_ended is not None:
+            self.marques.append(out.marque_ended)
 
 
 class CorpusStats:
@@ -155,64 +201,40 @@ class CorpusStats:
         self.releves += releves + (0 if last.releve_ended else 1)
 
     def _add_perfect(self, record: Record) -> bool:
-        coups = releves = 0
-        marques: list[MarqueOutcome] = []
-        local: dict[str, Any] = {
-            "events": Counter(),
-            "points": Counter(),
-            "leaves": 0,
-            "sorties": 0,
-            "could": 0,
-            "stayed": 0,
-            "holes": 0,
-            "double": 0,
-            "nmp": 0,
-            "pour_tout": 0,
-        }
+        """Count a game from its perfect replay; a :class:`GameFlowError` part-way adds
+        nothing (the caller then counts it from the verifier's trace)."""
+        counts = _PerfectGame()
         game = None
         for _coup, out, now in replay_record(record, self.profile):
             game = now  # the last one is read after the loop
-            coups += 1
-            seen: set[str] = set()
-            for e in out.score.events:
-                key = f"{e.kind}:{e.how}" if e.how else e.kind
-                local["points"][key] += e.points
-                if key not in seen:
-                    seen.add(key)
-                    local["events"][key] += 1
-            local["holes"] += out.holes + out.other_holes
-            local["double"] += sum(out.double) + sum(out.other_double)
-            local["nmp"] += out.ne_marque_pas
-            local["could"] += out.could_leave
-            local["stayed"] += out.could_leave and not out.left
-            local["pour_tout"] += out.pour_tout
-            if out.left:
-                local["leaves"] += 1
-            if out.sortie:
-                local["sorties"] += 1
-            if out.releve_ended or out.game_over:
-                releves += 1
-            if out.marque_ended is not None:
-                marques.append(out.marque_ended)
+            counts.count(out)
         if game is None:
             return True
         if not game.finished:
-            releves += 1  # the relevé in progress when the record stops
+            counts.releves += 1  # the relevé in progress when the record stops
         self.games += 1
         parsed = parse_partie(record.headers.get("Partie") or "")
         self.by_kind[parsed[0] if parsed else game.kind] += 1
-        self.coups += coups
-        self.releves += releves
-        self.leaves += local["leaves"]
-        self.sorties += local["sorties"]
-        self.could_leave += local["could"]
-        self.stayed += local["stayed"]
-        self.holes += local["holes"]
-        self.double_holes += local["double"]
-        self.ne_marque_pas += local["nmp"]
-        self.pour_tout += local["pour_tout"]
-        self.events.update(local["events"])
-        self.event_points.update(local["points"])
+        self._add_counts(counts)
+        self._add_end(game, counts.marques)
+        return True
+
+    def _add_counts(self, counts: _PerfectGame) -> None:
+        self.coups += counts.coups
+        self.releves += counts.releves
+        self.leaves += counts.leaves
+        self.sorties += counts.sorties
+        self.could_leave += counts.could_leave
+        self.stayed += counts.stayed
+        self.holes += counts.holes
+        self.double_holes += counts.double_holes
+        self.ne_marque_pas += counts.ne_marque_pas
+        self.pour_tout += counts.pour_tout
+        self.events.update(counts.events)
+        self.event_points.update(counts.points)
+
+    def _add_end(self, game: Game, marques: list[MarqueOutcome]) -> None:
+        """How the partie ended (RULES.md §8.1) and its marqués (RULES.md §8.2)."""
         if game.kind == "douze-trous" and game.finished and game.winner:
             st = game.score
             w, l = st[game.winner], st["B" if game.winner == "A" else "A"]
@@ -228,7 +250,6 @@ class CorpusStats:
                 self.marques[m.bredouille] += 1
                 if m.value is not None:
                     self.marque_values.append(m.value)
-        return True
 
     def as_dict(self) -> dict[str, Any]:
         coups = self.coups or 1
