@@ -321,7 +321,8 @@ def partie_over_after(table: TableState, side: str, coup_number: int, left: bool
         if twelve_hole_winner(st) is not None:
             table.partie.over = f"the partie ended at coup {coup_number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
             table.partie.over_state = st
-    elif left and after_leave(kind, st, side, table.profile).marque is not None:
+    elif left and after_leave(A_ECRIRE, st, side, table.profile).marque is not None:
+        # every kind but douze trous is played by marqués à écrire (RULES.md §8.2-8.3)
         table.partie.over = (
             f"the marqué ended when {side} left at coup {coup_number} with {st.a.holes}-{st.b.holes} holes (003 §221)"
         )
