@@ -31,8 +31,9 @@ the recorder) calls them in this order:
 
 Rules: RULES.md §4.1 (O1-O5), §5.2-5.3, §6.1-6.2, §6.5, §3.10-3.11, §4.9, §8.1-8.2,
 §10 D21; 003 §118, §150, §155-157, §176, §217-226.  The verifier
-(``replay.verify`` and its judges) replays written records with the same rules; see
-docs/architecture.md, "replay/course.py — the course of a coup, written once".
+(``replay.verify`` and its judges) calls the same steps to replay written records
+(issue 14); see docs/architecture.md, "replay/course.py — the course of a coup,
+written once", for which judge calls which step.
 """
 
 from __future__ import annotations
