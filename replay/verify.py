@@ -682,7 +682,7 @@ def _position_after(table: TableState, facts: CoupFacts) -> bool:
         table.pos = facts.position
         return False
     table.pos = facts.position_after
-    if not is_sortie(facts.play):
+    if not facts.sortie:  # course.is_sortie, asked once in _the_decision (and after a remedy)
         return False
     table.std.new_releve_after_sortie(facts.roller)
     table.ent.new_releve_after_sortie(facts.roller)
