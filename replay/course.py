@@ -31,8 +31,9 @@ the recorder) calls them in this order:
 
 Rules: RULES.md §4.1 (O1-O5), §5.2-5.3, §6.1-6.2, §6.5, §3.10-3.11, §4.9, §8.1-8.2,
 §10 D21; 003 §118, §150, §155-157, §176, §217-226.  The verifier
-(``replay.verify`` and its judges) replays written records with the same rules; see
-docs/architecture.md, "replay/course.py — the course of a coup, written once".
+(``replay.verify`` and its judges) calls the same steps to replay written records
+(issue 14); see docs/architecture.md, "replay/course.py — the course of a coup,
+written once", for which judge calls which step.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ __all__ = [
     "after_sortie",
     "marque_bredouille",
     "primaute_after_marque",
+    "settle_marque",
+    "refaits_after",
     "close_marque",
     "partie_over",
     "partie_winner",
@@ -110,6 +113,8 @@ def mark_points(ledger: Ledger, side: str, points: int, *, own: bool = False) ->
     """``side`` marks ``points`` on ``ledger`` as one event (RULES.md §5.2); ``own`` = the
     gains of his own throw, which give the right to leave (§6.1).  Marks the ledger."""
     res: MarkResult = ledger.mark(side, points, own=own)
+    if not res.holes:  # most marks make no hole (the verifier's hot path)
+        return Marked(points, 0, (), res.bredouille_after if res.points_after else None)
     holes = 0
     double: list[bool] = []
     for n, dbl in res.holes:
@@ -151,11 +156,15 @@ def roller_gains(ledger: Ledger, roller: str, gains: int, given: int, marked: in
     announcement then).  Marks ``ledger``."""
     if marked is None and gains and given and says_ne_marque_pas(ledger.state, roller, gains, given):
         ledger.ne_marque_pas(roller)
-        return Gains(NOTHING, True)
+        return _SAID_NMP
     points = gains if marked is None else marked
     if not points:
-        return Gains(NOTHING)
+        return _NO_GAINS
     return Gains(mark_points(ledger, roller, points, own=True))
+
+
+_SAID_NMP = Gains(NOTHING, True)
+_NO_GAINS = Gains(NOTHING)
 
 
 # -- the end of a partie en douze trous, the right to leave -----------------------------
@@ -169,16 +178,19 @@ def twelve_reached(kind: str, state: ScoreState, side: str) -> bool:
 
 
 def gains_end_partie(kind: str, ledger: Ledger, roller: str, gains: int) -> bool:
-    """Would ``gains`` points of the roller's own throw give him his twelfth hole
-    (RULES.md §8.1)?  Then the partie ends before he plays.  ``ledger`` is not changed."""
-    if kind != DOUZE_TROUS or not gains:
+    """Has the roller twelve holes once ``gains`` points of his own throw are marked
+    (RULES.md §8.1; 003 §218)?  Then the partie ends before he plays.  ``ledger`` is not
+    changed."""
+    if kind != DOUZE_TROUS:
         return False
     me = ledger.state[roller]
     if me.holes + 2 * ((me.points + gains) // TWELVE) < TWELVE:
         return False  # cannot reach twelve holes, even all double
+    if not gains:
+        return twelve_reached(kind, ledger.state, roller)
     trial = ledger.copy()
-    made = mark_points(trial, roller, gains, own=True)
-    return made.holes > 0 and twelve_reached(kind, trial.state, roller)
+    mark_points(trial, roller, gains, own=True)
+    return twelve_reached(kind, trial.state, roller)
 
 
 def right_to_leave(kind: str, state: ScoreState, roller: str, holes: int) -> bool:
@@ -290,20 +302,32 @@ class MarqueClosed:
     refaits: int
 
 
+def settle_marque(number: int, ended: partie.MarqueOutcome, refaits: int, profile: Profile) -> MarqueOutcome:
+    """The result of marqué ``number`` that a leave ended (RULES.md §8.2; 003 §221-226):
+    the winner, bredouille and value (the consolation counts the ``refaits`` just
+    before), or a refait (void, replayed: 003 §226)."""
+    w, lo = ended.winner_holes, ended.loser_holes
+    if ended.winner is None:
+        return MarqueOutcome(number, None, w, lo, "none", True, refaits, None)
+    pav = ended.pavillon
+    value = partie.marque_value(w, lo, pav, refaits, profile).value
+    return MarqueOutcome(number, ended.winner, w, lo, marque_bredouille(w, pav, profile), False, refaits, value)
+
+
+def refaits_after(refait: bool, refaits: int) -> int:
+    """The consecutive refaits the next marqué counts: one more after a refait, none
+    after a decided marqué (RULES.md §8.2; 003 §226)."""
+    return refaits + 1 if refait else 0
+
+
 def close_marque(
     number: int, ended: partie.MarqueOutcome, leaver: str, marque_primaute: str, refaits: int, profile: Profile
 ) -> MarqueClosed:
-    """Close marqué ``number`` that a leave ended (RULES.md §8.2; 003 §221-226): the
-    winner, bredouille and value (the consolation counts the ``refaits`` just before),
-    or a refait; then who throws first in the next marqué (:func:`primaute_after_marque`)."""
-    w, lo = ended.winner_holes, ended.loser_holes
-    if ended.winner is None:  # refait: void, replayed (003 §226)
-        out = MarqueOutcome(number, None, w, lo, "none", True, refaits, None)
-        return MarqueClosed(out, primaute_after_marque(None, leaver, marque_primaute, profile), refaits + 1)
-    pav = ended.pavillon
-    value = partie.marque_value(w, lo, pav, refaits, profile).value
-    out = MarqueOutcome(number, ended.winner, w, lo, marque_bredouille(w, pav, profile), False, refaits, value)
-    return MarqueClosed(out, primaute_after_marque(ended.winner, leaver, marque_primaute, profile), 0)
+    """Close marqué ``number`` that a leave ended (:func:`settle_marque`), then who throws
+    first in the next marqué (:func:`primaute_after_marque`) and the refaits it counts."""
+    out = settle_marque(number, ended, refaits, profile)
+    primaute = primaute_after_marque(out.winner, leaver, marque_primaute, profile)
+    return MarqueClosed(out, primaute, refaits_after(out.refait, refaits))
 
 
 class MarqueLine(Protocol):

@@ -60,6 +60,7 @@ from ..notation.record import (
     Span,
 )
 from ..notation.visitor import RecordVisitor, visit_element
+from .course import after_leave, after_sortie, is_sortie
 from .findings import Finding, Findings
 from .judges.claims import close_mistake, close_windows_of
 from .judges.decisions import (
@@ -88,7 +89,6 @@ from .judges.result import (
 )
 from .judges.sections import init_partie, judge_marque_start, judge_releve_start
 from .judges.table import (
-    ALL_OFF,
     HOLE,
     IMPUISSANCE,
     ROLL_CACHE,
@@ -611,7 +611,7 @@ def _judge_play_as_written(table: TableState, facts: CoupFacts, found: Findings)
         # make is no école of his
         facts.gains = roll_score(table, facts.position, facts.roll).mover
         facts.judgement = judge_replay_forced(table, facts, facts.judgement, found)
-    if facts.acts.leave is True and facts.moves and facts.play.result[25] != ALL_OFF:
+    if facts.acts.leave is True and facts.moves and not is_sortie(facts.play):
         # he had no right to leave: the opponent made him stay and play (003 §170,
         # §193; 001 r.54, r.63) — a leave-without-right, not a broken word
         facts.forced_stay = leave_forfeited(table, facts)
@@ -627,7 +627,7 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """S'en aller or rester as written or implied (RULES.md §6)."""
     leave = facts.acts.leave
     facts.left = bool(leave) or facts.inferred_leave
-    facts.sortie = facts.play is not None and not facts.no_play and facts.play.result[25] == ALL_OFF
+    facts.sortie = not facts.no_play and is_sortie(facts.play)
     if leave_right_lost(table, facts, found):
         facts.left = False
     elif leave is True and facts.moves and not facts.sortie:
@@ -665,28 +665,31 @@ def _remedy_played(facts: CoupFacts, remedy: Remedy) -> None:
     facts.receipts = (
         score.other - points_of(score, IMPUISSANCE, "other") + points_of(facts.score_of_roll, IMPUISSANCE, "other")
     )
-    if play.result[25] == ALL_OFF and not facts.sortie:
+    sortie = is_sortie(play)
+    if sortie and not facts.sortie:
         facts.gains += points_of(score, SORTIE, "mover")  # he bore off by the replay (RULES.md §4.9)
-    facts.sortie = play.result[25] == ALL_OFF
+    facts.sortie = sortie
 
 
 def _position_after(table: TableState, facts: CoupFacts) -> bool:
-    """The position after the coup; True when the relevé ends (a leave or a sortie)."""
+    """The position after the coup; True when the relevé ends (a leave or a sortie:
+    ``course.after_leave`` / ``course.after_sortie``)."""
     if facts.left:
         table.pos = None
-        table.primaute = facts.roller
+        table.primaute = after_leave(table.partie.kind or "", table.std.state, facts.roller, table.profile).primaute
         return True
     if facts.no_play or facts.play is None:
         table.pos = facts.position
         return False
     table.pos = facts.position_after
-    if facts.play.result[25] != ALL_OFF:
+    if not facts.sortie:  # course.is_sortie, asked once in _the_decision (and after a remedy)
         return False
     table.std.new_releve_after_sortie(facts.roller)
     table.ent.new_releve_after_sortie(facts.roller)
     table.pos = None
-    table.primaute = facts.roller
-    if facts.acts.pour_tout:
+    end = after_sortie(facts.roller, facts.roll, facts.acts.pour_tout)
+    table.primaute = end.primaute
+    if end.replay_roll is not None:
         table.notes.append(
             f"coup {facts.coup.number} of relevé {table.releve}: je joue pour tout — the same throw "
             "opens the next relevé (RULES.md §6.5)"

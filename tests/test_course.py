@@ -9,6 +9,7 @@ from trictrac.notation.writer import write_record
 from trictrac.replay import course
 from trictrac.replay.course import Marked, MarqueOutcome
 from trictrac.replay.game import Game
+from trictrac.replay.judges.table import MarqueWon
 from trictrac.replay.ledger import Ledger, PlayerScore, ScoreState
 from trictrac.replay.partie import MarqueOutcome as MarqueEnd
 from trictrac.replay.position import Position, start_position
@@ -143,6 +144,31 @@ def test_partie_over_counts_decided_marques_and_a_tie_has_no_winner() -> None:
     assert course.partie_over([a5, refait, b5], 2)
     assert course.partie_winner([a5, refait, b5]) is None  # equal values: a tie
     assert course.partie_winner([a5, refait, dataclasses.replace(b5, value=7)]) == "B"
+
+
+def test_settle_marque_and_refaits_after_003_226() -> None:
+    won = course.settle_marque(2, MarqueEnd("B", "A", 9, 8, True), 0, DEFAULT_PROFILE)
+    assert won == MarqueOutcome(2, "B", 9, 8, "petite", False, 0, 14)  # E48
+    refait = course.settle_marque(3, MarqueEnd(None, None, 6, 6, False), 1, DEFAULT_PROFILE)
+    assert refait.refait and refait.value is None and refait.refaits_before == 1
+    assert course.refaits_after(True, 1) == 2
+    assert course.refaits_after(False, 3) == 0
+
+
+def test_gains_end_partie_when_twelve_holes_are_already_there() -> None:
+    # the verifier asks on coups written after the end too: twelve holes end it (§8.1)
+    ledger = Ledger(DEFAULT_PROFILE, _score(PlayerScore(points=2, holes=12)))
+    assert course.gains_end_partie("douze-trous", ledger, "A", 0)
+    assert course.gains_end_partie("douze-trous", ledger, "A", 4)
+    assert not course.gains_end_partie("douze-trous", ledger, "B", 4)
+
+
+def test_verifier_results_are_marque_lines() -> None:
+    lines = [MarqueWon("A", 5), MarqueWon(None, 0), MarqueWon("B", 7)]
+    assert [m.refait for m in lines] == [False, True, False]
+    assert course.partie_over(lines, 2) and not course.partie_over(lines, 3)
+    assert course.partie_winner(lines) == "B"
+    assert course.partie_winner(lines[:2] + [MarqueWon("B", 5)]) is None
 
 
 # --- the same steps through the game flow ----------------------------------------------

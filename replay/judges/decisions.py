@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...notation.record import Mark, Move
+from ..course import DOUZE_TROUS
+from ..course import gains_end_partie as course_gains_end_partie
 from ..ledger import Ledger
 from .play import roll_score
 from .table import HOLE, CoupFacts, TableState, even, marks_sum
@@ -45,11 +47,11 @@ def leave_forfeited(table: TableState, facts: CoupFacts) -> bool:
 
 def gains_end_partie(table: TableState, roller: str, pos: Position, roll: tuple[int, int]) -> bool:
     """Do the roller's gains give him his twelfth hole (the partie en douze trous ends
-    on them and nothing is played, RULES.md §8.1; 003 §218)?"""
-    if table.partie.kind != "douze-trous":
+    on them and nothing is played, RULES.md §8.1; 003 §218)?  ``course.gains_end_partie``."""
+    kind = table.partie.kind
+    if kind != DOUZE_TROUS:
         return False
-    st = table.std.state
-    return st[roller].holes + holes_of(table, st, roller, roll_score(table, pos, roll).mover) >= 12
+    return course_gains_end_partie(kind, table.std, roller, roll_score(table, pos, roll).mover)
 
 
 def check_leave(table: TableState, facts: CoupFacts, marked: int, st0: ScoreState, found: Findings) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..course import says_ne_marque_pas
 from ..moves import legal_plays
 from .decisions import holes_of
 from .table import HOLE, PLEIN_KINDS, VIOLATION_KIND, CoupFacts, Pending, TableState, points_of
@@ -141,13 +142,8 @@ def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) 
     """ "Je ne marque pas" (RULES.md §5.3; 003 §150, §176)."""
     st0, gains = tally.st0, facts.gains
     assert st0 is not None
-    rightly = (
-        bool(facts.receipts)
-        and st0[facts.other].points + facts.receipts >= HOLE
-        and st0[facts.roller].points + gains < HOLE
-    )
-    if rightly or not gains:
-        return
+    if not gains or says_ne_marque_pas(st0, facts.roller, gains, facts.receipts):
+        return  # said rightly (course.says_ne_marque_pas)
     if st0[facts.roller].points + gains >= HOLE:
         p = _mistake(
             facts, tally, "nmp", gains, f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole'

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..course import mark_points, roller_gains
 from .claims import close_mistake, match_claim
 from .decisions import check_leave
 from .gains import MarkTally, judge_roller_marks
@@ -34,25 +35,23 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # -- compact records: perfect marking -------------------------------------------------
 def compact_marks(table: TableState, facts: CoupFacts) -> None:
-    """Mark as perfect players would (replay.game order; RULES.md §4.1, §5.3, §6)."""
+    """Mark as perfect players would: the course of a coup (``course.roller_gains``, the
+    decision, ``course.mark_points``; RULES.md §4.1, §5.3, §6), on both ledgers."""
     roller, other, gains, receipts = facts.roller, facts.other, facts.gains, facts.receipts
     for led in (table.std, table.ent):
-        st = led.state
-        if gains and receipts and st[roller].points + gains < HOLE and st[other].points + receipts >= HOLE:
-            led.ne_marque_pas(roller)  # RULES.md §5.3; 003 §150, §176
-        elif gains:
-            res = led.mark(roller, gains, own=True)
-            if led is table.std:
-                table.log_holes(roller, res)
-        if table.keep_trace and led is table.std:
-            table.score_mid = led.state
+        got = roller_gains(led, roller, gains, receipts)
+        if led is table.std:
+            if got.marked.double:
+                table.log_marked(roller, got.marked)
+            if table.keep_trace:
+                table.score_mid = led.state
         if facts.left:
             led.leave(roller, force=True)
         elif receipts:
             led.stay(roller)
-            res = led.mark(other, receipts)
-            if led is table.std:
-                table.log_holes(other, res)
+            made = mark_points(led, other, receipts)
+            if made.double and led is table.std:
+                table.log_marked(other, made)
 
 
 # -- full records: marks against entitlement -------------------------------------------
@@ -407,15 +406,11 @@ def _apply_remets(table: TableState, facts: CoupFacts) -> None:
 def _mark_entitled(table: TableState, facts: CoupFacts, tally: MarkTally) -> None:
     roller, other, gains, receipts = facts.roller, facts.other, facts.gains, facts.receipts
     ent = table.ent
-    est = ent.state
-    if gains and receipts and est[roller].points + gains < HOLE and est[other].points + receipts >= HOLE:
-        ent.ne_marque_pas(roller)
-    elif gains:
-        ent.mark(roller, gains, own=True)
+    roller_gains(ent, roller, gains, receipts)
     if facts.left:
         ent.leave(roller, force=True)
     else:
         due = receipts + sum(p.amount for p in tally.new if p.kind in ("must-fill", "must-conserve"))
         if due:
-            ent.mark(other, even(due))
+            mark_points(ent, other, even(due))
     table.in_sync = table.std.state == ent.state

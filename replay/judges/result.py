@@ -8,17 +8,27 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..game import marque_bredouille
+from ..course import (
+    A_ECRIRE,
+    DOUZE_TROUS,
+    MarqueOutcome,
+    after_leave,
+    marque_bredouille,
+    partie_over,
+    partie_winner,
+    primaute_after_marque,
+    refaits_after,
+    settle_marque,
+)
 from ..partie import (
     MarqueLine,
     PartieSpec,
     marque_outcome,
-    marque_value,
     settle_partie,
     twelve_hole_multiplier,
     twelve_hole_winner,
 )
-from .table import TableState, Where
+from .table import MarqueWon, TableState, Where
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...notation.record import MarqueResult
@@ -30,7 +40,7 @@ def douze_trous_outcome(table: TableState) -> dict[str, Any] | None:
     """A finished partie en douze trous: its winner (player letter), the holes
     (winner's, loser's) and the stake multiplier of the profile (RULES.md §8.1, §10 D1;
     002 « Partie en douze trous »); coups after the end do not count."""
-    if table.partie.kind != "douze-trous":
+    if table.partie.kind != DOUZE_TROUS:
         return None
     st = table.partie.over_state or table.std.state
     winner = twelve_hole_winner(st)
@@ -65,9 +75,9 @@ def check_result(table: TableState, text: str, found: Findings) -> None:
         unwritten_result(table)
         table.partie.marque_open = False
     problems: list[str] | None
-    if table.partie.kind == "douze-trous":
+    if table.partie.kind == DOUZE_TROUS:
         problems = _douze_trous_result(table, v)
-    elif table.partie.kind == "a-ecrire" and not table.rec.start:
+    elif table.partie.kind == A_ECRIRE and not table.rec.start:
         problems = _a_ecrire_result(table, v)
     elif table.partie.multi is not None and not table.rec.start:
         problems = _players_result(table, v)
@@ -116,10 +126,11 @@ def _douze_trous_result(table: TableState, v: str) -> list[str] | None:
 
 def _a_ecrire_result(table: TableState, v: str) -> list[str] | None:
     total = table.partie.marques_total
-    decided = sum(1 for w, _v in table.partie.winners if w)
+    results = table.partie.winners
+    over = bool(total) and partie_over(results, total or 0)  # course.partie_over (RULES.md §8.2)
     m = re.fullmatch(r"([A-D]|=)\s+(\d+)-(\d+)", v)
     if v == "*":
-        return [f"written unfinished, but the {total} marqués are decided"] if total and decided >= total else []
+        return [f"written unfinished, but the {total} marqués are decided"] if over else []
     if not m:
         return None
     won, values = _won(table)
@@ -128,12 +139,13 @@ def _a_ecrire_result(table: TableState, v: str) -> list[str] | None:
     real = (won.get("A", 0), won.get("B", 0))
     if got != real:
         problems.append(f"the marqués won are {real[0]}-{real[1]}, written {got[0]}-{got[1]}")
-    if total and decided < total:
+    if total and not over:
+        decided = sum(1 for r in results if not r.refait)
         problems.append(f"only {decided} of the {total} marqués are decided")
     else:
-        # the partie goes to the larger sum of marqué values (RULES.md §8.2)
+        # the partie goes to the larger sum of marqué values (course.partie_winner, RULES.md §8.2)
         va, vb = values.get("A", 0), values.get("B", 0)
-        best = "=" if va == vb else ("A" if va > vb else "B")
+        best = partie_winner(results) or "="
         if m.group(1) != best:
             problems.append(f"the marqués' values are {va}-{vb}: the winner is {best}, written {m.group(1)}")
     return problems
@@ -174,23 +186,36 @@ def unwritten_result(table: TableState) -> None:
     if table.partie.over is None or "marqué" not in table.partie.over:
         return
     st = table.std.state
-    if st.a.holes == st.b.holes:
-        table.partie.winners.append((None, 0))
-        table.partie.refaits += 1
-        return
-    seat = "A" if st.a.holes > st.b.holes else "B"
-    table.partie.winners.append((table.letter(seat), _value_of(table, st, seat)))
-    table.partie.refaits = 0
+    seat = _holes_winner(st)
+    table.partie.winners.append(MarqueWon(table.letter(seat) if seat else None, _value_of(table, st, seat)))
+    table.partie.refaits = refaits_after(seat is None, table.partie.refaits)
 
 
-def _value_of(table: TableState, st: ScoreState, seat: str) -> int:
-    w, lo = st[seat].holes, st["B" if seat == "A" else "A"].holes
+def _holes_winner(st: ScoreState) -> str | None:
+    """The seat with more holes, None when they are equal (a refait, 003 §226)."""
+    ha, hb = st.a.holes, st.b.holes
+    return None if ha == hb else ("A" if ha > hb else "B")
+
+
+def _settled(table: TableState, st: ScoreState) -> MarqueOutcome | None:
+    """The marqué's result as the course settles it (``course.settle_marque``; RULES.md
+    §8.2, 003 §221-226), the refaits before counted; None when the holes end no marqué
+    (a result written too early) or fall outside the profile's values."""
+    ended = marque_outcome(st, table.profile)
+    if ended is None:
+        return None
     try:
-        return marque_value(
-            w, lo, pavillon=st[seat].pavillon, refaits=table.partie.refaits, profile=table.profile
-        ).value
+        return settle_marque(table.marque, ended, table.partie.refaits, table.profile)
     except ValueError:
+        return None
+
+
+def _value_of(table: TableState, st: ScoreState, seat: str | None) -> int:
+    """The value of a marqué ``seat`` won (0 for a refait or holes that end no marqué)."""
+    if seat is None:
         return 0
+    settled = _settled(table, st)
+    return settled.value if settled is not None and settled.value is not None else 0
 
 
 def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) -> None:
@@ -199,21 +224,20 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
     table.partie.marque_open = False
     st = table.std.state
     ha, hb = st.a.holes, st.b.holes
-    problems = _marque_result_problems(table, el, st)
-    exp_winner = None if ha == hb else table.letter("A" if ha > hb else "B")
-    # primauté of the next marqué: the winner (003 §221) or the leaver (D21); after a
-    # refait whoever had it keeps it (003 §226)
-    if ha == hb:
-        table.primaute = table.marque_first
-    elif table.profile.primaute_after_marque_leave == "winner":
-        table.primaute = "A" if ha > hb else "B"
+    settled = _settled(table, st)
+    problems = _marque_result_problems(table, el, st, settled)
+    seat = _holes_winner(st)
+    exp_winner = table.letter(seat) if seat else None
+    # primauté of the next marqué (course.primaute_after_marque: RULES.md §8.2, D21);
+    # table.primaute is the leaver's, since the leave
+    table.primaute = primaute_after_marque(seat, table.primaute, table.marque_first, table.profile)
     if table.partie.multi is not None:
         _multi_after(table, exp_winner, ha, hb, st)
     table.marque_first = None
     # the value counts the refaits before this marqué (003 §226), so it is taken first
-    value = _value_of(table, st, "A" if ha > hb else "B") if exp_winner else 0
-    table.partie.winners.append((exp_winner, value))
-    table.partie.refaits = table.partie.refaits + 1 if (ha == hb) else 0
+    value = settled.value if seat and settled is not None and settled.value is not None else 0
+    table.partie.winners.append(MarqueWon(exp_winner, value))
+    table.partie.refaits = refaits_after(seat is None, table.partie.refaits)
     table.marques.append({"number": table.marque, "winner": exp_winner, "holes": [ha, hb], "value": value})
     if problems:
         found.add(
@@ -225,8 +249,11 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
     table.releve_over = True
 
 
-def _marque_result_problems(table: TableState, el: MarqueResult, st: ScoreState) -> list[str]:
-    """The written result of a marqué against its holes (RULES.md §8.2; 003 §221-226)."""
+def _marque_result_problems(
+    table: TableState, el: MarqueResult, st: ScoreState, settled: MarqueOutcome | None
+) -> list[str]:
+    """The written result of a marqué against its holes and the course's result
+    (``settled``; RULES.md §8.2; 003 §221-226)."""
     ha, hb = st.a.holes, st.b.holes
     if ha == hb:
         return [] if el.refait else [f"the holes are equal ({ha}-{hb}): a refait (003 §226)"]
@@ -238,18 +265,14 @@ def _marque_result_problems(table: TableState, el: MarqueResult, st: ScoreState)
         problems.append(f"the winner is {exp_winner} ({w}-{lo})")
     if (el.winner_holes, el.loser_holes) != (w, lo):
         problems.append(f"the holes are {w}-{lo}, written {el.winner_holes}-{el.loser_holes}")
-    bred = marque_bredouille(w, st[seat].pavillon, table.profile)
+    if settled is not None:
+        bred, val = settled.bredouille, settled.value
+    else:  # holes that end no marqué: no value (RULES.md §8.2)
+        bred, val = marque_bredouille(w, st[seat].pavillon, table.profile), None
     if el.bredouille != bred:
         problems.append(f"bredouille is {bred}, written {el.bredouille}")
-    if el.value is not None:
-        try:
-            val = marque_value(
-                w, lo, pavillon=st[seat].pavillon, refaits=table.partie.refaits, profile=table.profile
-            ).value
-        except ValueError:
-            val = None
-        if val is not None and val != el.value:
-            problems.append(f"the value is {val}, written {el.value}")
+    if el.value is not None and val is not None and val != el.value:
+        problems.append(f"the value is {val}, written {el.value}")
     return problems
 
 
@@ -293,11 +316,13 @@ def partie_over_after(table: TableState, side: str, coup_number: int, left: bool
     if not (left or table.std.holes("A") >= 12 or table.std.holes("B") >= 12):
         return
     st = table.std.state
-    if table.partie.kind == "douze-trous":
+    kind = table.partie.kind
+    if kind == DOUZE_TROUS:
         if twelve_hole_winner(st) is not None:
             table.partie.over = f"the partie ended at coup {coup_number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
             table.partie.over_state = st
-    elif left and marque_outcome(st, table.profile) is not None:
+    elif left and after_leave(A_ECRIRE, st, side, table.profile).marque is not None:
+        # every kind but douze trous is played by marqués à écrire (RULES.md §8.2-8.3)
         table.partie.over = (
             f"the marqué ended when {side} left at coup {coup_number} with {st.a.holes}-{st.b.holes} holes (003 §221)"
         )

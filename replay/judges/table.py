@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...notation.record import (
     NO_SPAN,
@@ -27,6 +27,7 @@ from ...notation.record import (
     Replay,
     Span,
 )
+from ..course import Marked
 from ..ledger import Ledger, MarkResult, ScoreState
 from ..profiles import Profile
 
@@ -38,7 +39,6 @@ if TYPE_CHECKING:  # pragma: no cover
 PLEIN_KINDS = frozenset(("petit-jan", "grand-jan", "jan-de-retour"))
 IMPUISSANCE = frozenset(("impuissance",))
 SORTIE = frozenset(("sortie",))
-ALL_OFF = 15
 HOLE = 12
 #: pending kinds whose claim erases the offender's over-marked points (RULES.md §7.3)
 ERASING = frozenset(("par-trop", "fausse", "too-late", "plein"))
@@ -351,6 +351,14 @@ class TableState:
             self.log_holes(seat, res)
         return res
 
+    def log_marked(self, seat: str, made: Marked) -> None:
+        """Keep the holes of one mark of the course (``course.Marked``): a double hole
+        counts 2 (RULES.md §5.2)."""
+        for dbl in made.double:
+            self.hole_log.append((seat, 2 if dbl else 1))
+            if dbl:
+                self.double_holes[seat] += 1
+
     def log_holes(self, seat: str, res: MarkResult) -> None:
         for k, _double in res.holes:
             self.hole_log.append((seat, k))
@@ -388,6 +396,18 @@ class TableState:
         self.std = led
 
 
+class MarqueWon(NamedTuple):
+    """A marqué's result as the end judges keep it (a ``course.MarqueLine``): the winner's
+    player letter, None for a refait, and the marqué's value (RULES.md §8.2)."""
+
+    winner: str | None
+    value: int
+
+    @property
+    def refait(self) -> bool:
+        return self.winner is None
+
+
 class PartieCourse:
     """The course of the partie the end judges follow (RULES.md §5.4, §8): its kind, when
     it or a marqué ended, the marqués' winners, the rotation of several players, the
@@ -403,7 +423,7 @@ class PartieCourse:
         self.pav_check = False  # the pavillon of the written game is judged (001 r.58)
         self.pav_due: dict[str, Where] = {}  # seat -> where he earned a pavillon not yet taken
         self.pav_lost: set[str] = set()  # seats whose pavillon was lost for want of taking it
-        self.winners: list[tuple[str | None, int]] = []  # (winner, value) of every marqué
+        self.winners: list[MarqueWon] = []  # every marqué's result
         self.marque_open = False  # a marqué whose result is not written yet
         self.multi_lines: list[Any] = []
         self.multi_first: str | None = None  # the drawn primauté of the first marqué
