@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ...notation.record import Move
 from ..direct import judge_direct
 from ..moves import Play, judge_play, legal_plays
-from ..remedies import remedy_problems
+from ..remedies import RemedyCase, case_problems
 from ..scoring import play_outcome, score_roll
 from .table import ROLL_CACHE, ROLL_CACHE_MAX, VIOLATION_KIND, CoupFacts, Remedy, TableState, moves_of, pairs_text
 
@@ -251,7 +251,7 @@ def judge_illegal_play(
 
 def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findings) -> Remedy | None:
     """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judged by
-    :func:`replay.remedies.remedy_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
+    :func:`replay.remedies.case_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
     score, position after, seat of who decided)`` — or None when the replay cannot be
     played at all (the written play stands)."""
     pos, roll, side, profile = facts.position, facts.roll, facts.side, table.profile
@@ -278,17 +278,9 @@ def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findin
             consequence="the play as first written stands (RULES.md §9.5)",
         )
         return None
-    problems = remedy_problems(
-        pos,
-        roll,
-        facts.pairs,
-        facts.judgement,
-        rj,
-        by_roller=by == facts.roller,
-        forced_stay=facts.forced_stay,
-        profile=profile,
-        side=side,
-    )
+    assert facts.judgement is not None  # the first play was judged before its replay
+    case = RemedyCase(pos, roll, facts.pairs, facts.judgement, rj, by == facts.roller, facts.forced_stay, profile, side)
+    problems = case_problems(case)
     if problems:
         found.add(
             "remedy-not-allowed",
