@@ -89,6 +89,7 @@ class Walk(Protocol):
 
     table: TableState
     found: Findings
+    after_of: list[object]  # per element, the next one (comments skipped): read-only
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
@@ -343,6 +344,7 @@ def _clone(flow: Walk) -> Walk:
         id(table.rec): table.rec,
         id(table.profile): table.profile,
         id(table.roll_cache): table.roll_cache,
+        id(flow.after_of): flow.after_of,
     }
     twin = copy.deepcopy(flow, memo)
     twin.table.recover = False  # a second mistake in the look-ahead stops the trial

@@ -316,7 +316,7 @@ class _Verifier(RecordVisitor[None]):
             table.releve_over = False
             table.std = Ledger(profile, std_state)
             table.ent = Ledger(profile, std_state)
-        self.last_coup = max((i for i, el in enumerate(record.elements) if isinstance(el, Coup)), default=-1)
+        self.last_coup, self.after_of = _last_coup_and_followers(record.elements)
 
     # -- the walk -------------------------------------------------------------------
     def run(self) -> GameReport:
@@ -357,7 +357,7 @@ class _Verifier(RecordVisitor[None]):
         table = self.table
         el = table.rec.elements[i]
         if isinstance(el, Coup):
-            nxt = self.next_coup_after(i)
+            nxt = self.after_of[i]
             last = i == self.last_coup and not isinstance(nxt, (ReleveStart, MarqueStart))
             if not (table.recover and recovered(self, i, el, nxt, last)):  # replay/recover.py
                 self.coup(el, nxt, last)
@@ -368,11 +368,7 @@ class _Verifier(RecordVisitor[None]):
 
     def next_coup_after(self, i: int) -> object:
         """The element after element ``i``, comments skipped."""
-        els = self.table.rec.elements
-        j = i + 1
-        while j < len(els) and isinstance(els[j], Comment):
-            j += 1
-        return els[j] if j < len(els) else None
+        return self.after_of[i]
 
     # -- sections: judges/sections.py, judges/result.py ----------------------------------
     def visit_releve_start(self, el: ReleveStart) -> None:
@@ -422,6 +418,22 @@ class _Verifier(RecordVisitor[None]):
             table.releve_over = False  # a new relevé after a coup that neither left nor bore off
         if table.keep_trace:
             self.trace.append(_trace(table, facts, releve_ended))
+
+
+def _last_coup_and_followers(elements: Sequence[object]) -> tuple[int, list[object]]:
+    """The index of the last coup (-1: none) and, for each element, the element after
+    it with comments skipped (None at the end): one pass a game, not one a coup."""
+    last_coup = -1
+    after_of: list[object] = [None] * len(elements)
+    following: object = None
+    for i in range(len(elements) - 1, -1, -1):
+        after_of[i] = following
+        el = elements[i]
+        if not isinstance(el, Comment):
+            following = el
+            if last_coup < 0 and isinstance(el, Coup):
+                last_coup = i
+    return last_coup, after_of
 
 
 def _start_from_header(table: TableState, text: str) -> tuple[Position | None, ScoreState | None]:
@@ -562,7 +574,11 @@ def _read_moves(table: TableState, facts: CoupFacts, nxt: object) -> None:
             # "je m'en vais" and the opponent makes him stay and play the checkers he
             # chooses (001 r.63; 003 §170): the replay is the play
             facts.moves, acts.replay, facts.forced_by_replay = moves_of(replay.moves), None, True
-    facts.pairs = [m for m in facts.moves if not isinstance(m, int)]
+    moves = facts.moves
+    if len(moves) == 2 and type(moves[0]) is tuple and type(moves[1]) is tuple:
+        facts.pairs = list(moves)  # the usual coup: two checkers moved
+    else:
+        facts.pairs = [m for m in moves if not isinstance(m, int)]
     # compact records: a s'en aller is read from the record (a new relevé after a hole)
     facts.inferred_leave = acts.leave is None and not facts.moves and isinstance(nxt, _SECTION_AFTER)
 
@@ -628,7 +644,7 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     leave = facts.acts.leave
     facts.left = bool(leave) or facts.inferred_leave
     facts.sortie = not facts.no_play and is_sortie(facts.play)
-    if leave_right_lost(table, facts, found):
+    if (leave is True or facts.acts.other_leave is not None) and leave_right_lost(table, facts, found):
         facts.left = False
     elif leave is True and facts.moves and not facts.sortie:
         facts.left = False

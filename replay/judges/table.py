@@ -172,6 +172,8 @@ def read_actions(coup: Coup, seat_of: dict[str, str], roller: str, bonne_compagn
     """Sort the coup's actions by seat and time.  ``bonne_compagnie_jeton``: a negative
     correction before the play is a jeton taken back, not a correction (001 III on r.41)."""
     acts = WrittenActions(coup.span)
+    if not coup.before and not coup.after:
+        return acts  # most coups write no action
     for part, written in ((0, coup.before), (1, coup.after)):
         for a in written:
             if isinstance(a, Mark):
@@ -434,6 +436,8 @@ class PartieCourse:
 
 def moves_of(moves: Sequence[Any]) -> tuple[Any, ...]:
     """The written moves as engine input: (from, to) pairs and unplayable numbers."""
+    if len(moves) == 2 and type(moves[0]) is Move and type(moves[1]) is Move:  # the usual coup
+        return ((moves[0].from_, moves[0].to), (moves[1].from_, moves[1].to))
     out: list[Any] = []
     for m in moves:
         if isinstance(m, Move):
