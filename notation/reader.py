@@ -230,6 +230,22 @@ _HEADNUM = {f"{_i}.": _i for _i in range(1, 1000)}
 _ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for _b in range(1, 7)}
 _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
+_IN_COUP = frozenset(("mark", "act", "gly", "cant", "none"))  # tokens of an open coup, bar moves
+_SECTIONS = frozenset(("rel", "mq", "res"))
+# a token out of its place: (code, message)
+_MISPLACED = {
+    "move": ("move-outside-coup", "a move must follow a coup head like '3. A 6-5'"),
+    "mark": ("action-outside-coup", "a mark belongs to a coup"),
+    "act": ("action-outside-coup", "this belongs to a coup"),
+    "gly": ("glyph-outside-coup", "a glyph annotates a coup"),
+    "cant": ("move-outside-coup", "'cannot play' belongs to a coup"),
+    "none": ("move-outside-coup", "'--' (no checker moved) belongs to a coup"),
+    "tag": ("misplaced-tag", "tags belong before the movetext"),
+}
+_BAD_MOVE = {
+    "move": "a move goes from a point 1..24 to a point 1..24 or 'off'",
+    "cant": "'cannot play' names a die number 1..6",
+}
 _FAST_OFF = False
 _MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
@@ -340,6 +356,38 @@ def _enter_moves(
 # --- the game parser ----------------------------------------------------------------
 
 
+def _reopen(c: Element) -> list[Any]:
+    """The open-coup list of a coup read by the fast path, which a continuation line extends."""
+    assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
+    sp = c.span
+    return [
+        c.number,
+        c.side,
+        c.roll,
+        list(c.moves),
+        list(c.before),
+        list(c.after),
+        2 if c.after else (1 if c.moves else 0),
+        (sp[0], sp[1], sp[4]),
+        (sp[2], sp[3]),
+    ]
+
+
+def _paren_stop(text: str, pos: int) -> int:
+    """Where a keyword's unclosed '(' content ends: after the ')' on the line (and any
+    text glued to it), else at a '{' or the line's end."""
+    e = text.find("\n", pos)
+    e = len(text) if e < 0 else e
+    k = text.find(")", pos, e)
+    b = text.find("{", pos, e)
+    if k >= 0 and (b < 0 or k < b):
+        stop = k + 1
+        while stop < e and not text[stop].isspace() and text[stop] not in "{}":
+            stop += 1  # text glued after ')' belongs to the bad token
+        return stop
+    return b if b >= 0 else e
+
+
 class _Game:
     """Parses one game's text.  Line numbers and offsets are shifted to the file."""
 
@@ -433,6 +481,7 @@ class _Game:
 
         fast = _FAST_TOK
         fast_line = self._fast_line
+        misplaced = self._misplaced
         fast_tag = self._fast_tag
         find = text.find
         ntext = len(text)
@@ -495,48 +544,17 @@ class _Game:
                 # a token that may extend the coup of a fast line (continuation lines)
                 fast_open = False
                 if coup is None and not skipping and kind in _CONTINUE:
-                    c = elements.pop()
-                    assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
-                    sp = c.span
-                    coup = [
-                        c.number,
-                        c.side,
-                        c.roll,
-                        list(c.moves),
-                        list(c.before),
-                        list(c.after),
-                        2 if c.after else (1 if c.moves else 0),
-                        (sp[0], sp[1], sp[4]),
-                        (sp[2], sp[3]),
-                    ]
+                    coup = _reopen(elements.pop())
             if kind == "move":
                 if coup is None or skipping:
                     if not skipping:
-                        diag(
-                            "move-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a move must follow a coup head like '3. A 6-5'",
-                            text[s:pos],
-                        )
+                        misplaced(m, line, col, ecol, s)
                     continue
                 a = int(m.group(_MV_A))
                 b = m.group(_MV_B)
                 t = int(b) if b.isdigit() else OFF
                 if a > 24 or not a or not t or t > OFF:
-                    diag(
-                        "bad-move",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "a move goes from a point 1..24 to a point 1..24 or 'off'",
-                        text[s:pos],
-                    )
+                    self._bad_move(m, line, col, ecol, s)
                     continue
                 if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
                     pos = self._too_many_moves(text, s, pos, line, col, ls)
@@ -548,105 +566,14 @@ class _Game:
                 seen_movetext = True
                 if coup is not None:
                     close()
-                skipping = False
-                if self._big(
-                    int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, ecol, off0 + s, text[s:pos]
-                ):
-                    skipping = True
-                    continue
-                r2 = m.group(_HD_R2)
-                if r2 is not None:
-                    r1, r2 = int(m.group(_HD_R1)), int(r2)
-                    if not (0 < r1 < 7 and 0 < r2 < 7):
-                        rs = m.start(_HD_R1)
-                        diag(
-                            "bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs, "each die shows 1..6", text[rs:pos]
-                        )
-                        skipping = True
-                        continue
-                    if r1 < r2:
-                        r1, r2 = r2, r1
-                else:
-                    d = DOUBLET_NAMES.get(m.group(_HD_NAME).lower())
-                    if d is None:
-                        rs = m.start(_HD_NAME)
-                        diag(
-                            "bad-roll",
-                            "error",
-                            line,
-                            rs - ls + 1,
-                            ecol,
-                            off0 + rs,
-                            "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
-                            m.group(_HD_NAME),
-                        )
-                        skipping = True
-                        continue
-                    r1 = r2 = d
-                side = m.group(_HD_SIDE)
-                coup = [
-                    int(m.group(_HD_NUM)),
-                    side if side < "a" else side.upper(),
-                    (r1, r2),
-                    [],
-                    [],
-                    [],
-                    0,
-                    (line, col, off0 + s),
-                    (line, ecol),
-                ]
-            elif kind == "mark":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "action-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a mark belongs to a coup",
-                            text[s:pos],
-                        )
-                    continue
-                h = m.group(_MK_HOLES)
-                bf = m.group(_MK_BS)
-                if self._big(
-                    int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, ecol, off0 + s, text[s:pos]
-                ) or (
-                    h is not None
-                    and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, ecol, off0 + s, text[s:pos])
-                ):
-                    continue
-                act = Mark(
-                    m.group(_MK_WHO),
-                    int(m.group(_MK_PTS)),
-                    int(h) if h is not None else None,
-                    None if bf is None else bf == "b",
-                    mkspan(Span, (line, col, line, ecol, off0 + s)),
-                )
-                if coup[6] == 0:
-                    coup[4].append(act)
-                else:
-                    coup[5].append(act)
-                    coup[6] = 2
-                coup[8] = (line, ecol)
-            elif kind == "end":
-                break
+                coup = self._coup_head(m, line, col, ecol, s)
+                skipping = coup is None
             elif kind == "com":
-                raw = m.group(kind)
-                body = raw[1:-1]
-                if "\\" in body:
-                    body = _UNESC_COMMENT.sub(r"\1", body)
-                sl = line
-                nls = raw.count("\n")
+                c, nls = self._comment(m, line, col, s)
                 if nls:
                     line += nls
-                    ls = s + raw.rindex("\n") + 1
+                    ls = s + m.group(kind).rindex("\n") + 1
                     ecol = pos - ls + 1
-                c = Comment(
-                    body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s))
-                )
                 # a token before it on this line (tokens are never blank: no slice of the line)
                 if coup is not None and not skipping and m.start() > s - col + 1:
                     coup[4 if coup[6] == 0 else 5].append(c)
@@ -654,302 +581,320 @@ class _Game:
                 else:  # a comment that starts a line is a remark on the game
                     close()
                     append(c)
-            elif kind == "act":
+            elif kind in _IN_COUP:  # mark, act, gly, cant, none
                 if coup is None or skipping:
                     if not skipping:
-                        diag(
-                            "action-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "this belongs to a coup",
-                            text[s:pos],
-                        )
+                        misplaced(m, line, col, ecol, s)
                     continue
-                act2 = self._action(m, line, col, ecol, off0 + s)
-                if act2 is None:
-                    continue
-                if coup[6] == 0:
-                    coup[4].append(act2)
+                if kind == "cant":
+                    pos = self._cannot_play(coup, m, line, ls, text)
                 else:
-                    coup[5].append(act2)
-                    coup[6] = 2
-                coup[8] = (line, ecol)
-            elif kind == "gly":
-                g = text[s:pos]
-                if coup is None or skipping:
-                    if not skipping:
-                        diag("glyph-outside-coup", "error", line, col, ecol, off0 + s, "a glyph annotates a coup", g)
-                    continue
-                if g[0] == "$":
-                    if self._big(int(g[1:]), L.MAX_GLYPH, "a numbered glyph", line, col, ecol, off0 + s, g):
-                        continue
-                    g = "$" + str(int(g[1:]))
-                coup[4 if coup[6] == 0 else 5].append(Glyph(g, mkspan(Span, (line, col, line, ecol, off0 + s))))
-                coup[8] = (line, ecol)
-            elif kind == "cant":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "move-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "'cannot play' belongs to a coup",
-                            text[s:pos],
-                        )
-                    continue
-                num = int(m.group(_CT_N))
-                if not 1 <= num <= 6:
-                    diag(
-                        "bad-move",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "'cannot play' names a die number 1..6",
-                        text[s:pos],
-                    )
-                    continue
-                if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
-                    pos = self._too_many_moves(text, s, pos, line, col, ls)
-                    continue
-                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
-                coup[3].append(CannotPlay(num, mkspan(Span, (line, col, line, ecol, off0 + s))))
-                coup[8] = (line, ecol)
-            elif kind == "none":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "move-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "'--' (no checker moved) belongs to a coup",
-                            "--",
-                        )
-                    continue
-                if coup[3]:
-                    diag(
-                        "move-after-marks",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "'--' says no checker moved, but moves are written",
-                        "--",
-                    )
-                coup[6] = 2
-                coup[8] = (line, ecol)
+                    self._annotate(coup, m, line, col, ecol, s)
             elif kind == "tag":
                 if seen_movetext or coup is not None:
-                    diag(
-                        "misplaced-tag",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "tags belong before the movetext",
-                        text[s:pos],
-                    )
-                    continue
-                value = m.group(_TG_VALUE)
-                if "\\" in value:
-                    value = _UNESC_TAG.sub(r"\1", value)
-                self._tag(m.group(_TG_NAME), value, line, m.start(_TG_VALUE) - ls + 1, col, ecol, off0 + s)
-            elif kind == "rel":
+                    misplaced(m, line, col, ecol, s)
+                else:
+                    self._tag_token(m, line, col, ecol, s)
+            elif kind in _SECTIONS:  # rel, mq, res
                 seen_movetext = True
                 close()
-                skipping = self._big(
-                    int(m.group(_RL_N)), L.MAX_RELEVE, "a relevé number", line, col, ecol, off0 + s, text[s:pos]
-                )
-                if not skipping:
-                    append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
-            elif kind == "mq":
-                seen_movetext = True
-                close()
-                skipping = self._big(
-                    int(m.group(_MQ_N)), L.MAX_MARQUES, "a marqué number", line, col, ecol, off0 + s, text[s:pos]
-                )
-                if skipping:
-                    continue
-                p1 = m.group(_MQ_P1)
-                players = (p1, m.group(_MQ_P2)) if p1 else None
-                if players is not None and players[0] == players[1]:
-                    ps = m.start(_MQ_P1)
-                    diag(
-                        "bad-section",
-                        "error",
-                        line,
-                        ps - ls + 1,
-                        ecol,
-                        off0 + ps,
-                        "a marqué is played by two different players",
-                        f"{players[0]}-{players[1]}",
-                    )
-                append(MarqueStart(int(m.group(_MQ_N)), players, mkspan(Span, (line, col, line, ecol, off0 + s))))
-            elif kind == "res":
-                seen_movetext = True
-                close()
-                skipping = False
-                winner = m.group(_RS_W)
-                refait = winner is None
-                wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
-                bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
-                val = m.group(_RS_VAL)
-                if self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, ecol, off0 + s, text[s:pos]) or (
-                    val is not None
-                    and self._big(
-                        int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col, ecol, off0 + s, text[s:pos]
-                    )
-                ):
-                    skipping = True
-                    continue
-                if refait and wh != lh:
-                    hs = m.start(_RS_WH)
-                    diag(
-                        "bad-result",
-                        "warning",
-                        line,
-                        hs - ls + 1,
-                        ecol,
-                        off0 + hs,
-                        "a refait has equal holes (RULES.md §8.2)",
-                        f"{wh}-{lh}",
-                    )
-                append(
-                    MarqueResult(
-                        None if refait else winner,
-                        wh,
-                        lh,
-                        bred,  # type: ignore[arg-type]
-                        refait,
-                        int(val) if val is not None else None,
-                        mkspan(Span, (line, col, line, ecol, off0 + s)),
-                    )
-                )
+                skipping = self._section(m, line, col, ecol, s)
             elif kind == "ucom":
-                raw = m.group(kind)
                 if com_fail <= s:
                     cm = _COM_BODY(text, s)
                     assert cm is not None  # the pattern matches the '{' at s at least
                     com_fail = cm.end()
-                diag(
-                    "unclosed-comment",
-                    "error",
-                    line,
-                    col,
-                    ecol,
-                    off0 + s,
-                    "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
-                    raw,
-                )
-                c = Comment(raw[1:].rstrip("\r"), mkspan(Span, (line, col, line, ecol, off0 + s)))
+                c = self._unclosed_comment(m, line, col, ecol, s)
                 if coup is not None and not skipping and m.start() > ls:
                     coup[4 if coup[6] == 0 else 5].append(c)
                 else:
                     close()
                     append(c)
             elif kind == "line":
-                raw = m.group(kind)
-                if raw[0] == "[":
-                    diag("bad-tag", "error", line, col, ecol, off0 + s, 'a tag line reads [Name "value"]', raw)
-                else:
-                    word = raw.split(None, 1)[0].lower().translate(_STRIP_ACCENTS)
+                if self._bad_line(m, line, col, ecol, s):
                     close()
                     skipping = True
-                    if word in ("resultat", "result"):
-                        diag(
-                            "bad-result",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
-                            "or 'résultat refait 7-7'",
-                            raw,
-                        )
-                    else:
-                        diag(
-                            "bad-section",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a section reads 'relevé N' or 'marqué N [A-B]'",
-                            raw,
-                        )
-            else:  # junk
-                if skipping:
-                    continue
-                assert kind is not None  # a match always has its last group
-                raw = m.group(kind)
-                if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
+            elif kind == "end":
+                break
+            elif not skipping:  # junk
+                stop = self._junk(m, line, col, s, text)
+                if stop is None:
                     close()
                     skipping = True
-                    diag(
-                        "bad-coup",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "a coup reads 'N. A 6-5 …': number, side letter, roll",
-                        raw,
-                    )
-                    continue
-                if raw == "}":
-                    diag("stray-brace", "error", line, col, ecol, off0 + s, "'}' without '{'", raw)
-                    continue
-                if raw[1:2] == ":" and raw[0] in "ABCD":
-                    kw = _PAREN_KEYWORD(raw)
-                    if kw is not None and kw.group(1).lower() in _ACTION_WORDS:
-                        # a known keyword whose '(' does not close on this line: what
-                        # follows up to ')' (or the line's end) is its content, not moves
-                        if ")" not in raw:
-                            e = find("\n", pos)
-                            e = ntext if e < 0 else e
-                            k = text.find(")", pos, e)
-                            b = text.find("{", pos, e)
-                            if k >= 0 and (b < 0 or k < b):
-                                stop = k + 1
-                                while stop < e and not text[stop].isspace() and text[stop] not in "{}":
-                                    stop += 1  # text glued after ')' belongs to the bad token
-                            else:
-                                stop = b if b >= 0 else e
-                            pos = max(pos, stop)
-                            ecol = pos - ls + 1
-                        diag(
-                            "bad-action",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "the parentheses must close on the same line, followed by a space: 'B:fait-jouer(1/6 1/5)'",
-                            text[s:pos],
-                        )
-                        continue
-                    msg = "unknown keyword after '" + raw[:2] + "' (" + _KEYWORDS_HINT + ")"
-                    code = "unknown-keyword"
-                elif raw.lower() in DOUBLET_NAMES or _ROLL_LIKE.match(raw):
-                    msg, code = "a roll must follow a coup number and side: 'N. A 6-5'", "misplaced-roll"
                 else:
-                    msg, code = "not a coup, move, mark or keyword of the notation", "unknown-token"
-                diag(code, "error", line, col, ecol, off0 + s, msg, raw)
+                    pos = stop
         close()
         return Record(self._ordered(headers), elements)
+
+    # -- tokens of the general path (one method per token family) --------------------
+    def _misplaced(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A token out of its place: a coup's token with no coup open, a tag after the movetext."""
+        kind = m.lastgroup
+        assert kind is not None  # a match always has its last group
+        code, message = _MISPLACED[kind]
+        self.diag(code, "error", line, col, end_col, self.off0 + s, message, m.group(kind))
+
+    def _bad_move(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A move or cannot-play naming a point or die out of range."""
+        kind = m.lastgroup
+        assert kind is not None  # a match always has its last group
+        self.diag("bad-move", "error", line, col, end_col, self.off0 + s, _BAD_MOVE[kind], m.group(kind))
+
+    def _coup_head(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> list[Any] | None:
+        """The open coup a head like '3. A 6-5' starts, or None (diagnosed) when its number
+        or roll is bad: the coup's tokens are then skipped."""
+        off = self.off0 + s
+        if self._big(
+            int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, end_col, off, m.group("head")
+        ):
+            return None
+        r2 = m.group(_HD_R2)
+        if r2 is not None:
+            r1, r2 = int(m.group(_HD_R1)), int(r2)
+            if not (0 < r1 < 7 and 0 < r2 < 7):
+                rs = m.start(_HD_R1)
+                roll_text = m.string[rs : m.end("head")]
+                self.diag(
+                    "bad-roll", "error", line, rs - s + col, end_col, self.off0 + rs, "each die shows 1..6", roll_text
+                )
+                return None
+            if r1 < r2:
+                r1, r2 = r2, r1
+        else:
+            d = DOUBLET_NAMES.get(m.group(_HD_NAME).lower())
+            if d is None:
+                rs = m.start(_HD_NAME)
+                self.diag(
+                    "bad-roll",
+                    "error",
+                    line,
+                    rs - s + col,
+                    end_col,
+                    self.off0 + rs,
+                    "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
+                    m.group(_HD_NAME),
+                )
+                return None
+            r1 = r2 = d
+        side = m.group(_HD_SIDE)
+        number = int(m.group(_HD_NUM))
+        return [
+            number,
+            side if side < "a" else side.upper(),
+            (r1, r2),
+            [],
+            [],
+            [],
+            0,
+            (line, col, off),
+            (line, end_col),
+        ]
+
+    def _comment(self, m: re.Match[str], line: int, col: int, s: int) -> tuple[Comment, int]:
+        """A closed comment '{…}' and the number of line breaks inside it."""
+        raw = m.group("com")
+        body = raw[1:-1]
+        if "\\" in body:
+            body = _UNESC_COMMENT.sub(r"\1", body)
+        nls = raw.count("\n")
+        if nls:
+            span = (line, col, line + nls, len(raw) - raw.rindex("\n"), self.off0 + s)
+        else:
+            span = (line, col, line, col + len(raw), self.off0 + s)
+        return Comment(body.replace("\r", "") if "\r" in body else body, _tuple_new(Span, span)), nls
+
+    def _cannot_play(self, coup: list[Any], m: re.Match[str], line: int, ls: int, text: str) -> int:
+        """A cannot-play '-N' entered in the open ``coup``; returns where the scan resumes."""
+        s, pos = m.span("cant")
+        col, ecol, off = s - ls + 1, pos - ls + 1, self.off0 + s
+        num = int(m.group(_CT_N))
+        if not 1 <= num <= 6:
+            self._bad_move(m, line, col, ecol, s)
+            return pos
+        if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
+            return self._too_many_moves(text, s, pos, line, col, ls)
+        _enter_moves(coup, self.diag, line, col, ecol, off, text[s:pos])
+        coup[3].append(CannotPlay(num, _tuple_new(Span, (line, col, line, ecol, off))))
+        coup[8] = (line, ecol)
+        return pos
+
+    def _annotate(self, coup: list[Any], m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A mark, an action, a glyph or '--' entered in the open ``coup``."""
+        kind = m.lastgroup
+        off = self.off0 + s
+        if kind == "gly":
+            g = m.group(kind)
+            if g[0] == "$":
+                if self._big(int(g[1:]), L.MAX_GLYPH, "a numbered glyph", line, col, end_col, off, g):
+                    return
+                g = "$" + str(int(g[1:]))
+            coup[4 if coup[6] == 0 else 5].append(Glyph(g, _tuple_new(Span, (line, col, line, end_col, off))))
+            coup[8] = (line, end_col)
+            return
+        if kind == "none":
+            if coup[3]:
+                message = "'--' says no checker moved, but moves are written"
+                self.diag("move-after-marks", "error", line, col, end_col, off, message, "--")
+            coup[6] = 2
+            coup[8] = (line, end_col)
+            return
+        act = self._mark(m, line, col, end_col, s) if kind == "mark" else self._action(m, line, col, end_col, off)
+        if act is None:
+            return
+        if coup[6] == 0:
+            coup[4].append(act)
+        else:
+            coup[5].append(act)
+            coup[6] = 2
+        coup[8] = (line, end_col)
+
+    def _mark(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> Mark | None:
+        """A mark 'A+4t1b', or None (diagnosed) when a number is past its bound."""
+        off = self.off0 + s
+        raw = m.group("mark")
+        h = m.group(_MK_HOLES)
+        bf = m.group(_MK_BS)
+        if self._big(int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, end_col, off, raw) or (
+            h is not None and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, end_col, off, raw)
+        ):
+            return None
+        return Mark(
+            m.group(_MK_WHO),
+            int(m.group(_MK_PTS)),
+            int(h) if h is not None else None,
+            None if bf is None else bf == "b",
+            _tuple_new(Span, (line, col, line, end_col, off)),
+        )
+
+    def _tag_token(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A tag '[Name "value"]' read by the general path."""
+        value = m.group(_TG_VALUE)
+        if "\\" in value:
+            value = _UNESC_TAG.sub(r"\1", value)
+        vcol = m.start(_TG_VALUE) - s + col
+        self._tag(m.group(_TG_NAME), value, line, vcol, col, end_col, self.off0 + s)
+
+    def _section(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> bool:
+        """A relevé, a marqué or a result appended to the elements; True when a number is
+        past its bound (diagnosed): the tokens up to the next coup or section are skipped."""
+        kind = m.lastgroup
+        assert kind is not None  # a match always has its last group
+        off = self.off0 + s
+        raw = m.group(kind)
+        span = _tuple_new(Span, (line, col, line, end_col, off))
+        if kind == "rel":
+            n = int(m.group(_RL_N))
+            if self._big(n, L.MAX_RELEVE, "a relevé number", line, col, end_col, off, raw):
+                return True
+            self.elements.append(ReleveStart(n, span))
+            return False
+        if kind == "mq":
+            n = int(m.group(_MQ_N))
+            if self._big(n, L.MAX_MARQUES, "a marqué number", line, col, end_col, off, raw):
+                return True
+            p1 = m.group(_MQ_P1)
+            players = (p1, m.group(_MQ_P2)) if p1 else None
+            if players is not None and players[0] == players[1]:
+                ps = m.start(_MQ_P1)
+                message = "a marqué is played by two different players"
+                self.diag("bad-section", "error", line, ps - s + col, end_col, self.off0 + ps, message, f"{p1}-{p1}")
+            self.elements.append(MarqueStart(n, players, span))
+            return False
+        return self._result(m, line, col, end_col, s)
+
+    def _result(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> bool:
+        """A result 'résultat A 8-3 …' appended to the elements; True when a number is past
+        its bound (diagnosed)."""
+        off = self.off0 + s
+        raw = m.group("res")
+        winner = m.group(_RS_W)
+        refait = winner is None
+        wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
+        bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
+        val = m.group(_RS_VAL)
+        if self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, end_col, off, raw) or (
+            val is not None
+            and self._big(int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col, end_col, off, raw)
+        ):
+            return True
+        if refait and wh != lh:
+            hs = m.start(_RS_WH)
+            message = "a refait has equal holes (RULES.md §8.2)"
+            self.diag("bad-result", "warning", line, hs - s + col, end_col, self.off0 + hs, message, f"{wh}-{lh}")
+        span = _tuple_new(Span, (line, col, line, end_col, off))
+        value = int(val) if val is not None else None
+        self.elements.append(MarqueResult(None if refait else winner, wh, lh, bred, refait, value, span))  # type: ignore[arg-type]
+        return False
+
+    def _unclosed_comment(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> Comment:
+        """A '{' not closed before a blank line: diagnosed, the comment ends with its line."""
+        raw = m.group("ucom")
+        self.diag(
+            "unclosed-comment",
+            "error",
+            line,
+            col,
+            end_col,
+            self.off0 + s,
+            "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
+            raw,
+        )
+        return Comment(raw[1:].rstrip("\r"), _tuple_new(Span, (line, col, line, end_col, self.off0 + s)))
+
+    def _bad_line(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> bool:
+        """A malformed tag, section or result line (diagnosed); True for a section or a
+        result: the tokens up to the next coup or section are skipped."""
+        raw = m.group("line")
+        off = self.off0 + s
+        if raw[0] == "[":
+            self.diag("bad-tag", "error", line, col, end_col, off, 'a tag line reads [Name "value"]', raw)
+            return False
+        word = raw.split(None, 1)[0].lower().translate(_STRIP_ACCENTS)
+        if word in ("resultat", "result"):
+            message = (
+                "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
+                "or 'résultat refait 7-7'"
+            )
+            self.diag("bad-result", "error", line, col, end_col, off, message, raw)
+        else:
+            message = "a section reads 'relevé N' or 'marqué N [A-B]'"
+            self.diag("bad-section", "error", line, col, end_col, off, message, raw)
+        return True
+
+    def _junk(self, m: re.Match[str], line: int, col: int, s: int, text: str) -> int | None:
+        """A word of no token kind, diagnosed; returns where the scan resumes, or None for
+        a bad coup head 'N.' (the coup's tokens are then skipped)."""
+        raw = m.group("junk")
+        pos = m.end("junk")
+        ls = s - col + 1
+        ecol = pos - ls + 1
+        off = self.off0 + s
+        if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
+            message = "a coup reads 'N. A 6-5 …': number, side letter, roll"
+            self.diag("bad-coup", "error", line, col, ecol, off, message, raw)
+            return None
+        if raw == "}":
+            self.diag("stray-brace", "error", line, col, ecol, off, "'}' without '{'", raw)
+            return pos
+        if raw[1:2] == ":" and raw[0] in "ABCD":
+            kw = _PAREN_KEYWORD(raw)
+            if kw is not None and kw.group(1).lower() in _ACTION_WORDS:
+                # a known keyword whose '(' does not close on this line: what
+                # follows up to ')' (or the line's end) is its content, not moves
+                if ")" not in raw:
+                    pos = max(pos, _paren_stop(text, pos))
+                    ecol = pos - ls + 1
+                message = "the parentheses must close on the same line, followed by a space: 'B:fait-jouer(1/6 1/5)'"
+                self.diag("bad-action", "error", line, col, ecol, off, message, text[s:pos])
+                return pos
+            msg = "unknown keyword after '" + raw[:2] + "' (" + _KEYWORDS_HINT + ")"
+            code = "unknown-keyword"
+        elif raw.lower() in DOUBLET_NAMES or _ROLL_LIKE.match(raw):
+            msg, code = "a roll must follow a coup number and side: 'N. A 6-5'", "misplaced-roll"
+        else:
+            msg, code = "not a coup, move, mark or keyword of the notation", "unknown-token"
+        self.diag(code, "error", line, col, ecol, off, msg, raw)
+        return pos
 
     # -- helpers --------------------------------------------------------------------
     def _big(self, value: int, bound: int, what: str, line: int, col: int, end_col: int, off: int, text: str) -> bool:
