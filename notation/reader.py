@@ -22,6 +22,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple, Protocol, TypeVar
 
 from . import limits as L
+from .action_reader import ACTION_WORDS as _ACTION_WORDS
+from .action_reader import KEYWORDS_HINT as _KEYWORDS_HINT
+from .action_reader import read_action
 from .position import parse_position
 from .record import (
     OFF,
@@ -36,7 +39,6 @@ from .record import (
     Ecole,
     Element,
     FaitMarquer,
-    Force,
     Glyph,
     JouePourTout,
     Mark,
@@ -48,7 +50,6 @@ from .record import (
     Record,
     ReleveStart,
     Remet,
-    Replay,
     Span,
 )
 
@@ -94,39 +95,6 @@ DOUBLET_NAMES: dict[str, int] = {
     "sonne": 6,
 }
 
-# keyword after "X:" -> action kind (canonical spellings first; see docs/notation.md)
-_ACTION_WORDS: dict[str, str] = {}
-for _kind, _words in {
-    "reste": ("reste", "tiens", "je-reste", "je-tiens", "stay", "stays", "hold"),
-    "va": (
-        "s'en-va",
-        "s’en-va",
-        "sen-va",
-        "s-en-va",
-        "m'en-vais",
-        "je-m'en-vais",
-        "men-vais",
-        "va",
-        "part",
-        "leave",
-        "leaves",
-        "go",
-        "goes",
-    ),
-    "nmp": ("ne-marque-pas", "je-ne-marque-pas", "nmp", "no-mark", "pass"),
-    "tout": ("joue-pour-tout", "je-joue-pour-tout", "pour-tout", "jpt", "play-for-all"),
-    "pavillon": ("pavillon", "prend-le-pavillon", "flag"),
-    "ecole": ("école", "ecole", "school"),
-    "corr": ("correction", "corr", "fix"),
-    # both build a Replay; the canonical word says who decided (docs/notation.md)
-    "replay": ("fait-jouer", "fait-rejouer", "impose", "remedy", "rejoue", "rejoué", "replay"),
-    # demands of the other player (docs/notation.md; 003 §187, §213)
-    "force": ("force", "oblige"),
-    "fait-marquer": ("fait-marquer", "oblige-a-marquer"),
-    "remet": ("remet", "remet-a", "efface"),
-}.items():
-    for _w in _words:
-        _ACTION_WORDS[_w] = _kind
 
 _BREDOUILLE = {"petite-bredouille": "petite", "petite": "petite", "grande-bredouille": "grande", "grande": "grande"}
 
@@ -160,7 +128,6 @@ _TOKEN = re.compile(
     r")"
 )
 
-# one token inside the parentheses of a replay: a move, a cannot-play or "--"
 # the characters of moves and cannot-plays: after a coup's fifth move the rest of such a
 # run on the line is skipped in one C call (back to a token boundary)
 _MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
@@ -169,19 +136,9 @@ _MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
 _COM_BODY = re.compile(r"\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*").match
 _UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
 _OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
-_REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
-_REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
-_KEYWORDS_HINT = (
-    "reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), "
-    "rejoue(…), force(…), fait-marquer(…), remet(…)"
-)
-# the body of fait-marquer(B+4t1) and of remet(A-2t-1)
-_DEMAND_MARK = re.compile(r"([A-D])\+(\d{1,9})(?:t(\d{1,9}))?([bs])?").fullmatch
-_DEMAND_REMET = re.compile(r"([A-D])([+-]\d{1,9})(?:t([+-]\d{1,9}))?").fullmatch
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
-_UNESC_REASON = re.compile(r"\\([\\)])")
 _UNESC_TAG = re.compile(r"\\([\\\"])")
 _STRIP_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
 _PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?(\d{1,4}))?\Z")
@@ -738,7 +695,7 @@ class _Game:
             coup[6] = 2
             coup[8] = (line, end_col)
             return
-        act = self._mark(m, line, col, end_col, s) if kind == "mark" else self._action(m, line, col, end_col, off)
+        act = self._mark(m, line, col, end_col, s) if kind == "mark" else read_action(self, m, line, col, end_col, off)
         if act is None:
             return
         if coup[6] == 0:
@@ -1078,261 +1035,6 @@ class _Game:
             return False
         self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
         return True
-
-    def _action(self, m: re.Match[str], line: int, col: int, end_col: int, off: int) -> Action | None:
-        who = m.group("ac_who")
-        word = m.group("ac_word")
-        kind = _ACTION_WORDS.get(word.lower())
-        raw = m.group("act")
-        span = Span(line, col, line, end_col, off)
-        num, holes, reason = m.group("ac_num"), m.group("ac_holes"), m.group("ac_reason")
-        if reason is not None and "\\" in reason:
-            reason = _UNESC_REASON.sub(r"\1", reason)
-        if kind is None:
-            self.diag(
-                "unknown-keyword",
-                "error",
-                line,
-                col + 2,
-                end_col,
-                off + 2,
-                "unknown keyword (" + _KEYWORDS_HINT + ")",
-                word,
-            )
-            return None
-        if kind in ("replay", "force"):
-            r = self._replay(
-                m, who, raw, num is not None or holes is not None, line, col, end_col, off, span, kind == "force"
-            )
-            return Force(r.who, r.moves, span) if kind == "force" and r is not None else r
-        if kind in ("fait-marquer", "remet"):
-            return self._demand(
-                kind,
-                word.lower(),
-                who,
-                raw,
-                (reason or "").strip(),
-                num is not None or holes is not None,
-                line,
-                col,
-                end_col,
-                off,
-                span,
-            )
-        if kind == "ecole":
-            if num is None:
-                self.diag(
-                    "bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw
-                )
-                return None
-            if holes is not None:
-                self.diag(
-                    "bad-action",
-                    "error",
-                    line,
-                    col,
-                    end_col,
-                    off,
-                    "an école is counted in points, not holes (RULES.md §7.5)",
-                    raw,
-                )
-            if self._big(abs(int(num)), L.MAX_ECOLE_POINTS, "an école", line, col, end_col, off, raw):
-                return None
-            return Ecole(who, int(num), reason, span)
-        if kind == "corr":
-            if num is None and holes is None:
-                self.diag(
-                    "bad-action",
-                    "error",
-                    line,
-                    col,
-                    end_col,
-                    off,
-                    "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'",
-                    raw,
-                )
-                return None
-            if self._big(
-                abs(int(num or 0)), L.MAX_CORRECTION_POINTS, "a correction's points", line, col, end_col, off, raw
-            ) or self._big(
-                abs(int(holes or 0)), L.MAX_CORRECTION_HOLES, "a correction's holes", line, col, end_col, off, raw
-            ):
-                return None
-            return Correction(who, int(num or 0), int(holes or 0), reason, span)
-        if num is not None or holes is not None or reason is not None:
-            self.diag(
-                "bad-action", "warning", line, col, end_col, off, f"'{word}' takes no number or reason; ignored", raw
-            )
-        if kind == "reste":
-            return Decision(who, False, span)
-        if kind == "va":
-            return Decision(who, True, span)
-        if kind == "nmp":
-            return NeMarquePas(who, span)
-        if kind == "pavillon":  # prendre le pavillon (RULES.md §5.4; 001 r.58)
-            return Pavillon(who, span)
-        return JouePourTout(who, span)
-
-    def _demand(
-        self,
-        kind: str,
-        word: str,
-        who: str,
-        raw: str,
-        body: str,
-        numbered: bool,
-        line: int,
-        col: int,
-        end_col: int,
-        off: int,
-        span: Span,
-    ) -> FaitMarquer | Remet | None:
-        """``A:fait-marquer(B+4t1)`` (003 §185-187) and ``B:remet(A-2)`` (003 §187): a mark
-        or a signed change of a side's jeton (and fichet) in the parentheses."""
-        if kind == "fait-marquer":
-            x = _DEMAND_MARK(body)
-            ok = x is not None
-            hint = "fait-marquer states the mark in parentheses: 'A:fait-marquer(B+4t1)'"
-        else:
-            x = _DEMAND_REMET(body)
-            ok = x is not None and not (word == "efface" and int(x.group(2)) > 0)
-            hint = "remet states a side and a signed number: 'B:remet(A-2)', 'A:remet(A+2t1)'"
-        if not ok:
-            self.diag("bad-action", "error", line, col, end_col, off, hint, raw)
-            return None
-        assert x is not None
-        if numbered:
-            self.diag(
-                "bad-action",
-                "warning",
-                line,
-                col,
-                end_col,
-                off,
-                f"'{word}' takes its number in parentheses; ignored",
-                raw,
-            )
-        if kind == "fait-marquer":
-            bred = None if x.group(4) is None else x.group(4) == "b"
-            mark = Mark(x.group(1), int(x.group(2)), None if x.group(3) is None else int(x.group(3)), bred, span)
-            return FaitMarquer(who, mark, span)
-        return Remet(who, x.group(1), int(x.group(2)), int(x.group(3) or 0), span)
-
-    def _replay(
-        self,
-        m: re.Match[str],
-        who: str,
-        raw: str,
-        numbered: bool,
-        line: int,
-        col: int,
-        end_col: int,
-        off: int,
-        span: Span,
-        force: bool = False,
-    ) -> Replay | None:
-        """``B:fait-jouer(1/6 1/5)`` / ``A:rejoue(…)``: the throw played again, a table
-        remedy (RULES.md §9.5; 003 §211, §216); ``force``: the same body for ``A:force(…)``
-        (003 §213).  The contents are read like a coup's moves, each with its own span;
-        any bad token drops the whole action."""
-        body = m.group("ac_reason")  # raw (escapes kept): a backslash is a bad move
-        if body is None or not body.strip():
-            self.diag(
-                "bad-action",
-                "error",
-                line,
-                col,
-                end_col,
-                off,
-                "a force states the moves it imposes: 'A:force(14/20)'"
-                if force
-                else "a replay states the play in parentheses: 'B:fait-jouer(1/12)', "
-                "'A:rejoue(1/7 1/6)', '(--)' if no checker moves",
-                raw,
-            )
-            return None
-        if numbered:
-            self.diag("bad-action", "warning", line, col, end_col, off, "a replay takes no number; ignored", raw)
-        base = col + m.start("ac_reason") - m.start("act")  # column of the body's first character
-        moves: list[Move | CannotPlay] = []
-        none_at = 0  # column of a "--"
-        ok = True
-        for t in _REPLAY_SPLIT(body):
-            tok = t.group()
-            c = base + t.start()
-            e = c + len(tok)
-            o = off + c - col
-            x = _REPLAY_TOKEN(tok)
-            sp = _tuple_new(Span, (line, c, line, e, o))
-            if len(moves) >= L.MAX_MOVES + L.MAX_CANNOT:
-                self.diag(
-                    "too-many-moves",
-                    "error",
-                    line,
-                    c,
-                    e,
-                    o,
-                    f"a replay has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
-                    "(a throw is two numbers, RULES.md §3.1)",
-                    tok,
-                )
-                ok = False
-                break
-            if x is None:
-                self.diag(
-                    "bad-move",
-                    "error",
-                    line,
-                    c,
-                    e,
-                    o,
-                    "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)",
-                    tok,
-                )
-                ok = False
-            elif x.group(4) is not None:
-                if none_at:
-                    self.diag("bad-move", "error", line, c, e, o, "'--' written twice", tok)
-                    ok = False
-                none_at = c
-            elif x.group(3) is not None:
-                n = int(x.group(3))
-                if 1 <= n <= 6:
-                    moves.append(CannotPlay(n, sp))
-                else:
-                    self.diag("bad-move", "error", line, c, e, o, "'cannot play' names a die number 1..6", tok)
-                    ok = False
-            else:
-                a = int(x.group(1))
-                b = x.group(2)
-                to = int(b) if b.isdigit() else OFF
-                if 0 < a < 25 and 0 < to <= OFF:
-                    moves.append(_new_move(a, to, sp))
-                else:
-                    self.diag(
-                        "bad-move",
-                        "error",
-                        line,
-                        c,
-                        e,
-                        o,
-                        "a move goes from a point 1..24 to a point 1..24 or 'off'",
-                        tok,
-                    )
-                    ok = False
-        if none_at and moves:
-            self.diag(
-                "bad-move",
-                "error",
-                line,
-                none_at,
-                none_at + 2,
-                off + none_at - col,
-                "'--' says no checker moved, but moves are written",
-                "--",
-            )
-            ok = False
-        return Replay(who, tuple(moves), span) if ok else None
 
     def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
         if name in self.headers:
