@@ -189,6 +189,7 @@ _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
 _IN_COUP = frozenset(("mark", "act", "gly", "cant", "none"))  # tokens of an open coup, bar moves
 _SECTIONS = frozenset(("rel", "mq", "res"))
+_READ_COUP, _READ_RELEVE = 1, 2  # what the fast path read last
 # a token out of its place: (code, message)
 _MISPLACED = {
     "move": ("move-outside-coup", "a move must follow a coup head like '3. A 6-5'"),
@@ -313,6 +314,14 @@ def _enter_moves(
 # --- the game parser ----------------------------------------------------------------
 
 
+def _built_coup(c: list[Any]) -> Coup:
+    """The coup of an open-coup list (see ``_Game._run``)."""
+    s0 = c[7]
+    e = c[8]
+    span = _tuple_new(Span, (s0[0], s0[1], e[0], e[1], s0[2]))
+    return _new_coup(c[0], c[1], c[2], tuple(c[3]), tuple(c[4]), tuple(c[5]), span)
+
+
 def _reopen(c: Element) -> list[Any]:
     """The open-coup list of a coup read by the fast path, which a continuation line extends."""
     assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
@@ -419,67 +428,24 @@ class _Game:
 
         def close() -> None:
             nonlocal coup
-            c = coup
-            if c is not None:
-                s0 = c[7]
-                e = c[8]
-                append(
-                    _new_coup(
-                        c[0],
-                        c[1],
-                        c[2],
-                        tuple(c[3]),
-                        tuple(c[4]),
-                        tuple(c[5]),
-                        mkspan(Span, (s0[0], s0[1], e[0], e[1], s0[2])),
-                    )
-                )
+            if coup is not None:
+                append(_built_coup(coup))
                 coup = None
 
-        fast = _FAST_TOK
-        fast_line = self._fast_line
         misplaced = self._misplaced
-        fast_tag = self._fast_tag
-        find = text.find
+        fast_lines = self._fast_lines
         ntext = len(text)
         while True:
             if pos == ls and not fast_off:
-                # at a line start: read canonical lines (coups, tags, relevés) by the
-                # fast path, without the regex; any other line goes to the token path
-                ended = False
-                while True:
-                    eol = find("\n", pos)
-                    if eol < 0:
-                        eol = ntext
-                    ln = text[pos:eol]
-                    if ln[-1:] == "\r":
-                        ln = ln[:-1]
-                    c: Element | None = fast_line(ln, line, off0 + pos, fast)
-                    if c is not None:
-                        if coup is not None:
-                            close()
-                        append(c)
-                        fast_open = True
-                        seen_movetext = True
-                        skipping = False
-                    elif ln[:1] == "[":
-                        if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
-                            break
-                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
-                        if coup is not None:
-                            close()
-                        append(ReleveStart(int(ln[7:]), mkspan(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
-                        fast_open = False
-                        seen_movetext = True
-                        skipping = False
-                    else:
-                        break
-                    line += 1
-                    pos = ls = eol + 1
-                    if pos > ntext:
-                        ended = True
-                        break
-                if ended:
+                # at a line start: canonical lines are read by the fast path
+                pos, line, read = fast_lines(text, pos, line, coup, seen_movetext)
+                ls = pos
+                if read:
+                    coup = None  # closed by the fast path
+                    seen_movetext = True
+                    skipping = False
+                    fast_open = read == _READ_COUP
+                if pos > ntext:
                     break
             if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
                 # a '{' inside the stretch where a comment already failed to close: it
@@ -582,6 +548,53 @@ class _Game:
                     pos = stop
         close()
         return Record(self._ordered(headers), elements)
+
+    def _fast_lines(
+        self, text: str, pos: int, line: int, coup: list[Any] | None, seen_movetext: bool
+    ) -> tuple[int, int, int]:
+        """Read canonical lines (coups, tags, relevés) from the line start ``pos`` by the
+        fast path, without the regex, up to a line it cannot read; the open ``coup`` is
+        closed before the first movetext read.  Returns the next line's start and number
+        and what was read last: 0 (no movetext), _READ_COUP or _READ_RELEVE."""
+        append = self.elements.append
+        fast_line = self._fast_line
+        fast_tag = self._fast_tag
+        fast = _FAST_TOK
+        find = text.find
+        ntext = len(text)
+        off0 = self.off0
+        read = 0
+        while True:
+            eol = find("\n", pos)
+            if eol < 0:
+                eol = ntext
+            ln = text[pos:eol]
+            if ln[-1:] == "\r":
+                ln = ln[:-1]
+            c: Element | None = fast_line(ln, line, off0 + pos, fast)
+            if c is not None:
+                if coup is not None:
+                    append(_built_coup(coup))
+                    coup = None
+                append(c)
+                read = _READ_COUP
+                seen_movetext = True
+            elif ln[:1] == "[":
+                if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
+                    return pos, line, read
+            elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
+                if coup is not None:
+                    append(_built_coup(coup))
+                    coup = None
+                append(ReleveStart(int(ln[7:]), _tuple_new(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
+                read = _READ_RELEVE
+                seen_movetext = True
+            else:
+                return pos, line, read
+            line += 1
+            pos = eol + 1
+            if pos > ntext:
+                return pos, line, read
 
     # -- tokens of the general path (one method per token family) --------------------
     def _misplaced(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
