@@ -354,8 +354,9 @@ def _paren_stop(text: str, pos: int) -> int:
     return b if b >= 0 else e
 
 
-class _Game:
-    """Parses one game's text.  Line numbers and offsets are shifted to the file."""
+class _GameSink:
+    """One game as the parser builds it: its headers, elements and diagnostics, and the
+    reading of its tags.  Line numbers and offsets are shifted to the file."""
 
     __slots__ = ("file", "line0", "off0", "strict", "diags", "headers", "elements", "ndiag")
 
@@ -392,211 +393,124 @@ class _Game:
             text = text[:_TEXT_CLIP] + "…"
         self.diags.append(Diagnostic(code, severity, Span(line, col, line, end_col, offset), message, text, self.file))  # type: ignore[arg-type]
 
-    def run(self, text: str) -> Record:
-        """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
-        makes many small acyclic objects, and collections during the parse cost ~10 %."""
-        was = gc.isenabled()
-        gc.disable()
-        try:
-            return self._run(text)
-        finally:
-            if was:
-                gc.enable()
+    def _big(self, value: int, bound: int, what: str, line: int, col: int, end_col: int, off: int, text: str) -> bool:
+        """True (and a diagnostic naming the bound) when ``value`` is past ``bound``
+        (notation/limits.py): no number can make the replayer work in proportion to it."""
+        if value <= bound:
+            return False
+        self.diag(
+            "number-too-large",
+            "error",
+            line,
+            col,
+            end_col,
+            off,
+            f"{what} is at most {bound} (docs/resilience.md); this token is ignored",
+            text,
+        )
+        return True
 
-    def _run(self, text: str) -> Record:
-        """Tokenize and build in one pass.  This is the hot loop: locals, numeric group
-        indices, spans built as bare tuples."""
-        match = _TOKEN.match
-        diag = self.diag
-        headers = self.headers
-        elements = self.elements
-        append = elements.append
-        mkspan = _tuple_new
-        off0 = self.off0
-        line = self.line0
-        ls = 0  # index in ``text`` of the current line's start
-        pos = 0
-        # the open coup: None, or [number, side, roll, moves, before, after, phase,
-        # (line, col, offset), (end_line, end_col)]; phase 0 = before the moves,
-        # 1 = in the moves, 2 = after them
-        coup: list[Any] | None = None
-        skipping = False  # after a bad coup head: ignore tokens until the next coup/section
-        seen_movetext = False
-        fast_open = False  # the last element is a coup read by the fast path
-        com_fail = 0  # a '{' before this index cannot start a closed comment
-        fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
+    def _too_many_moves(self, text: str, s: int, pos: int, line: int, col: int, ls: int) -> int:
+        """A coup's fifth move: one diagnostic, and the rest of the run of moves on the
+        line skipped at once (a line of millions of moves builds nothing)."""
+        run = _MOVE_RUN.match(text, pos)
+        assert run is not None  # the pattern matches the empty string
+        end = run.end()
+        if end < len(text) and not text[end].isspace() and text[end] not in "{}":
+            end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
+        self.diag(
+            "too-many-moves",
+            "error",
+            line,
+            col,
+            end - ls + 1,
+            self.off0 + s,
+            f"a coup has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
+            "(a throw is two numbers, RULES.md §3.1); "
+            "the extra moves are ignored",
+            text[s : min(end, s + 60)],
+        )
+        return end
 
-        def close() -> None:
-            nonlocal coup
-            if coup is not None:
-                append(_built_coup(coup))
-                coup = None
+    def _fast_tag(self, ln: str, line: int, base: int) -> bool:
+        """A tag line in canonical form (``[Name "value"]``, no escapes), read without
+        the regex; False sends it to the token path."""
+        if ln[-2:] != '"]':
+            return False
+        k = ln.find(' "')
+        if k < 2:
+            return False
+        name = ln[1:k]
+        value = ln[k + 2 : -2]
+        if '"' in value or "\\" in value or not _TAG_NAME(name):
+            return False
+        self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
+        return True
 
-        misplaced = self._misplaced
-        fast_lines = self._fast_lines
-        ntext = len(text)
-        while True:
-            if pos == ls and not fast_off:
-                # at a line start: canonical lines are read by the fast path
-                pos, line, read = fast_lines(text, pos, line, coup, seen_movetext)
-                ls = pos
-                if read:
-                    coup = None  # closed by the fast path
-                    seen_movetext = True
-                    skipping = False
-                    fast_open = read == _READ_COUP
-                if pos > ntext:
-                    break
-            if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
-                # a '{' inside the stretch where a comment already failed to close: it
-                # cannot close either (no '}' before the same blank line), so no rescan
-                m = _UCOM(text, pos)
+    def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
+        if name in self.headers:
+            self.diag(
+                "duplicate-tag",
+                "warning",
+                line,
+                col,
+                end_col,
+                off,
+                f"tag {name} given twice; the last one is kept",
+                name,
+            )
+        if name == "Position":
+            spec, pd = parse_position(value, file=self.file, line=line, col=vcol)
+            for d in pd:
+                self.diag(
+                    d.code,
+                    d.severity,
+                    d.span.line,
+                    d.span.col,
+                    d.span.end_col,
+                    off + (d.span.col - col),
+                    d.message,
+                    d.text,
+                )
+        elif name == "Record":
+            low = value.strip().lower()
+            if low in ("full", "compact"):
+                value = low
             else:
-                m = match(text, pos)
-            if m is None:  # unreachable: the last alternatives always match
-                break
-            kind = m.lastgroup
-            s, pos = m.span(kind)  # type: ignore[arg-type]
-            if kind == "nl":
-                line += 1
-                ls = pos
-                continue
-            col = s - ls + 1
-            ecol = pos - ls + 1
-            if fast_open:
-                # a token that may extend the coup of a fast line (continuation lines)
-                fast_open = False
-                if coup is None and not skipping and kind in _CONTINUE:
-                    coup = _reopen(elements.pop())
-            if kind == "move":
-                if coup is None or skipping:
-                    if not skipping:
-                        misplaced(m, line, col, ecol, s)
-                    continue
-                a = int(m.group(_MV_A))
-                b = m.group(_MV_B)
-                t = int(b) if b.isdigit() else OFF
-                if a > 24 or not a or not t or t > OFF:
-                    self._bad_move(m, line, col, ecol, s)
-                    continue
-                if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
-                    pos = self._too_many_moves(text, s, pos, line, col, ls)
-                    continue
-                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
-                coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
-                coup[8] = (line, ecol)
-            elif kind == "head":
-                seen_movetext = True
-                if coup is not None:
-                    close()
-                coup = self._coup_head(m, line, col, ecol, s)
-                skipping = coup is None
-            elif kind == "com":
-                c, nls = self._comment(m, line, col, s)
-                if nls:
-                    line += nls
-                    ls = s + m.group(kind).rindex("\n") + 1
-                    ecol = pos - ls + 1
-                # a token before it on this line (tokens are never blank: no slice of the line)
-                if coup is not None and not skipping and m.start() > s - col + 1:
-                    coup[4 if coup[6] == 0 else 5].append(c)
-                    coup[8] = (line, ecol)
-                else:  # a comment that starts a line is a remark on the game
-                    close()
-                    append(c)
-            elif kind in _IN_COUP:  # mark, act, gly, cant, none
-                if coup is None or skipping:
-                    if not skipping:
-                        misplaced(m, line, col, ecol, s)
-                    continue
-                if kind == "cant":
-                    pos = self._cannot_play(coup, m, line, ls, text)
-                else:
-                    self._annotate(coup, m, line, col, ecol, s)
-            elif kind == "tag":
-                if seen_movetext or coup is not None:
-                    misplaced(m, line, col, ecol, s)
-                else:
-                    self._tag_token(m, line, col, ecol, s)
-            elif kind in _SECTIONS:  # rel, mq, res
-                seen_movetext = True
-                close()
-                skipping = self._section(m, line, col, ecol, s)
-            elif kind == "ucom":
-                if com_fail <= s:
-                    cm = _COM_BODY(text, s)
-                    assert cm is not None  # the pattern matches the '{' at s at least
-                    com_fail = cm.end()
-                c = self._unclosed_comment(m, line, col, ecol, s)
-                if coup is not None and not skipping and m.start() > ls:
-                    coup[4 if coup[6] == 0 else 5].append(c)
-                else:
-                    close()
-                    append(c)
-            elif kind == "line":
-                if self._bad_line(m, line, col, ecol, s):
-                    close()
-                    skipping = True
-            elif kind == "end":
-                break
-            elif not skipping:  # junk
-                stop = self._junk(m, line, col, s, text)
-                if stop is None:
-                    close()
-                    skipping = True
-                else:
-                    pos = stop
-        close()
-        return Record(self._ordered(headers), elements)
-
-    def _fast_lines(
-        self, text: str, pos: int, line: int, coup: list[Any] | None, seen_movetext: bool
-    ) -> tuple[int, int, int]:
-        """Read canonical lines (coups, tags, relevés) from the line start ``pos`` by the
-        fast path, without the regex, up to a line it cannot read; the open ``coup`` is
-        closed before the first movetext read.  Returns the next line's start and number
-        and what was read last: 0 (no movetext), _READ_COUP or _READ_RELEVE."""
-        append = self.elements.append
-        fast_line = self._fast_line
-        fast_tag = self._fast_tag
-        fast = _FAST_TOK
-        find = text.find
-        ntext = len(text)
-        off0 = self.off0
-        read = 0
-        while True:
-            eol = find("\n", pos)
-            if eol < 0:
-                eol = ntext
-            ln = text[pos:eol]
-            if ln[-1:] == "\r":
-                ln = ln[:-1]
-            c: Element | None = fast_line(ln, line, off0 + pos, fast)
-            if c is not None:
-                if coup is not None:
-                    append(_built_coup(coup))
-                    coup = None
-                append(c)
-                read = _READ_COUP
-                seen_movetext = True
-            elif ln[:1] == "[":
-                if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
-                    return pos, line, read
-            elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
-                if coup is not None:
-                    append(_built_coup(coup))
-                    coup = None
-                append(ReleveStart(int(ln[7:]), _tuple_new(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
-                read = _READ_RELEVE
-                seen_movetext = True
+                self.diag("bad-record-tag", "warning", line, vcol, end_col, off, 'Record is "full" or "compact"', value)
+        elif name == "Partie":
+            canon = _canonical_partie(value)
+            if canon is None:
+                self.diag(
+                    "unknown-partie",
+                    "warning",
+                    line,
+                    vcol,
+                    end_col,
+                    off,
+                    'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
+                    f"(N at most {L.MAX_MARQUES})",
+                    value,
+                )
             else:
-                return pos, line, read
-            line += 1
-            pos = eol + 1
-            if pos > ntext:
-                return pos, line, read
+                value = canon
+        self.headers[name] = value
 
-    # -- tokens of the general path (one method per token family) --------------------
+    @staticmethod
+    def _ordered(headers: dict[str, str]) -> dict[str, str]:
+        out = {k: headers[k] for k in TAG_ROSTER if k in headers}
+        for k, v in headers.items():
+            if k not in out:
+                out[k] = v
+        return out
+
+
+class _GameTokens(_GameSink):
+    """The token families of the general path, one method each; the token loop
+    (``_Game._run``) keeps the open coup and the line position."""
+
+    __slots__ = ()
+
     def _misplaced(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
         """A token out of its place: a coup's token with no coup open, a tag after the movetext."""
         kind = m.lastgroup
@@ -866,45 +780,216 @@ class _Game:
         self.diag(code, "error", line, col, ecol, off, msg, raw)
         return pos
 
-    # -- helpers --------------------------------------------------------------------
-    def _big(self, value: int, bound: int, what: str, line: int, col: int, end_col: int, off: int, text: str) -> bool:
-        """True (and a diagnostic naming the bound) when ``value`` is past ``bound``
-        (notation/limits.py): no number can make the replayer work in proportion to it."""
-        if value <= bound:
-            return False
-        self.diag(
-            "number-too-large",
-            "error",
-            line,
-            col,
-            end_col,
-            off,
-            f"{what} is at most {bound} (docs/resilience.md); this token is ignored",
-            text,
-        )
-        return True
 
-    def _too_many_moves(self, text: str, s: int, pos: int, line: int, col: int, ls: int) -> int:
-        """A coup's fifth move: one diagnostic, and the rest of the run of moves on the
-        line skipped at once (a line of millions of moves builds nothing)."""
-        run = _MOVE_RUN.match(text, pos)
-        assert run is not None  # the pattern matches the empty string
-        end = run.end()
-        if end < len(text) and not text[end].isspace() and text[end] not in "{}":
-            end = max(pos, text.rfind(" ", pos, end), text.rfind("\t", pos, end))  # keep a token cut in two
-        self.diag(
-            "too-many-moves",
-            "error",
-            line,
-            col,
-            end - ls + 1,
-            self.off0 + s,
-            f"a coup has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
-            "(a throw is two numbers, RULES.md §3.1); "
-            "the extra moves are ignored",
-            text[s : min(end, s + 60)],
-        )
-        return end
+class _Game(_GameTokens):
+    """Parses one game's text: the fast path for canonical lines, the token loop for
+    the rest.  Line numbers and offsets are shifted to the file."""
+
+    __slots__ = ()
+
+    def run(self, text: str) -> Record:
+        """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
+        makes many small acyclic objects, and collections during the parse cost ~10 %."""
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run(text)
+        finally:
+            if was:
+                gc.enable()
+
+    def _run(self, text: str) -> Record:
+        """Tokenize and build in one pass.  This is the hot loop: locals, numeric group
+        indices, spans built as bare tuples."""
+        match = _TOKEN.match
+        diag = self.diag
+        headers = self.headers
+        elements = self.elements
+        append = elements.append
+        mkspan = _tuple_new
+        off0 = self.off0
+        line = self.line0
+        ls = 0  # index in ``text`` of the current line's start
+        pos = 0
+        # the open coup: None, or [number, side, roll, moves, before, after, phase,
+        # (line, col, offset), (end_line, end_col)]; phase 0 = before the moves,
+        # 1 = in the moves, 2 = after them
+        coup: list[Any] | None = None
+        skipping = False  # after a bad coup head: ignore tokens until the next coup/section
+        seen_movetext = False
+        fast_open = False  # the last element is a coup read by the fast path
+        com_fail = 0  # a '{' before this index cannot start a closed comment
+        fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
+
+        def close() -> None:
+            nonlocal coup
+            if coup is not None:
+                append(_built_coup(coup))
+                coup = None
+
+        misplaced = self._misplaced
+        fast_lines = self._fast_lines
+        ntext = len(text)
+        while True:
+            if pos == ls and not fast_off:
+                # at a line start: canonical lines are read by the fast path
+                pos, line, read = fast_lines(text, pos, line, coup, seen_movetext)
+                ls = pos
+                if read:
+                    coup = None  # closed by the fast path
+                    seen_movetext = True
+                    skipping = False
+                    fast_open = read == _READ_COUP
+                if pos > ntext:
+                    break
+            if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
+                # a '{' inside the stretch where a comment already failed to close: it
+                # cannot close either (no '}' before the same blank line), so no rescan
+                m = _UCOM(text, pos)
+            else:
+                m = match(text, pos)
+            if m is None:  # unreachable: the last alternatives always match
+                break
+            kind = m.lastgroup
+            s, pos = m.span(kind)  # type: ignore[arg-type]
+            if kind == "nl":
+                line += 1
+                ls = pos
+                continue
+            col = s - ls + 1
+            ecol = pos - ls + 1
+            if fast_open:
+                # a token that may extend the coup of a fast line (continuation lines)
+                fast_open = False
+                if coup is None and not skipping and kind in _CONTINUE:
+                    coup = _reopen(elements.pop())
+            if kind == "move":
+                if coup is None or skipping:
+                    if not skipping:
+                        misplaced(m, line, col, ecol, s)
+                    continue
+                a = int(m.group(_MV_A))
+                b = m.group(_MV_B)
+                t = int(b) if b.isdigit() else OFF
+                if a > 24 or not a or not t or t > OFF:
+                    self._bad_move(m, line, col, ecol, s)
+                    continue
+                if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
+                    pos = self._too_many_moves(text, s, pos, line, col, ls)
+                    continue
+                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
+                coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
+                coup[8] = (line, ecol)
+            elif kind == "head":
+                seen_movetext = True
+                if coup is not None:
+                    close()
+                coup = self._coup_head(m, line, col, ecol, s)
+                skipping = coup is None
+            elif kind == "com":
+                c, nls = self._comment(m, line, col, s)
+                if nls:
+                    line += nls
+                    ls = s + m.group(kind).rindex("\n") + 1
+                    ecol = pos - ls + 1
+                # a token before it on this line (tokens are never blank: no slice of the line)
+                if coup is not None and not skipping and m.start() > s - col + 1:
+                    coup[4 if coup[6] == 0 else 5].append(c)
+                    coup[8] = (line, ecol)
+                else:  # a comment that starts a line is a remark on the game
+                    close()
+                    append(c)
+            elif kind in _IN_COUP:  # mark, act, gly, cant, none
+                if coup is None or skipping:
+                    if not skipping:
+                        misplaced(m, line, col, ecol, s)
+                    continue
+                if kind == "cant":
+                    pos = self._cannot_play(coup, m, line, ls, text)
+                else:
+                    self._annotate(coup, m, line, col, ecol, s)
+            elif kind == "tag":
+                if seen_movetext or coup is not None:
+                    misplaced(m, line, col, ecol, s)
+                else:
+                    self._tag_token(m, line, col, ecol, s)
+            elif kind in _SECTIONS:  # rel, mq, res
+                seen_movetext = True
+                close()
+                skipping = self._section(m, line, col, ecol, s)
+            elif kind == "ucom":
+                if com_fail <= s:
+                    cm = _COM_BODY(text, s)
+                    assert cm is not None  # the pattern matches the '{' at s at least
+                    com_fail = cm.end()
+                c = self._unclosed_comment(m, line, col, ecol, s)
+                if coup is not None and not skipping and m.start() > ls:
+                    coup[4 if coup[6] == 0 else 5].append(c)
+                else:
+                    close()
+                    append(c)
+            elif kind == "line":
+                if self._bad_line(m, line, col, ecol, s):
+                    close()
+                    skipping = True
+            elif kind == "end":
+                break
+            elif not skipping:  # junk
+                stop = self._junk(m, line, col, s, text)
+                if stop is None:
+                    close()
+                    skipping = True
+                else:
+                    pos = stop
+        close()
+        return Record(self._ordered(headers), elements)
+
+    def _fast_lines(
+        self, text: str, pos: int, line: int, coup: list[Any] | None, seen_movetext: bool
+    ) -> tuple[int, int, int]:
+        """Read canonical lines (coups, tags, relevés) from the line start ``pos`` by the
+        fast path, without the regex, up to a line it cannot read; the open ``coup`` is
+        closed before the first movetext read.  Returns the next line's start and number
+        and what was read last: 0 (no movetext), _READ_COUP or _READ_RELEVE."""
+        append = self.elements.append
+        fast_line = self._fast_line
+        fast_tag = self._fast_tag
+        fast = _FAST_TOK
+        find = text.find
+        ntext = len(text)
+        off0 = self.off0
+        read = 0
+        while True:
+            eol = find("\n", pos)
+            if eol < 0:
+                eol = ntext
+            ln = text[pos:eol]
+            if ln[-1:] == "\r":
+                ln = ln[:-1]
+            c: Element | None = fast_line(ln, line, off0 + pos, fast)
+            if c is not None:
+                if coup is not None:
+                    append(_built_coup(coup))
+                    coup = None
+                append(c)
+                read = _READ_COUP
+                seen_movetext = True
+            elif ln[:1] == "[":
+                if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
+                    return pos, line, read
+            elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
+                if coup is not None:
+                    append(_built_coup(coup))
+                    coup = None
+                append(ReleveStart(int(ln[7:]), _tuple_new(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
+                read = _READ_RELEVE
+                seen_movetext = True
+            else:
+                return pos, line, read
+            line += 1
+            pos = eol + 1
+            if pos > ntext:
+                return pos, line, read
 
     def _fast_line(
         self,
@@ -1033,78 +1118,6 @@ class _Game:
         s5(o, () if after is None else tuple(after))
         s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
         return o
-
-    def _fast_tag(self, ln: str, line: int, base: int) -> bool:
-        """A tag line in canonical form (``[Name "value"]``, no escapes), read without
-        the regex; False sends it to the token path."""
-        if ln[-2:] != '"]':
-            return False
-        k = ln.find(' "')
-        if k < 2:
-            return False
-        name = ln[1:k]
-        value = ln[k + 2 : -2]
-        if '"' in value or "\\" in value or not _TAG_NAME(name):
-            return False
-        self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
-        return True
-
-    def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
-        if name in self.headers:
-            self.diag(
-                "duplicate-tag",
-                "warning",
-                line,
-                col,
-                end_col,
-                off,
-                f"tag {name} given twice; the last one is kept",
-                name,
-            )
-        if name == "Position":
-            spec, pd = parse_position(value, file=self.file, line=line, col=vcol)
-            for d in pd:
-                self.diag(
-                    d.code,
-                    d.severity,
-                    d.span.line,
-                    d.span.col,
-                    d.span.end_col,
-                    off + (d.span.col - col),
-                    d.message,
-                    d.text,
-                )
-        elif name == "Record":
-            low = value.strip().lower()
-            if low in ("full", "compact"):
-                value = low
-            else:
-                self.diag("bad-record-tag", "warning", line, vcol, end_col, off, 'Record is "full" or "compact"', value)
-        elif name == "Partie":
-            canon = _canonical_partie(value)
-            if canon is None:
-                self.diag(
-                    "unknown-partie",
-                    "warning",
-                    line,
-                    vcol,
-                    end_col,
-                    off,
-                    'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
-                    f"(N at most {L.MAX_MARQUES})",
-                    value,
-                )
-            else:
-                value = canon
-        self.headers[name] = value
-
-    @staticmethod
-    def _ordered(headers: dict[str, str]) -> dict[str, str]:
-        out = {k: headers[k] for k in TAG_ROSTER if k in headers}
-        for k, v in headers.items():
-            if k not in out:
-                out[k] = v
-        return out
 
 
 _d = list(_Game._fast_line.__defaults__ or ())  # bind the tables as locals of the hot function
