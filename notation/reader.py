@@ -800,7 +800,8 @@ class _Game(_GameTokens):
 
     def _run(self, text: str) -> Record:
         """Tokenize and build in one pass.  This is the hot loop: locals, numeric group
-        indices, spans built as bare tuples."""
+        indices, spans built as bare tuples.  The hot token states (moves, coup heads,
+        comments) stay inline; every other token family is a method of _GameTokens."""
         match = _TOKEN.match
         diag = self.diag
         headers = self.headers
