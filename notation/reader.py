@@ -22,6 +22,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple, Protocol, TypeVar
 
 from . import limits as L
+from .action_reader import ACTION_WORDS as _ACTION_WORDS
+from .action_reader import KEYWORDS_HINT as _KEYWORDS_HINT
+from .action_reader import read_action
 from .position import parse_position
 from .record import (
     OFF,
@@ -36,7 +39,6 @@ from .record import (
     Ecole,
     Element,
     FaitMarquer,
-    Force,
     Glyph,
     JouePourTout,
     Mark,
@@ -48,7 +50,6 @@ from .record import (
     Record,
     ReleveStart,
     Remet,
-    Replay,
     Span,
 )
 
@@ -94,39 +95,6 @@ DOUBLET_NAMES: dict[str, int] = {
     "sonne": 6,
 }
 
-# keyword after "X:" -> action kind (canonical spellings first; see docs/notation.md)
-_ACTION_WORDS: dict[str, str] = {}
-for _kind, _words in {
-    "reste": ("reste", "tiens", "je-reste", "je-tiens", "stay", "stays", "hold"),
-    "va": (
-        "s'en-va",
-        "s’en-va",
-        "sen-va",
-        "s-en-va",
-        "m'en-vais",
-        "je-m'en-vais",
-        "men-vais",
-        "va",
-        "part",
-        "leave",
-        "leaves",
-        "go",
-        "goes",
-    ),
-    "nmp": ("ne-marque-pas", "je-ne-marque-pas", "nmp", "no-mark", "pass"),
-    "tout": ("joue-pour-tout", "je-joue-pour-tout", "pour-tout", "jpt", "play-for-all"),
-    "pavillon": ("pavillon", "prend-le-pavillon", "flag"),
-    "ecole": ("école", "ecole", "school"),
-    "corr": ("correction", "corr", "fix"),
-    # both build a Replay; the canonical word says who decided (docs/notation.md)
-    "replay": ("fait-jouer", "fait-rejouer", "impose", "remedy", "rejoue", "rejoué", "replay"),
-    # demands of the other player (docs/notation.md; 003 §187, §213)
-    "force": ("force", "oblige"),
-    "fait-marquer": ("fait-marquer", "oblige-a-marquer"),
-    "remet": ("remet", "remet-a", "efface"),
-}.items():
-    for _w in _words:
-        _ACTION_WORDS[_w] = _kind
 
 _BREDOUILLE = {"petite-bredouille": "petite", "petite": "petite", "grande-bredouille": "grande", "grande": "grande"}
 
@@ -160,7 +128,6 @@ _TOKEN = re.compile(
     r")"
 )
 
-# one token inside the parentheses of a replay: a move, a cannot-play or "--"
 # the characters of moves and cannot-plays: after a coup's fifth move the rest of such a
 # run on the line is skipped in one C call (back to a token boundary)
 _MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
@@ -169,19 +136,9 @@ _MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
 _COM_BODY = re.compile(r"\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*").match
 _UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
 _OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
-_REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
-_REPLAY_SPLIT = re.compile(r"\S+").finditer
 _PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
-_KEYWORDS_HINT = (
-    "reste, s'en-va, ne-marque-pas, joue-pour-tout, pavillon, école+N, correction±N, fait-jouer(…), "
-    "rejoue(…), force(…), fait-marquer(…), remet(…)"
-)
-# the body of fait-marquer(B+4t1) and of remet(A-2t-1)
-_DEMAND_MARK = re.compile(r"([A-D])\+(\d{1,9})(?:t(\d{1,9}))?([bs])?").fullmatch
-_DEMAND_REMET = re.compile(r"([A-D])([+-]\d{1,9})(?:t([+-]\d{1,9}))?").fullmatch
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
-_UNESC_REASON = re.compile(r"\\([\\)])")
 _UNESC_TAG = re.compile(r"\\([\\\"])")
 _STRIP_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
 _PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?(\d{1,4}))?\Z")
@@ -230,6 +187,23 @@ _HEADNUM = {f"{_i}.": _i for _i in range(1, 1000)}
 _ROLL_TEXT = {f"{_a}-{_b}": (max(_a, _b), min(_a, _b)) for _a in range(1, 7) for _b in range(1, 7)}
 _SIDES = frozenset("ABCD")
 _CONTINUE = frozenset(("move", "mark", "act", "gly", "cant", "none"))
+_IN_COUP = frozenset(("mark", "act", "gly", "cant", "none"))  # tokens of an open coup, bar moves
+_SECTIONS = frozenset(("rel", "mq", "res"))
+_READ_COUP, _READ_RELEVE = 1, 2  # what the fast path read last
+# a token out of its place: (code, message)
+_MISPLACED = {
+    "move": ("move-outside-coup", "a move must follow a coup head like '3. A 6-5'"),
+    "mark": ("action-outside-coup", "a mark belongs to a coup"),
+    "act": ("action-outside-coup", "this belongs to a coup"),
+    "gly": ("glyph-outside-coup", "a glyph annotates a coup"),
+    "cant": ("move-outside-coup", "'cannot play' belongs to a coup"),
+    "none": ("move-outside-coup", "'--' (no checker moved) belongs to a coup"),
+    "tag": ("misplaced-tag", "tags belong before the movetext"),
+}
+_BAD_MOVE = {
+    "move": "a move goes from a point 1..24 to a point 1..24 or 'off'",
+    "cant": "'cannot play' names a die number 1..6",
+}
 _FAST_OFF = False
 _MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
@@ -340,8 +314,49 @@ def _enter_moves(
 # --- the game parser ----------------------------------------------------------------
 
 
-class _Game:
-    """Parses one game's text.  Line numbers and offsets are shifted to the file."""
+def _built_coup(c: list[Any]) -> Coup:
+    """The coup of an open-coup list (see ``_Game._run``)."""
+    s0 = c[7]
+    e = c[8]
+    span = _tuple_new(Span, (s0[0], s0[1], e[0], e[1], s0[2]))
+    return _new_coup(c[0], c[1], c[2], tuple(c[3]), tuple(c[4]), tuple(c[5]), span)
+
+
+def _reopen(c: Element) -> list[Any]:
+    """The open-coup list of a coup read by the fast path, which a continuation line extends."""
+    assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
+    sp = c.span
+    return [
+        c.number,
+        c.side,
+        c.roll,
+        list(c.moves),
+        list(c.before),
+        list(c.after),
+        2 if c.after else (1 if c.moves else 0),
+        (sp[0], sp[1], sp[4]),
+        (sp[2], sp[3]),
+    ]
+
+
+def _paren_stop(text: str, pos: int) -> int:
+    """Where a keyword's unclosed '(' content ends: after the ')' on the line (and any
+    text glued to it), else at a '{' or the line's end."""
+    e = text.find("\n", pos)
+    e = len(text) if e < 0 else e
+    k = text.find(")", pos, e)
+    b = text.find("{", pos, e)
+    if k >= 0 and (b < 0 or k < b):
+        stop = k + 1
+        while stop < e and not text[stop].isspace() and text[stop] not in "{}":
+            stop += 1  # text glued after ')' belongs to the bad token
+        return stop
+    return b if b >= 0 else e
+
+
+class _GameSink:
+    """One game as the parser builds it: its headers, elements and diagnostics, and the
+    reading of its tags.  Line numbers and offsets are shifted to the file."""
 
     __slots__ = ("file", "line0", "off0", "strict", "diags", "headers", "elements", "ndiag")
 
@@ -378,580 +393,6 @@ class _Game:
             text = text[:_TEXT_CLIP] + "…"
         self.diags.append(Diagnostic(code, severity, Span(line, col, line, end_col, offset), message, text, self.file))  # type: ignore[arg-type]
 
-    def run(self, text: str) -> Record:
-        """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
-        makes many small acyclic objects, and collections during the parse cost ~10 %."""
-        was = gc.isenabled()
-        gc.disable()
-        try:
-            return self._run(text)
-        finally:
-            if was:
-                gc.enable()
-
-    def _run(self, text: str) -> Record:
-        """Tokenize and build in one pass.  This is the hot loop: locals, numeric group
-        indices, spans built as bare tuples."""
-        match = _TOKEN.match
-        diag = self.diag
-        headers = self.headers
-        elements = self.elements
-        append = elements.append
-        mkspan = _tuple_new
-        off0 = self.off0
-        line = self.line0
-        ls = 0  # index in ``text`` of the current line's start
-        pos = 0
-        # the open coup: None, or [number, side, roll, moves, before, after, phase,
-        # (line, col, offset), (end_line, end_col)]; phase 0 = before the moves,
-        # 1 = in the moves, 2 = after them
-        coup: list[Any] | None = None
-        skipping = False  # after a bad coup head: ignore tokens until the next coup/section
-        seen_movetext = False
-        fast_open = False  # the last element is a coup read by the fast path
-        com_fail = 0  # a '{' before this index cannot start a closed comment
-        fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
-
-        def close() -> None:
-            nonlocal coup
-            c = coup
-            if c is not None:
-                s0 = c[7]
-                e = c[8]
-                append(
-                    _new_coup(
-                        c[0],
-                        c[1],
-                        c[2],
-                        tuple(c[3]),
-                        tuple(c[4]),
-                        tuple(c[5]),
-                        mkspan(Span, (s0[0], s0[1], e[0], e[1], s0[2])),
-                    )
-                )
-                coup = None
-
-        fast = _FAST_TOK
-        fast_line = self._fast_line
-        fast_tag = self._fast_tag
-        find = text.find
-        ntext = len(text)
-        while True:
-            if pos == ls and not fast_off:
-                # at a line start: read canonical lines (coups, tags, relevés) by the
-                # fast path, without the regex; any other line goes to the token path
-                ended = False
-                while True:
-                    eol = find("\n", pos)
-                    if eol < 0:
-                        eol = ntext
-                    ln = text[pos:eol]
-                    if ln[-1:] == "\r":
-                        ln = ln[:-1]
-                    c: Element | None = fast_line(ln, line, off0 + pos, fast)
-                    if c is not None:
-                        if coup is not None:
-                            close()
-                        append(c)
-                        fast_open = True
-                        seen_movetext = True
-                        skipping = False
-                    elif ln[:1] == "[":
-                        if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
-                            break
-                    elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
-                        if coup is not None:
-                            close()
-                        append(ReleveStart(int(ln[7:]), mkspan(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
-                        fast_open = False
-                        seen_movetext = True
-                        skipping = False
-                    else:
-                        break
-                    line += 1
-                    pos = ls = eol + 1
-                    if pos > ntext:
-                        ended = True
-                        break
-                if ended:
-                    break
-            if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
-                # a '{' inside the stretch where a comment already failed to close: it
-                # cannot close either (no '}' before the same blank line), so no rescan
-                m = _UCOM(text, pos)
-            else:
-                m = match(text, pos)
-            if m is None:  # unreachable: the last alternatives always match
-                break
-            kind = m.lastgroup
-            s, pos = m.span(kind)  # type: ignore[arg-type]
-            if kind == "nl":
-                line += 1
-                ls = pos
-                continue
-            col = s - ls + 1
-            ecol = pos - ls + 1
-            if fast_open:
-                # a token that may extend the coup of a fast line (continuation lines)
-                fast_open = False
-                if coup is None and not skipping and kind in _CONTINUE:
-                    c = elements.pop()
-                    assert isinstance(c, Coup)  # fast_open: the last element is a fast-path coup
-                    sp = c.span
-                    coup = [
-                        c.number,
-                        c.side,
-                        c.roll,
-                        list(c.moves),
-                        list(c.before),
-                        list(c.after),
-                        2 if c.after else (1 if c.moves else 0),
-                        (sp[0], sp[1], sp[4]),
-                        (sp[2], sp[3]),
-                    ]
-            if kind == "move":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "move-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a move must follow a coup head like '3. A 6-5'",
-                            text[s:pos],
-                        )
-                    continue
-                a = int(m.group(_MV_A))
-                b = m.group(_MV_B)
-                t = int(b) if b.isdigit() else OFF
-                if a > 24 or not a or not t or t > OFF:
-                    diag(
-                        "bad-move",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "a move goes from a point 1..24 to a point 1..24 or 'off'",
-                        text[s:pos],
-                    )
-                    continue
-                if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
-                    pos = self._too_many_moves(text, s, pos, line, col, ls)
-                    continue
-                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
-                coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
-                coup[8] = (line, ecol)
-            elif kind == "head":
-                seen_movetext = True
-                if coup is not None:
-                    close()
-                skipping = False
-                if self._big(
-                    int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, ecol, off0 + s, text[s:pos]
-                ):
-                    skipping = True
-                    continue
-                r2 = m.group(_HD_R2)
-                if r2 is not None:
-                    r1, r2 = int(m.group(_HD_R1)), int(r2)
-                    if not (0 < r1 < 7 and 0 < r2 < 7):
-                        rs = m.start(_HD_R1)
-                        diag(
-                            "bad-roll", "error", line, rs - ls + 1, ecol, off0 + rs, "each die shows 1..6", text[rs:pos]
-                        )
-                        skipping = True
-                        continue
-                    if r1 < r2:
-                        r1, r2 = r2, r1
-                else:
-                    d = DOUBLET_NAMES.get(m.group(_HD_NAME).lower())
-                    if d is None:
-                        rs = m.start(_HD_NAME)
-                        diag(
-                            "bad-roll",
-                            "error",
-                            line,
-                            rs - ls + 1,
-                            ecol,
-                            off0 + rs,
-                            "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
-                            m.group(_HD_NAME),
-                        )
-                        skipping = True
-                        continue
-                    r1 = r2 = d
-                side = m.group(_HD_SIDE)
-                coup = [
-                    int(m.group(_HD_NUM)),
-                    side if side < "a" else side.upper(),
-                    (r1, r2),
-                    [],
-                    [],
-                    [],
-                    0,
-                    (line, col, off0 + s),
-                    (line, ecol),
-                ]
-            elif kind == "mark":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "action-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a mark belongs to a coup",
-                            text[s:pos],
-                        )
-                    continue
-                h = m.group(_MK_HOLES)
-                bf = m.group(_MK_BS)
-                if self._big(
-                    int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, ecol, off0 + s, text[s:pos]
-                ) or (
-                    h is not None
-                    and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, ecol, off0 + s, text[s:pos])
-                ):
-                    continue
-                act = Mark(
-                    m.group(_MK_WHO),
-                    int(m.group(_MK_PTS)),
-                    int(h) if h is not None else None,
-                    None if bf is None else bf == "b",
-                    mkspan(Span, (line, col, line, ecol, off0 + s)),
-                )
-                if coup[6] == 0:
-                    coup[4].append(act)
-                else:
-                    coup[5].append(act)
-                    coup[6] = 2
-                coup[8] = (line, ecol)
-            elif kind == "end":
-                break
-            elif kind == "com":
-                raw = m.group(kind)
-                body = raw[1:-1]
-                if "\\" in body:
-                    body = _UNESC_COMMENT.sub(r"\1", body)
-                sl = line
-                nls = raw.count("\n")
-                if nls:
-                    line += nls
-                    ls = s + raw.rindex("\n") + 1
-                    ecol = pos - ls + 1
-                c = Comment(
-                    body.replace("\r", "") if "\r" in body else body, mkspan(Span, (sl, col, line, ecol, off0 + s))
-                )
-                # a token before it on this line (tokens are never blank: no slice of the line)
-                if coup is not None and not skipping and m.start() > s - col + 1:
-                    coup[4 if coup[6] == 0 else 5].append(c)
-                    coup[8] = (line, ecol)
-                else:  # a comment that starts a line is a remark on the game
-                    close()
-                    append(c)
-            elif kind == "act":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "action-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "this belongs to a coup",
-                            text[s:pos],
-                        )
-                    continue
-                act2 = self._action(m, line, col, ecol, off0 + s)
-                if act2 is None:
-                    continue
-                if coup[6] == 0:
-                    coup[4].append(act2)
-                else:
-                    coup[5].append(act2)
-                    coup[6] = 2
-                coup[8] = (line, ecol)
-            elif kind == "gly":
-                g = text[s:pos]
-                if coup is None or skipping:
-                    if not skipping:
-                        diag("glyph-outside-coup", "error", line, col, ecol, off0 + s, "a glyph annotates a coup", g)
-                    continue
-                if g[0] == "$":
-                    if self._big(int(g[1:]), L.MAX_GLYPH, "a numbered glyph", line, col, ecol, off0 + s, g):
-                        continue
-                    g = "$" + str(int(g[1:]))
-                coup[4 if coup[6] == 0 else 5].append(Glyph(g, mkspan(Span, (line, col, line, ecol, off0 + s))))
-                coup[8] = (line, ecol)
-            elif kind == "cant":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "move-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "'cannot play' belongs to a coup",
-                            text[s:pos],
-                        )
-                    continue
-                num = int(m.group(_CT_N))
-                if not 1 <= num <= 6:
-                    diag(
-                        "bad-move",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "'cannot play' names a die number 1..6",
-                        text[s:pos],
-                    )
-                    continue
-                if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
-                    pos = self._too_many_moves(text, s, pos, line, col, ls)
-                    continue
-                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
-                coup[3].append(CannotPlay(num, mkspan(Span, (line, col, line, ecol, off0 + s))))
-                coup[8] = (line, ecol)
-            elif kind == "none":
-                if coup is None or skipping:
-                    if not skipping:
-                        diag(
-                            "move-outside-coup",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "'--' (no checker moved) belongs to a coup",
-                            "--",
-                        )
-                    continue
-                if coup[3]:
-                    diag(
-                        "move-after-marks",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "'--' says no checker moved, but moves are written",
-                        "--",
-                    )
-                coup[6] = 2
-                coup[8] = (line, ecol)
-            elif kind == "tag":
-                if seen_movetext or coup is not None:
-                    diag(
-                        "misplaced-tag",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "tags belong before the movetext",
-                        text[s:pos],
-                    )
-                    continue
-                value = m.group(_TG_VALUE)
-                if "\\" in value:
-                    value = _UNESC_TAG.sub(r"\1", value)
-                self._tag(m.group(_TG_NAME), value, line, m.start(_TG_VALUE) - ls + 1, col, ecol, off0 + s)
-            elif kind == "rel":
-                seen_movetext = True
-                close()
-                skipping = self._big(
-                    int(m.group(_RL_N)), L.MAX_RELEVE, "a relevé number", line, col, ecol, off0 + s, text[s:pos]
-                )
-                if not skipping:
-                    append(ReleveStart(int(m.group(_RL_N)), mkspan(Span, (line, col, line, ecol, off0 + s))))
-            elif kind == "mq":
-                seen_movetext = True
-                close()
-                skipping = self._big(
-                    int(m.group(_MQ_N)), L.MAX_MARQUES, "a marqué number", line, col, ecol, off0 + s, text[s:pos]
-                )
-                if skipping:
-                    continue
-                p1 = m.group(_MQ_P1)
-                players = (p1, m.group(_MQ_P2)) if p1 else None
-                if players is not None and players[0] == players[1]:
-                    ps = m.start(_MQ_P1)
-                    diag(
-                        "bad-section",
-                        "error",
-                        line,
-                        ps - ls + 1,
-                        ecol,
-                        off0 + ps,
-                        "a marqué is played by two different players",
-                        f"{players[0]}-{players[1]}",
-                    )
-                append(MarqueStart(int(m.group(_MQ_N)), players, mkspan(Span, (line, col, line, ecol, off0 + s))))
-            elif kind == "res":
-                seen_movetext = True
-                close()
-                skipping = False
-                winner = m.group(_RS_W)
-                refait = winner is None
-                wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
-                bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
-                val = m.group(_RS_VAL)
-                if self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, ecol, off0 + s, text[s:pos]) or (
-                    val is not None
-                    and self._big(
-                        int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col, ecol, off0 + s, text[s:pos]
-                    )
-                ):
-                    skipping = True
-                    continue
-                if refait and wh != lh:
-                    hs = m.start(_RS_WH)
-                    diag(
-                        "bad-result",
-                        "warning",
-                        line,
-                        hs - ls + 1,
-                        ecol,
-                        off0 + hs,
-                        "a refait has equal holes (RULES.md §8.2)",
-                        f"{wh}-{lh}",
-                    )
-                append(
-                    MarqueResult(
-                        None if refait else winner,
-                        wh,
-                        lh,
-                        bred,  # type: ignore[arg-type]
-                        refait,
-                        int(val) if val is not None else None,
-                        mkspan(Span, (line, col, line, ecol, off0 + s)),
-                    )
-                )
-            elif kind == "ucom":
-                raw = m.group(kind)
-                if com_fail <= s:
-                    cm = _COM_BODY(text, s)
-                    assert cm is not None  # the pattern matches the '{' at s at least
-                    com_fail = cm.end()
-                diag(
-                    "unclosed-comment",
-                    "error",
-                    line,
-                    col,
-                    ecol,
-                    off0 + s,
-                    "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
-                    raw,
-                )
-                c = Comment(raw[1:].rstrip("\r"), mkspan(Span, (line, col, line, ecol, off0 + s)))
-                if coup is not None and not skipping and m.start() > ls:
-                    coup[4 if coup[6] == 0 else 5].append(c)
-                else:
-                    close()
-                    append(c)
-            elif kind == "line":
-                raw = m.group(kind)
-                if raw[0] == "[":
-                    diag("bad-tag", "error", line, col, ecol, off0 + s, 'a tag line reads [Name "value"]', raw)
-                else:
-                    word = raw.split(None, 1)[0].lower().translate(_STRIP_ACCENTS)
-                    close()
-                    skipping = True
-                    if word in ("resultat", "result"):
-                        diag(
-                            "bad-result",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
-                            "or 'résultat refait 7-7'",
-                            raw,
-                        )
-                    else:
-                        diag(
-                            "bad-section",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "a section reads 'relevé N' or 'marqué N [A-B]'",
-                            raw,
-                        )
-            else:  # junk
-                if skipping:
-                    continue
-                assert kind is not None  # a match always has its last group
-                raw = m.group(kind)
-                if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
-                    close()
-                    skipping = True
-                    diag(
-                        "bad-coup",
-                        "error",
-                        line,
-                        col,
-                        ecol,
-                        off0 + s,
-                        "a coup reads 'N. A 6-5 …': number, side letter, roll",
-                        raw,
-                    )
-                    continue
-                if raw == "}":
-                    diag("stray-brace", "error", line, col, ecol, off0 + s, "'}' without '{'", raw)
-                    continue
-                if raw[1:2] == ":" and raw[0] in "ABCD":
-                    kw = _PAREN_KEYWORD(raw)
-                    if kw is not None and kw.group(1).lower() in _ACTION_WORDS:
-                        # a known keyword whose '(' does not close on this line: what
-                        # follows up to ')' (or the line's end) is its content, not moves
-                        if ")" not in raw:
-                            e = find("\n", pos)
-                            e = ntext if e < 0 else e
-                            k = text.find(")", pos, e)
-                            b = text.find("{", pos, e)
-                            if k >= 0 and (b < 0 or k < b):
-                                stop = k + 1
-                                while stop < e and not text[stop].isspace() and text[stop] not in "{}":
-                                    stop += 1  # text glued after ')' belongs to the bad token
-                            else:
-                                stop = b if b >= 0 else e
-                            pos = max(pos, stop)
-                            ecol = pos - ls + 1
-                        diag(
-                            "bad-action",
-                            "error",
-                            line,
-                            col,
-                            ecol,
-                            off0 + s,
-                            "the parentheses must close on the same line, followed by a space: 'B:fait-jouer(1/6 1/5)'",
-                            text[s:pos],
-                        )
-                        continue
-                    msg = "unknown keyword after '" + raw[:2] + "' (" + _KEYWORDS_HINT + ")"
-                    code = "unknown-keyword"
-                elif raw.lower() in DOUBLET_NAMES or _ROLL_LIKE.match(raw):
-                    msg, code = "a roll must follow a coup number and side: 'N. A 6-5'", "misplaced-roll"
-                else:
-                    msg, code = "not a coup, move, mark or keyword of the notation", "unknown-token"
-                diag(code, "error", line, col, ecol, off0 + s, msg, raw)
-        close()
-        return Record(self._ordered(headers), elements)
-
-    # -- helpers --------------------------------------------------------------------
     def _big(self, value: int, bound: int, what: str, line: int, col: int, end_col: int, off: int, text: str) -> bool:
         """True (and a diagnostic naming the bound) when ``value`` is past ``bound``
         (notation/limits.py): no number can make the replayer work in proportion to it."""
@@ -990,6 +431,566 @@ class _Game:
             text[s : min(end, s + 60)],
         )
         return end
+
+    def _fast_tag(self, ln: str, line: int, base: int) -> bool:
+        """A tag line in canonical form (``[Name "value"]``, no escapes), read without
+        the regex; False sends it to the token path."""
+        if ln[-2:] != '"]':
+            return False
+        k = ln.find(' "')
+        if k < 2:
+            return False
+        name = ln[1:k]
+        value = ln[k + 2 : -2]
+        if '"' in value or "\\" in value or not _TAG_NAME(name):
+            return False
+        self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
+        return True
+
+    def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
+        if name in self.headers:
+            self.diag(
+                "duplicate-tag",
+                "warning",
+                line,
+                col,
+                end_col,
+                off,
+                f"tag {name} given twice; the last one is kept",
+                name,
+            )
+        if name == "Position":
+            spec, pd = parse_position(value, file=self.file, line=line, col=vcol)
+            for d in pd:
+                self.diag(
+                    d.code,
+                    d.severity,
+                    d.span.line,
+                    d.span.col,
+                    d.span.end_col,
+                    off + (d.span.col - col),
+                    d.message,
+                    d.text,
+                )
+        elif name == "Record":
+            low = value.strip().lower()
+            if low in ("full", "compact"):
+                value = low
+            else:
+                self.diag("bad-record-tag", "warning", line, vcol, end_col, off, 'Record is "full" or "compact"', value)
+        elif name == "Partie":
+            canon = _canonical_partie(value)
+            if canon is None:
+                self.diag(
+                    "unknown-partie",
+                    "warning",
+                    line,
+                    vcol,
+                    end_col,
+                    off,
+                    'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
+                    f"(N at most {L.MAX_MARQUES})",
+                    value,
+                )
+            else:
+                value = canon
+        self.headers[name] = value
+
+    @staticmethod
+    def _ordered(headers: dict[str, str]) -> dict[str, str]:
+        out = {k: headers[k] for k in TAG_ROSTER if k in headers}
+        for k, v in headers.items():
+            if k not in out:
+                out[k] = v
+        return out
+
+
+class _GameTokens(_GameSink):
+    """The token families of the general path, one method each; the token loop
+    (``_Game._run``) keeps the open coup and the line position."""
+
+    __slots__ = ()
+
+    def _misplaced(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A token out of its place: a coup's token with no coup open, a tag after the movetext."""
+        kind = m.lastgroup
+        assert kind is not None  # a match always has its last group
+        code, message = _MISPLACED[kind]
+        self.diag(code, "error", line, col, end_col, self.off0 + s, message, m.group(kind))
+
+    def _bad_move(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A move or cannot-play naming a point or die out of range."""
+        kind = m.lastgroup
+        assert kind is not None  # a match always has its last group
+        self.diag("bad-move", "error", line, col, end_col, self.off0 + s, _BAD_MOVE[kind], m.group(kind))
+
+    def _coup_head(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> list[Any] | None:
+        """The open coup a head like '3. A 6-5' starts, or None (diagnosed) when its number
+        or roll is bad: the coup's tokens are then skipped."""
+        off = self.off0 + s
+        if self._big(
+            int(m.group(_HD_NUM)), L.MAX_COUP_NUMBER, "a coup number", line, col, end_col, off, m.group("head")
+        ):
+            return None
+        r2 = m.group(_HD_R2)
+        if r2 is not None:
+            r1, r2 = int(m.group(_HD_R1)), int(r2)
+            if not (0 < r1 < 7 and 0 < r2 < 7):
+                rs = m.start(_HD_R1)
+                roll_text = m.string[rs : m.end("head")]
+                self.diag(
+                    "bad-roll", "error", line, rs - s + col, end_col, self.off0 + rs, "each die shows 1..6", roll_text
+                )
+                return None
+            if r1 < r2:
+                r1, r2 = r2, r1
+        else:
+            d = DOUBLET_NAMES.get(m.group(_HD_NAME).lower())
+            if d is None:
+                rs = m.start(_HD_NAME)
+                self.diag(
+                    "bad-roll",
+                    "error",
+                    line,
+                    rs - s + col,
+                    end_col,
+                    self.off0 + rs,
+                    "a roll is two numbers like 6-5 or a doublet name (bezet, double-deux, terne, carme, quine, sonnez)",
+                    m.group(_HD_NAME),
+                )
+                return None
+            r1 = r2 = d
+        side = m.group(_HD_SIDE)
+        number = int(m.group(_HD_NUM))
+        return [
+            number,
+            side if side < "a" else side.upper(),
+            (r1, r2),
+            [],
+            [],
+            [],
+            0,
+            (line, col, off),
+            (line, end_col),
+        ]
+
+    def _comment(self, m: re.Match[str], line: int, col: int, s: int) -> tuple[Comment, int]:
+        """A closed comment '{…}' and the number of line breaks inside it."""
+        raw = m.group("com")
+        body = raw[1:-1]
+        if "\\" in body:
+            body = _UNESC_COMMENT.sub(r"\1", body)
+        nls = raw.count("\n")
+        if nls:
+            span = (line, col, line + nls, len(raw) - raw.rindex("\n"), self.off0 + s)
+        else:
+            span = (line, col, line, col + len(raw), self.off0 + s)
+        return Comment(body.replace("\r", "") if "\r" in body else body, _tuple_new(Span, span)), nls
+
+    def _cannot_play(self, coup: list[Any], m: re.Match[str], line: int, ls: int, text: str) -> int:
+        """A cannot-play '-N' entered in the open ``coup``; returns where the scan resumes."""
+        s, pos = m.span("cant")
+        col, ecol, off = s - ls + 1, pos - ls + 1, self.off0 + s
+        num = int(m.group(_CT_N))
+        if not 1 <= num <= 6:
+            self._bad_move(m, line, col, ecol, s)
+            return pos
+        if len(coup[3]) >= L.MAX_CANNOT and _full(coup[3], CannotPlay, L.MAX_CANNOT):
+            return self._too_many_moves(text, s, pos, line, col, ls)
+        _enter_moves(coup, self.diag, line, col, ecol, off, text[s:pos])
+        coup[3].append(CannotPlay(num, _tuple_new(Span, (line, col, line, ecol, off))))
+        coup[8] = (line, ecol)
+        return pos
+
+    def _annotate(self, coup: list[Any], m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A mark, an action, a glyph or '--' entered in the open ``coup``."""
+        kind = m.lastgroup
+        off = self.off0 + s
+        if kind == "gly":
+            g = m.group(kind)
+            if g[0] == "$":
+                if self._big(int(g[1:]), L.MAX_GLYPH, "a numbered glyph", line, col, end_col, off, g):
+                    return
+                g = "$" + str(int(g[1:]))
+            coup[4 if coup[6] == 0 else 5].append(Glyph(g, _tuple_new(Span, (line, col, line, end_col, off))))
+            coup[8] = (line, end_col)
+            return
+        if kind == "none":
+            if coup[3]:
+                message = "'--' says no checker moved, but moves are written"
+                self.diag("move-after-marks", "error", line, col, end_col, off, message, "--")
+            coup[6] = 2
+            coup[8] = (line, end_col)
+            return
+        act = self._mark(m, line, col, end_col, s) if kind == "mark" else read_action(self, m, line, col, end_col, off)
+        if act is None:
+            return
+        if coup[6] == 0:
+            coup[4].append(act)
+        else:
+            coup[5].append(act)
+            coup[6] = 2
+        coup[8] = (line, end_col)
+
+    def _mark(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> Mark | None:
+        """A mark 'A+4t1b', or None (diagnosed) when a number is past its bound."""
+        off = self.off0 + s
+        raw = m.group("mark")
+        h = m.group(_MK_HOLES)
+        bf = m.group(_MK_BS)
+        if self._big(int(m.group(_MK_PTS)), L.MAX_MARK_POINTS, "a mark's points", line, col, end_col, off, raw) or (
+            h is not None and self._big(int(h), L.MAX_MARK_HOLES, "a mark's holes", line, col, end_col, off, raw)
+        ):
+            return None
+        return Mark(
+            m.group(_MK_WHO),
+            int(m.group(_MK_PTS)),
+            int(h) if h is not None else None,
+            None if bf is None else bf == "b",
+            _tuple_new(Span, (line, col, line, end_col, off)),
+        )
+
+    def _tag_token(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> None:
+        """A tag '[Name "value"]' read by the general path."""
+        value = m.group(_TG_VALUE)
+        if "\\" in value:
+            value = _UNESC_TAG.sub(r"\1", value)
+        vcol = m.start(_TG_VALUE) - s + col
+        self._tag(m.group(_TG_NAME), value, line, vcol, col, end_col, self.off0 + s)
+
+    def _section(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> bool:
+        """A relevé, a marqué or a result appended to the elements; True when a number is
+        past its bound (diagnosed): the tokens up to the next coup or section are skipped."""
+        kind = m.lastgroup
+        assert kind is not None  # a match always has its last group
+        off = self.off0 + s
+        raw = m.group(kind)
+        span = _tuple_new(Span, (line, col, line, end_col, off))
+        if kind == "rel":
+            n = int(m.group(_RL_N))
+            if self._big(n, L.MAX_RELEVE, "a relevé number", line, col, end_col, off, raw):
+                return True
+            self.elements.append(ReleveStart(n, span))
+            return False
+        if kind == "mq":
+            n = int(m.group(_MQ_N))
+            if self._big(n, L.MAX_MARQUES, "a marqué number", line, col, end_col, off, raw):
+                return True
+            p1 = m.group(_MQ_P1)
+            players = (p1, m.group(_MQ_P2)) if p1 else None
+            if players is not None and players[0] == players[1]:
+                ps = m.start(_MQ_P1)
+                message = "a marqué is played by two different players"
+                self.diag("bad-section", "error", line, ps - s + col, end_col, self.off0 + ps, message, f"{p1}-{p1}")
+            self.elements.append(MarqueStart(n, players, span))
+            return False
+        return self._result(m, line, col, end_col, s)
+
+    def _result(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> bool:
+        """A result 'résultat A 8-3 …' appended to the elements; True when a number is past
+        its bound (diagnosed)."""
+        off = self.off0 + s
+        raw = m.group("res")
+        winner = m.group(_RS_W)
+        refait = winner is None
+        wh, lh = int(m.group(_RS_WH)), int(m.group(_RS_LH))
+        bred = _BREDOUILLE.get((m.group(_RS_BRED) or "").lower(), "none")
+        val = m.group(_RS_VAL)
+        if self._big(max(wh, lh), L.MAX_HOLES, "a result's holes", line, col, end_col, off, raw) or (
+            val is not None
+            and self._big(int(val), L.MAX_RESULT_VALUE, "a marqué's value", line, col, end_col, off, raw)
+        ):
+            return True
+        if refait and wh != lh:
+            hs = m.start(_RS_WH)
+            message = "a refait has equal holes (RULES.md §8.2)"
+            self.diag("bad-result", "warning", line, hs - s + col, end_col, self.off0 + hs, message, f"{wh}-{lh}")
+        span = _tuple_new(Span, (line, col, line, end_col, off))
+        value = int(val) if val is not None else None
+        self.elements.append(MarqueResult(None if refait else winner, wh, lh, bred, refait, value, span))  # type: ignore[arg-type]
+        return False
+
+    def _unclosed_comment(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> Comment:
+        """A '{' not closed before a blank line: diagnosed, the comment ends with its line."""
+        raw = m.group("ucom")
+        self.diag(
+            "unclosed-comment",
+            "error",
+            line,
+            col,
+            end_col,
+            self.off0 + s,
+            "'{' is not closed by '}' before a blank line or the next game; the comment ends at the end of this line",
+            raw,
+        )
+        return Comment(raw[1:].rstrip("\r"), _tuple_new(Span, (line, col, line, end_col, self.off0 + s)))
+
+    def _bad_line(self, m: re.Match[str], line: int, col: int, end_col: int, s: int) -> bool:
+        """A malformed tag, section or result line (diagnosed); True for a section or a
+        result: the tokens up to the next coup or section are skipped."""
+        raw = m.group("line")
+        off = self.off0 + s
+        if raw[0] == "[":
+            self.diag("bad-tag", "error", line, col, end_col, off, 'a tag line reads [Name "value"]', raw)
+            return False
+        word = raw.split(None, 1)[0].lower().translate(_STRIP_ACCENTS)
+        if word in ("resultat", "result"):
+            message = (
+                "a result reads 'résultat A 8-3 [petite-bredouille|grande-bredouille] [valeur N]' "
+                "or 'résultat refait 7-7'"
+            )
+            self.diag("bad-result", "error", line, col, end_col, off, message, raw)
+        else:
+            message = "a section reads 'relevé N' or 'marqué N [A-B]'"
+            self.diag("bad-section", "error", line, col, end_col, off, message, raw)
+        return True
+
+    def _junk(self, m: re.Match[str], line: int, col: int, s: int, text: str) -> int | None:
+        """A word of no token kind, diagnosed; returns where the scan resumes, or None for
+        a bad coup head 'N.' (the coup's tokens are then skipped)."""
+        raw = m.group("junk")
+        pos = m.end("junk")
+        ls = s - col + 1
+        ecol = pos - ls + 1
+        off = self.off0 + s
+        if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
+            message = "a coup reads 'N. A 6-5 …': number, side letter, roll"
+            self.diag("bad-coup", "error", line, col, ecol, off, message, raw)
+            return None
+        if raw == "}":
+            self.diag("stray-brace", "error", line, col, ecol, off, "'}' without '{'", raw)
+            return pos
+        if raw[1:2] == ":" and raw[0] in "ABCD":
+            kw = _PAREN_KEYWORD(raw)
+            if kw is not None and kw.group(1).lower() in _ACTION_WORDS:
+                # a known keyword whose '(' does not close on this line: what
+                # follows up to ')' (or the line's end) is its content, not moves
+                if ")" not in raw:
+                    pos = max(pos, _paren_stop(text, pos))
+                    ecol = pos - ls + 1
+                message = "the parentheses must close on the same line, followed by a space: 'B:fait-jouer(1/6 1/5)'"
+                self.diag("bad-action", "error", line, col, ecol, off, message, text[s:pos])
+                return pos
+            msg = "unknown keyword after '" + raw[:2] + "' (" + _KEYWORDS_HINT + ")"
+            code = "unknown-keyword"
+        elif raw.lower() in DOUBLET_NAMES or _ROLL_LIKE.match(raw):
+            msg, code = "a roll must follow a coup number and side: 'N. A 6-5'", "misplaced-roll"
+        else:
+            msg, code = "not a coup, move, mark or keyword of the notation", "unknown-token"
+        self.diag(code, "error", line, col, ecol, off, msg, raw)
+        return pos
+
+
+class _Game(_GameTokens):
+    """Parses one game's text: the fast path for canonical lines, the token loop for
+    the rest.  Line numbers and offsets are shifted to the file."""
+
+    __slots__ = ()
+
+    def run(self, text: str) -> Record:
+        """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
+        makes many small acyclic objects, and collections during the parse cost ~10 %."""
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run(text)
+        finally:
+            if was:
+                gc.enable()
+
+    def _run(self, text: str) -> Record:
+        """Tokenize and build in one pass.  This is the hot loop: locals, numeric group
+        indices, spans built as bare tuples.  The hot token states (moves, coup heads,
+        comments) stay inline; every other token family is a method of _GameTokens."""
+        match = _TOKEN.match
+        diag = self.diag
+        headers = self.headers
+        elements = self.elements
+        append = elements.append
+        mkspan = _tuple_new
+        off0 = self.off0
+        line = self.line0
+        ls = 0  # index in ``text`` of the current line's start
+        pos = 0
+        # the open coup: None, or [number, side, roll, moves, before, after, phase,
+        # (line, col, offset), (end_line, end_col)]; phase 0 = before the moves,
+        # 1 = in the moves, 2 = after them
+        coup: list[Any] | None = None
+        skipping = False  # after a bad coup head: ignore tokens until the next coup/section
+        seen_movetext = False
+        fast_open = False  # the last element is a coup read by the fast path
+        com_fail = 0  # a '{' before this index cannot start a closed comment
+        fast_off = _FAST_OFF  # tests turn the fast path off to compare both paths
+
+        def close() -> None:
+            nonlocal coup
+            if coup is not None:
+                append(_built_coup(coup))
+                coup = None
+
+        misplaced = self._misplaced
+        fast_lines = self._fast_lines
+        ntext = len(text)
+        while True:
+            if pos == ls and not fast_off:
+                # at a line start: canonical lines are read by the fast path
+                pos, line, read = fast_lines(text, pos, line, coup, seen_movetext)
+                ls = pos
+                if read:
+                    coup = None  # closed by the fast path
+                    seen_movetext = True
+                    skipping = False
+                    fast_open = read == _READ_COUP
+                if pos > ntext:
+                    break
+            if pos < com_fail and _OPEN_BRACE(text, pos, com_fail):
+                # a '{' inside the stretch where a comment already failed to close: it
+                # cannot close either (no '}' before the same blank line), so no rescan
+                m = _UCOM(text, pos)
+            else:
+                m = match(text, pos)
+            if m is None:  # unreachable: the last alternatives always match
+                break
+            kind = m.lastgroup
+            s, pos = m.span(kind)  # type: ignore[arg-type]
+            if kind == "nl":
+                line += 1
+                ls = pos
+                continue
+            col = s - ls + 1
+            ecol = pos - ls + 1
+            if fast_open:
+                # a token that may extend the coup of a fast line (continuation lines)
+                fast_open = False
+                if coup is None and not skipping and kind in _CONTINUE:
+                    coup = _reopen(elements.pop())
+            if kind == "move":
+                if coup is None or skipping:
+                    if not skipping:
+                        misplaced(m, line, col, ecol, s)
+                    continue
+                a = int(m.group(_MV_A))
+                b = m.group(_MV_B)
+                t = int(b) if b.isdigit() else OFF
+                if a > 24 or not a or not t or t > OFF:
+                    self._bad_move(m, line, col, ecol, s)
+                    continue
+                if len(coup[3]) >= L.MAX_MOVES and _full(coup[3], Move, L.MAX_MOVES):
+                    pos = self._too_many_moves(text, s, pos, line, col, ls)
+                    continue
+                _enter_moves(coup, diag, line, col, ecol, off0 + s, text[s:pos])
+                coup[3].append(_new_move(a, t, mkspan(Span, (line, col, line, ecol, off0 + s))))
+                coup[8] = (line, ecol)
+            elif kind == "head":
+                seen_movetext = True
+                if coup is not None:
+                    close()
+                coup = self._coup_head(m, line, col, ecol, s)
+                skipping = coup is None
+            elif kind == "com":
+                c, nls = self._comment(m, line, col, s)
+                if nls:
+                    line += nls
+                    ls = s + m.group(kind).rindex("\n") + 1
+                    ecol = pos - ls + 1
+                # a token before it on this line (tokens are never blank: no slice of the line)
+                if coup is not None and not skipping and m.start() > s - col + 1:
+                    coup[4 if coup[6] == 0 else 5].append(c)
+                    coup[8] = (line, ecol)
+                else:  # a comment that starts a line is a remark on the game
+                    close()
+                    append(c)
+            elif kind in _IN_COUP:  # mark, act, gly, cant, none
+                if coup is None or skipping:
+                    if not skipping:
+                        misplaced(m, line, col, ecol, s)
+                    continue
+                if kind == "cant":
+                    pos = self._cannot_play(coup, m, line, ls, text)
+                else:
+                    self._annotate(coup, m, line, col, ecol, s)
+            elif kind == "tag":
+                if seen_movetext or coup is not None:
+                    misplaced(m, line, col, ecol, s)
+                else:
+                    self._tag_token(m, line, col, ecol, s)
+            elif kind in _SECTIONS:  # rel, mq, res
+                seen_movetext = True
+                close()
+                skipping = self._section(m, line, col, ecol, s)
+            elif kind == "ucom":
+                if com_fail <= s:
+                    cm = _COM_BODY(text, s)
+                    assert cm is not None  # the pattern matches the '{' at s at least
+                    com_fail = cm.end()
+                c = self._unclosed_comment(m, line, col, ecol, s)
+                if coup is not None and not skipping and m.start() > ls:
+                    coup[4 if coup[6] == 0 else 5].append(c)
+                else:
+                    close()
+                    append(c)
+            elif kind == "line":
+                if self._bad_line(m, line, col, ecol, s):
+                    close()
+                    skipping = True
+            elif kind == "end":
+                break
+            elif not skipping:  # junk
+                stop = self._junk(m, line, col, s, text)
+                if stop is None:
+                    close()
+                    skipping = True
+                else:
+                    pos = stop
+        close()
+        return Record(self._ordered(headers), elements)
+
+    def _fast_lines(
+        self, text: str, pos: int, line: int, coup: list[Any] | None, seen_movetext: bool
+    ) -> tuple[int, int, int]:
+        """Read canonical lines (coups, tags, relevés) from the line start ``pos`` by the
+        fast path, without the regex, up to a line it cannot read; the open ``coup`` is
+        closed before the first movetext read.  Returns the next line's start and number
+        and what was read last: 0 (no movetext), _READ_COUP or _READ_RELEVE."""
+        append = self.elements.append
+        fast_line = self._fast_line
+        fast_tag = self._fast_tag
+        fast = _FAST_TOK
+        find = text.find
+        ntext = len(text)
+        off0 = self.off0
+        read = 0
+        while True:
+            eol = find("\n", pos)
+            if eol < 0:
+                eol = ntext
+            ln = text[pos:eol]
+            if ln[-1:] == "\r":
+                ln = ln[:-1]
+            c: Element | None = fast_line(ln, line, off0 + pos, fast)
+            if c is not None:
+                if coup is not None:
+                    append(_built_coup(coup))
+                    coup = None
+                append(c)
+                read = _READ_COUP
+                seen_movetext = True
+            elif ln[:1] == "[":
+                if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
+                    return pos, line, read
+            elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
+                if coup is not None:
+                    append(_built_coup(coup))
+                    coup = None
+                append(ReleveStart(int(ln[7:]), _tuple_new(Span, (line, 1, line, len(ln) + 1, off0 + pos))))
+                read = _READ_RELEVE
+                seen_movetext = True
+            else:
+                return pos, line, read
+            line += 1
+            pos = eol + 1
+            if pos > ntext:
+                return pos, line, read
 
     def _fast_line(
         self,
@@ -1118,333 +1119,6 @@ class _Game:
         s5(o, () if after is None else tuple(after))
         s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
         return o
-
-    def _fast_tag(self, ln: str, line: int, base: int) -> bool:
-        """A tag line in canonical form (``[Name "value"]``, no escapes), read without
-        the regex; False sends it to the token path."""
-        if ln[-2:] != '"]':
-            return False
-        k = ln.find(' "')
-        if k < 2:
-            return False
-        name = ln[1:k]
-        value = ln[k + 2 : -2]
-        if '"' in value or "\\" in value or not _TAG_NAME(name):
-            return False
-        self._tag(name, value, line, k + 3, 1, len(ln) + 1, base)
-        return True
-
-    def _action(self, m: re.Match[str], line: int, col: int, end_col: int, off: int) -> Action | None:
-        who = m.group("ac_who")
-        word = m.group("ac_word")
-        kind = _ACTION_WORDS.get(word.lower())
-        raw = m.group("act")
-        span = Span(line, col, line, end_col, off)
-        num, holes, reason = m.group("ac_num"), m.group("ac_holes"), m.group("ac_reason")
-        if reason is not None and "\\" in reason:
-            reason = _UNESC_REASON.sub(r"\1", reason)
-        if kind is None:
-            self.diag(
-                "unknown-keyword",
-                "error",
-                line,
-                col + 2,
-                end_col,
-                off + 2,
-                "unknown keyword (" + _KEYWORDS_HINT + ")",
-                word,
-            )
-            return None
-        if kind in ("replay", "force"):
-            r = self._replay(
-                m, who, raw, num is not None or holes is not None, line, col, end_col, off, span, kind == "force"
-            )
-            return Force(r.who, r.moves, span) if kind == "force" and r is not None else r
-        if kind in ("fait-marquer", "remet"):
-            return self._demand(
-                kind,
-                word.lower(),
-                who,
-                raw,
-                (reason or "").strip(),
-                num is not None or holes is not None,
-                line,
-                col,
-                end_col,
-                off,
-                span,
-            )
-        if kind == "ecole":
-            if num is None:
-                self.diag(
-                    "bad-action", "error", line, col, end_col, off, "an école states its points: 'A:école+4'", raw
-                )
-                return None
-            if holes is not None:
-                self.diag(
-                    "bad-action",
-                    "error",
-                    line,
-                    col,
-                    end_col,
-                    off,
-                    "an école is counted in points, not holes (RULES.md §7.5)",
-                    raw,
-                )
-            if self._big(abs(int(num)), L.MAX_ECOLE_POINTS, "an école", line, col, end_col, off, raw):
-                return None
-            return Ecole(who, int(num), reason, span)
-        if kind == "corr":
-            if num is None and holes is None:
-                self.diag(
-                    "bad-action",
-                    "error",
-                    line,
-                    col,
-                    end_col,
-                    off,
-                    "a correction states its change: 'A:correction-2' or 'A:correction+0t-1'",
-                    raw,
-                )
-                return None
-            if self._big(
-                abs(int(num or 0)), L.MAX_CORRECTION_POINTS, "a correction's points", line, col, end_col, off, raw
-            ) or self._big(
-                abs(int(holes or 0)), L.MAX_CORRECTION_HOLES, "a correction's holes", line, col, end_col, off, raw
-            ):
-                return None
-            return Correction(who, int(num or 0), int(holes or 0), reason, span)
-        if num is not None or holes is not None or reason is not None:
-            self.diag(
-                "bad-action", "warning", line, col, end_col, off, f"'{word}' takes no number or reason; ignored", raw
-            )
-        if kind == "reste":
-            return Decision(who, False, span)
-        if kind == "va":
-            return Decision(who, True, span)
-        if kind == "nmp":
-            return NeMarquePas(who, span)
-        if kind == "pavillon":  # prendre le pavillon (RULES.md §5.4; 001 r.58)
-            return Pavillon(who, span)
-        return JouePourTout(who, span)
-
-    def _demand(
-        self,
-        kind: str,
-        word: str,
-        who: str,
-        raw: str,
-        body: str,
-        numbered: bool,
-        line: int,
-        col: int,
-        end_col: int,
-        off: int,
-        span: Span,
-    ) -> FaitMarquer | Remet | None:
-        """``A:fait-marquer(B+4t1)`` (003 §185-187) and ``B:remet(A-2)`` (003 §187): a mark
-        or a signed change of a side's jeton (and fichet) in the parentheses."""
-        if kind == "fait-marquer":
-            x = _DEMAND_MARK(body)
-            ok = x is not None
-            hint = "fait-marquer states the mark in parentheses: 'A:fait-marquer(B+4t1)'"
-        else:
-            x = _DEMAND_REMET(body)
-            ok = x is not None and not (word == "efface" and int(x.group(2)) > 0)
-            hint = "remet states a side and a signed number: 'B:remet(A-2)', 'A:remet(A+2t1)'"
-        if not ok:
-            self.diag("bad-action", "error", line, col, end_col, off, hint, raw)
-            return None
-        assert x is not None
-        if numbered:
-            self.diag(
-                "bad-action",
-                "warning",
-                line,
-                col,
-                end_col,
-                off,
-                f"'{word}' takes its number in parentheses; ignored",
-                raw,
-            )
-        if kind == "fait-marquer":
-            bred = None if x.group(4) is None else x.group(4) == "b"
-            mark = Mark(x.group(1), int(x.group(2)), None if x.group(3) is None else int(x.group(3)), bred, span)
-            return FaitMarquer(who, mark, span)
-        return Remet(who, x.group(1), int(x.group(2)), int(x.group(3) or 0), span)
-
-    def _replay(
-        self,
-        m: re.Match[str],
-        who: str,
-        raw: str,
-        numbered: bool,
-        line: int,
-        col: int,
-        end_col: int,
-        off: int,
-        span: Span,
-        force: bool = False,
-    ) -> Replay | None:
-        """``B:fait-jouer(1/6 1/5)`` / ``A:rejoue(…)``: the throw played again, a table
-        remedy (RULES.md §9.5; 003 §211, §216); ``force``: the same body for ``A:force(…)``
-        (003 §213).  The contents are read like a coup's moves, each with its own span;
-        any bad token drops the whole action."""
-        body = m.group("ac_reason")  # raw (escapes kept): a backslash is a bad move
-        if body is None or not body.strip():
-            self.diag(
-                "bad-action",
-                "error",
-                line,
-                col,
-                end_col,
-                off,
-                "a force states the moves it imposes: 'A:force(14/20)'"
-                if force
-                else "a replay states the play in parentheses: 'B:fait-jouer(1/12)', "
-                "'A:rejoue(1/7 1/6)', '(--)' if no checker moves",
-                raw,
-            )
-            return None
-        if numbered:
-            self.diag("bad-action", "warning", line, col, end_col, off, "a replay takes no number; ignored", raw)
-        base = col + m.start("ac_reason") - m.start("act")  # column of the body's first character
-        moves: list[Move | CannotPlay] = []
-        none_at = 0  # column of a "--"
-        ok = True
-        for t in _REPLAY_SPLIT(body):
-            tok = t.group()
-            c = base + t.start()
-            e = c + len(tok)
-            o = off + c - col
-            x = _REPLAY_TOKEN(tok)
-            sp = _tuple_new(Span, (line, c, line, e, o))
-            if len(moves) >= L.MAX_MOVES + L.MAX_CANNOT:
-                self.diag(
-                    "too-many-moves",
-                    "error",
-                    line,
-                    c,
-                    e,
-                    o,
-                    f"a replay has at most {L.MAX_MOVES} moves and {L.MAX_CANNOT} cannot-plays "
-                    "(a throw is two numbers, RULES.md §3.1)",
-                    tok,
-                )
-                ok = False
-                break
-            if x is None:
-                self.diag(
-                    "bad-move",
-                    "error",
-                    line,
-                    c,
-                    e,
-                    o,
-                    "a replay holds moves only: 'from/to', '-N' (cannot play) or '--' (no checker moved)",
-                    tok,
-                )
-                ok = False
-            elif x.group(4) is not None:
-                if none_at:
-                    self.diag("bad-move", "error", line, c, e, o, "'--' written twice", tok)
-                    ok = False
-                none_at = c
-            elif x.group(3) is not None:
-                n = int(x.group(3))
-                if 1 <= n <= 6:
-                    moves.append(CannotPlay(n, sp))
-                else:
-                    self.diag("bad-move", "error", line, c, e, o, "'cannot play' names a die number 1..6", tok)
-                    ok = False
-            else:
-                a = int(x.group(1))
-                b = x.group(2)
-                to = int(b) if b.isdigit() else OFF
-                if 0 < a < 25 and 0 < to <= OFF:
-                    moves.append(_new_move(a, to, sp))
-                else:
-                    self.diag(
-                        "bad-move",
-                        "error",
-                        line,
-                        c,
-                        e,
-                        o,
-                        "a move goes from a point 1..24 to a point 1..24 or 'off'",
-                        tok,
-                    )
-                    ok = False
-        if none_at and moves:
-            self.diag(
-                "bad-move",
-                "error",
-                line,
-                none_at,
-                none_at + 2,
-                off + none_at - col,
-                "'--' says no checker moved, but moves are written",
-                "--",
-            )
-            ok = False
-        return Replay(who, tuple(moves), span) if ok else None
-
-    def _tag(self, name: str, value: str, line: int, vcol: int, col: int, end_col: int, off: int) -> None:
-        if name in self.headers:
-            self.diag(
-                "duplicate-tag",
-                "warning",
-                line,
-                col,
-                end_col,
-                off,
-                f"tag {name} given twice; the last one is kept",
-                name,
-            )
-        if name == "Position":
-            spec, pd = parse_position(value, file=self.file, line=line, col=vcol)
-            for d in pd:
-                self.diag(
-                    d.code,
-                    d.severity,
-                    d.span.line,
-                    d.span.col,
-                    d.span.end_col,
-                    off + (d.span.col - col),
-                    d.message,
-                    d.text,
-                )
-        elif name == "Record":
-            low = value.strip().lower()
-            if low in ("full", "compact"):
-                value = low
-            else:
-                self.diag("bad-record-tag", "warning", line, vcol, end_col, off, 'Record is "full" or "compact"', value)
-        elif name == "Partie":
-            canon = _canonical_partie(value)
-            if canon is None:
-                self.diag(
-                    "unknown-partie",
-                    "warning",
-                    line,
-                    vcol,
-                    end_col,
-                    off,
-                    'Partie is "douze-trous", "a-ecrire N", "a-quatre N", "chouette N" or "a-tourner N" '
-                    f"(N at most {L.MAX_MARQUES})",
-                    value,
-                )
-            else:
-                value = canon
-        self.headers[name] = value
-
-    @staticmethod
-    def _ordered(headers: dict[str, str]) -> dict[str, str]:
-        out = {k: headers[k] for k in TAG_ROSTER if k in headers}
-        for k, v in headers.items():
-            if k not in out:
-                out[k] = v
-        return out
 
 
 _d = list(_Game._fast_line.__defaults__ or ())  # bind the tables as locals of the hot function
