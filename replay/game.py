@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..notation.position import parse_position
 from ..notation.reader import parse_partie
@@ -347,18 +347,12 @@ class Game:
             ledger.new_releve_after_sortie(end.primaute)
             self._new_releve(end.primaute)
             self.pending_roll = end.replay_roll
-        m = gains.marked
-        return CoupOutcome(
-            side=roller,
-            roll=t.roll,
-            play=t.play,
-            score=t.score,
-            gains=m.points,
-            ne_marque_pas=gains.ne_marque_pas,
-            holes=m.holes,
-            double=m.double,
-            bredouille=m.bredouille,
-            could_leave=m.holes > 0,
+        return _outcome(
+            roller,
+            t,
+            gains,
+            t.play,
+            could_leave=gains.marked.holes > 0,
             left=False,
             played=True,
             receipts=due,
@@ -375,17 +369,11 @@ class Game:
         self, roller: str, t: _Throw, gains: course.Gains, could_leave: bool, left: bool, ended: MarqueOutcome | None
     ) -> CoupOutcome:
         """A coup without a play: the roller left, or his gains ended the partie."""
-        m = gains.marked
-        return CoupOutcome(
-            side=roller,
-            roll=t.roll,
-            play=None,
-            score=t.score,
-            gains=m.points,
-            ne_marque_pas=gains.ne_marque_pas,
-            holes=m.holes,
-            double=m.double,
-            bredouille=m.bredouille,
+        return _outcome(
+            roller,
+            t,
+            gains,
+            None,
             could_leave=could_leave,
             left=left,
             releve_ended=left,
@@ -587,3 +575,20 @@ def replay_record(record: object, profile: Profile | None = None) -> Iterator[tu
         replayed = visit_element(element, replayer)
         if replayed is not None:
             yield replayed
+
+
+def _outcome(roller: str, t: _Throw, gains: course.Gains, play: Play | None, **rest: Any) -> CoupOutcome:
+    """A coup's outcome: the throw and the roller's own marking, then ``rest``."""
+    m = gains.marked
+    return CoupOutcome(
+        side=roller,
+        roll=t.roll,
+        play=play,
+        score=t.score,
+        gains=m.points,
+        ne_marque_pas=gains.ne_marque_pas,
+        holes=m.holes,
+        double=m.double,
+        bredouille=m.bredouille,
+        **rest,
+    )

@@ -190,17 +190,7 @@ def close_mistake(
         cons = f"école of {p.amount} ({rule}); " + cons
     elif p.kind in ("must-fill", "must-conserve"):
         cons = f"école of {p.amount} (003 §192); " + cons
-    found.add(
-        kind,
-        p.where,
-        p.message,
-        who=p.offender,
-        entitled=p.entitled,
-        marked=p.marked,
-        consequence=cons,
-        detail=p.detail,
-        alternatives=p.alternatives,
-    )
+    _report_closed(found, kind, p, cons, p.detail, p.alternatives)
 
 
 def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail: str, found: Findings) -> None:
@@ -217,6 +207,13 @@ def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail
     else:
         kind = "unclaimed-ecole"
         cons = _unclaimed(table, p, off, cl, tail)
+    _report_closed(found, kind, p, cons, p.detail or p.kind)
+
+
+def _report_closed(
+    found: Findings, kind: str, p: Pending, consequence: str, detail: str | None, alternatives: tuple[str, ...] = ()
+) -> None:
+    """The finding of a mistake whose claim window has closed, at its place."""
     found.add(
         kind,
         p.where,
@@ -224,8 +221,9 @@ def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail
         who=p.offender,
         entitled=p.entitled,
         marked=p.marked,
-        consequence=cons,
-        detail=p.detail or p.kind,
+        consequence=consequence,
+        detail=detail,
+        alternatives=alternatives,
     )
 
 
