@@ -22,7 +22,7 @@ from ..notation.record import Comment, Glyph, Mark, Move
 from .direct import direct_proof
 from .judges.marks import EntitledMarks, mark_as_entitled
 from .judges.result import partie_over_after
-from .judges.table import Where, moves_of
+from .judges.table import HOLE, Where, moves_of
 from .moves import Play
 from .recover import bad_tokens
 from .scoring import play_outcome
@@ -54,30 +54,38 @@ def plain_table(table: TableState) -> bool:
     )
 
 
-def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> tuple[list[Mark], list[Mark]] | None:
-    """The roller's marks before his play and the receiver's marks, when a coup writes
-    nothing but marks (as ``judges.table.read_actions`` sorts them); None otherwise."""
-    roller_marks: list[Mark] = []
-    other_marks: list[Mark] = []
+class _Marks:
+    """The marks of a plain coup as ``judges.table.read_actions`` sorts them: the
+    roller's before his play, the receiver's, and their sums."""
+
+    __slots__ = ("other", "other_sum", "roller", "roller_sum")
+
+    def __init__(self) -> None:
+        self.roller: list[Mark] = []
+        self.other: list[Mark] = []
+        self.roller_sum = self.other_sum = 0
+
+
+_NO_MARKS = _Marks()  # a coup that writes no action (never changed)
+
+
+def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> _Marks | None:
+    """The coup's marks when it writes nothing else; None otherwise."""
+    marks = _Marks()
     for part, written in ((0, coup.before), (1, coup.after)):
         for a in written:
             if type(a) is Mark:
                 if seat_of.get(a.who, a.who) != roller:
-                    other_marks.append(a)
+                    marks.other.append(a)
+                    marks.other_sum += a.points
                 elif part == 0:
-                    roller_marks.append(a)
+                    marks.roller.append(a)
+                    marks.roller_sum += a.points
                 else:
                     return None  # the roller marks after playing: the gains judge's
             elif not isinstance(a, _SILENT):
                 return None
-    return roller_marks, other_marks
-
-
-def _sum(marks: list[Mark]) -> int:
-    total = 0
-    for m in marks:
-        total += m.points
-    return total
+    return marks
 
 
 def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
@@ -89,13 +97,9 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     roller = table.seat_of.get(coup.side)
     if roller != pos.turn or not moves:  # nothing played: a leave, the gains that end the partie
         return False
-    if coup.before or coup.after:
-        marks_written = _written_marks(coup, table.seat_of, roller)
-        if marks_written is None:
-            return False
-        roller_marks, other_marks = marks_written
-    else:
-        roller_marks = other_marks = []
+    written_marks = _written_marks(coup, table.seat_of, roller) if coup.before or coup.after else _NO_MARKS
+    if written_marks is None:
+        return False
     if table.recover:  # a move the reader could not read on this line: recovery's
         bad = table.bad_tokens if table.bad_tokens is not None else bad_tokens(table)
         if bad and coup.span.line in bad:
@@ -110,7 +114,7 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
         return False
     score, after = play_outcome(pos, roll, play, profile)
     gains, receipts = score.mover, score.other
-    if _sum(roller_marks) != gains or _sum(other_marks) != receipts:
+    if written_marks.roller_sum != gains or written_marks.other_sum != receipts:
         return False  # a wrong mark: the marks judge's
     # the course of a plain coup (verify._Verifier.coup): the throw, the play, the marks
     table.hole_log.clear()
@@ -120,12 +124,14 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     if gains or receipts:
         where = Where(table.game, table.marque, table.releve, coup.number, table.index, coup.span)
         other = "B" if roller == "A" else "A"
-        marks = EntitledMarks(roller, other, coup.side, gains, receipts, roller_marks, other_marks, where)
+        marks = EntitledMarks(
+            roller, other, coup.side, gains, receipts, written_marks.roller, written_marks.other, where
+        )
         mark_as_entitled(table, marks, found)  # a hole too: he stays, as he wrote no leave
     else:
         table.std.stay(roller)
         table.ent.stay(roller)
     table.pos = after
-    if table.partie.kind is not None:
-        partie_over_after(table, coup.side, coup.number, False)
+    if table.partie.kind is not None and table.std.most_holes() >= HOLE:
+        partie_over_after(table, coup.side, coup.number, False)  # twelve holes (§8.1)
     return True
