@@ -9,9 +9,11 @@ whenever that proof is not at hand, so its answer is always the enumeration's:
 "the legal play with the same resulting position" (checkers are indistinguishable,
 as in :func:`~.moves.judge_play`).
 
-Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the
-tables), so a rule fixed there reaches this module; ``tests/test_direct.py`` and
-``tests/test_direct_pleins.py`` compare both ways on over a hundred thousand coups.
+Only facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the tables;
+for bearing off its own step law ``_step_ok`` and per-position facts ``_info``), so a
+rule fixed there reaches this module; ``tests/test_direct.py``,
+``tests/test_direct_pleins.py`` and ``tests/test_direct_sortie.py`` compare both ways on
+over a hundred thousand coups.
 
 What the proof checks (RULES.md §3):
 
@@ -34,9 +36,14 @@ What the proof checks (RULES.md §3):
   exists (M6), the larger number is played whenever one can be (M7), and no other
   single play of that number fills or keeps the plein at stake (M10-M11).
 
-Anything else — a coin par puissance possible (§3.5 C3), bearing off, a lone checker on
-the coin, a fill *en passant* (switch D33), a made plein broken — is left to the
-enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
+When a checker may bear off during the throw (at most one checker on 1..18, §3.10 S1),
+:func:`_sortie_play` plays the steps one after the other by ``moves``' step law (S1-S6
+and their switches): the route ``legal_plays`` lists for the written result, then M6-M7
+and the pleins law, the jan de retour conserved par le privilège de la bande (S7).
+
+Anything else — a coin par puissance possible (§3.5 C3), a lone checker on the coin, a
+fill *en passant* (switch D33), a made plein broken — is left to the enumeration
+(``UNDECIDED``).  The legal play returned is the one ``legal_plays``
 lists for that resulting position, route included: a tout d'une rests on the point of
 the larger number when that point is a repos, else on the other; a tout-à-bas play
 lists the larger number's step first, the pairing with the lowest starting points.
@@ -51,9 +58,13 @@ from .moves import (
     OFF,
     Play,
     PlayJudgement,
+    _Info,
+    _info,
+    _step_ok,
     judge_play,
     legal_plays,
     opponent_table_closed,
+    plein_made,
 )
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
@@ -174,7 +185,7 @@ def direct_play(
 
     ``moves`` as for :func:`~.moves.judge_play`: ``(from, to)`` pairs in the mover's
     frame, bare ints for numbers declared unplayable.  See the module docstring for
-    what is proven (RULES.md §3.1-§3.7).
+    what is proven (RULES.md §3.1-§3.7, §3.10).
     """
     try:
         a, b = roll
@@ -196,8 +207,10 @@ def direct_play(
         r[p] -= 1
         r[q] += 1
         pairs.append((p, q))
-    if r[COIN] == 1 or _out_of_retour(m) < 2:
-        return UNDECIDED  # C1-C2 (lone coin); S1: a checker might bear off
+    if r[COIN] == 1:
+        return UNDECIDED  # C1-C2: a lone checker on the coin
+    if _out_of_retour(m) < 2:
+        return _sortie_play(pos, profile, (a, b), pairs, r)  # S1: a checker may bear off
     if not pairs:
         return _short_play(pos, profile, a, b, pairs, r)
     sides = _net_change(pairs)
@@ -232,7 +245,8 @@ def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | N
 
 
 def _out_of_retour(m: Sequence[int]) -> int:
-    """Checkers on 1..18 (S1: none may bear off while two or more are there)."""
+    """Checkers on 1..18 (RULES.md §3.10 S1: none may bear off while two or more are
+    there; with one, it may enter with the first number and the other bear off)."""
     return sum(m[1:19])
 
 
@@ -450,6 +464,197 @@ def _makes(m: Sequence[int], lo: int, steps: tuple[tuple[int, int], ...]) -> boo
         if end[p] < 2:
             return False
     return True
+
+
+# ---------------------------------------------------------------------------------
+# a checker may bear off during the throw (RULES.md §3.10)
+# ---------------------------------------------------------------------------------
+
+#: base-8 weights of a net change, as ``moves`` keys its candidates (|change| < 4 a point)
+_W = tuple(8**p for p in range(26))
+#: the single step of each one-step net change: ``(from, to)``, ``to = 25`` bears off
+_STEP_OF_KEY = {_W[q] - _W[p]: (p, q) for p in range(1, 25) for q in range(p + 1, OFF + 1)}
+Route = tuple[Steps, tuple[int, int]]
+
+
+def _sortie_play(
+    pos: Position, profile: Profile, roll: tuple[int, int], pairs: list[tuple[int, int]], r: list[int]
+) -> Play | _Undecided:
+    """The written play of a throw during which a checker may bear off (at most one
+    checker outside ``19..24``: RULES.md §3.10 S1, the last one may enter with the first
+    number and the other number bear off), proven with ``moves``' own step law
+    (``_step_ok``: L1-L5, S1-S5 and the switches ``sortant_must_bear_off``,
+    ``defaillant_rearmost``, ``bear_off_while_plein_possible`` of S6 / D15-D16), the
+    steps played one after the other as ``moves._candidates_general`` plays them.
+
+    Both numbers played (:func:`_sortie_route`): legal when the pleins law allows it
+    (:func:`_sortie_pleins`).  Otherwise legal only when no play of both numbers exists
+    (§3.6 M6) and the play is one of the single plays (or none) the obligations keep
+    (:func:`_sortie_single`).  A fill en passant at stake (switch D33): ``UNDECIDED``."""
+    info = _info(pos, profile)
+    if info.passant and info.near:
+        return UNDECIDED  # D33: a fill en passant would count; the enumeration decides
+    a, b = roll
+    orders = ((a, b),) if a == b else ((a, b), (b, a))
+    key = 0
+    for p, q in pairs:
+        key += _W[q] - _W[p]
+    if key:
+        sides = _net_change(pairs)
+        if sides is None:
+            return UNDECIDED  # more than two checkers moved: not a play of one throw
+        route = _sortie_route(info, profile, orders, key, *sides)
+        if route is not None:
+            return _sortie_pleins(info, profile, orders, route, r)
+    if next(_two_number_ends(info, profile, orders), None) is not None:
+        return UNDECIDED  # M6: both numbers can be played, the written play does not
+    return _sortie_single(info, profile, orders, key, r)
+
+
+def _sortie_route(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], key: int, src: list[int], dst: list[int]
+) -> Route | None:
+    """``(steps, numbers)`` of the two-number play with the net change ``key`` as
+    ``legal_plays`` lists it, or None when no movement-legal play of both numbers makes
+    it (RULES.md §3.1-§3.5, §3.10).  The route listed is the one the generator finds
+    first: the larger number first, the lowest first checker, a tout d'une (resting on a
+    repos, R1-R5) before a tout à bas.  The first step leaves a point the net change
+    leaves, or — one checker's worth — an occupied point between its ends (the second
+    checker then takes its place); the key of the rest names the second step."""
+    m = info.m
+    if len(src) == 1:
+        lo, hi = src[0], dst[0]
+        starts: Sequence[int] = [p for p in info.occ if lo <= p < hi]
+    else:
+        lo = hi = 0  # two checkers: no tout d'une
+        starts = src if src[0] != src[1] else src[:1]
+    for x, y in orders:
+        for p in starts:
+            if p == lo:
+                rr = _step_ok(info, profile, m, p, x, info.rest)
+                if rr and rr <= 24:
+                    s1 = list(m)
+                    s1[p] -= 1
+                    s1[rr] += 1
+                    if _step_ok(info, profile, s1, rr, y, info.stop) == hi:
+                        return ((p, rr), (rr, hi)), (x, y)
+            q = _step_ok(info, profile, m, p, x, info.stop)
+            second = _STEP_OF_KEY.get(key - _W[q] + _W[p]) if q else None
+            if second is None:
+                continue
+            p2, q2 = second
+            s1 = list(m)
+            s1[p] -= 1
+            s1[q] += 1
+            if s1[p2] - (p2 == q) > 0 and _step_ok(info, profile, s1, p2, y, info.stop) == q2:
+                return ((p, q), (p2, q2)), (x, y)
+    return None
+
+
+def _sortie_pleins(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], route: Route, r: list[int]
+) -> Play | _Undecided:
+    """The two-number play under the pleins law (RULES.md §3.7 M10-M13): it fills (the
+    plein made at its end), or no play of both numbers fills; then, a plein made before
+    the throw, it keeps it or no such play keeps it — bearing surplus checkers off keeps
+    the jan de retour, *conserver par le privilège de la bande* (§3.10 S7; 003 §110,
+    §196).  Otherwise ``UNDECIDED`` (the written play is excluded)."""
+    filled = 0
+    for t, bit in info.near:
+        if plein_made(r, t):
+            filled |= bit
+    if info.near and not filled and _some_play_makes(info, profile, orders, info.near):
+        return UNDECIDED  # M10: another play fills
+    if not filled and info.made and not any(plein_made(r, t) for t, _bit in info.made):
+        if _some_play_makes(info, profile, orders, info.made):
+            return UNDECIDED  # M11: another play keeps the plein
+    return tuple.__new__(Play, (route[0], route[1], tuple(r), filled))
+
+
+def _some_play_makes(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], tables: Sequence[tuple[tuple[int, ...], int]]
+) -> bool:
+    """Some play of both numbers ends with one of ``tables`` made (RULES.md §3.7)."""
+    for end in _two_number_ends(info, profile, orders):
+        for t, _bit in tables:
+            if plein_made(end, t):
+                return True
+    return False
+
+
+def _two_number_ends(info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...]) -> Iterator[list[int]]:
+    """The counts at the end of every movement-legal play of both numbers (repeats
+    included), by ``moves._candidates_general``'s laws: a tout d'une resting on a repos,
+    a tout à bas played in either order, the steps by ``_step_ok`` one after the other,
+    never a lone checker on the coin at the end (RULES.md §3.1-§3.5, §3.10).  The coin
+    par puissance needs two checkers on ``1..12`` (C3): none here (S1)."""
+    m = info.m
+    for x, y in orders:
+        for p in info.occ:
+            rr = _step_ok(info, profile, m, p, x, info.rest)
+            if rr and rr <= 24:
+                s1 = list(m)
+                s1[p] -= 1
+                s1[rr] += 1
+                q2 = _step_ok(info, profile, s1, rr, y, info.stop)
+                if q2 and s1[COIN] - (rr == COIN) + (q2 == COIN) != 1:
+                    s1[rr] -= 1
+                    s1[q2] += 1
+                    yield s1
+            q = _step_ok(info, profile, m, p, x, info.stop)
+            if not q:
+                continue
+            s1 = list(m)
+            s1[p] -= 1
+            s1[q] += 1
+            for p2 in info.occ:  # a checker on p2 in s1, not the one just moved
+                if p2 == p and m[p] == 1:
+                    continue
+                q2 = _step_ok(info, profile, s1, p2, y, info.stop)
+                if q2 and s1[COIN] - (p2 == COIN) + (q2 == COIN) != 1:
+                    end = list(s1)
+                    end[p2] -= 1
+                    end[q2] += 1
+                    yield end
+
+
+def _sortie_single(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], key: int, r: list[int]
+) -> Play | _Undecided:
+    """No play of both numbers exists: the single plays (RULES.md §3.6 M7: the larger
+    number whenever it can be played), then M10-M11 among them (a single play fills:
+    *remplir en jouant un seul nombre*, 003 §81); nothing playable, nothing played.
+    The written play must be one of those kept, with the number the generator finds
+    first for it (an excédant and a sortant number may bear off the same checker)."""
+    m = info.m
+    singles: dict[int, tuple[tuple[int, int], int, list[int]]] = {}
+    for x, _y in orders:
+        for p in info.occ:
+            q = _step_ok(info, profile, m, p, x, info.stop)
+            k = _W[q] - _W[p] if q else 0
+            if k and k not in singles:
+                s1 = list(m)
+                s1[p] -= 1
+                s1[q] += 1
+                if s1[COIN] != 1:  # C1-C2
+                    singles[k] = ((p, q), x, s1)
+    if not singles:
+        return tuple.__new__(Play, ((), (), tuple(r), 0)) if not key else UNDECIDED
+    a = orders[0][0]
+    pool = [s for s in singles.values() if s[1] == a] or list(singles.values())
+    fills = [s for s in pool if any(plein_made(s[2], t) for t, _bit in info.near)]
+    if fills:
+        pool = fills  # M10
+    elif info.made:
+        pool = [s for s in pool if any(plein_made(s[2], t) for t, _bit in info.made)] or pool  # M11
+    for step, n, end in pool:
+        if _W[step[1]] - _W[step[0]] == key:
+            filled = 0
+            for t, bit in info.near:
+                if plein_made(end, t):
+                    filled |= bit
+            return tuple.__new__(Play, ((step,), (n,), tuple(r), filled))
+    return UNDECIDED
 
 
 def written_in_legal_plays(
