@@ -11,9 +11,8 @@ as in :func:`~.moves.judge_play`).
 
 Only facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the tables;
 for bearing off its own step law ``_step_ok`` and per-position facts ``_info``), so a
-rule fixed there reaches this module; ``tests/test_direct.py``,
-``tests/test_direct_pleins.py`` and ``tests/test_direct_sortie.py`` compare both ways on
-over a hundred thousand coups.
+rule fixed there reaches this module; ``tests/test_direct*.py`` compare both ways on
+several hundred thousand coups.
 
 What the proof checks (RULES.md §3):
 
@@ -22,7 +21,8 @@ What the proof checks (RULES.md §3):
 * no checker can bear off during the throw (>= 2 checkers on 1..18, §3.10 S1), so
   every step law is static and the order of the steps does not matter;
 * the net change is one checker moving the sum (tout d'une, §3.1 M3, resting on a
-  repos §3.4 R1-R5) or two checkers moving one number each (tout à bas, M2); each
+  repos §3.4 R1-R5), two checkers moving one number each (tout à bas, M2), or the coin
+  taken par puissance when it cannot be taken directly (§3.5 C3-C5); each
   landing point is open (§3.3 L1 no opposing checker, L2 not the opponent's coin, L4
   not a closed table §3.8 P3) and the coin never holds a lone checker at the end
   (§3.5 C1-C2);
@@ -31,7 +31,8 @@ What the proof checks (RULES.md §3):
   (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
   it), or no play of both numbers can make it (:func:`_fill_possible` tries the plays
   that land a checker on a gap, the only ones that can); with none, it must keep a
-  plein made before the throw when there is one;
+  plein made before the throw when there is one, or no play can keep it
+  (:func:`_keep_possible`: the plays whose checkers leave surplus points);
 * or one number, or none, is played (:func:`_short_play`): no play of both numbers
   exists (M6), the larger number is played whenever one can be (M7), and no other
   single play of that number fills or keeps the plein at stake (M10-M11).
@@ -41,9 +42,9 @@ When a checker may bear off during the throw (at most one checker on 1..18, §3.
 and their switches): the route ``legal_plays`` lists for the written result, then M6-M7
 and the pleins law, the jan de retour conserved par le privilège de la bande (S7).
 
-Anything else — a coin par puissance possible (§3.5 C3), a lone checker on the coin, a
-fill *en passant* (switch D33), a made plein broken — is left to the enumeration
-(``UNDECIDED``).  The legal play returned is the one ``legal_plays``
+Anything else — one number played with a coin par puissance possible (§3.5 C3), a lone
+checker on the coin, a plein at stake under the switch D33 (fills *en passant*) — is
+left to the enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
 lists for that resulting position, route included: a tout d'une rests on the point of
 the larger number when that point is a repos, else on the other; a tout-à-bas play
 lists the larger number's step first, the pairing with the lowest starting points.
@@ -84,6 +85,8 @@ __all__ = [
 #: bare ints (a number declared unplayable)
 Written = Sequence[tuple[int, int] | int]
 Steps = tuple[tuple[int, int], ...]
+#: a play's steps and their numbers
+Route = tuple[Steps, tuple[int, int]]
 
 COIN = 12
 OPP_COIN = 13
@@ -105,8 +108,6 @@ _TABLE_STARTS = ((1, 1), (7, 2), (19, 4))
 #: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
 _STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
 _MASK_1_24 = sum(1 << p for p in range(1, 25))
-#: bit of each point's plein, 0 outside them
-_TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
 
 
 def _execute(mover: tuple[int, ...], moves: Written) -> tuple[list[int], dict[int, int]] | None:
@@ -216,13 +217,30 @@ def direct_play(
     sides = _net_change(pairs)
     if sides is None:
         return UNDECIDED
-    route = _route(pos, profile, a, b, *sides)
+    route = _route(pos, profile, a, b, *sides) or _puissance_route(pos, a, b, *sides)
     if route is None:
         return _short_play(pos, profile, a, b, pairs, r) if len(pairs) <= 1 else UNDECIDED
-    filled = _pleins_law(pos, profile, a, b, r, sides)
+    filled = _pleins_law(pos, profile, a, b, r)
     if filled < 0:
         return UNDECIDED
     return tuple.__new__(Play, (route[0], route[1], tuple(r), filled))
+
+
+def _puissance_route(pos: Position, a: int, b: int, src: list[int], dst: list[int]) -> Route | None:
+    """The coin taken par puissance (RULES.md §3.5 C3-C5) as ``legal_plays`` lists it:
+    two checkers each one pip short of the opponent's empty coin put on one's own empty
+    coin, when the throw cannot take it directly; None otherwise.  No other play has
+    that net change (each checker moves one pip less than its number)."""
+    if dst != [COIN, COIN] or b == 1 or pos.mover[COIN] or pos.other[COIN]:
+        return None  # C3 (an ace would start on the coin), C4: the opponent's coin held
+    s1, s2 = OPP_COIN - a, OPP_COIN - b
+    if src != [s1, s2]:
+        return None
+    m = pos.mover
+    d1, d2 = COIN - a, COIN - b
+    if (m[d1] >= 2) if d1 == d2 else (m[d1] >= 1 and m[d2] >= 1):
+        return None  # C5: the coin can be taken directly, "sans exception"
+    return ((s1, COIN), (s2, COIN)), (a, b)
 
 
 def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | None:
@@ -250,16 +268,13 @@ def _out_of_retour(m: Sequence[int]) -> int:
     return sum(m[1:19])
 
 
-def _pleins_law(
-    pos: Position, profile: Profile, a: int, b: int, r: list[int], sides: tuple[list[int], list[int]]
-) -> int:
+def _pleins_law(pos: Position, profile: Profile, a: int, b: int, r: list[int]) -> int:
     """Pleins the two-number play ending on ``r`` fills, or -1 when M10-M13 (RULES.md
     §3.7) cannot be settled here: it fills (made at its end), or no play can fill and
     it keeps what can be kept."""
     m = pos.mover
-    src, dst = sides
     filled = kept = 0
-    broken = False
+    broken = []
     for lo, bit in _TABLE_STARTS:
         if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
             continue  # three or more lacking: neither made nor fillable by one throw
@@ -274,21 +289,58 @@ def _pleins_law(
             if made_after:
                 kept |= bit
             else:
-                broken = True
+                broken.append(lo)
         elif lacking <= 2:
             if made_after:
                 filled |= bit  # made at the end: filled and kept (M10, M13)
                 continue
-            if profile.score_remplir_en_passant:
-                # a fill en passant (D33) counts: a checker reaching the table may fill
-                reached = (src[0] + a, src[0] + b, dst[0]) if len(src) == 1 else dst
-                if any(_TABLE_OF[q] & bit for q in reached):
-                    return -1
-            if _fill_possible(pos, profile, a, b, lo):
+            if profile.score_remplir_en_passant or _fill_possible(pos, profile, a, b, lo):
+                # D33: another play filling en passant counts, which _fill_possible misses
                 return -1  # M10: another play fills (the written one is illegal)
-    if not filled and broken and not kept:
-        return -1  # M11: could another play keep the plein?
+    if not filled and not kept:
+        for lo in broken:
+            if _keep_possible(pos, profile, a, b, lo):
+                return -1  # M11: another play keeps the plein (the written one is illegal)
     return filled
+
+
+def _keep_possible(pos: Position, profile: Profile, a: int, b: int, lo: int) -> bool:
+    """Could a two-number play keep the made plein ``lo..lo+5`` (RULES.md §3.7 M11)?
+    False only when none can, by the laws of ``moves._candidates_fast`` (no checker can
+    bear off: S1 was checked).  A play keeps it when each checker leaving the table
+    leaves a surplus (three or more; four for two from one point): a step that refills
+    the point the other left makes a chain, the net change of a tout d'une resting on
+    one's own point (R1), tried as such.  A lone checker on the coin, or a coin par
+    puissance possible (§3.5 C3): True (the enumeration decides)."""
+    m = pos.mover
+    if m[COIN] == 1 or (m[COIN] == 0 and pos.other[COIN] == 0):
+        return True
+    stop, rest = _masks(pos, profile)
+    hi = lo + 6
+    s = a + b
+    for p in range(1, 25 - s):  # tout d'une: one checker leaves p
+        if m[p] and (stop >> (p + s)) & 1 and ((rest >> (p + a)) & 1 or (rest >> (p + b)) & 1):
+            if (m[p] >= 3 or not lo <= p < hi) and m[COIN] - (p == COIN) + (p + s == COIN) != 1:
+                return True
+    spare_b = [p for p in range(1, 25 - b) if m[p] and (stop >> (p + b)) & 1 and (m[p] >= 3 or not lo <= p < hi)]
+    for p1 in range(1, 25 - a):
+        if m[p1] and (stop >> (p1 + a)) & 1 and (m[p1] >= 3 or not lo <= p1 < hi):
+            for p2 in spare_b:
+                if _pair_keeps(m, lo, (p1, p1 + a), (p2, p2 + b)):
+                    return True
+    return False
+
+
+def _pair_keeps(m: Sequence[int], lo: int, step1: tuple[int, int], step2: tuple[int, int]) -> bool:
+    """The two steps can be played together (two checkers), leave the plein
+    ``lo..lo+5`` made and the coin lawful (RULES.md §3.5 C1-C2, §4.5 F1)."""
+    (p1, q1), (p2, q2) = step1, step2
+    if p1 == p2 and m[p1] < 2:
+        return False
+    for x in (p1, p2):
+        if lo <= x < lo + 6 and m[x] - (x == p1) - (x == p2) + (x == q1) + (x == q2) < 2:
+            return False
+    return m[COIN] - (p1 == COIN) - (p2 == COIN) + (q1 == COIN) + (q2 == COIN) != 1
 
 
 def _masks(pos: Position, profile: Profile) -> tuple[int, int]:
@@ -474,7 +526,6 @@ def _makes(m: Sequence[int], lo: int, steps: tuple[tuple[int, int], ...]) -> boo
 _W = tuple(8**p for p in range(26))
 #: the single step of each one-step net change: ``(from, to)``, ``to = 25`` bears off
 _STEP_OF_KEY = {_W[q] - _W[p]: (p, q) for p in range(1, 25) for q in range(p + 1, OFF + 1)}
-Route = tuple[Steps, tuple[int, int]]
 
 
 def _sortie_play(
