@@ -98,7 +98,7 @@ def test_coin_par_puissance_as_the_enumeration() -> None:
     assert seen["coups"] >= 10_000 and seen["illegal"] > 1000
     assert seen["puissance legal"] > 20 and seen["puissance decided"] == seen["puissance legal"]
     if os.environ.get("TRICTRAC_SLOW"):
-        assert _compare(_positions(400, 1852, _own_coin_empty), 1852)["coups"] >= 100_000
+        assert _compare(_positions(300, 1852, _own_coin_empty), 1852)["coups"] >= 100_000
 
 
 def test_made_plein_broken_as_the_enumeration() -> None:
@@ -108,7 +108,7 @@ def test_made_plein_broken_as_the_enumeration() -> None:
     assert seen["coups"] >= 10_000 and seen["illegal"] > 1000
     assert seen["broken legal"] > 100 and seen["broken decided"] > seen["broken legal"] // 2
     if os.environ.get("TRICTRAC_SLOW"):
-        assert _compare(_positions(400, 1852, lambda pos: bool(_made(pos.mover))), 1852)["coups"] >= 100_000
+        assert _compare(_positions(300, 1852, lambda pos: bool(_made(pos.mover))), 1852)["coups"] >= 100_000
 
 
 def test_keep_possible_exactly_when_a_play_keeps() -> None:
