@@ -202,7 +202,9 @@ def direct_play(
     for mv in moves:
         if isinstance(mv, int):
             continue  # a number declared unplayable: no checker moves
-        p, q = int(mv[0]), int(mv[1])
+        p, q = mv
+        if type(p) is not int or type(q) is not int:
+            p, q = int(p), int(q)
         if not (1 <= p <= 24 and p < q <= OFF) or r[p] <= 0:
             return None  # RULES.md §3.1: not executable
         r[p] -= 1
@@ -210,7 +212,7 @@ def direct_play(
         pairs.append((p, q))
     if r[COIN] == 1:
         return UNDECIDED  # C1-C2: a lone checker on the coin
-    if _out_of_retour(m) < 2:
+    if sum(m[1:19]) < 2:  # _out_of_retour, inline (every coup)
         return _sortie_play(pos, profile, (a, b), pairs, r)  # S1: a checker may bear off
     if not pairs:
         return _short_play(pos, profile, a, b, pairs, r)
