@@ -1,8 +1,8 @@
 """The plain coup: the usual coup of a clean record, walked in one step (issue 17).
 
 Most coups of a record are *plain*: the side to move throws and plays, and
-each player marks exactly what the rules give, nothing else written (a hole marked
-and no leave written: he stays, §6.1).
+each player marks exactly what the rules give, nothing else written but *je reste* (a
+hole marked and no leave written: he stays, §6.1).
 :func:`walk_plain_coup` recognises such a coup and walks it with the same rules the
 full course uses — the play proved legal by :func:`.direct.direct_proof`
 (RULES.md §3), scored by :func:`.scoring.play_outcome` (§4), marked on both ledgers by
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..notation.record import Comment, Glyph, Mark, Move
+from ..notation.record import Comment, Decision, Glyph, Mark, Move
 from .direct import direct_proof
 from .judges.marks import EntitledMarks, mark_as_entitled
 from .judges.result import partie_over_after
@@ -70,7 +70,7 @@ _NO_MARKS = _Marks()  # a coup that writes no action (never changed)
 
 
 def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> _Marks | None:
-    """The coup's marks when it writes nothing else; None otherwise."""
+    """The coup's marks when it writes nothing else (but a *je reste*); None otherwise."""
     marks = _Marks()
     for part, written in ((0, coup.before), (1, coup.after)):
         for a in written:
@@ -83,6 +83,8 @@ def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> _Marks |
                     marks.roller_sum += a.points
                 else:
                     return None  # the roller marks after playing: the gains judge's
+            elif type(a) is Decision and not a.leave:
+                continue  # je reste: with his checkers played it changes nothing (§6.1)
             elif not isinstance(a, _SILENT):
                 return None
     return marks

@@ -145,6 +145,24 @@ def test_parties_of_several_players_give_the_same_verdicts(kind: str) -> None:
             assert fast_states == slow_states and fast == slow, f"{kind} {i}"
 
 
+def test_a_leave_written_with_a_play_is_left_to_the_full_course() -> None:
+    """*Je reste* changes nothing once he plays; *je m'en vais* written beside a play
+    does (RULES.md §6.1-6.2; 003 §170): every other *reste* made a leave must give the
+    full course's findings, with or without the plain walk."""
+    seen: Counter = Counter()
+    for i in range(6):
+        text = write_record(play_partie(random.Random(800 + i), "douze-trous"))
+        flip = iter(range(10_000))
+        left = re.sub(r" ([AB]):reste", lambda m: f" {m[1]}:s'en-va" if next(flip) % 2 else m[0], text)
+        for t in (text, left):
+            records, _ = parse_text(t)
+            fast, fast_states = _walk(records[0], None, True, plain=True)
+            slow, slow_states = _walk(records[0], None, True, plain=False)
+            assert fast_states == slow_states and fast == slow, f"partie {i}"
+            seen.update(f["kind"] for f in fast["findings"])
+    assert sum(seen.values()) >= 5, seen
+
+
 def test_plain_coups_give_the_verdicts_of_the_full_course() -> None:
     seen = _compare(12, 4242)
     assert seen["coups"] >= 2500, seen
