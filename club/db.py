@@ -433,8 +433,6 @@ class _RowsWalker(RecordVisitor[None]):
         self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
-        self.coup_keys: dict[tuple[int, int, int], int] = {}
-        self.coup_lines: list[tuple[int, int]] = []  # (line, local coup id)
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -491,33 +489,37 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def visit_coup(self, coup: Coup) -> None:
-        rows, marque, releve_id = self.rows, self.marque, self.releve_id
-        cid = len(rows.coups) + 1
-        rows.coups.append(
+        # ~290 coups a game: one row list, no per-coup bookkeeping (_coup_index builds
+        # the keys of findings from these rows, only for a game that has findings)
+        coups, marque = self.rows.coups, self.marque
+        cid = len(coups) + 1
+        side, roll, moves, span = coup.side, coup.roll, coup.moves, coup.span
+        coups.append(
             [
                 cid,
                 self.gid,
-                releve_id,
+                self.releve_id,
                 marque[0] if marque else None,
-                len(self.coup_lines),
+                cid - 1,
                 coup.number,
-                coup.side,
-                coup.side,
-                coup.roll[0],
-                coup.roll[1],
-                moves_text(coup),
-                coup.span.line or None,
-                coup.span.col or None,
+                side,
+                side,
+                roll[0],
+                roll[1],
+                " ".join(map(_move_text, moves)) if moves else "-",
+                span.line or None,
+                span.col or None,
             ]
         )
-        mnum = marque[2] if marque else 0
-        rnum = rows.releves[releve_id - 1][3] if releve_id else 0
-        self.coup_keys.setdefault((mnum, rnum, coup.number), cid)
-        self.coup_lines.append((coup.span.line, cid))
+        if coup.before or coup.after:
+            self._actions(coup, cid)
+
+    def _actions(self, coup: Coup, cid: int) -> None:
+        marks = self.rows.marks
         k = 0
         for phase, actions in (("before", coup.before), ("after", coup.after)):
             for a in actions:
-                rows.marks.append(_mark_row(len(rows.marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
+                marks.append(_mark_row(len(marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
                 if type(a) is Comment:
                     self._comment(a, cid)
                 k += 1
@@ -558,7 +560,6 @@ def _build_rows(
     diags = [_diag_dict(d) for d in parse_diagnostics]
     if report is not None:
         diags += [_diag_dict(d) for d in (_get(report, "diagnostics") or ())]
-    coups = rec.coups
     rows = _GameRows(
         game={
             "id": gid,
@@ -576,9 +577,9 @@ def _build_rows(
             "start_position": rec.start,
             "result": h.get("Result"),
             "annotator": h.get("Annotator"),
-            "n_releves": sum(1 for e in rec.elements if type(e) is ReleveStart),
-            "n_marques": 0,  # set below
-            "n_coups": len(coups),
+            "n_releves": 0,  # set below, from the walk
+            "n_marques": 0,
+            "n_coups": 0,
             "n_findings": len(findings),
             "verified": int(report is not None),
             "stopped": _bool_int(_get(report, "stopped")) if report is not None else None,
@@ -597,16 +598,45 @@ def _build_rows(
         names=names,
     )
 
-    walker = _RowsWalker(rows, gid)
-    for seq, el in enumerate(rec.elements):
-        walker.seq = seq
-        if type(el) is Coup:  # nearly every element: no dispatch
-            walker.visit_coup(el)
-        else:
-            visit_element(el, walker)
-    coup_keys, coup_lines = walker.coup_keys, walker.coup_lines
-    rows.game["n_marques"] = len(rows.marques)
+    _walk(rec, rows, gid)
+    g = rows.game
+    g["n_releves"], g["n_marques"], g["n_coups"] = len(rows.releves), len(rows.marques), len(rows.coups)
+    if findings:
+        rows.findings = _finding_rows(findings, rows, gid)
+    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
+    return rows
 
+
+def _walk(rec: Record, rows: _GameRows, gid: str) -> None:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`)."""
+    walker = _RowsWalker(rows, gid)
+    visit_coup = walker.visit_coup
+    for seq, el in enumerate(rec.elements):
+        if type(el) is Coup:  # nearly every element: no dispatch
+            visit_coup(el)
+        else:
+            walker.seq = seq
+            visit_element(el, walker)
+
+
+def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]]:
+    """The coups of ``rows`` by (marqué, relevé, number) (the first one of each) and
+    their (line, local id) in order: where a finding points."""
+    marques, releves = rows.marques, rows.releves
+    keys: dict[tuple[int, int, int], int] = {}
+    lines = []
+    for c in rows.coups:  # _COUP_COLS: id 0, releve_id 2, marque_id 3, number 5, line 11
+        mnum = marques[c[3] - 1][2] if c[3] else 0
+        rnum = releves[c[2] - 1][3] if c[2] else 0
+        keys.setdefault((mnum, rnum, c[5]), c[0])
+        lines.append((c[11], c[0]))
+    return keys, lines
+
+
+def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[Any]]:
+    """The ``findings`` rows (columns of ``_FINDING_COLS``), each tied to its coup."""
+    coup_keys, coup_lines = _coup_index(rows)
+    out: list[list[Any]] = []
     for i, f in enumerate(findings):
         # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
         # else the last coup written before its line.
@@ -619,9 +649,9 @@ def _build_rows(
             cid = before[-1] if before else None
         ent, mk = _get(f, "entitled"), _get(f, "marked")
         alts = _get(f, "alternatives")
-        rows.findings.append(
+        out.append(
             [
-                len(rows.findings) + 1,
+                len(out) + 1,
                 gid,
                 cid,
                 i,
@@ -642,9 +672,7 @@ def _build_rows(
                 str(_get(f, "message") or ""),
             ]
         )
-
-    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
-    return rows
+    return out
 
 
 def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
@@ -1062,34 +1090,60 @@ class _Store:
         this id in place (re-verification), in the same transaction."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
-        status = "added"
+        pending: dict[str, int] = {}
         try:
-            if replace:
-                conn.execute("DELETE FROM games WHERE id = ?", (rows.game["id"],))
-            elif self.exists(rows.game["id"]):
+            status = self._write(rows, replace, pending)
+            conn.execute("ROLLBACK" if status == "unchanged" else "COMMIT")
+        except BaseException:
+            if conn.in_transaction:
                 conn.execute("ROLLBACK")
-                return "unchanged"
-            else:
-                old = conn.execute("SELECT id FROM games WHERE game_key = ?", (rows.game["game_key"],)).fetchone()
-                if old is not None:
-                    _to_history(conn, old[0], "replaced", rows.game["id"])
-                    status = "replaced"
-            pending: dict[str, int] = {}
-            pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
-            g = rows.game
-            g["label"] = free_label(conn, g["label"], g["id"])  # the primary key: unique
-            conn.execute(f"INSERT INTO games ({', '.join(g)}) VALUES ({', '.join('?' * len(g))})", tuple(g.values()))
-            conn.executemany(
-                "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
-                [(g["id"], s, p) for s, p in pid.items()],
-            )
-            _insert_rows(conn, rows, pid)
+            raise
+        self.players.update(pending)
+        return status
+
+    def store_batch(self, games: Sequence[_GameRows]) -> list[str]:
+        """Write several games in one transaction (one commit instead of one a game: the
+        WAL pages they share are written once), each as :meth:`store` would: their
+        statuses in order.  Any error rolls the whole batch back and is raised: the
+        caller stores the games one by one then, to know which game failed."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        pending: dict[str, int] = {}
+        try:
+            statuses = [self._write(rows, False, pending) for rows in games]
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
         self.players.update(pending)
+        return statuses
+
+    def _write(self, rows: _GameRows, replace: bool, pending: dict[str, int]) -> str:
+        """One game's rows, inside the caller's transaction (nothing written when the
+        status is ``unchanged``); new players' ids go to ``pending`` until the commit."""
+        conn = self.conn
+        g = rows.game
+        status = "added"
+        if replace:
+            conn.execute("DELETE FROM games WHERE id = ?", (g["id"],))
+        elif self.exists(g["id"]):
+            return "unchanged"
+        else:
+            old = conn.execute("SELECT id FROM games WHERE game_key = ?", (g["game_key"],)).fetchone()
+            if old is not None:
+                _to_history(conn, old[0], "replaced", g["id"])
+                status = "replaced"
+        pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
+        values = {**g, "label": free_label(conn, g["label"], g["id"])}  # the primary key: unique
+        conn.execute(
+            f"INSERT INTO games ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})", tuple(values.values())
+        )
+        conn.executemany(
+            "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
+            [(g["id"], s, p) for s, p in pid.items()],
+        )
+        _insert_rows(conn, rows, pid)
         return status
 
     def known_file(self, digest: str) -> list[str] | None:
@@ -1440,6 +1494,41 @@ def _chunk_failed(task: tuple[_Work, Any, str], e: Exception) -> list[_Outcome]:
     ]
 
 
+#: games stored in one transaction at most, and the longest a read game waits to be stored
+BATCH_GAMES = 16
+BATCH_SECONDS = 0.25
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Games read and not stored yet (rows to store, or ``unchanged`` ones behind them):
+    stored together, in one transaction, once there are :data:`BATCH_GAMES` or the first
+    waited :data:`BATCH_SECONDS`.  The reading, verifying and row building stay outside
+    any transaction; the write lock is held only while the batch is written."""
+
+    outcomes: list[_Outcome] = field(default_factory=list)
+    games: int = 0
+    since: float = 0.0
+
+    def add(self, out: _Outcome) -> bool:
+        """Queue ``out``; True when the batch is due."""
+        if not self.outcomes:
+            self.since = time.monotonic()
+        self.outcomes.append(out)
+        if out.rows is not None:
+            self.games += 1
+        return self.games >= BATCH_GAMES or time.monotonic() - self.since >= BATCH_SECONDS
+
+    def take(self) -> list[_Outcome]:
+        outs, self.outcomes, self.games = self.outcomes, [], 0
+        return outs
+
+
+def _unusable(e: sqlite3.OperationalError) -> bool:
+    """Locked or busy: not a game's fault, the database cannot be written (stop loudly)."""
+    return "locked" in str(e) or "busy" in str(e)
+
+
 class _Context:
     """One import run: reads files (:class:`_Readers`), stores their games in order."""
 
@@ -1489,6 +1578,7 @@ class _Context:
 
         games = 0
         outcomes = self.readers.outcomes(path, self.store.exists)
+        batch = _Batch()
         try:
             while True:
                 # a game's objects die with it: no collector passes over them (~10 % faster)
@@ -1498,13 +1588,19 @@ class _Context:
                         break
                     games += 1
                     self.report.read += 1
-                    self._finish(path, out)
+                    self._take(path, out, batch)
         except OSError as e:
+            with quiet_gc():
+                self._flush(path, batch)
             self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(games - 1, 0), 0)
+        with quiet_gc():
+            self._flush(path, batch)
         if not games:
             self.failed(ImportFailure(path, None, None, "unreadable-file", "no game found in the file"), 0, 0)
 
-    def _finish(self, path: str, out: _Outcome) -> None:
+    def _take(self, path: str, out: _Outcome, batch: _Batch) -> None:
+        """One game read: its key told apart from this run's others, then queued to be
+        stored with the next ones; a failure is reported after the games before it."""
         gid = out.gid
         if gid is not None:
             key = out.key
@@ -1515,26 +1611,62 @@ class _Context:
             if out.rows is not None:
                 out.rows.game["game_key"] = key
         if out.failure is not None:
+            self._flush(path, batch)
             self.failed(out.failure, out.index, out.offset)
-        elif out.rows is None:
+        elif out.rows is None and not batch.outcomes:
             self._step(path, out.index, out.offset, "unchanged", gid)
-        else:
-            self._store(path, out, out.rows)
+        elif batch.add(out):
+            self._flush(path, batch)
+
+    def _flush(self, path: str, batch: _Batch) -> None:
+        """Store the queued games in one transaction and report each, in file order; if
+        that fails, store them one by one (one transaction a game, as ever)."""
+        outs = batch.take()
+        games = [o.rows for o in outs if o.rows is not None]
+        statuses = self._store_batch(games) if len(games) > 1 else None
+        if statuses is None:
+            for out in outs:
+                if out.rows is None:
+                    self._step(path, out.index, out.offset, "unchanged", out.gid)
+                else:
+                    self._store(path, out, out.rows)
+            return
+        stored = iter(statuses)
+        for out in outs:
+            if out.rows is None:
+                self._step(path, out.index, out.offset, "unchanged", out.gid)
+            else:
+                self._stored(path, out, out.rows, next(stored))
+
+    def _store_batch(self, games: list[_GameRows]) -> list[str] | None:
+        """The games' statuses, stored in one transaction; None when that failed (rolled
+        back: nothing of them is written)."""
+        try:
+            return self.store.store_batch(games)
+        except sqlite3.OperationalError as e:
+            if _unusable(e):
+                raise
+        except sqlite3.Error:
+            pass
+        return None
 
     def _store(self, path: str, out: _Outcome, rows: _GameRows) -> None:
         try:
             stored = self.store.store(rows)
         except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise  # not this game's fault: the database is unusable, stop loudly
+            if _unusable(e):
+                raise
             self._store_failed(path, out, e)
             return
         except sqlite3.Error as e:
             self._store_failed(path, out, e)
             return
-        if stored != "unchanged":
+        self._stored(path, out, rows, stored)
+
+    def _stored(self, path: str, out: _Outcome, rows: _GameRows, status: str) -> None:
+        if status != "unchanged":
             self.report.findings += len(rows.findings)
-        self._step(path, out.index, out.offset, stored, out.gid)
+        self._step(path, out.index, out.offset, status, out.gid)
 
     def _store_failed(self, path: str, out: _Outcome, e: Exception) -> None:
         line = out.rows.game["source_line"] if out.rows is not None else None
