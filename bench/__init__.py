@@ -6,7 +6,8 @@ is a public interface (version 1)::
 
     {
       "version": 1,
-      "machine": {"cores": int, "python": "3.x.y", "chess": "1.11.2" | null},
+      "machine": {"cores": int, "python": "3.x.y", "chess": "1.11.2" | null,
+                  "byte_compiled": int},   # trictrac folders byte-compiled first (as pip does)
       "corpus": {"file": str, "games": int, "coups": int, "bytes": int},
       "options": {...the sizes used...},
       "rows": [ {"step": str, "items": number, "unit": str,
@@ -59,7 +60,7 @@ from typing import Any
 from ..replay import typo_bench
 from . import engine, judge, parse, pipeline
 from . import moves as moves_bench
-from .common import Row, peak_memory, progress
+from .common import Row, byte_compile_package, peak_memory, progress
 from .corpus import count_games_and_coups, generate_corpus, head
 
 __all__ = ["STEPS", "Options", "format_text", "run_bench"]
@@ -118,6 +119,7 @@ def run_bench(opt: Options) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     skipped: dict[str, str] = {}
     want = set(opt.only)
+    compiled = byte_compile_package()  # the children then start as an installed package does
     with tempfile.TemporaryDirectory(prefix="trictrac-bench-") as tmp:
         if opt.file is None:
             path = os.path.join(tmp, "corpus.trn")
@@ -145,7 +147,12 @@ def run_bench(opt: Options) -> dict[str, Any]:
     _headline(rows, figures)
     return {
         "version": 1,
-        "machine": {"cores": os.cpu_count(), "python": pipeline.python_version(), "chess": _chess_version()},
+        "machine": {
+            "cores": os.cpu_count(),
+            "python": pipeline.python_version(),
+            "chess": _chess_version(),
+            "byte_compiled": compiled,
+        },
         "corpus": corpus,
         "options": {k: v for k, v in asdict(opt).items() if k not in ("file", "extra")},
         "rows": rows,

@@ -149,6 +149,23 @@ def run_child(args: list[str], *, code: str | None = None, ok: tuple[int, ...] =
     return Child(seconds, usage.ru_utime + usage.ru_stime, peak, returncode, out.decode("utf-8", "replace"))
 
 
+def byte_compile_package() -> int:
+    """Write the bytecode of every trictrac module, as pip does when it installs a
+    package (python-chess's is written at its install): an editable install relies on
+    the first import to write it, which ``PYTHONDONTWRITEBYTECODE`` forbids, and a child
+    process would then compile every module again (~0.06 s of each run).  Returns the
+    number of folders compiled."""
+    import compileall
+    import importlib
+
+    done = 0
+    for part in ("notation", "replay", "cli", "club", "publish", "bench"):
+        folder = os.path.dirname(importlib.import_module(f"trictrac.{part}").__file__ or "")
+        if folder and compileall.compile_dir(folder, quiet=2):
+            done += 1
+    return done
+
+
 def progress(text: str) -> None:
     """A progress line on a terminal only (never in a pipe or a file)."""
     if sys.stderr.isatty():

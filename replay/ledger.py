@@ -233,6 +233,11 @@ class Ledger:
     def holes(self, side: str) -> int:
         return self._holes[_index(side)]
 
+    def most_holes(self) -> int:
+        """The holes of whoever has more (the end of a partie asks it every coup)."""
+        h = self._holes
+        return h[0] if h[0] >= h[1] else h[1]
+
     def pavillon(self, side: str) -> bool:
         """Hole-bredouille: all of ``side``'s holes uninterrupted (RULES.md §5.4)."""
         i = _index(side)
@@ -370,7 +375,7 @@ class Ledger:
     def stay(self, side: str) -> None:
         """*Je reste* / *je tiens*, or he marked his points de reste or touched a checker:
         the right to leave is gone (RULES.md §6.1, §6.3)."""
-        if self._leave_right == _index(side):
+        if self._leave_right is not None and self._leave_right == _index(side):
             self._leave_right = None
 
     def leave(self, side: str, *, force: bool = False) -> None:

@@ -203,14 +203,17 @@ def can_still_make_plein(counts: Sequence[int], table: Sequence[int] | str) -> b
 
 def _plein_possible(counts: Sequence[int], first: int) -> bool:
     """P3's test for the table ``first..first+5``: a running count of the checkers
-    on or behind each of its points, less two per point already passed."""
-    carry = 0
-    for p in range(1, first):
-        carry += counts[p]
+    on or behind each of its points against two per point reached (twelve suffice for
+    the rest of the table)."""
+    have = sum(counts[1:first]) if first > 1 else 0  # on or behind the point reached
+    need = 2
     for p in range(first, first + 6):
-        carry += counts[p] - 2
-        if carry < 0:
+        have += counts[p]
+        if have >= 12:
+            return True  # enough for every point of the table: the count only grows
+        if have < need:
             return False
+        need += 2
     return True
 
 
@@ -229,13 +232,11 @@ def opponent_table_closed(pos: Position, profile: Profile = DEFAULT_PROFILE) -> 
     and is still possible (history read from ``"grand-jan" in pos.other_jans``).
     """
     o = pos.other
-    mask = 0
-    if can_still_make_plein(o, PETIT_JAN):
-        mask |= _MASK_19_24
+    mask = _MASK_19_24 if _plein_possible(o, 1) else 0  # his petit jan: points 1..6
     if profile.opponent_table_closed == "until-broken":
-        if plein_made(o, GRAND_JAN) or ("grand-jan" not in pos.other_jans and can_still_make_plein(o, GRAND_JAN)):
+        if plein_made(o, GRAND_JAN) or ("grand-jan" not in pos.other_jans and _plein_possible(o, 7)):
             mask |= _MASK_13_18
-    elif can_still_make_plein(o, GRAND_JAN):
+    elif _plein_possible(o, 7):  # his grand jan: points 7..12
         mask |= _MASK_13_18
     return mask
 

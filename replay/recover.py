@@ -133,7 +133,7 @@ def _fits(pos: Position, coup: Coup) -> bool:
     return not moved or off or covered in (total, total - 2)
 
 
-def _bad_tokens(table: TableState) -> dict[int, list[Diagnostic]]:
+def bad_tokens(table: TableState) -> dict[int, list[Diagnostic]]:
     """The moves the reader could not read (``61/12``), by line (indexed once a game)."""
     if table.bad_tokens is None:
         table.bad_tokens = {}
@@ -148,7 +148,7 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
     written; False when it can (the ordinary course then walks it)."""
     table = flow.table
     pos = table.pos
-    bad = table.bad_tokens if table.bad_tokens is not None else _bad_tokens(table)
+    bad = table.bad_tokens if table.bad_tokens is not None else bad_tokens(table)
     if pos is not None and not bad and table.seat_of.get(coup.side) == pos.turn and _fits(pos, coup):
         return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
@@ -450,4 +450,4 @@ def _what_is_wrong(pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple
     )
 
 
-__all__ = ["Candidate", "Walk", "plausible", "ranked_plays", "recovered"]
+__all__ = ["Candidate", "Walk", "bad_tokens", "plausible", "ranked_plays", "recovered"]

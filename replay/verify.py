@@ -104,6 +104,7 @@ from .judges.table import (
 )
 from .ledger import Ledger, ScoreState
 from .moves import judge_play
+from .plain import plain_table, walk_plain_coup
 from .position import Position, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
 from .recover import recovered
@@ -359,7 +360,9 @@ class _Verifier(RecordVisitor[None]):
         if isinstance(el, Coup):
             nxt = self.after_of[i]
             last = i == self.last_coup and not isinstance(nxt, (ReleveStart, MarqueStart))
-            if not (table.recover and recovered(self, i, el, nxt, last)):  # replay/recover.py
+            if table.plain and plain_table(table) and walk_plain_coup(table, el, self.found):
+                pass  # the usual coup of a clean record (replay/plain.py)
+            elif not (table.recover and recovered(self, i, el, nxt, last)):  # replay/recover.py
                 self.coup(el, nxt, last)
             if not table.stopped:
                 table.index += 1
@@ -754,6 +757,7 @@ def verify(
     diagnostics: Sequence[Diagnostic] = (),
     recover: bool = False,
     direct: bool = True,
+    plain: bool = True,
 ) -> GameReport:
     """Verify one game (RULES.md §3-§9): findings, final score, per-coup trace.
 
@@ -764,7 +768,9 @@ def verify(
     for the wrong side) is one finding with a "did you mean" proposal and the walk goes
     on; False (``check --strict``) stops there as the table's record cannot go on.
     ``direct=False`` judges every written play by enumerating the legal plays instead of
-    proving it directly first (same verdicts; for the differential test, issue 17).
+    proving it directly first, and ``plain=False`` walks every coup through the full
+    course, none as a plain coup (``replay/plain.py``): same verdicts, for the
+    differential tests (issue 17).
     """
     if not isinstance(record, Record):
         raise VerifyError(f"verify() needs a Record, not {type(record).__name__}")
@@ -774,6 +780,7 @@ def verify(
         v = _Verifier(record, prof, game, file, trace, recover)
         table = v.table
         table.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
+        table.plain = plain  # False: no coup walked as plain (same verdicts, issue 17)
         table.notes[:0] = notes
         # the reader's diagnostics first; a fault of the Position tag it already reported at
         # its place in the file is not reported again from the verifier's reading (issue 18)

@@ -4,6 +4,7 @@ JSON shape (``trictrac.bench``), bad options refused with exit code 2."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,13 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
     assert set(data) == {"version", "machine", "corpus", "options", "rows", "figures", "skipped", "peak_memory"}
     assert data["corpus"]["games"] == 4 and data["corpus"]["coups"] > 100
     chess = data["machine"]["chess"]
+    # the children start from bytecode, as an installed package does (python-chess's)
+    assert data["machine"]["byte_compiled"] == 6
+    import importlib.util
+
+    import trictrac.replay.verify
+
+    assert os.path.exists(importlib.util.cache_from_source(trictrac.replay.verify.__file__))
     assert set(data["skipped"]) == (set() if chess else {"chess"}), data["skipped"]
     f = data["figures"]
     keys = [

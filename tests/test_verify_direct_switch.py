@@ -15,48 +15,17 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from dataclasses import replace
 
 import pytest
+from mistake_corpus import OTHER_PROFILES, mistaken_records
 
-from trictrac.notation.reader import parse_text
-from trictrac.notation.writer import write_record
-from trictrac.replay.inject import inject
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 from trictrac.replay.selfplay import play_partie
-from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
-from trictrac.replay.typo_bench import make_typo
 from trictrac.replay.verify import verify
-
-#: profiles the records are verified under besides their own (other movement laws)
-OTHER_PROFILES: tuple[Profile | None, ...] = (
-    None,  # the record's own (its Profile header)
-    replace(DEFAULT_PROFILE, rest_on_own_empty_coin=True),
-    replace(DEFAULT_PROFILE, sortant_must_bear_off=True, defaillant_rearmost=True),
-    find_profile("lebrun-1828"),
-)
-
-
-def _records(parties: int, seed: int):
-    """(record, how) pairs: each partie with injected mistakes, half of them with a typo too."""
-    for i in range(parties):
-        rng = random.Random(seed + i)
-        rec = play_partie(rng, "a-ecrire" if i % 2 else "douze-trous")
-        bad, done = inject(rec, 8, rng)
-        how = f"partie {i}: {len(done)} injected"
-        if i % 2:
-            kind = TYPO_KINDS[(i // 2) % len(TYPO_KINDS)]
-            typo = make_typo(write_record(bad), kind, rng)
-            if typo is not None:
-                records, _diags = parse_text(typo[0])
-                if records:
-                    bad, how = records[0], f"{how}, typo {kind} on line {typo[1].line}"
-        yield bad, how
 
 
 def _compare(parties: int, seed: int) -> Counter:
     seen: Counter = Counter()
-    for i, (rec, how) in enumerate(_records(parties, seed)):
+    for i, (rec, how) in enumerate(mistaken_records(parties, seed)):
         profile = OTHER_PROFILES[i % len(OTHER_PROFILES)]
         recover = i % 3 != 2
         fast = verify(rec, profile, trace=True, recover=recover, direct=True)

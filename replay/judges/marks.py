@@ -10,7 +10,7 @@ compact record: perfect marks).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..course import mark_points, roller_gains
 from .claims import close_mistake, match_claim
@@ -23,13 +23,14 @@ from .table import (
     CoupFacts,
     Pending,
     TableState,
+    Where,
     even,
     hole_words,
     marks_sum,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...notation.record import Ecole
+    from ...notation.record import Ecole, Mark
     from ..findings import Findings
 
 
@@ -92,19 +93,52 @@ def full_marks(table: TableState, facts: CoupFacts, found: Findings) -> None:
     _mark_entitled(table, facts, tally)
 
 
+class EntitledMarks(NamedTuple):
+    """A coup whose marks are exactly what the rules give: who threw, the gains and
+    receipts, the marks as written (their holes and bredouille are still judged)."""
+
+    roller: str  # seats
+    other: str
+    side: str  # the roller's letter as written
+    gains: int
+    receipts: int
+    roller_marks: list[Mark]
+    other_marks: list[Mark]
+    where: Where
+
+
 def _fast_marks(table: TableState, facts: CoupFacts, found: Findings) -> bool:
     """Marks exactly as entitled: both ledgers move alike (False = take the long way)."""
     if not table.in_sync:
         return False
-    roller, other, gains, receipts = facts.roller, facts.other, facts.gains, facts.receipts
+    acts = facts.acts
+    marks = EntitledMarks(
+        facts.roller,
+        facts.other,
+        facts.side,
+        facts.gains,
+        facts.receipts,
+        acts.roller_before,
+        acts.other_marks,
+        facts.where,
+    )
+    mark_as_entitled(table, marks, found)
+    return True
+
+
+def mark_as_entitled(table: TableState, marks: EntitledMarks, found: Findings) -> None:
+    """Both ledgers, in sync, move alike by the gains then the receipts (RULES.md §4.1
+    O2-O4, §5.2); the roller's right to leave is gone once the receiver marks (§6.1)."""
+    roller, other, gains, receipts = marks.roller, marks.other, marks.gains, marks.receipts
     std, ent = table.std, table.ent
     if gains:
         r2 = gains - (gains & 1)  # even(gains), gains > 0
         res = table.mark_std(roller, r2, own=True)
         ent.mark(roller, r2, own=True)
-        marks = facts.acts.roller_before
-        if hole_words(marks):
-            check_holes(table, res, (gains, gains), HoleMarks(marks, roller, facts.side, facts.where), found)
+        if hole_words(marks.roller_marks):
+            check_holes(
+                table, res, (gains, gains), HoleMarks(marks.roller_marks, roller, marks.side, marks.where), found
+            )
             std = table.std  # a bredouille lost at the table replaces the standing ledger
     if table.keep_trace:
         table.score_mid = std.state
@@ -114,10 +148,9 @@ def _fast_marks(table: TableState, facts: CoupFacts, found: Findings) -> bool:
         o2 = receipts - (receipts & 1)
         res = table.mark_std(other, o2)
         ent.mark(other, o2)
-        if hole_words(facts.acts.other_marks):
-            written = HoleMarks(facts.acts.other_marks, other, table.letter(other), facts.where)
+        if hole_words(marks.other_marks):
+            written = HoleMarks(marks.other_marks, other, table.letter(other), marks.where)
             check_holes(table, res, (receipts, receipts), written, found)
-    return True
 
 
 # -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --

@@ -313,7 +313,7 @@ def partie_over_after(table: TableState, side: str, coup_number: int, left: bool
     holes)?  (RULES.md §8.1-8.2; 003 §218, §221)"""
     if table.partie.over is not None or table.partie.kind is None:
         return
-    if not (left or table.std.holes("A") >= 12 or table.std.holes("B") >= 12):
+    if not left and table.std.most_holes() < 12:
         return
     st = table.std.state
     kind = table.partie.kind

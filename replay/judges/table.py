@@ -312,6 +312,9 @@ class TableState:
         #: the written play proved legal without enumerating first (issue 17); False = always
         #: ``judge_play`` (the differential test compares both)
         self.direct_judge = True
+        #: a plain coup walked in one step (replay/plain.py, issue 17); False = every coup
+        #: by the full course (the differential test compares both)
+        self.plain = True
         self.notes: list[str] = []
         self.diagnostics: list[Diagnostic] = []
         self.pending: list[Pending] = []

@@ -1,0 +1,151 @@
+"""The plain coup (``replay/plain.py``, issue 17) walks the usual coup of a clean record
+in one step: the verdicts must be those of the full course, coup by coup.
+
+``verify(plain=True)`` and ``verify(plain=False)`` run side by side on self-played
+parties with the table's mistakes and the record's typos (``mistake_corpus``), under
+several profiles, with and without recovery.  Besides the reports, the table's state
+after every element (position, both ledgers, primauté, findings so far) is compared,
+so a plain coup that left the table a little different would be seen at once, not only
+when it changed a finding.  The suite runs a few thousand coups; ``TRICTRAC_SLOW=1``
+over 10,000.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from mistake_corpus import OTHER_PROFILES, mistaken_records
+
+from trictrac.notation.reader import parse_text
+from trictrac.notation.record import Record
+from trictrac.notation.writer import write_record
+from trictrac.replay import plain as plain_module
+from trictrac.replay import verify as verify_module
+from trictrac.replay.profiles import Profile
+from trictrac.replay.selfplay import play_partie
+
+
+def _walk(rec: Record, profile: Profile | None, recover: bool, plain: bool) -> tuple[dict[str, Any], list[Any]]:
+    """The report and the table's state after each element of the walk."""
+    states: list[Any] = []
+    element = verify_module._Verifier.element
+
+    def watched(self: Any, i: int) -> None:
+        element(self, i)
+        t = self.table
+        states.append(
+            (i, t.index, t.pos, t.std.state, t.ent.state, t.primaute, t.releve_over, t.in_sync, len(self.found.items))
+        )
+
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(verify_module._Verifier, "element", watched)
+        report = verify_module.verify(rec, profile, trace=False, recover=recover, plain=plain)
+    finally:
+        mp.undo()
+    return report.as_dict(), states
+
+
+def _compare(parties: int, seed: int) -> Counter:
+    seen: Counter = Counter()
+    for i, (rec, how) in enumerate(mistaken_records(parties, seed)):
+        profile = OTHER_PROFILES[i % len(OTHER_PROFILES)]
+        recover = i % 3 != 2
+        fast, fast_states = _walk(rec, profile, recover, plain=True)
+        slow, slow_states = _walk(rec, profile, recover, plain=False)
+        for a, b in zip(fast_states, slow_states, strict=True):
+            assert a == b, f"{how}, profile {profile}, recover {recover}: element {a[0]}"
+        assert fast == slow, f"{how}, profile {profile}, recover {recover}"
+        seen["coups"] += fast["coups_verified"]
+        seen["findings"] += len(fast["findings"])
+    return seen
+
+
+_ROLLER_MARKS_FIRST = re.compile(r"^(\d+\. ([AB]) \d-\d) (\2\+\S+) (\d.*)$", re.M)
+
+
+def _marked_after_touching(text: str, every: int) -> str:
+    """Every ``every``-th coup whose roller marks before playing marks after (003 §171:
+    under-marking consummated when he touches a checker)."""
+    seen = [0]
+
+    def late(m: re.Match[str]) -> str:
+        seen[0] += 1
+        return f"{m[1]} {m[4]} {m[3]}" if seen[0] % every == 0 else m[0]
+
+    return _ROLLER_MARKS_FIRST.sub(late, text)
+
+
+def test_marks_after_touching_are_left_to_the_full_course() -> None:
+    seen: Counter = Counter()
+    for i in range(6):
+        text = _marked_after_touching(write_record(play_partie(random.Random(90 + i), "douze-trous")), 2 + i % 3)
+        records, _ = parse_text(text)
+        fast, fast_states = _walk(records[0], None, True, plain=True)
+        slow, slow_states = _walk(records[0], None, True, plain=False)
+        assert fast_states == slow_states and fast == slow, f"partie {i}"
+        seen.update(f["detail"] for f in fast["findings"])
+    assert seen["marked-after-touching"] >= 5, seen
+
+
+def test_a_coup_after_the_twelfth_hole_is_reported_by_both() -> None:
+    """The plain coup that marks the twelfth hole ends the partie (RULES.md §8.1): a coup
+    written after it is play after the end, whichever way the twelfth was walked."""
+    found = 0
+    for i in range(4):
+        text = write_record(play_partie(random.Random(300 + i), "douze-trous")).rstrip("\n")
+        last = text.rsplit("\n", 1)[1]
+        number, side = last.split(" ")[:2]
+        side = "B" if side == "A" else "A"
+        records, _ = parse_text(f"{text}\n{int(number[:-1]) + 1}. {side} 2-1 1/3\n")
+        fast, fast_states = _walk(records[0], None, True, plain=True)
+        slow, slow_states = _walk(records[0], None, True, plain=False)
+        assert fast_states == slow_states and fast == slow, f"partie {i}"
+        found += sum(f["kind"] == "play-after-end" for f in fast["findings"])
+    assert found >= 3
+
+
+def test_plain_coups_give_the_verdicts_of_the_full_course() -> None:
+    seen = _compare(12, 4242)
+    assert seen["coups"] >= 2500, seen
+    assert seen["findings"] >= 40, seen
+
+
+@pytest.mark.skipif(not os.environ.get("TRICTRAC_SLOW"), reason="TRICTRAC_SLOW=1 runs over 10,000 coups")
+def test_plain_coups_give_the_verdicts_of_the_full_course_on_ten_thousand_coups() -> None:
+    seen = _compare(40, 2027)
+    assert seen["coups"] >= 10_000, seen
+
+
+def test_most_coups_of_a_clean_record_are_plain_and_none_without_the_switch() -> None:
+    """The switch changes how, not what: with ``plain=True`` most coups of a clean game
+    are walked as plain, with ``plain=False`` none is; a trace turns the plain walk off."""
+    rec = play_partie(random.Random(8), "douze-trous")
+    counts: Counter = Counter()
+    walk = plain_module.walk_plain_coup
+
+    def counting(table: Any, coup: Any, found: Any) -> bool:
+        took = walk(table, coup, found)
+        counts[took] += 1
+        return took
+
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(verify_module, "walk_plain_coup", counting)
+        plain = verify_module.verify(rec, trace=False)
+        taken = counts[True]
+        counts.clear()
+        full = verify_module.verify(rec, trace=False, plain=False)
+        assert counts[True] == 0
+        traced = verify_module.verify(rec, trace=True)
+        assert counts[True] == 0
+    finally:
+        mp.undo()
+    assert plain.clean and plain.as_dict() == full.as_dict()
+    assert traced.as_dict() == full.as_dict()
+    assert taken >= 0.6 * plain.coups_verified, (taken, plain.coups_verified)
