@@ -7,11 +7,14 @@ it (``replay.verify.verify``) and stores the game, its players, marqués, relev�
 coups, every action of every coup, comments, the verifier's findings and the result
 of each seat.  The schema is in :mod:`trictrac.club.schema` and ``docs/database.md``.
 
-Transactions (STYLE.md §6): the CPU work (parse, write, hash, verify) is done outside
-any transaction; each game is then written in its own ``BEGIN IMMEDIATE`` transaction
-that takes the write lock at once, so two importers never deadlock on a lock upgrade,
-and a game is either wholly stored or not at all.  WAL mode and a busy timeout let
-several processes import into the same file at the same time.
+Transactions (STYLE.md §6): the CPU work (parse, write, hash, verify, rows) is done
+outside any transaction; the games read are then written a few at a time (up to
+:data:`BATCH_GAMES`, or as soon as the workers of ``-j`` have nothing ready) in one
+``BEGIN IMMEDIATE`` transaction that takes the write lock at once, so two importers
+never deadlock on a lock upgrade, and a game is either wholly stored or not at all.
+If such a batch fails, it is rolled back and its games are written one transaction
+each, so that only the game at fault fails.  A game is reported once committed.  WAL
+mode and a busy timeout let several processes import into the same file at once.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ __all__ = [
     "standing_game",
 ]
 
-BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one game at a time
+BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one batch (8 games) at a time
 SEATS = ("A", "B", "C", "D")
 
 
