@@ -8,7 +8,7 @@ full course uses — the play proved legal by :func:`.direct.direct_proof`
 (RULES.md §3), scored by :func:`.scoring.play_outcome` (§4), marked on both ledgers by
 :func:`.judges.marks.mark_as_entitled` (§4.1, §5.2) — without building the coup's
 facts for the judges.  Anything else (a mistake, a leave, a sortie, a claim,
-a first throw, a trace to keep) is left to the full course,
+a first throw out of turn, a trace to keep) is left to the full course,
 :meth:`.verify._Verifier.coup`, before anything has changed: the plain walk never
 reports a finding the full course would not, nor misses one
 (``tests/test_plain_coup.py`` compares both on injected mistakes).
@@ -24,6 +24,7 @@ from .judges.marks import EntitledMarks, mark_as_entitled
 from .judges.result import partie_over_after
 from .judges.table import HOLE, Where, moves_of
 from .moves import Play
+from .position import start_position
 from .recover import bad_tokens
 from .scoring import play_outcome
 
@@ -48,7 +49,6 @@ def plain_table(table: TableState) -> bool:
         and not table.pending
         and table.in_sync
         and table.direct_judge
-        and table.pos is not None
         and table.partie.over is None
         and not table.partie.pav_check
     )
@@ -88,14 +88,27 @@ def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> _Marks |
     return marks
 
 
+def _primaute_throws(table: TableState, side: str) -> bool:
+    """The first throw of a relevé by the player the primauté names, or by either when
+    none does (``verify._first_throw``); not in a partie of several players."""
+    if table.partie.multi is not None:
+        return False
+    return table.primaute is None or table.letter(table.primaute) == side
+
+
 def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     """Walk ``coup`` when it is plain (see the module) and say True; False, with
     nothing changed, sends it to the full course.  Call only when :func:`plain_table`."""
     pos = table.pos
-    assert pos is not None
     moves = coup.moves
     roller = table.seat_of.get(coup.side)
-    if roller != pos.turn or not moves:  # nothing played: a leave, the gains that end the partie
+    if pos is None:  # the relevé's first throw: the primauté's (RULES.md §9.3)
+        if roller is None or not _primaute_throws(table, coup.side):
+            return False
+        pos = start_position(roller)
+    elif roller != pos.turn:
+        return False
+    if not moves:  # nothing played: a leave, the gains that end the partie
         return False
     written_marks = _written_marks(coup, table.seat_of, roller) if coup.before or coup.after else _NO_MARKS
     if written_marks is None:
@@ -131,6 +144,10 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     else:
         table.std.stay(roller)
         table.ent.stay(roller)
+    if table.pos is None:
+        table.partie.marque_fresh = False
+        if table.marque_first is None:
+            table.marque_first = roller
     table.pos = after
     if table.partie.kind is not None and table.std.most_holes() >= HOLE:
         partie_over_after(table, coup.side, coup.number, False)  # twelve holes (§8.1)

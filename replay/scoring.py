@@ -667,16 +667,23 @@ def next_position(pos: Position, roll: Sequence[int], play: Play, profile: Profi
 
 def _next(pos: Position, play: Play, profile: Profile, events: Sequence[ScoringEvent]) -> Position:
     """:func:`next_position` given the throw's events (only its special jans are read)."""
-    jans = {e.kind for e in events if e.kind in SPECIAL_JANS} if events else set()
     r = play.result
+    mover_jans = pos.mover_jans
+    if events:
+        jans = {e.kind for e in events if e.kind in SPECIAL_JANS}
+        if jans:
+            mover_jans = mover_jans | jans
     if profile.opponent_table_closed == "until-broken" and (_made(pos.mover, GRAND_JAN) or _made(r, GRAND_JAN)):
         # 000 ~l.508 (§10 D14): the opponent's second table opens once this grand jan,
         # having been made (before or by this throw), is broken; moves.py reads that
         # history from the jans
-        jans.add("grand-jan")
+        mover_jans = mover_jans | _GRAND_JAN_MADE
     # built directly, already swapped (the other side to move), through the slots:
     # dataclasses.replace and swapped() cost ~7 µs on this hot path
-    return after_play(pos, r, pos.mover_jans | jans if jans else pos.mover_jans)
+    return after_play(pos, r, mover_jans)
+
+
+_GRAND_JAN_MADE = frozenset(("grand-jan",))
 
 
 def play_outcome(

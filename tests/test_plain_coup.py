@@ -27,7 +27,7 @@ from trictrac.notation.writer import write_record
 from trictrac.replay import plain as plain_module
 from trictrac.replay import verify as verify_module
 from trictrac.replay.profiles import Profile
-from trictrac.replay.selfplay import play_partie
+from trictrac.replay.selfplay import play_partie, play_partie_multi
 
 
 def _walk(rec: Record, profile: Profile | None, recover: bool, plain: bool) -> tuple[dict[str, Any], list[Any]]:
@@ -40,6 +40,7 @@ def _walk(rec: Record, profile: Profile | None, recover: bool, plain: bool) -> t
         t = self.table
         states.append(
             (i, t.index, t.pos, t.std.state, t.ent.state, t.primaute, t.releve_over, t.in_sync, len(self.found.items))
+            + (t.marque, t.releve, t.marque_first, t.partie.marque_fresh, t.partie.over)
         )
 
     mp = pytest.MonkeyPatch()
@@ -108,6 +109,40 @@ def test_a_coup_after_the_twelfth_hole_is_reported_by_both() -> None:
         assert fast_states == slow_states and fast == slow, f"partie {i}"
         found += sum(f["kind"] == "play-after-end" for f in fast["findings"])
     assert found >= 3
+
+
+_RELEVE_FIRST_COUP = re.compile(r"^(relevé \d+\n\d+\. )([AB])", re.M)
+
+
+def test_a_relevé_opened_by_the_wrong_player_is_left_to_the_full_course() -> None:
+    """The first throw of a relevé belongs to the primauté (RULES.md §9.3): written for
+    the other player, it is out of turn, whichever way the walk goes."""
+    seen = 0
+    for i in range(4):
+        text = write_record(play_partie(random.Random(500 + i), "douze-trous"))
+        wrong = _RELEVE_FIRST_COUP.sub(lambda m: m[1] + ("B" if m[2] == "A" else "A"), text)
+        records, _ = parse_text(wrong)
+        for recover in (True, False):
+            fast, fast_states = _walk(records[0], None, recover, plain=True)
+            slow, slow_states = _walk(records[0], None, recover, plain=False)
+            assert fast_states == slow_states and fast == slow, f"partie {i}, recover {recover}"
+            seen += sum(f["kind"] == "out-of-turn" for f in fast["findings"])
+    assert seen >= 8
+
+
+@pytest.mark.parametrize("kind", ["chouette", "a-quatre", "a-tourner"])
+def test_parties_of_several_players_give_the_same_verdicts(kind: str) -> None:
+    """A marqué's first throw follows the rotation of several players (RULES.md §8.3):
+    the full course's; also with each marqué's first coup written for the wrong player."""
+    for i in range(2):
+        rng = random.Random(700 + i)
+        rec = play_partie_multi(rng, kind)
+        text = write_record(rec)
+        wrong = _RELEVE_FIRST_COUP.sub(lambda m: m[1] + ("B" if m[2] == "A" else "A"), text)
+        for r in (rec, parse_text(wrong)[0][0]):
+            fast, fast_states = _walk(r, None, True, plain=True)
+            slow, slow_states = _walk(r, None, True, plain=False)
+            assert fast_states == slow_states and fast == slow, f"{kind} {i}"
 
 
 def test_plain_coups_give_the_verdicts_of_the_full_course() -> None:
