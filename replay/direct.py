@@ -9,9 +9,10 @@ whenever that proof is not at hand, so its answer is always the enumeration's:
 "the legal play with the same resulting position" (checkers are indistinguishable,
 as in :func:`~.moves.judge_play`).
 
-Only public facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the
-tables), so a rule fixed there reaches this module; ``tests/test_direct.py`` and
-``tests/test_direct_pleins.py`` compare both ways on over a hundred thousand coups.
+Only facts of ``moves.py`` are used (:func:`~.moves.opponent_table_closed`, the tables;
+for bearing off its own step law ``_step_ok`` and per-position facts ``_info``), so a
+rule fixed there reaches this module; ``tests/test_direct*.py`` compare both ways on
+several hundred thousand coups.
 
 What the proof checks (RULES.md §3):
 
@@ -20,7 +21,8 @@ What the proof checks (RULES.md §3):
 * no checker can bear off during the throw (>= 2 checkers on 1..18, §3.10 S1), so
   every step law is static and the order of the steps does not matter;
 * the net change is one checker moving the sum (tout d'une, §3.1 M3, resting on a
-  repos §3.4 R1-R5) or two checkers moving one number each (tout à bas, M2); each
+  repos §3.4 R1-R5), two checkers moving one number each (tout à bas, M2), or the coin
+  taken par puissance when it cannot be taken directly (§3.5 C3-C5); each
   landing point is open (§3.3 L1 no opposing checker, L2 not the opponent's coin, L4
   not a closed table §3.8 P3) and the coin never holds a lone checker at the end
   (§3.5 C1-C2);
@@ -29,14 +31,20 @@ What the proof checks (RULES.md §3):
   (a fill that is also kept, so neither "must-fill" nor "must-conserve" can exclude
   it), or no play of both numbers can make it (:func:`_fill_possible` tries the plays
   that land a checker on a gap, the only ones that can); with none, it must keep a
-  plein made before the throw when there is one;
+  plein made before the throw when there is one, or no play can keep it
+  (:func:`_keep_possible`: the plays whose checkers leave surplus points);
 * or one number, or none, is played (:func:`_short_play`): no play of both numbers
   exists (M6), the larger number is played whenever one can be (M7), and no other
   single play of that number fills or keeps the plein at stake (M10-M11).
 
-Anything else — a coin par puissance possible (§3.5 C3), bearing off, a lone checker on
-the coin, a fill *en passant* (switch D33), a made plein broken — is left to the
-enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
+When a checker may bear off during the throw (at most one checker on 1..18, §3.10 S1),
+:func:`_sortie_play` plays the steps one after the other by ``moves``' step law (S1-S6
+and their switches): the route ``legal_plays`` lists for the written result, then M6-M7
+and the pleins law, the jan de retour conserved par le privilège de la bande (S7).
+
+Anything else — one number played with a coin par puissance possible (§3.5 C3), a lone
+checker on the coin, a plein at stake under the switch D33 (fills *en passant*) — is
+left to the enumeration (``UNDECIDED``).  The legal play returned is the one ``legal_plays``
 lists for that resulting position, route included: a tout d'une rests on the point of
 the larger number when that point is a repos, else on the other; a tout-à-bas play
 lists the larger number's step first, the pairing with the lowest starting points.
@@ -51,9 +59,13 @@ from .moves import (
     OFF,
     Play,
     PlayJudgement,
+    _Info,
+    _info,
+    _step_ok,
     judge_play,
     legal_plays,
     opponent_table_closed,
+    plein_made,
 )
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
@@ -73,6 +85,8 @@ __all__ = [
 #: bare ints (a number declared unplayable)
 Written = Sequence[tuple[int, int] | int]
 Steps = tuple[tuple[int, int], ...]
+#: a play's steps and their numbers
+Route = tuple[Steps, tuple[int, int]]
 
 COIN = 12
 OPP_COIN = 13
@@ -94,8 +108,6 @@ _TABLE_STARTS = ((1, 1), (7, 2), (19, 4))
 #: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
 _STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
 _MASK_1_24 = sum(1 << p for p in range(1, 25))
-#: bit of each point's plein, 0 outside them
-_TABLE_OF = tuple(1 if 1 <= p <= 6 else 2 if 7 <= p <= 12 else 4 if 19 <= p <= 24 else 0 for p in range(26))
 
 
 def _execute(mover: tuple[int, ...], moves: Written) -> tuple[list[int], dict[int, int]] | None:
@@ -174,7 +186,7 @@ def direct_play(
 
     ``moves`` as for :func:`~.moves.judge_play`: ``(from, to)`` pairs in the mover's
     frame, bare ints for numbers declared unplayable.  See the module docstring for
-    what is proven (RULES.md §3.1-§3.7).
+    what is proven (RULES.md §3.1-§3.7, §3.10).
     """
     try:
         a, b = roll
@@ -196,20 +208,39 @@ def direct_play(
         r[p] -= 1
         r[q] += 1
         pairs.append((p, q))
-    if r[COIN] == 1 or _out_of_retour(m) < 2:
-        return UNDECIDED  # C1-C2 (lone coin); S1: a checker might bear off
+    if r[COIN] == 1:
+        return UNDECIDED  # C1-C2: a lone checker on the coin
+    if _out_of_retour(m) < 2:
+        return _sortie_play(pos, profile, (a, b), pairs, r)  # S1: a checker may bear off
     if not pairs:
         return _short_play(pos, profile, a, b, pairs, r)
     sides = _net_change(pairs)
     if sides is None:
         return UNDECIDED
-    route = _route(pos, profile, a, b, *sides)
+    route = _route(pos, profile, a, b, *sides) or _puissance_route(pos, a, b, *sides)
     if route is None:
         return _short_play(pos, profile, a, b, pairs, r) if len(pairs) <= 1 else UNDECIDED
-    filled = _pleins_law(pos, profile, a, b, r, sides)
+    filled = _pleins_law(pos, profile, a, b, r)
     if filled < 0:
         return UNDECIDED
     return tuple.__new__(Play, (route[0], route[1], tuple(r), filled))
+
+
+def _puissance_route(pos: Position, a: int, b: int, src: list[int], dst: list[int]) -> Route | None:
+    """The coin taken par puissance (RULES.md §3.5 C3-C5) as ``legal_plays`` lists it:
+    two checkers each one pip short of the opponent's empty coin put on one's own empty
+    coin, when the throw cannot take it directly; None otherwise.  No other play has
+    that net change (each checker moves one pip less than its number)."""
+    if dst != [COIN, COIN] or b == 1 or pos.mover[COIN] or pos.other[COIN]:
+        return None  # C3 (an ace would start on the coin), C4: the opponent's coin held
+    s1, s2 = OPP_COIN - a, OPP_COIN - b
+    if src != [s1, s2]:
+        return None
+    m = pos.mover
+    d1, d2 = COIN - a, COIN - b
+    if (m[d1] >= 2) if d1 == d2 else (m[d1] >= 1 and m[d2] >= 1):
+        return None  # C5: the coin can be taken directly, "sans exception"
+    return ((s1, COIN), (s2, COIN)), (a, b)
 
 
 def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | None:
@@ -232,20 +263,18 @@ def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | N
 
 
 def _out_of_retour(m: Sequence[int]) -> int:
-    """Checkers on 1..18 (S1: none may bear off while two or more are there)."""
+    """Checkers on 1..18 (RULES.md §3.10 S1: none may bear off while two or more are
+    there; with one, it may enter with the first number and the other bear off)."""
     return sum(m[1:19])
 
 
-def _pleins_law(
-    pos: Position, profile: Profile, a: int, b: int, r: list[int], sides: tuple[list[int], list[int]]
-) -> int:
+def _pleins_law(pos: Position, profile: Profile, a: int, b: int, r: list[int]) -> int:
     """Pleins the two-number play ending on ``r`` fills, or -1 when M10-M13 (RULES.md
     §3.7) cannot be settled here: it fills (made at its end), or no play can fill and
     it keeps what can be kept."""
     m = pos.mover
-    src, dst = sides
     filled = kept = 0
-    broken = False
+    broken = []
     for lo, bit in _TABLE_STARTS:
         if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
             continue  # three or more lacking: neither made nor fillable by one throw
@@ -260,21 +289,58 @@ def _pleins_law(
             if made_after:
                 kept |= bit
             else:
-                broken = True
+                broken.append(lo)
         elif lacking <= 2:
             if made_after:
                 filled |= bit  # made at the end: filled and kept (M10, M13)
                 continue
-            if profile.score_remplir_en_passant:
-                # a fill en passant (D33) counts: a checker reaching the table may fill
-                reached = (src[0] + a, src[0] + b, dst[0]) if len(src) == 1 else dst
-                if any(_TABLE_OF[q] & bit for q in reached):
-                    return -1
-            if _fill_possible(pos, profile, a, b, lo):
+            if profile.score_remplir_en_passant or _fill_possible(pos, profile, a, b, lo):
+                # D33: another play filling en passant counts, which _fill_possible misses
                 return -1  # M10: another play fills (the written one is illegal)
-    if not filled and broken and not kept:
-        return -1  # M11: could another play keep the plein?
+    if not filled and not kept:
+        for lo in broken:
+            if _keep_possible(pos, profile, a, b, lo):
+                return -1  # M11: another play keeps the plein (the written one is illegal)
     return filled
+
+
+def _keep_possible(pos: Position, profile: Profile, a: int, b: int, lo: int) -> bool:
+    """Could a two-number play keep the made plein ``lo..lo+5`` (RULES.md §3.7 M11)?
+    False only when none can, by the laws of ``moves._candidates_fast`` (no checker can
+    bear off: S1 was checked).  A play keeps it when each checker leaving the table
+    leaves a surplus (three or more; four for two from one point): a step that refills
+    the point the other left makes a chain, the net change of a tout d'une resting on
+    one's own point (R1), tried as such.  A lone checker on the coin, or a coin par
+    puissance possible (§3.5 C3): True (the enumeration decides)."""
+    m = pos.mover
+    if m[COIN] == 1 or (m[COIN] == 0 and pos.other[COIN] == 0):
+        return True
+    stop, rest = _masks(pos, profile)
+    hi = lo + 6
+    s = a + b
+    for p in range(1, 25 - s):  # tout d'une: one checker leaves p
+        if m[p] and (stop >> (p + s)) & 1 and ((rest >> (p + a)) & 1 or (rest >> (p + b)) & 1):
+            if (m[p] >= 3 or not lo <= p < hi) and m[COIN] - (p == COIN) + (p + s == COIN) != 1:
+                return True
+    spare_b = [p for p in range(1, 25 - b) if m[p] and (stop >> (p + b)) & 1 and (m[p] >= 3 or not lo <= p < hi)]
+    for p1 in range(1, 25 - a):
+        if m[p1] and (stop >> (p1 + a)) & 1 and (m[p1] >= 3 or not lo <= p1 < hi):
+            for p2 in spare_b:
+                if _pair_keeps(m, lo, (p1, p1 + a), (p2, p2 + b)):
+                    return True
+    return False
+
+
+def _pair_keeps(m: Sequence[int], lo: int, step1: tuple[int, int], step2: tuple[int, int]) -> bool:
+    """The two steps can be played together (two checkers), leave the plein
+    ``lo..lo+5`` made and the coin lawful (RULES.md §3.5 C1-C2, §4.5 F1)."""
+    (p1, q1), (p2, q2) = step1, step2
+    if p1 == p2 and m[p1] < 2:
+        return False
+    for x in (p1, p2):
+        if lo <= x < lo + 6 and m[x] - (x == p1) - (x == p2) + (x == q1) + (x == q2) < 2:
+            return False
+    return m[COIN] - (p1 == COIN) - (p2 == COIN) + (q1 == COIN) + (q2 == COIN) != 1
 
 
 def _masks(pos: Position, profile: Profile) -> tuple[int, int]:
@@ -450,6 +516,196 @@ def _makes(m: Sequence[int], lo: int, steps: tuple[tuple[int, int], ...]) -> boo
         if end[p] < 2:
             return False
     return True
+
+
+# ---------------------------------------------------------------------------------
+# a checker may bear off during the throw (RULES.md §3.10)
+# ---------------------------------------------------------------------------------
+
+#: base-8 weights of a net change, as ``moves`` keys its candidates (|change| < 4 a point)
+_W = tuple(8**p for p in range(26))
+#: the single step of each one-step net change: ``(from, to)``, ``to = 25`` bears off
+_STEP_OF_KEY = {_W[q] - _W[p]: (p, q) for p in range(1, 25) for q in range(p + 1, OFF + 1)}
+
+
+def _sortie_play(
+    pos: Position, profile: Profile, roll: tuple[int, int], pairs: list[tuple[int, int]], r: list[int]
+) -> Play | _Undecided:
+    """The written play of a throw during which a checker may bear off (at most one
+    checker outside ``19..24``: RULES.md §3.10 S1, the last one may enter with the first
+    number and the other number bear off), proven with ``moves``' own step law
+    (``_step_ok``: L1-L5, S1-S5 and the switches ``sortant_must_bear_off``,
+    ``defaillant_rearmost``, ``bear_off_while_plein_possible`` of S6 / D15-D16), the
+    steps played one after the other as ``moves._candidates_general`` plays them.
+
+    Both numbers played (:func:`_sortie_route`): legal when the pleins law allows it
+    (:func:`_sortie_pleins`).  Otherwise legal only when no play of both numbers exists
+    (§3.6 M6) and the play is one of the single plays (or none) the obligations keep
+    (:func:`_sortie_single`).  A fill en passant at stake (switch D33): ``UNDECIDED``."""
+    info = _info(pos, profile)
+    if info.passant and info.near:
+        return UNDECIDED  # D33: a fill en passant would count; the enumeration decides
+    a, b = roll
+    orders = ((a, b),) if a == b else ((a, b), (b, a))
+    key = 0
+    for p, q in pairs:
+        key += _W[q] - _W[p]
+    if key:
+        sides = _net_change(pairs)
+        if sides is None:
+            return UNDECIDED  # more than two checkers moved: not a play of one throw
+        route = _sortie_route(info, profile, orders, key, *sides)
+        if route is not None:
+            return _sortie_pleins(info, profile, orders, route, r)
+    if next(_two_number_ends(info, profile, orders), None) is not None:
+        return UNDECIDED  # M6: both numbers can be played, the written play does not
+    return _sortie_single(info, profile, orders, key, r)
+
+
+def _sortie_route(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], key: int, src: list[int], dst: list[int]
+) -> Route | None:
+    """``(steps, numbers)`` of the two-number play with the net change ``key`` as
+    ``legal_plays`` lists it, or None when no movement-legal play of both numbers makes
+    it (RULES.md §3.1-§3.5, §3.10).  The route listed is the one the generator finds
+    first: the larger number first, the lowest first checker, a tout d'une (resting on a
+    repos, R1-R5) before a tout à bas.  The first step leaves a point the net change
+    leaves, or — one checker's worth — an occupied point between its ends (the second
+    checker then takes its place); the key of the rest names the second step."""
+    m = info.m
+    if len(src) == 1:
+        lo, hi = src[0], dst[0]
+        starts: Sequence[int] = [p for p in info.occ if lo <= p < hi]
+    else:
+        lo = hi = 0  # two checkers: no tout d'une
+        starts = src if src[0] != src[1] else src[:1]
+    for x, y in orders:
+        for p in starts:
+            if p == lo:
+                rr = _step_ok(info, profile, m, p, x, info.rest)
+                if rr and rr <= 24:
+                    s1 = list(m)
+                    s1[p] -= 1
+                    s1[rr] += 1
+                    if _step_ok(info, profile, s1, rr, y, info.stop) == hi:
+                        return ((p, rr), (rr, hi)), (x, y)
+            q = _step_ok(info, profile, m, p, x, info.stop)
+            second = _STEP_OF_KEY.get(key - _W[q] + _W[p]) if q else None
+            if second is None:
+                continue
+            p2, q2 = second
+            s1 = list(m)
+            s1[p] -= 1
+            s1[q] += 1
+            if s1[p2] - (p2 == q) > 0 and _step_ok(info, profile, s1, p2, y, info.stop) == q2:
+                return ((p, q), (p2, q2)), (x, y)
+    return None
+
+
+def _sortie_pleins(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], route: Route, r: list[int]
+) -> Play | _Undecided:
+    """The two-number play under the pleins law (RULES.md §3.7 M10-M13): it fills (the
+    plein made at its end), or no play of both numbers fills; then, a plein made before
+    the throw, it keeps it or no such play keeps it — bearing surplus checkers off keeps
+    the jan de retour, *conserver par le privilège de la bande* (§3.10 S7; 003 §110,
+    §196).  Otherwise ``UNDECIDED`` (the written play is excluded)."""
+    filled = 0
+    for t, bit in info.near:
+        if plein_made(r, t):
+            filled |= bit
+    if info.near and not filled and _some_play_makes(info, profile, orders, info.near):
+        return UNDECIDED  # M10: another play fills
+    if not filled and info.made and not any(plein_made(r, t) for t, _bit in info.made):
+        if _some_play_makes(info, profile, orders, info.made):
+            return UNDECIDED  # M11: another play keeps the plein
+    return tuple.__new__(Play, (route[0], route[1], tuple(r), filled))
+
+
+def _some_play_makes(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], tables: Sequence[tuple[tuple[int, ...], int]]
+) -> bool:
+    """Some play of both numbers ends with one of ``tables`` made (RULES.md §3.7)."""
+    for end in _two_number_ends(info, profile, orders):
+        for t, _bit in tables:
+            if plein_made(end, t):
+                return True
+    return False
+
+
+def _two_number_ends(info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...]) -> Iterator[list[int]]:
+    """The counts at the end of every movement-legal play of both numbers (repeats
+    included), by ``moves._candidates_general``'s laws: a tout d'une resting on a repos,
+    a tout à bas played in either order, the steps by ``_step_ok`` one after the other,
+    never a lone checker on the coin at the end (RULES.md §3.1-§3.5, §3.10).  The coin
+    par puissance needs two checkers on ``1..12`` (C3): none here (S1)."""
+    m = info.m
+    for x, y in orders:
+        for p in info.occ:
+            rr = _step_ok(info, profile, m, p, x, info.rest)
+            if rr and rr <= 24:
+                s1 = list(m)
+                s1[p] -= 1
+                s1[rr] += 1
+                q2 = _step_ok(info, profile, s1, rr, y, info.stop)
+                if q2 and s1[COIN] - (rr == COIN) + (q2 == COIN) != 1:
+                    s1[rr] -= 1
+                    s1[q2] += 1
+                    yield s1
+            q = _step_ok(info, profile, m, p, x, info.stop)
+            if not q:
+                continue
+            s1 = list(m)
+            s1[p] -= 1
+            s1[q] += 1
+            for p2 in info.occ:  # a checker on p2 in s1, not the one just moved
+                if p2 == p and m[p] == 1:
+                    continue
+                q2 = _step_ok(info, profile, s1, p2, y, info.stop)
+                if q2 and s1[COIN] - (p2 == COIN) + (q2 == COIN) != 1:
+                    end = list(s1)
+                    end[p2] -= 1
+                    end[q2] += 1
+                    yield end
+
+
+def _sortie_single(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], key: int, r: list[int]
+) -> Play | _Undecided:
+    """No play of both numbers exists: the single plays (RULES.md §3.6 M7: the larger
+    number whenever it can be played), then M10-M11 among them (a single play fills:
+    *remplir en jouant un seul nombre*, 003 §81); nothing playable, nothing played.
+    The written play must be one of those kept, with the number the generator finds
+    first for it (an excédant and a sortant number may bear off the same checker)."""
+    m = info.m
+    singles: dict[int, tuple[tuple[int, int], int, list[int]]] = {}
+    for x, _y in orders:
+        for p in info.occ:
+            q = _step_ok(info, profile, m, p, x, info.stop)
+            k = _W[q] - _W[p] if q else 0
+            if k and k not in singles:
+                s1 = list(m)
+                s1[p] -= 1
+                s1[q] += 1
+                if s1[COIN] != 1:  # C1-C2
+                    singles[k] = ((p, q), x, s1)
+    if not singles:
+        return tuple.__new__(Play, ((), (), tuple(r), 0)) if not key else UNDECIDED
+    a = orders[0][0]
+    pool = [s for s in singles.values() if s[1] == a] or list(singles.values())
+    fills = [s for s in pool if any(plein_made(s[2], t) for t, _bit in info.near)]
+    if fills:
+        pool = fills  # M10
+    elif info.made:
+        pool = [s for s in pool if any(plein_made(s[2], t) for t, _bit in info.made)] or pool  # M11
+    for step, n, end in pool:
+        if _W[step[1]] - _W[step[0]] == key:
+            filled = 0
+            for t, bit in info.near:
+                if plein_made(end, t):
+                    filled |= bit
+            return tuple.__new__(Play, ((step,), (n,), tuple(r), filled))
+    return UNDECIDED
 
 
 def written_in_legal_plays(
