@@ -7,11 +7,14 @@ it (``replay.verify.verify``) and stores the game, its players, marqués, relev�
 coups, every action of every coup, comments, the verifier's findings and the result
 of each seat.  The schema is in :mod:`trictrac.club.schema` and ``docs/database.md``.
 
-Transactions (STYLE.md §6): the CPU work (parse, write, hash, verify) is done outside
-any transaction; each game is then written in its own ``BEGIN IMMEDIATE`` transaction
-that takes the write lock at once, so two importers never deadlock on a lock upgrade,
-and a game is either wholly stored or not at all.  WAL mode and a busy timeout let
-several processes import into the same file at the same time.
+Transactions (STYLE.md §6): the CPU work (parse, write, hash, verify, rows) is done
+outside any transaction; the games read are then written a few at a time (up to
+:data:`BATCH_GAMES`, or as soon as the workers of ``-j`` have nothing ready) in one
+``BEGIN IMMEDIATE`` transaction that takes the write lock at once, so two importers
+never deadlock on a lock upgrade, and a game is either wholly stored or not at all.
+If such a batch fails, it is rolled back and its games are written one transaction
+each, so that only the game at fault fails.  A game is reported once committed.  WAL
+mode and a busy timeout let several processes import into the same file at once.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import os
 import re
 import sqlite3
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -74,7 +78,7 @@ __all__ = [
     "standing_game",
 ]
 
-BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one game at a time
+BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one batch (8 games) at a time
 SEATS = ("A", "B", "C", "D")
 
 
@@ -433,8 +437,6 @@ class _RowsWalker(RecordVisitor[None]):
         self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
-        self.coup_keys: dict[tuple[int, int, int], int] = {}
-        self.coup_lines: list[tuple[int, int]] = []  # (line, local coup id)
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -491,33 +493,37 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def visit_coup(self, coup: Coup) -> None:
-        rows, marque, releve_id = self.rows, self.marque, self.releve_id
-        cid = len(rows.coups) + 1
-        rows.coups.append(
+        # ~290 coups a game: one row list, no per-coup bookkeeping (_coup_index builds
+        # the keys of findings from these rows, only for a game that has findings)
+        coups, marque = self.rows.coups, self.marque
+        cid = len(coups) + 1
+        side, roll, moves, span = coup.side, coup.roll, coup.moves, coup.span
+        coups.append(
             [
                 cid,
                 self.gid,
-                releve_id,
+                self.releve_id,
                 marque[0] if marque else None,
-                len(self.coup_lines),
+                cid - 1,
                 coup.number,
-                coup.side,
-                coup.side,
-                coup.roll[0],
-                coup.roll[1],
-                moves_text(coup),
-                coup.span.line or None,
-                coup.span.col or None,
+                side,
+                side,
+                roll[0],
+                roll[1],
+                " ".join(map(_move_text, moves)) if moves else "-",
+                span.line or None,
+                span.col or None,
             ]
         )
-        mnum = marque[2] if marque else 0
-        rnum = rows.releves[releve_id - 1][3] if releve_id else 0
-        self.coup_keys.setdefault((mnum, rnum, coup.number), cid)
-        self.coup_lines.append((coup.span.line, cid))
+        if coup.before or coup.after:
+            self._actions(coup, cid)
+
+    def _actions(self, coup: Coup, cid: int) -> None:
+        marks = self.rows.marks
         k = 0
         for phase, actions in (("before", coup.before), ("after", coup.after)):
             for a in actions:
-                rows.marks.append(_mark_row(len(rows.marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
+                marks.append(_mark_row(len(marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
                 if type(a) is Comment:
                     self._comment(a, cid)
                 k += 1
@@ -558,7 +564,6 @@ def _build_rows(
     diags = [_diag_dict(d) for d in parse_diagnostics]
     if report is not None:
         diags += [_diag_dict(d) for d in (_get(report, "diagnostics") or ())]
-    coups = rec.coups
     rows = _GameRows(
         game={
             "id": gid,
@@ -576,9 +581,9 @@ def _build_rows(
             "start_position": rec.start,
             "result": h.get("Result"),
             "annotator": h.get("Annotator"),
-            "n_releves": sum(1 for e in rec.elements if type(e) is ReleveStart),
-            "n_marques": 0,  # set below
-            "n_coups": len(coups),
+            "n_releves": 0,  # set below, from the walk
+            "n_marques": 0,
+            "n_coups": 0,
             "n_findings": len(findings),
             "verified": int(report is not None),
             "stopped": _bool_int(_get(report, "stopped")) if report is not None else None,
@@ -597,16 +602,45 @@ def _build_rows(
         names=names,
     )
 
-    walker = _RowsWalker(rows, gid)
-    for seq, el in enumerate(rec.elements):
-        walker.seq = seq
-        if type(el) is Coup:  # nearly every element: no dispatch
-            walker.visit_coup(el)
-        else:
-            visit_element(el, walker)
-    coup_keys, coup_lines = walker.coup_keys, walker.coup_lines
-    rows.game["n_marques"] = len(rows.marques)
+    _walk(rec, rows, gid)
+    g = rows.game
+    g["n_releves"], g["n_marques"], g["n_coups"] = len(rows.releves), len(rows.marques), len(rows.coups)
+    if findings:
+        rows.findings = _finding_rows(findings, rows, gid)
+    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
+    return rows
 
+
+def _walk(rec: Record, rows: _GameRows, gid: str) -> None:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`)."""
+    walker = _RowsWalker(rows, gid)
+    visit_coup = walker.visit_coup
+    for seq, el in enumerate(rec.elements):
+        if type(el) is Coup:  # nearly every element: no dispatch
+            visit_coup(el)
+        else:
+            walker.seq = seq
+            visit_element(el, walker)
+
+
+def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]]:
+    """The coups of ``rows`` by (marqué, relevé, number) (the first one of each) and
+    their (line, local id) in order: where a finding points."""
+    marques, releves = rows.marques, rows.releves
+    keys: dict[tuple[int, int, int], int] = {}
+    lines = []
+    for c in rows.coups:  # _COUP_COLS: id 0, releve_id 2, marque_id 3, number 5, line 11
+        mnum = marques[c[3] - 1][2] if c[3] else 0
+        rnum = releves[c[2] - 1][3] if c[2] else 0
+        keys.setdefault((mnum, rnum, c[5]), c[0])
+        lines.append((c[11], c[0]))
+    return keys, lines
+
+
+def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[Any]]:
+    """The ``findings`` rows (columns of ``_FINDING_COLS``), each tied to its coup."""
+    coup_keys, coup_lines = _coup_index(rows)
+    out: list[list[Any]] = []
     for i, f in enumerate(findings):
         # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
         # else the last coup written before its line.
@@ -619,9 +653,9 @@ def _build_rows(
             cid = before[-1] if before else None
         ent, mk = _get(f, "entitled"), _get(f, "marked")
         alts = _get(f, "alternatives")
-        rows.findings.append(
+        out.append(
             [
-                len(rows.findings) + 1,
+                len(out) + 1,
                 gid,
                 cid,
                 i,
@@ -642,9 +676,7 @@ def _build_rows(
                 str(_get(f, "message") or ""),
             ]
         )
-
-    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
-    return rows
+    return out
 
 
 def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
@@ -917,16 +949,20 @@ def _off(v: int | None, b: int) -> int | None:
 
 def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int]) -> None:
     """Every row of one game but the ``games`` and ``game_players`` ones, local ids made
-    global (inside the caller's transaction).  Measured: the copies cost ~10 % of the
-    storing, SQLite's inserts (indexes, FTS triggers) the rest (issue 17)."""
+    global (inside the caller's transaction).  Measured: the copies cost ~5 % of the
+    storing, SQLite's inserts (indexes, foreign keys, FTS triggers) the rest (issue 17)."""
     base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
     bm, br, bc, bk = base["marques"], base["releves"], base["coups"], base["marks"]
     get = pid.get
     conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
     conn.executemany(_SQL["releves"], [[r[0] + br, r[1], _off(r[2], bm), *r[3:]] for r in rows.releves])
+    # ~290 coups a game: unpacked, their ids made global inline (local ids start at 1)
     conn.executemany(
         _SQL["coups"],
-        [[r[0] + bc, r[1], _off(r[2], br), _off(r[3], bm), *r[4:7], get(r[7]), *r[8:]] for r in rows.coups],
+        [
+            (cid + bc, g, rel and rel + br, mq and mq + bm, seq, num, side, get(seat), d1, d2, moves, line, col)
+            for cid, g, rel, mq, seq, num, side, seat, d1, d2, moves, line, col in rows.coups
+        ],
     )
     conn.executemany(
         _SQL["marks"],
@@ -1062,34 +1098,60 @@ class _Store:
         this id in place (re-verification), in the same transaction."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
-        status = "added"
+        pending: dict[str, int] = {}
         try:
-            if replace:
-                conn.execute("DELETE FROM games WHERE id = ?", (rows.game["id"],))
-            elif self.exists(rows.game["id"]):
+            status = self._write(rows, replace, pending)
+            conn.execute("ROLLBACK" if status == "unchanged" else "COMMIT")
+        except BaseException:
+            if conn.in_transaction:
                 conn.execute("ROLLBACK")
-                return "unchanged"
-            else:
-                old = conn.execute("SELECT id FROM games WHERE game_key = ?", (rows.game["game_key"],)).fetchone()
-                if old is not None:
-                    _to_history(conn, old[0], "replaced", rows.game["id"])
-                    status = "replaced"
-            pending: dict[str, int] = {}
-            pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
-            g = rows.game
-            g["label"] = free_label(conn, g["label"], g["id"])  # the primary key: unique
-            conn.execute(f"INSERT INTO games ({', '.join(g)}) VALUES ({', '.join('?' * len(g))})", tuple(g.values()))
-            conn.executemany(
-                "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
-                [(g["id"], s, p) for s, p in pid.items()],
-            )
-            _insert_rows(conn, rows, pid)
+            raise
+        self.players.update(pending)
+        return status
+
+    def store_batch(self, games: Sequence[_GameRows]) -> list[str]:
+        """Write several games in one transaction (one commit instead of one a game: the
+        WAL pages they share are written once), each as :meth:`store` would: their
+        statuses in order.  Any error rolls the whole batch back and is raised: the
+        caller stores the games one by one then, to know which game failed."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        pending: dict[str, int] = {}
+        try:
+            statuses = [self._write(rows, False, pending) for rows in games]
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
         self.players.update(pending)
+        return statuses
+
+    def _write(self, rows: _GameRows, replace: bool, pending: dict[str, int]) -> str:
+        """One game's rows, inside the caller's transaction (nothing written when the
+        status is ``unchanged``); new players' ids go to ``pending`` until the commit."""
+        conn = self.conn
+        g = rows.game
+        status = "added"
+        if replace:
+            conn.execute("DELETE FROM games WHERE id = ?", (g["id"],))
+        elif self.exists(g["id"]):
+            return "unchanged"
+        else:
+            old = conn.execute("SELECT id FROM games WHERE game_key = ?", (g["game_key"],)).fetchone()
+            if old is not None:
+                _to_history(conn, old[0], "replaced", g["id"])
+                status = "replaced"
+        pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
+        values = {**g, "label": free_label(conn, g["label"], g["id"])}  # the primary key: unique
+        conn.execute(
+            f"INSERT INTO games ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})", tuple(values.values())
+        )
+        conn.executemany(
+            "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
+            [(g["id"], s, p) for s, p in pid.items()],
+        )
+        _insert_rows(conn, rows, pid)
         return status
 
     def known_file(self, digest: str) -> list[str] | None:
@@ -1413,8 +1475,9 @@ class _Readers:
     jobs: int
     work: _Work
 
-    def outcomes(self, path: str, stored: Callable[[str], bool]) -> Iterator[_Outcome]:
-        """Every game of ``path`` read (and verified when not ``stored``), in file order."""
+    def outcomes(self, path: str, stored: Callable[[str], bool]) -> Iterator[_Outcome | None]:
+        """Every game of ``path`` read (and verified when not ``stored``), in file order;
+        with workers, None when the next one is not back yet (store what is held meanwhile)."""
         if self.pool is None:
             from ..notation.reader import iter_records
 
@@ -1422,11 +1485,32 @@ class _Readers:
                 for index, parsed in enumerate(iter_records(path, file=path)):
                     yield self.work.read_game(_Read(path, index, raw), parsed, stored)
             return
-        from ..replay.verify import game_chunks, ordered_results
+        from ..replay.verify import game_chunks
 
-        tasks = ((self.work, chunk, self.db_path) for chunk in game_chunks(path))
-        for outcomes in ordered_results(self.pool, _import_chunk, tasks, 3 * self.jobs, _chunk_failed):
-            yield from outcomes
+        # As replay.verify.ordered_results, at most 3 chunks a worker in flight (flat
+        # memory), but saying when the oldest is not done: this process then stores
+        # instead of waiting, and holds no game back once the workers are done.
+        inflight: deque[tuple[tuple[_Work, Any, str], Any]] = deque()
+        for chunk in game_chunks(path):
+            task = (self.work, chunk, self.db_path)
+            inflight.append((task, self.pool.submit(_import_chunk, task)))
+            if len(inflight) >= 3 * self.jobs:
+                yield from _oldest(inflight)
+        while inflight:
+            yield from _oldest(inflight)
+
+
+def _oldest(inflight: deque[tuple[tuple[_Work, Any, str], Any]]) -> Iterator[_Outcome | None]:
+    """The outcomes of the oldest chunk in flight, after a None if it is not done yet."""
+    task, future = inflight[0]
+    if not future.done():
+        yield None
+    inflight.popleft()
+    try:
+        outcomes: list[_Outcome] = future.result()
+    except Exception as e:  # noqa: BLE001 - a worker that raised or died: its chunk failed
+        outcomes = _chunk_failed(task, e)
+    yield from outcomes
 
 
 def _chunk_failed(task: tuple[_Work, Any, str], e: Exception) -> list[_Outcome]:
@@ -1438,6 +1522,42 @@ def _chunk_failed(task: tuple[_Work, Any, str], e: Exception) -> list[_Outcome]:
             chunk.game, chunk.start, failure=ImportFailure(chunk.path, chunk.game, chunk.line, "verify-error", msg)
         )
     ]
+
+
+#: games stored in one transaction at most, and the longest a read game waits to be stored
+BATCH_GAMES = 8  # measured: 8 games a commit store faster than 1 (one commit a game) or 16
+BATCH_SECONDS = 0.25
+_END = _Outcome(-1, -1)  # no more games in the file
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Games read and not stored yet (rows to store, or ``unchanged`` ones behind them):
+    stored together, in one transaction, once there are :data:`BATCH_GAMES` or the first
+    waited :data:`BATCH_SECONDS`.  The reading, verifying and row building stay outside
+    any transaction; the write lock is held only while the batch is written."""
+
+    outcomes: list[_Outcome] = field(default_factory=list)
+    games: int = 0
+    since: float = 0.0
+
+    def add(self, out: _Outcome) -> bool:
+        """Queue ``out``; True when the batch is due."""
+        if not self.outcomes:
+            self.since = time.monotonic()
+        self.outcomes.append(out)
+        if out.rows is not None:
+            self.games += 1
+        return self.games >= BATCH_GAMES or time.monotonic() - self.since >= BATCH_SECONDS
+
+    def take(self) -> list[_Outcome]:
+        outs, self.outcomes, self.games = self.outcomes, [], 0
+        return outs
+
+
+def _unusable(e: sqlite3.OperationalError) -> bool:
+    """Locked or busy: not a game's fault, the database cannot be written (stop loudly)."""
+    return "locked" in str(e) or "busy" in str(e)
 
 
 class _Context:
@@ -1489,22 +1609,32 @@ class _Context:
 
         games = 0
         outcomes = self.readers.outcomes(path, self.store.exists)
+        batch = _Batch()
         try:
             while True:
                 # a game's objects die with it: no collector passes over them (~10 % faster)
                 with quiet_gc():
-                    out = next(outcomes, None)
-                    if out is None:
+                    out = next(outcomes, _END)
+                    if out is _END:
                         break
+                    if out is None:  # the workers are not done: store what is held
+                        self._flush(path, batch)
+                        continue
                     games += 1
                     self.report.read += 1
-                    self._finish(path, out)
+                    self._take(path, out, batch)
         except OSError as e:
+            with quiet_gc():
+                self._flush(path, batch)
             self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(games - 1, 0), 0)
+        with quiet_gc():
+            self._flush(path, batch)
         if not games:
             self.failed(ImportFailure(path, None, None, "unreadable-file", "no game found in the file"), 0, 0)
 
-    def _finish(self, path: str, out: _Outcome) -> None:
+    def _take(self, path: str, out: _Outcome, batch: _Batch) -> None:
+        """One game read: its key told apart from this run's others, then queued to be
+        stored with the next ones; a failure is reported after the games before it."""
         gid = out.gid
         if gid is not None:
             key = out.key
@@ -1515,26 +1645,62 @@ class _Context:
             if out.rows is not None:
                 out.rows.game["game_key"] = key
         if out.failure is not None:
+            self._flush(path, batch)
             self.failed(out.failure, out.index, out.offset)
-        elif out.rows is None:
+        elif out.rows is None and not batch.outcomes:
             self._step(path, out.index, out.offset, "unchanged", gid)
-        else:
-            self._store(path, out, out.rows)
+        elif batch.add(out):
+            self._flush(path, batch)
+
+    def _flush(self, path: str, batch: _Batch) -> None:
+        """Store the queued games in one transaction and report each, in file order; if
+        that fails, store them one by one (one transaction a game, as ever)."""
+        outs = batch.take()
+        games = [o.rows for o in outs if o.rows is not None]
+        statuses = self._store_batch(games) if len(games) > 1 else None
+        if statuses is None:
+            for out in outs:
+                if out.rows is None:
+                    self._step(path, out.index, out.offset, "unchanged", out.gid)
+                else:
+                    self._store(path, out, out.rows)
+            return
+        stored = iter(statuses)
+        for out in outs:
+            if out.rows is None:
+                self._step(path, out.index, out.offset, "unchanged", out.gid)
+            else:
+                self._stored(path, out, out.rows, next(stored))
+
+    def _store_batch(self, games: list[_GameRows]) -> list[str] | None:
+        """The games' statuses, stored in one transaction; None when that failed (rolled
+        back: nothing of them is written)."""
+        try:
+            return self.store.store_batch(games)
+        except sqlite3.OperationalError as e:
+            if _unusable(e):
+                raise
+        except sqlite3.Error:
+            pass
+        return None
 
     def _store(self, path: str, out: _Outcome, rows: _GameRows) -> None:
         try:
             stored = self.store.store(rows)
         except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise  # not this game's fault: the database is unusable, stop loudly
+            if _unusable(e):
+                raise
             self._store_failed(path, out, e)
             return
         except sqlite3.Error as e:
             self._store_failed(path, out, e)
             return
-        if stored != "unchanged":
+        self._stored(path, out, rows, stored)
+
+    def _stored(self, path: str, out: _Outcome, rows: _GameRows, status: str) -> None:
+        if status != "unchanged":
             self.report.findings += len(rows.findings)
-        self._step(path, out.index, out.offset, stored, out.gid)
+        self._step(path, out.index, out.offset, status, out.gid)
 
     def _store_failed(self, path: str, out: _Outcome, e: Exception) -> None:
         line = out.rows.game["source_line"] if out.rows is not None else None
