@@ -792,12 +792,6 @@ def _proof(pos: Position, roll: Sequence[int], moves: Written, profile: Profile)
     return play
 
 
-def direct_proof(pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE) -> object:
-    """The direct proof of the written moves: the :class:`Play` when it proves them
-    legal, anything else when it does not (remembered for the judge that may follow)."""
-    return _proof(pos, roll, moves, profile)
-
-
 def proven_legal(pos: Position, roll: Sequence[int], moves: Written, profile: Profile = DEFAULT_PROFILE) -> bool:
     """The direct proof shows the written moves legal (remembered for the judge)."""
     return type(_proof(pos, roll, moves, profile)) is Play

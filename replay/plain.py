@@ -4,7 +4,7 @@ Most coups of a record are *plain*: the side to move throws and plays, and
 each player marks exactly what the rules give, nothing else written but *je reste* (a
 hole marked and no leave written: he stays, §6.1).
 :func:`walk_plain_coup` recognises such a coup and walks it with the same rules the
-full course uses — the play proved legal by :func:`.direct.direct_proof`
+full course uses — the play proved legal by :func:`.direct.direct_play`
 (RULES.md §3), scored by :func:`.scoring.play_outcome` (§4), marked on both ledgers by
 :func:`.judges.marks.mark_as_entitled` (§4.1, §5.2) — without building the coup's
 facts for the judges.  Anything else (a mistake, a leave, a sortie, a claim,
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..notation.record import Comment, Decision, Glyph, Mark, Move
-from .direct import direct_proof
+from .direct import direct_play
 from .judges.marks import EntitledMarks, mark_as_entitled
 from .judges.result import partie_over_after
 from .judges.table import HOLE, Where, moves_of
@@ -124,7 +124,7 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
         written = ((moves[0].from_, moves[0].to), (moves[1].from_, moves[1].to))
     else:
         written = moves_of(moves)  # a checker played tout d'une, a number unplayable (§3.4)
-    play = direct_proof(pos, roll, written, profile)
+    play = direct_play(pos, roll, written, profile)  # not remembered: a plain coup is not asked again
     if type(play) is not Play or play.result[25] == 15:  # not proved legal, or a sortie (§4.9)
         return False
     score, after = play_outcome(pos, roll, play, profile)

@@ -358,11 +358,12 @@ class _Verifier(RecordVisitor[None]):
         table = self.table
         el = table.rec.elements[i]
         if isinstance(el, Coup):
+            if table.plain and plain_table(table) and walk_plain_coup(table, el, self.found):
+                table.index += 1  # the usual coup of a clean record (replay/plain.py)
+                return
             nxt = self.after_of[i]
             last = i == self.last_coup and not isinstance(nxt, (ReleveStart, MarqueStart))
-            if table.plain and plain_table(table) and walk_plain_coup(table, el, self.found):
-                pass  # the usual coup of a clean record (replay/plain.py)
-            elif not (table.recover and recovered(self, i, el, nxt, last)):  # replay/recover.py
+            if not (table.recover and recovered(self, i, el, nxt, last)):  # replay/recover.py
                 self.coup(el, nxt, last)
             if not table.stopped:
                 table.index += 1
