@@ -20,6 +20,7 @@ from ..replay.profiles import Profile
 from ..replay.verify import GameReport, verify, verify_file
 from .common import (
     BadInput,
+    batch_collector,
     echo_json,
     jobs_option,
     json_option,
@@ -93,6 +94,7 @@ def _streamed(
     help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
     "for the wrong side) instead of proposing the nearest legal play and going on.",
 )
+@batch_collector()
 def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool) -> None:
     """Verify recorded games against the rules: one line per finding, a summary per game
     (and a last line of totals when several files are given).  FILE '-' reads standard

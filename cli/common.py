@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -56,6 +58,24 @@ def jobs_option(f: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Worker processes for large archives.",
     )(f)
+
+
+@contextmanager
+def batch_collector() -> Iterator[None]:
+    """The cyclic garbage collector tuned for a command that walks a whole archive
+    (used as a decorator): the modules already loaded are moved out of its passes
+    (``gc.freeze``, also what a fork wants) and its youngest generation holds more
+    objects before a pass.  A game's records and reports make no reference cycles,
+    so memory stays flat; measured on ``check`` of 300 parties: 1.42 -> 1.35 CPU s
+    (issue 17).  Restored when the command ends."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(10_000, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 def echo_json(data: Any) -> None:

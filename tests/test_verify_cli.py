@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from verify_helpers import FINDINGS_DIR, expected, generated
 
@@ -123,3 +124,29 @@ def test_annotate_injected_records_round_trip(tmp_path):
     got = [(f.kind, f.index) for f in verify_text(text)[0].findings]
     assert got == [(i.kind, i.index) for i in injs]
     assert text.count("{entitled: roller") == len(new.coups)
+
+
+def test_check_tunes_the_collector_only_while_it_runs() -> None:
+    """``check`` walks an archive with the collector tuned (cli/common.py:
+    ``batch_collector``, issue 17) and gives it back as it found it, even when the
+    command exits with findings; inside, the young generation is larger and the loaded
+    modules are frozen out of its passes."""
+    import gc
+
+    from trictrac.cli.common import batch_collector
+
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    seen: list[tuple[tuple[int, int, int], int]] = []
+
+    @batch_collector()
+    def inside() -> None:
+        seen.append((gc.get_threshold(), gc.get_freeze_count()))
+        raise SystemExit(1)
+
+    with pytest.raises(SystemExit):
+        inside()
+    assert seen[0][0][0] == 10_000 and seen[0][1] > 0
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+    res = run("check", E40)
+    assert res.exit_code == 1, res.output
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
