@@ -168,7 +168,7 @@ for _a in range(1, 25):
 for _n in range(1, 7):
     _FAST_TOK[f"-{_n}"] = (1, 2, _n)
 for _w in "ABCD":
-    for _p in range(0, 100):
+    for _p in range(0, 49):  # more is rare (the token path reads it alike): a smaller table loads faster
         for _h in (None, 1, 2, 3, 4):
             for _bf, _bv in (("", None), ("b", True), ("s", False)):
                 _k = f"{_w}+{_p}{'' if _h is None else f't{_h}'}{_bf}"

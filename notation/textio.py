@@ -25,7 +25,6 @@ import io
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -88,6 +87,8 @@ class Input:
         if self.data is None and self.path is not None:
             yield self.path
             return
+        import tempfile  # only for standard input and atomic writes: not on check's start
+
         fd, tmp = tempfile.mkstemp(prefix="trictrac-input-", suffix=".trn")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -189,6 +190,8 @@ def _replacing(path: str | os.PathLike[str], mode: str, encoding: str | None = N
     over ``path`` when the block ends normally, removed when it raises."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, mode, encoding=encoding, newline="" if encoding else None) as handle:

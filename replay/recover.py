@@ -26,7 +26,6 @@ from .judges.table import TableState, Where, moves_of
 from .moves import judge_play, legal_plays
 from .position import Position, start_position
 from .scoring import play_outcome
-from .selfplay import play_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..notation.record import Diagnostic
@@ -259,6 +258,8 @@ def _written_text(coup: Coup, unread: list[Diagnostic]) -> str:
 
 
 def _play_candidates(table: TableState, coup: Coup, pos: Position, unread: list[Diagnostic]) -> list[Candidate]:
+    from .selfplay import play_moves  # the generator's: loaded only when a typo is suspected
+
     written = _written_text(coup, unread)
     plays = legal_plays(pos, coup.roll, table.profile)
     near = ranked_plays(written, plays.plays)[:NEAREST]
@@ -288,6 +289,8 @@ def _missing_candidates(flow: Walk, i: int, coup: Coup, pos: Position, meant: st
     """A coup of ``meant`` left out before ``coup``: the throws and plays after which
     the most coups that follow, ``coup`` first, can be played as written (counted
     further and further for the plays still in the running)."""
+    from .selfplay import play_moves  # the generator's: loaded only when a typo is suspected
+
     table = flow.table
     profile = table.profile
     after_each: dict[Any, tuple[tuple[int, int], Play, tuple[int, ...], Position]] = {}
