@@ -433,6 +433,19 @@ def _one_playable(m: Sequence[int], n: int, stop: int) -> bool:
     return False
 
 
+def both_numbers_playable(pos: Position, a: int, b: int, profile: Profile = DEFAULT_PROFILE) -> bool:
+    """True when some play surely uses both numbers of the throw ``a``-``b`` (RULES.md
+    §3.6 M2-M3, by the movement laws L1-L5, R1-R5, C1-C2): then every legal play uses
+    both and none is unplayable (§4.8 M8).  False means not known: no checker may bear
+    off during the throw (S1), and one's own coin empty with the opponent's empty, or a
+    lone checker on it, are left to the enumeration (C1-C3)."""
+    m = pos.mover
+    if sum(m[1:19]) < 2 or m[COIN] == 1 or (m[COIN] == 0 and pos.other[COIN] == 0):
+        return False
+    stop, rest = _masks(pos, profile)
+    return _both_playable(m, a, b, stop, rest)
+
+
 def _both_playable(m: Sequence[int], a: int, b: int, stop: int, rest: int) -> bool:
     """Some play uses both numbers (RULES.md §3.1 M2-M3, L1-L5, R1-R5, C1-C2), by the
     laws of ``moves._candidates_fast`` (no checker can bear off; the coin par puissance

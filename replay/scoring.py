@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .direct import both_numbers_playable
 from .moves import (
     GRAND_JAN,
     JAN_DE_RETOUR,
@@ -630,8 +631,15 @@ def score_roll(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_PR
     the numbers no legal play can play (PlaySet.unplayable).
     """
     a, b = _norm(roll)
+    c = _ctx(pos, profile)
+    if c.plein is None and c.m[OFF] < 13 and not profile.pile_de_misere and both_numbers_playable(pos, a, b, profile):
+        # no plein to fill or keep, no sortie, every number played: the throw's events
+        # are the position's (§4.3, §4.4, §4.6), no play needs listing
+        events: list[ScoringEvent] = []
+        _position_events(c, a, b, events)
+        return _total(events)
     ps = legal_plays(pos, (a, b), profile)
-    return _score(pos, a, b, profile, ps, None)
+    return _score(pos, a, b, profile, ps, None, c)
 
 
 def score_play(pos: Position, roll: Sequence[int], play: Play, profile: Profile = DEFAULT_PROFILE) -> CoupScore:
