@@ -96,3 +96,18 @@ def injected_coups(games: int, seed: int) -> Iterator[tuple[Position, tuple[int,
                 if isinstance(m, (Move, CannotPlay))
             ]
             yield pos, coup.roll, moves, DEFAULT_PROFILE
+
+
+def position_of(mover: dict[int, int], other: dict[int, int]) -> Position:
+    """A position from the checkers on each side's points (its own frame), the rest of
+    the 15 borne off; checked lawful."""
+    m, o = [0] * 26, [0] * 26
+    for p, n in mover.items():
+        m[p] = n
+    for p, n in other.items():
+        o[p] = n
+    m[25] = 15 - sum(m)
+    o[25] = 15 - sum(o)
+    pos = Position(tuple(m), tuple(o))
+    assert not pos.problems()
+    return pos

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from direct_helpers import PROFILES, Moves, mistakes, reference
+from direct_helpers import PROFILES, Moves, mistakes, position_of, reference
 
 from trictrac.bench.judge import game_coups, written
 from trictrac.replay.direct import UNDECIDED, _keep_possible, direct_play
@@ -132,33 +132,20 @@ def test_keep_possible_exactly_when_a_play_keeps() -> None:
     assert seen["exact"] > 500 and seen["none keeps"] > 50 and seen["keep"] > 200
 
 
-def _position(mover: dict[int, int], other: dict[int, int]) -> Position:
-    m, o = [0] * 26, [0] * 26
-    for p, n in mover.items():
-        m[p] = n
-    for p, n in other.items():
-        o[p] = n
-    m[25] = 15 - sum(m)
-    o[25] = 15 - sum(o)
-    pos = Position(tuple(m), tuple(o))
-    assert not pos.problems()
-    return pos
-
-
 def test_grand_jan_kept_when_it_can_be() -> None:
     """RULES.md §3.7 M11 (003 §60, §196): a grand jan made, the coin held by three — 6-5
     can keep it (the coin's surplus checker plays the 6, a checker of the talon the 5),
     so breaking it is excluded; with no surplus anywhere it cannot, and a play breaking
     it is legal, proven directly."""
     grand = {7: 2, 8: 2, 9: 2, 10: 2, 11: 2}
-    pos = _position({**grand, 12: 3, 1: 2}, {20: 10})  # his 20 is the mover's 5
+    pos = position_of({**grand, 12: 3, 1: 2}, {20: 10})  # his 20 is the mover's 5
     assert _keep_possible(pos, DEFAULT_PROFILE, 6, 5, 7)
     breaks = [(7, 12), (8, 14)]
     assert direct_play(pos, (6, 5), breaks) is UNDECIDED
     assert reference(pos, (6, 5), breaks, DEFAULT_PROFILE) is None
     keeps = [(12, 18), (1, 6)]
     assert direct_play(pos, (6, 5), keeps) == reference(pos, (6, 5), keeps, DEFAULT_PROFILE) is not None
-    bare = _position({**grand, 12: 2, 24: 3}, {20: 10})
+    bare = position_of({**grand, 12: 2, 24: 3}, {20: 10})
     assert not _keep_possible(bare, DEFAULT_PROFILE, 6, 5, 7)
     play = direct_play(bare, (6, 5), [(8, 14), (9, 14)])
     assert isinstance(play, Play) and play == reference(bare, (6, 5), [(8, 14), (9, 14)], DEFAULT_PROFILE)
@@ -168,7 +155,7 @@ def test_fill_en_passant_of_another_play_is_left_to_the_enumeration() -> None:
     """RULES.md §10 D33: with ``score_remplir_en_passant`` another play that fills the
     petit jan en passant (the ace onto 6, the 4 then breaking it) obliges, so a play that
     does not fill is excluded ("must-fill"); the proof does not call it legal."""
-    pos = _position({1: 2, 2: 2, 3: 2, 4: 2, 5: 3, 6: 1, 14: 3}, {10: 2, 7: 2})
+    pos = position_of({1: 2, 2: 2, 3: 2, 4: 2, 5: 3, 6: 1, 14: 3}, {10: 2, 7: 2})
     passant = replace(DEFAULT_PROFILE, score_remplir_en_passant=True)
     moves = [(3, 7), (6, 7)]
     assert reference(pos, (4, 1), moves, passant) is None

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from direct_helpers import Moves, mistakes, reference
+from direct_helpers import Moves, mistakes, position_of, reference
 
 from trictrac.bench.judge import game_coups, written
 from trictrac.replay.direct import UNDECIDED, direct_play, judge_direct, proven_legal
@@ -184,28 +184,15 @@ def test_self_played_end_games_as_the_enumeration() -> None:
         assert _compare(_self_played(300, 1852), 1852)["coups"] >= 100_000
 
 
-def _position(mover: dict[int, int], other: dict[int, int]) -> Position:
-    m, o = [0] * 26, [0] * 26
-    for p, n in mover.items():
-        m[p] = n
-    for p, n in other.items():
-        o[p] = n
-    m[25] = 15 - sum(m)
-    o[25] = 15 - sum(o)
-    pos = Position(tuple(m), tuple(o))
-    assert not pos.problems()
-    return pos
-
-
 def test_last_checker_is_played_tout_d_une() -> None:
     """RULES.md §3.2 M2-M3, §3.10 S2, S5: one checker left on 19, 6-5 — it rests on 24
     and bears off with the 6 (excédant): a play of both numbers, as ``legal_plays`` lists
     it; an opposing checker on 24 leaves the 6 alone (the 5 unplayable, M7)."""
-    pos = _position({19: 1}, {18: 10})
+    pos = position_of({19: 1}, {18: 10})
     play = direct_play(pos, (6, 5), [(19, 25)])
     assert isinstance(play, Play) and play.steps == ((19, 24), (24, 25)) and play.numbers == (5, 6)
     assert play in legal_plays(pos, (6, 5)).plays
-    blocked = _position({19: 1}, {1: 1, 18: 9})  # his 1 is the mover's 24
+    blocked = position_of({19: 1}, {1: 1, 18: 9})  # his 1 is the mover's 24
     play = direct_play(blocked, (6, 5), [(19, 25), 5])
     assert isinstance(play, Play) and play.steps == ((19, 25),) and play.numbers == (6,)
     assert play == reference(blocked, (6, 5), [(19, 25), 5], DEFAULT_PROFILE)
@@ -216,7 +203,7 @@ def test_privilege_de_la_bande() -> None:
     checkers on 23 and 24 — 2-1 bears them off and keeps the jan, proven directly;
     breaking it when it can be conserved is excluded (left to the enumeration, which
     calls it "must-conserve")."""
-    pos = _position({19: 2, 20: 2, 21: 2, 22: 2, 23: 3, 24: 3}, {18: 10})
+    pos = position_of({19: 2, 20: 2, 21: 2, 22: 2, 23: 3, 24: 3}, {18: 10})
     play = direct_play(pos, (2, 1), [(23, 25), (24, 25)])
     assert isinstance(play, Play) and play == reference(pos, (2, 1), [(23, 25), (24, 25)], DEFAULT_PROFILE)
     assert play.steps == ((23, 25), (24, 25)) and play.numbers == (2, 1)
@@ -229,7 +216,7 @@ def test_privilege_de_la_bande() -> None:
 def test_sortant_must_bear_off_switch() -> None:
     """RULES.md §3.10 S3 (switch D15): a sortant 5 played inside is legal by default,
     refused when a sortant number must bear off."""
-    pos = _position({19: 3, 20: 4, 22: 3}, {18: 10})
+    pos = position_of({19: 3, 20: 4, 22: 3}, {18: 10})
     inside = [(19, 24), (22, 24)]  # the 5 inside though a checker on 20 could bear off
     strict = replace(DEFAULT_PROFILE, sortant_must_bear_off=True)
     assert direct_play(pos, (5, 2), inside, strict) is UNDECIDED
@@ -244,7 +231,7 @@ def test_a_lone_checker_on_the_coin_is_no_play() -> None:
     """RULES.md §3.5 C1-C2, §3.6 M6-M7: the last checker outside on 5, the others on
     24 (they cannot bear off yet, S1): 4-3 tout d'une would leave it alone on the coin,
     so no play of both numbers exists and the 4 alone is the play, proven directly."""
-    pos = _position({5: 1, 24: 14}, {18: 10})
+    pos = position_of({5: 1, 24: 14}, {18: 10})
     play = direct_play(pos, (4, 3), [(5, 9), 3])
     assert isinstance(play, Play) and play.steps == ((5, 9),) and play.numbers == (4,)
     assert play == reference(pos, (4, 3), [(5, 9), 3], DEFAULT_PROFILE)
