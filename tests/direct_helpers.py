@@ -4,11 +4,11 @@ the bot wrote, and the mistakes ``replay/inject.py`` injects plus random perturb
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from trictrac.bench.judge import game_coups, written
-from trictrac.replay.moves import Play, judge_play, legal_plays
+from trictrac.replay.moves import Play, PlaySet, judge_play, legal_plays
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 
@@ -111,3 +111,28 @@ def position_of(mover: dict[int, int], other: dict[int, int]) -> Position:
     pos = Position(tuple(m), tuple(o))
     assert not pos.problems()
     return pos
+
+
+def self_played_positions(
+    n: int, seed: int, profiles: tuple[Profile, ...], wanted: Callable[[Position], bool]
+) -> Iterator[tuple[Position, Profile]]:
+    """``n`` distinct self-played positions (with the profile played) that ``wanted`` keeps."""
+    seen = set()
+    for pos, _roll, _play, _unplayable, profile in game_coups(seed, profiles):
+        if wanted(pos) and (pos, profile.name) not in seen:
+            seen.add((pos, profile.name))
+            yield pos, profile
+            if len(seen) == n:
+                return
+
+
+def listed_forms(pos: Position, roll: tuple[int, int], profile: Profile) -> tuple[PlaySet, list[Moves]]:
+    """The legal plays and the written forms they give: nothing, the bare numbers, each
+    legal play written and as steps, each of its steps alone, each play an obligation
+    excluded."""
+    ps = legal_plays(pos, roll, profile)
+    forms: list[Moves] = [[], list(roll)]
+    forms += [written(p, ps.unplayable) for p in ps.plays] + [list(p.steps) for p in ps.plays]
+    forms += [[p.steps[i]] for p in ps.plays for i in range(len(p.steps))]
+    forms += [written(p, ()) for p, _why in ps.excluded()]
+    return ps, forms

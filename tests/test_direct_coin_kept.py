@@ -19,9 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from direct_helpers import PROFILES, Moves, mistakes, position_of, reference
+from direct_helpers import PROFILES, Moves, listed_forms, mistakes, position_of, reference, self_played_positions
 
-from trictrac.bench.judge import game_coups, written
 from trictrac.replay.direct import UNDECIDED, _keep_possible, direct_play
 from trictrac.replay.moves import ROLLS, Play, legal_plays
 from trictrac.replay.position import Position
@@ -40,21 +39,11 @@ def _puissance_ground(pos: Position) -> bool:
 
 def _positions(n: int, seed: int, wanted: Callable[[Position], bool]) -> Iterator[tuple[Position, Profile]]:
     """``n`` distinct self-played positions (no checker able to bear off) ``wanted`` keeps."""
-    seen = set()
-    for pos, _roll, _play, _unplayable, profile in game_coups(seed, PROFILES):
-        if sum(pos.mover[1:19]) >= 2 and wanted(pos) and (pos, profile.name) not in seen:
-            seen.add((pos, profile.name))
-            yield pos, profile
-            if len(seen) == n:
-                return
+    return self_played_positions(n, seed, PROFILES, lambda pos: sum(pos.mover[1:19]) >= 2 and wanted(pos))
 
 
 def _forms(pos: Position, roll: tuple[int, int], profile: Profile, rng: random.Random) -> list[Moves]:
-    ps = legal_plays(pos, roll, profile)
-    forms: list[Moves] = [[], list(roll)]
-    forms += [written(p, ps.unplayable) for p in ps.plays] + [list(p.steps) for p in ps.plays]
-    forms += [[p.steps[i]] for p in ps.plays for i in range(len(p.steps))]
-    forms += [written(p, ()) for p, _why in ps.excluded()]
+    ps, forms = listed_forms(pos, roll, profile)
     a, b = roll
     m = pos.mover
     if m[13 - a] and m[13 - b] and (a != b or m[13 - a] > 1):

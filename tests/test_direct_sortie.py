@@ -23,9 +23,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from direct_helpers import Moves, mistakes, position_of, reference
+from direct_helpers import Moves, listed_forms, mistakes, position_of, reference, self_played_positions
 
-from trictrac.bench.judge import game_coups, written
 from trictrac.replay.direct import UNDECIDED, direct_play, judge_direct, proven_legal
 from trictrac.replay.moves import ROLLS, Play, legal_plays
 from trictrac.replay.position import Position
@@ -105,22 +104,12 @@ def _random_positions(n: int, seed: int) -> Iterator[Position]:
 
 def _self_played(n: int, seed: int) -> Iterator[tuple[Position, Profile]]:
     """Self-played positions of the bearing-off phase, under the sortie profiles."""
-    seen = set()
-    for pos, _roll, _play, _unplayable, profile in game_coups(seed, SORTIE_PROFILES):
-        if sum(pos.mover[1:19]) < 2 and (pos, profile.name) not in seen:
-            seen.add((pos, profile.name))
-            yield pos, profile
-            if len(seen) == n:
-                return
+    return self_played_positions(n, seed, SORTIE_PROFILES, lambda pos: sum(pos.mover[1:19]) < 2)
 
 
 def _forms(pos: Position, roll: tuple[int, int], profile: Profile, rng: random.Random) -> list[Moves]:
     """Written forms of one throw, legal and not (see the module docstring)."""
-    ps = legal_plays(pos, roll, profile)
-    forms: list[Moves] = [[], list(roll)]
-    forms += [written(p, ps.unplayable) for p in ps.plays] + [list(p.steps) for p in ps.plays]
-    forms += [[p.steps[i]] for p in ps.plays for i in range(len(p.steps))]
-    forms += [written(p, ()) for p, _why in ps.excluded()]
+    ps, forms = listed_forms(pos, roll, profile)
     m = pos.mover
     occ = [p for p in range(1, 25) if m[p]]
     a, b = roll
