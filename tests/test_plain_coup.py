@@ -172,6 +172,16 @@ def test_a_leave_written_with_a_play_is_left_to_the_full_course() -> None:
     assert sum(seen.values()) >= 5, seen
 
 
+def test_compact_records_are_left_to_the_full_course() -> None:
+    """A compact record writes no marks: the verifier marks them as perfect players
+    would (``judges/marks.py: compact_marks``), never as a plain coup."""
+    for i in range(3):
+        rec = play_partie(random.Random(900 + i), "a-ecrire" if i % 2 else "douze-trous", compact=True)
+        fast, fast_states = _walk(rec, None, True, plain=True)
+        slow, slow_states = _walk(rec, None, True, plain=False)
+        assert fast_states == slow_states and fast == slow, f"partie {i}"
+
+
 def test_plain_coups_give_the_verdicts_of_the_full_course() -> None:
     seen = _compare(12, 4242)
     assert seen["coups"] >= 2500, seen
