@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 
 from .common import Child, Row, clear_caches, cpu_seconds, row, run_child
 from .corpus import chess_pgn, repeated
@@ -75,11 +76,22 @@ def verify_in_process(path: str, jobs: int = 1) -> Row:
 
 
 def best_run(
-    args: list[str], *, jobs: int = 1, repeat: int = 3, code: str | None = None, ok: tuple[int, ...] = (0, 1)
+    args: list[str],
+    *,
+    jobs: int = 1,
+    repeat: int = 3,
+    code: str | None = None,
+    ok: tuple[int, ...] = (0, 1),
+    after_each: Callable[[], None] | None = None,
 ) -> Child:
     """The best of ``repeat`` runs of one child (least CPU with one job, least wall time
-    with ``-j``): other work on the machine only ever slows a run down."""
-    runs = [run_child(args, code=code, ok=ok) for _ in range(repeat)]
+    with ``-j``): other work on the machine only ever slows a run down.  ``after_each``
+    puts things back between runs (a database removed)."""
+    runs = []
+    for _ in range(repeat):
+        runs.append(run_child(args, code=code, ok=ok))
+        if after_each is not None:
+            after_each()
     return min(runs, key=lambda r: r.cpu if jobs == 1 else r.seconds)
 
 
@@ -152,13 +164,13 @@ def db_import(sample: str, games: int, tmp: str, jobs: int = 1, repeat: int = 3)
     included), ``repeat`` times: the best run (least CPU with one job, least wall time
     with ``-j``), as other work on the machine only ever slows a run down."""
     db = os.path.join(tmp, f"bench-{jobs}.db")
-    runs = []
-    for _ in range(repeat):
-        runs.append(run_child(["db", "import", db, sample, "--jobs", str(jobs)]))
+
+    def remove_db() -> None:
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(db + suffix):
                 os.unlink(db + suffix)
-    c = min(runs, key=lambda r: r.cpu if jobs == 1 else r.seconds)
+
+    c = best_run(["db", "import", db, sample, "--jobs", str(jobs)], jobs=jobs, repeat=repeat, after_each=remove_db)
     return row(
         "db import" + (f" -j {jobs}" if jobs > 1 else ""),
         games,

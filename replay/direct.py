@@ -212,7 +212,7 @@ def direct_play(
         pairs.append((p, q))
     if r[COIN] == 1:
         return UNDECIDED  # C1-C2: a lone checker on the coin
-    if sum(m[1:19]) < 2:  # _out_of_retour, inline (every coup)
+    if sum(m[1:19]) < 2:  # checkers on 1..18 (S1: with one, a checker may bear off)
         return _sortie_play(pos, profile, (a, b), pairs, r)  # S1: a checker may bear off
     if not pairs:
         return _short_play(pos, profile, a, b, pairs, r)
@@ -262,12 +262,6 @@ def _net_change(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]] | N
         delta[p] = delta.get(p, 0) - 1
         delta[q] = delta.get(q, 0) + 1
     return _sides(delta)
-
-
-def _out_of_retour(m: Sequence[int]) -> int:
-    """Checkers on 1..18 (RULES.md §3.10 S1: none may bear off while two or more are
-    there; with one, it may enter with the first number and the other bear off)."""
-    return sum(m[1:19])
 
 
 def _pleins_law(pos: Position, profile: Profile, a: int, b: int, r: list[int]) -> int:

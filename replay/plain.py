@@ -25,7 +25,7 @@ from .judges.result import partie_over_after
 from .judges.table import HOLE, Where, moves_of
 from .moves import Play
 from .position import start_position
-from .recover import bad_tokens
+from .recover import bad_tokens, first_expected
 from .scoring import play_outcome
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -90,14 +90,6 @@ def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> _Marks |
     return marks
 
 
-def _primaute_throws(table: TableState, side: str) -> bool:
-    """The first throw of a relevé by the player the primauté names, or by either when
-    none does (``verify._first_throw``); not in a partie of several players."""
-    if table.partie.multi is not None:
-        return False
-    return table.primaute is None or table.letter(table.primaute) == side
-
-
 def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     """Walk ``coup`` when it is plain (see the module) and say True; False, with
     nothing changed, sends it to the full course.  Call only when :func:`plain_table`."""
@@ -105,7 +97,8 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     moves = coup.moves
     roller = table.seat_of.get(coup.side)
     if pos is None:  # the relevé's first throw: the primauté's (RULES.md §9.3)
-        if roller is None or not _primaute_throws(table, coup.side):
+        # the primauté's player, or either when none is; several players: the full course's
+        if roller is None or table.partie.multi is not None or first_expected(table) not in (None, coup.side):
             return False
         pos = start_position(roller)
     elif roller != pos.turn:
@@ -116,7 +109,7 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     if written_marks is None:
         return False
     if table.recover:  # a move the reader could not read on this line: recovery's
-        bad = table.bad_tokens if table.bad_tokens is not None else bad_tokens(table)
+        bad = bad_tokens(table)  # indexed once a game
         if bad and coup.span.line in bad:
             return False
     profile, roll = table.profile, coup.roll

@@ -177,7 +177,7 @@ def _candidates(
     roller = table.seat_of[coup.side]
     pos = table.pos or start_position(roller)  # the first coup of a relevé: its play only
     doubt = False  # a play that can be made but is illegal: a typo only on strong evidence
-    first = _first_expected(table) if table.pos is None else None
+    first = first_expected(table) if table.pos is None else None
     again = isinstance(nxt, Coup) and nxt.side == coup.side  # then a mistyped letter (verify.py)
     if first is not None and first != coup.side and first in table.seat_of and not again:
         # the relevé's first coup is not the primauté's: its first coup left out?
@@ -217,7 +217,7 @@ def _best_candidate(flow: Walk, i: int, cands: list[Candidate], doubt: bool) -> 
     return best
 
 
-def _first_expected(table: TableState) -> str | None:
+def first_expected(table: TableState) -> str | None:
     """The letter the primauté gives the first throw of a relevé (RULES.md §9.3)."""
     if table.partie.multi is not None and table.partie.marque_fresh:
         return table.partie.multi_expected
@@ -453,4 +453,4 @@ def _what_is_wrong(pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple
     )
 
 
-__all__ = ["Candidate", "Walk", "bad_tokens", "plausible", "ranked_plays", "recovered"]
+__all__ = ["Candidate", "Walk", "bad_tokens", "first_expected", "plausible", "ranked_plays", "recovered"]

@@ -107,7 +107,7 @@ from .moves import judge_play
 from .plain import plain_table, walk_plain_coup
 from .position import Position, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
-from .recover import recovered
+from .recover import first_expected, recovered
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..notation.reader import ParsedRecord
@@ -477,12 +477,9 @@ def _first_throw(table: TableState, facts: CoupFacts, nxt: object, found: Findin
     """The first throw of a relevé: the primauté's (RULES.md §9.3, §8.3)."""
     course = table.partie
     side, roller = facts.side, facts.roller
-    if course.multi is not None and course.marque_fresh:
-        expected = course.multi_expected
-        if course.multi_first is None:
-            course.multi_first = side
-    else:
-        expected = table.letter(table.primaute) if table.primaute is not None else None
+    expected = first_expected(table)
+    if course.multi is not None and course.marque_fresh and course.multi_first is None:
+        course.multi_first = side
     course.marque_fresh = False
     if (
         table.recover
