@@ -4,10 +4,12 @@ the bot wrote, and the mistakes ``replay/inject.py`` injects plus random perturb
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from trictrac.bench.judge import game_coups, written
+from trictrac.replay.direct import UNDECIDED, direct_play
 from trictrac.replay.moves import Play, PlaySet, judge_play, legal_plays
 from trictrac.replay.position import Position
 from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
@@ -136,3 +138,20 @@ def listed_forms(pos: Position, roll: tuple[int, int], profile: Profile) -> tupl
     forms += [[p.steps[i]] for p in ps.plays for i in range(len(p.steps))]
     forms += [written(p, ()) for p, _why in ps.excluded()]
     return ps, forms
+
+
+def compare_with_reference(
+    pos: Position, roll: tuple[int, int], moves: Moves, profile: Profile, seen: Counter[str]
+) -> tuple[object, Play | None]:
+    """``direct_play`` against the enumeration's answer for one written form: equal
+    whenever the proof decides; counted in ``seen`` (coups, legal / illegal, decided,
+    decided legal / illegal).  Returns (the proof's answer, the reference)."""
+    ref = reference(pos, roll, moves, profile)
+    got = direct_play(pos, roll, moves, profile)
+    if got is not UNDECIDED:
+        assert got == ref, (pos, roll, moves, profile.name, got, ref)
+        seen["decided"] += 1
+        seen["decided legal" if ref is not None else "decided illegal"] += 1
+    seen["coups"] += 1
+    seen["legal" if ref is not None else "illegal"] += 1
+    return got, ref

@@ -19,7 +19,16 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from direct_helpers import PROFILES, Moves, listed_forms, mistakes, position_of, reference, self_played_positions
+from direct_helpers import (
+    PROFILES,
+    Moves,
+    compare_with_reference,
+    listed_forms,
+    mistakes,
+    position_of,
+    reference,
+    self_played_positions,
+)
 
 from trictrac.replay.direct import UNDECIDED, _keep_possible, direct_play
 from trictrac.replay.moves import ROLLS, Play, legal_plays
@@ -58,17 +67,11 @@ def _compare(cases: Iterator[tuple[Position, Profile]], seed: int) -> Counter:
         made = _made(pos.mover)
         for roll in ROLLS:
             for moves in _forms(pos, roll, profile, rng):
-                ref = reference(pos, roll, moves, profile)
-                got = direct_play(pos, roll, moves, profile)
-                if got is not UNDECIDED:
-                    assert got == ref, (pos, roll, moves, profile.name, got, ref)
-                    seen["decided"] += 1
-                    if isinstance(got, Play) and got.is_puissance():
-                        seen["puissance decided"] += 1
-                    if isinstance(got, Play) and made and not _made(got.result):
-                        seen["broken decided"] += 1
-                seen["coups"] += 1
-                seen["legal" if ref is not None else "illegal"] += 1
+                got, ref = compare_with_reference(pos, roll, moves, profile, seen)
+                if isinstance(got, Play) and got.is_puissance():
+                    seen["puissance decided"] += 1
+                if isinstance(got, Play) and made and not _made(got.result):
+                    seen["broken decided"] += 1
                 if ref is not None and made and not _made(ref.result):
                     seen["broken legal"] += 1
                 if ref is not None and ref.is_puissance():

@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
-from direct_helpers import PROFILES, mistakes, reference
+from direct_helpers import PROFILES, compare_with_reference, mistakes, reference
 
 from trictrac.bench.judge import game_coups, written
 from trictrac.replay.direct import UNDECIDED, _fill_possible, direct_play, judge_direct, proven_legal
@@ -70,13 +70,7 @@ def _compare(n_positions: int, seed: int) -> Counter:
             written_plays += [written(p, ()) for p, _why in ps.excluded()]
             written_plays += mistakes(pos, roll, ps.plays[0], rng, profile)
             for moves in written_plays:
-                ref = reference(pos, roll, moves, profile)
-                got = direct_play(pos, roll, moves, profile)
-                if got is not UNDECIDED:
-                    assert got == ref, (pos, roll, moves, profile.name)
-                    seen["decided"] += 1
-                seen["coups"] += 1
-                seen["legal" if ref is not None else "illegal"] += 1
+                compare_with_reference(pos, roll, moves, profile, seen)
     return seen
 
 
@@ -134,14 +128,7 @@ def _compare_short(n_throws: int, seed: int) -> Counter:
             for play in ps.plays:
                 written_plays += mistakes(pos, roll, play, rng, profile)
         for moves in written_plays:
-            ref = reference(pos, roll, moves, profile)
-            got = direct_play(pos, roll, moves, profile)
-            if got is not UNDECIDED:
-                assert got == ref, (pos, roll, moves, profile.name)
-                seen["decided"] += 1
-                seen["decided legal" if ref is not None else "decided illegal"] += 1
-            seen["coups"] += 1
-            seen["legal" if ref is not None else "illegal"] += 1
+            compare_with_reference(pos, roll, moves, profile, seen)
     return seen
 
 

@@ -23,7 +23,15 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from direct_helpers import Moves, listed_forms, mistakes, position_of, reference, self_played_positions
+from direct_helpers import (
+    Moves,
+    compare_with_reference,
+    listed_forms,
+    mistakes,
+    position_of,
+    reference,
+    self_played_positions,
+)
 
 from trictrac.replay.direct import UNDECIDED, direct_play, judge_direct, proven_legal
 from trictrac.replay.moves import ROLLS, Play, legal_plays
@@ -136,13 +144,7 @@ def _compare(cases: Iterator[tuple[Position, Profile]], seed: int) -> Counter:
             seen["fills"] += ps.fills
             seen["conserves"] += ps.conserves
             for moves in _forms(pos, roll, profile, rng):
-                ref = reference(pos, roll, moves, profile)
-                got = direct_play(pos, roll, moves, profile)
-                if got is not UNDECIDED:
-                    assert got == ref, (pos, roll, moves, profile.name, got, ref)
-                    seen["decided legal" if ref is not None else "decided illegal"] += 1
-                seen["coups"] += 1
-                seen["legal" if ref is not None else "illegal"] += 1
+                compare_with_reference(pos, roll, moves, profile, seen)
     return seen
 
 
