@@ -62,6 +62,7 @@ from .moves import (
     _Info,
     _info,
     _step_ok,
+    heavy_table,
     judge_play,
     legal_plays,
     opponent_table_closed,
@@ -104,7 +105,7 @@ class _Undecided:
 UNDECIDED: Final = _Undecided()
 
 #: first point and bit of each plein
-_TABLE_STARTS = ((1, 1), (7, 2), (19, 4))
+_TABLE_BIT = {1: 1, 7: 2, 19: 4}
 #: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
 _STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
 _MASK_1_24 = sum(1 << p for p in range(1, 25))
@@ -268,36 +269,20 @@ def _pleins_law(pos: Position, profile: Profile, a: int, b: int, r: list[int]) -
     """Pleins the two-number play ending on ``r`` fills, or -1 when M10-M13 (RULES.md
     §3.7) cannot be settled here: it fills (made at its end), or no play can fill and
     it keeps what can be kept."""
-    m = pos.mover
-    filled = kept = 0
-    broken = []
-    for lo, bit in _TABLE_STARTS:
-        if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
-            continue  # three or more lacking: neither made nor fillable by one throw
-        lacking = 0
-        for p in range(lo, lo + 6):
-            if m[p] < 2:
-                lacking += 2 - m[p]
-        made_after = (
-            r[lo] >= 2 and r[lo + 1] >= 2 and r[lo + 2] >= 2 and r[lo + 3] >= 2 and r[lo + 4] >= 2 and r[lo + 5] >= 2
-        )
-        if lacking == 0:
-            if made_after:
-                kept |= bit
-            else:
-                broken.append(lo)
-        elif lacking <= 2:
-            if made_after:
-                filled |= bit  # made at the end: filled and kept (M10, M13)
-                continue
-            if profile.score_remplir_en_passant or _fill_possible(pos, profile, a, b, lo):
-                # D33: another play filling en passant counts, which _fill_possible misses
-                return -1  # M10: another play fills (the written one is illegal)
-    if not filled and not kept:
-        for lo in broken:
-            if _keep_possible(pos, profile, a, b, lo):
-                return -1  # M11: another play keeps the plein (the written one is illegal)
-    return filled
+    lo, lacking = heavy_table(pos.mover)
+    if lacking > 2:
+        return 0  # three or more lacking: neither made nor fillable by one throw
+    made_after = (
+        r[lo] >= 2 and r[lo + 1] >= 2 and r[lo + 2] >= 2 and r[lo + 3] >= 2 and r[lo + 4] >= 2 and r[lo + 5] >= 2
+    )
+    if lacking == 0:  # made before the throw: kept, or broken when no play keeps it (M11)
+        return 0 if made_after or not _keep_possible(pos, profile, a, b, lo) else -1
+    if made_after:
+        return _TABLE_BIT[lo]  # made at the end: filled and kept (M10, M13)
+    if profile.score_remplir_en_passant or _fill_possible(pos, profile, a, b, lo):
+        # D33: another play filling en passant counts, which _fill_possible misses
+        return -1  # M10: another play fills (the written one is illegal)
+    return 0
 
 
 def _keep_possible(pos: Position, profile: Profile, a: int, b: int, lo: int) -> bool:
@@ -379,17 +364,10 @@ def _short_play(
     if n != a and _one_playable(m, a, stop):
         return UNDECIDED  # M7: the larger number when either can be played
     filled = 0
-    for lo, bit in _TABLE_STARTS:
-        if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
-            continue
-        lacking = 0
-        for x in range(lo, lo + 6):
-            if m[x] < 2:
-                lacking += 2 - m[x]
-        if lacking > 2:
-            continue  # one step cannot make it
+    lo, lacking = heavy_table(m)
+    if lacking <= 2:  # three or more lacking: one step cannot make it
         if _made_from(r, lo):
-            filled |= bit if lacking else 0  # made at its end: filled (M13) or kept
+            filled = _TABLE_BIT[lo] if lacking else 0  # made at its end: filled (M13) or kept
         elif _single_makes(m, n, stop, lo):
             return UNDECIDED  # M10 / M11: another single play fills or keeps it
     return tuple.__new__(Play, (((p, q),), (n,), tuple(r), filled))

@@ -217,6 +217,36 @@ def _plein_possible(counts: Sequence[int], first: int) -> bool:
     return True
 
 
+#: the counts last asked of :func:`heavy_table` and its answer: the direct proof and the
+#: scoring ask for the same position one after the other (an immutable tuple, checked
+#: by identity)
+_LAST_HEAVY: list[Any] = [None, (0, 99)]
+
+
+def heavy_table(counts: Sequence[int]) -> tuple[int, int]:
+    """``(first, lacking)``: the one table (points ``first..first+5``: petit jan, grand
+    jan or jan de retour) holding ten or more of ``counts``' checkers, and the checkers
+    its plein lacks (RULES.md §3.7, §4.5); ``(0, 99)`` when none does.  Two tables cannot
+    (10 + 10 > 15), and a plein lacking two or fewer needs ten there: so this table is
+    the only one made or one throw from made."""
+    last = _LAST_HEAVY
+    if last[0] is counts:
+        found: tuple[int, int] = last[1]
+        return found
+    found = (0, 99)
+    for lo in (1, 7, 19):
+        if counts[lo] + counts[lo + 1] + counts[lo + 2] + counts[lo + 3] + counts[lo + 4] + counts[lo + 5] >= 10:
+            lacking = 0
+            for p in range(lo, lo + 6):
+                if counts[p] < 2:
+                    lacking += 2 - counts[p]
+            found = (lo, lacking)
+            break
+    if type(counts) is tuple:
+        last[0], last[1] = counts, found
+    return found
+
+
 def bear_off_allowed(counts: Sequence[int]) -> bool:
     """All 15 checkers in ``19..24`` or off (RULES.md §3.10 S1)."""
     return sum(counts[1:19]) == 0

@@ -31,6 +31,7 @@ from .moves import (
     TABLE_BITS,
     Play,
     PlaySet,
+    heavy_table,
     legal_plays,
 )
 from .position import Position, after_play
@@ -75,7 +76,7 @@ SPECIAL_JANS: frozenset[str] = frozenset(KINDS[:5])
 COIN = 12
 OPP_COIN = 13
 _PLEINS = (("petit-jan", PETIT_JAN), ("grand-jan", GRAND_JAN), ("jan-de-retour", JAN_DE_RETOUR))
-_PLEIN_STARTS = tuple((kind, table, table[0]) for kind, table in _PLEINS)
+_PLEIN_AT = {table[0]: (kind, table) for kind, table in _PLEINS}
 
 
 def _targets(oth: tuple[int, ...]) -> tuple[int, ...]:
@@ -192,21 +193,16 @@ class _Ctx:
         self.deux_tables = _deux_tables_points(pos) if talon == 13 else None
         self.mezeas = _mezeas_kind(pos) if talon == 13 else None
         # the plein at stake: at most one table can miss <= 2 checkers (12 + 10 > 15)
-        self.plein: tuple[str, tuple[int, ...]] | None = None
-        self.gaps: tuple[int, ...] = ()
-        self.deficit = 99
-        for kind, table, lo in _PLEIN_STARTS:
-            if m[lo] + m[lo + 1] + m[lo + 2] + m[lo + 3] + m[lo + 4] + m[lo + 5] < 10:
-                continue
-            deficit = 0
-            for p in table:
-                if m[p] < 2:
-                    deficit += 2 - m[p]
-            if deficit <= 2:
-                self.plein = (kind, table)
-                self.deficit = deficit
-                self.gaps = tuple([p for p in table if m[p] < 2])
-            break
+        lo, deficit = heavy_table(m)
+        if deficit <= 2:
+            kind, table = _PLEIN_AT[lo]
+            self.plein: tuple[str, tuple[int, ...]] | None = (kind, table)
+            self.deficit = deficit
+            self.gaps: tuple[int, ...] = tuple([p for p in table if m[p] < 2])
+        else:
+            self.plein = None
+            self.deficit = 99
+            self.gaps = ()
 
     def open_hit(self, r: int) -> bool:
         """B4: a repos for a hit by the sum holds at most one opposing checker (a held

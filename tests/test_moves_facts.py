@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from trictrac.replay.moves import (
     GRAND_JAN,
@@ -14,6 +16,7 @@ from trictrac.replay.moves import (
     IllegalMoveError,
     bear_off_allowed,
     can_still_make_plein,
+    heavy_table,
     legal_plays,
     opponent_table_closed,
     plein_made,
@@ -66,6 +69,21 @@ def test_L4_closed_tables_and_the_until_broken_switch() -> None:
     made_then_broken = P({1: 15}, {1: 3, 7: 1, 8: 2, 9: 2, 10: 2, 11: 2, 12: 3}, other_jans=frozenset({"grand-jan"}))
     assert opponent_table_closed(made_then_broken) >> 15 & 1  # 003: still possible
     assert not opponent_table_closed(made_then_broken, lebrun) >> 15 & 1  # 000: broken
+
+
+@given(st.lists(st.integers(1, 24), min_size=15, max_size=15), st.booleans())
+def test_the_heavy_table_is_the_plein_at_stake(points: list[int], as_list: bool) -> None:
+    """heavy_table against a count of every table: the one with ten checkers or more
+    and what its plein lacks; none lacking two or fewer elsewhere (§3.7, §4.5)."""
+    counts = [0] * 26
+    for p in points:
+        counts[p] += 1
+    lacks = {lo: sum(max(0, 2 - counts[p]) for p in range(lo, lo + 6)) for lo in (1, 7, 19)}
+    heavy = [lo for lo in (1, 7, 19) if sum(counts[lo : lo + 6]) >= 10]
+    asked = counts if as_list else tuple(counts)
+    assert heavy_table(asked) == ((heavy[0], lacks[heavy[0]]) if heavy else (0, 99))
+    assert all(lacks[lo] > 2 for lo in lacks if lo not in heavy)
+    assert heavy_table(asked) == heavy_table(list(counts))  # asked again: the same answer
 
 
 def test_S1_bear_off_allowed() -> None:
