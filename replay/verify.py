@@ -41,6 +41,7 @@ RULES.md section to its judge).
 from __future__ import annotations
 
 import gc
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -838,17 +839,22 @@ class GameChunk:
 def game_chunks(path: str, games: int = 8, max_bytes: int = 1 << 18) -> Iterator[GameChunk]:
     """The games of ``path`` in chunks of at most ``games`` games (and about
     ``max_bytes``), streaming: the file is split at its tag lines once, nothing parsed,
-    one block in memory.  Small chunks keep every worker busy to the end."""
+    one block in memory.  Small chunks keep every worker busy to the end, and the
+    games of the file's last stretch (twice ``games`` games of its average size) go one
+    a chunk: the workers then finish together instead of one waiting for another's
+    last chunk."""
     from ..notation.reader import _split_bytes
 
     start = end = line = first = n = 0
     with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
         for k, (off, gline, data) in enumerate(_split_bytes(fh)):
             if n == 0:
                 start, line, first = off, gline, k
             end = off + len(data)
             n += 1
-            if n >= games or end - start >= max_bytes:
+            tail = size - end < 2 * games * end / (k + 1)  # bytes left, against the games' average
+            if n >= games or end - start >= max_bytes or tail:
                 yield GameChunk(path, start, end, line, first)
                 n = 0
     if n:
