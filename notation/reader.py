@@ -311,95 +311,6 @@ def _enter_moves(
         )
 
 
-# --- the fast path's tokens after a coup's roll ---------------------------------------
-
-# A plan: (only moves, steps, phase after the tokens) for the text after a coup's roll,
-# or _NOT_FAST.  A step is (kind, list, col, end col, offset, _FAST_TOK entry), columns
-# and offset counted from the first token, list 0 = before the moves, 1 = the moves,
-# 2 = after them; a plan of moves only has steps (col, end col, offset, from, to).  Texts repeat (one in eight is
-# new in a club's archive): read once, the tokens of a line cost a tuple walk.
-_Plan = tuple[bool, tuple[tuple[Any, ...], ...], int]
-_NOT_FAST: _Plan = (False, (), -1)
-_PLANS: dict[str, _Plan] = {}
-_PLAN_CACHE = 1 << 15  # texts kept; the cache starts afresh when full (bounded memory)
-
-
-def _line_plan(rest: str) -> _Plan:
-    """The plan of the tokens after a coup's roll (kept in _PLANS), _NOT_FAST for a text
-    the token path reads (a token not in _FAST_TOK, a fifth move, a move after marks)."""
-    plan = _read_plan(rest)
-    if len(_PLANS) >= _PLAN_CACHE:
-        _PLANS.clear()
-    _PLANS[rest] = plan
-    return plan
-
-
-def _read_plan(rest: str) -> _Plan:
-    if rest.count(" ") > 37:  # longer than any canonical coup: the token path bounds it
-        return _NOT_FAST
-    steps: list[tuple[Any, ...]] = []
-    ph = nm = nc = 0  # phase (see _Game._run) and the moves and cannot-plays so far
-    r = 0
-    for tok in rest.split(" "):
-        spec = _FAST_TOK.get(tok)
-        if spec is None:
-            return _NOT_FAST
-        k = spec[0]
-        if k == 0 or k == 1:
-            if ph == 2 or (nm == _MAXM if k == 0 else nc == _MAXC):  # a fifth move: the token path reports it
-                return _NOT_FAST
-            nm += k == 0
-            nc += k == 1
-            ph = 1
-            dest = 1
-        else:
-            dest = 0 if ph == 0 else 2
-            if ph and k != 3:  # a glyph does not end the moves
-                ph = 2
-        steps.append((k, dest, r + 1, r + spec[1] + 1, r, spec))
-        r += spec[1] + 1
-    if all(s[0] == 0 for s in steps):
-        return True, tuple((c1, c2, r, spec[2], spec[3]) for _, _, c1, c2, r, spec in steps), ph
-    return False, tuple(steps), ph
-
-
-def _mixed_tokens(
-    steps: tuple[tuple[Any, ...], ...], moves: list[Move | CannotPlay], line: int, s0: int, b0: int
-) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
-    """The actions before and after the moves of a plan's steps (moves appended to
-    ``moves``); built as the token path builds them."""
-    lists: tuple[list[Any], list[Any], list[Any]] = ([], moves, [])
-    mk = _tuple_new
-    for k, dest, c1, c2, r, spec in steps:
-        sp = mk(Span, (line, s0 + c1, line, s0 + c2, b0 + r))
-        if k == 0:
-            o: Any = _new_move(spec[2], spec[3], sp)
-        elif k == 2:
-            o = _obj_new(Mark)
-            for setter, value in zip(_MARK_SET, (*spec[2:], sp)):
-                setter(o, value)
-        elif k == 1:
-            o = CannotPlay(spec[2], sp)
-        elif k == 3:
-            o = Glyph(spec[2], sp)
-        else:
-            o = spec[2](*spec[3:], sp)
-        lists[dest].append(o)
-    return tuple(lists[0]), tuple(lists[2])
-
-
-def _final_comment(ln: str) -> tuple[str, int] | None:
-    """A coup line's final one-line comment ' {…}': (body, index of '{'), or None when
-    the fast path cannot read it."""
-    k = ln.find(" {")
-    if k < 0:
-        return None
-    body = ln[k + 2 : -1]
-    if "{" in body or "}" in body or "\\" in body or "\r" in body:
-        return None
-    return body, k + 1
-
-
 # --- the game parser ----------------------------------------------------------------
 
 
@@ -1044,6 +955,8 @@ class _Game(_GameTokens):
         and what was read last: 0 (no movetext), _READ_COUP or _READ_RELEVE."""
         append = self.elements.append
         fast_line = self._fast_line
+        fast_tag = self._fast_tag
+        fast = _FAST_TOK
         off0 = self.off0
         read = 0
         lines = self.lines
@@ -1054,7 +967,7 @@ class _Game(_GameTokens):
             eol = pos + len(ln)
             if ln[-1:] == "\r":
                 ln = ln[:-1]
-            c: Element | None = fast_line(ln, line, off0 + pos)
+            c: Element | None = fast_line(ln, line, off0 + pos, fast)
             if c is not None:
                 if coup is not None:
                     append(_built_coup(coup))
@@ -1063,7 +976,7 @@ class _Game(_GameTokens):
                 read = _READ_COUP
                 seen_movetext = True
             elif ln[:1] == "[":
-                if coup is not None or seen_movetext or not self._fast_tag(ln, line, off0 + pos):
+                if coup is not None or seen_movetext or not fast_tag(ln, line, off0 + pos):
                     return pos, line, read
             elif ln[:7] == "relevé " and ln[7:].isdigit() and ln[7:].isascii() and len(ln) < 11:
                 if coup is not None:
@@ -1084,30 +997,37 @@ class _Game(_GameTokens):
         ln: str,
         line: int,
         base: int,
+        fast: dict[str, tuple[Any, ...]],
         _new: _New = object.__new__,
         _mk: Callable[..., Any] = tuple.__new__,
         _Span: type[Span] = Span,
         _Move: type[Move] = Move,
         _Coup: type[Coup] = Coup,
+        _Mark: type[Mark] = Mark,
         _heads: Any = None,
         _rolls: Any = None,
         _sides: Any = None,
         _mset: Any = None,
         _cset: Any = None,
+        _kset: Any = None,
     ) -> Coup | None:
         """Read a coup line in canonical form (single spaces, table tokens, at most a
         final one-line comment) without the regex; None sends it to the token path,
         which gives the same result for such lines (tests/test_notation_reader.py).
-        Hot: the tokens after the roll are read once per distinct text (_line_plan),
-        objects are built through their slot descriptors."""
-        end = len(ln) + 1
+        Hot: objects are built through their slot descriptors."""
         comment = None
         if ln[-1:] == "}":  # a final comment; any other brace fails the token table
-            comment = _final_comment(ln)
-            if comment is None:
+            k = ln.find(" {")
+            if k < 0:
                 return None
-            ln = ln[: comment[1] - 1]
-        parts = ln.split(" ", 3)
+            body = ln[k + 2 : -1]
+            if "{" in body or "}" in body or "\\" in body or "\r" in body:
+                return None
+            comment = (body, k + 1)
+            ln = ln[:k]
+        if ln.count(" ") > 40:  # longer than any canonical coup: the token path bounds it
+            return None
+        parts = ln.split(" ")
         if len(parts) < 3:
             return None
         num = _heads.get(parts[0])
@@ -1115,48 +1035,94 @@ class _Game(_GameTokens):
         side = parts[1]
         if num is None or roll is None or side not in _sides:
             return None
+        j = len(parts[0]) + len(side) + 5  # end of the roll (always 3 characters)
+        before: list[Action] | None = None
         moves: list[Move | CannotPlay] = []
-        before: tuple[Action, ...] = ()
-        after: tuple[Action, ...] = ()
+        after: list[Action] | None = None
         ph = 0
-        if len(parts) == 4:
-            plan = _PLANS.get(parts[3]) or _line_plan(parts[3])
-            if plan is _NOT_FAST:
+        mf, mt, ms = _mset
+        nm = nc = 0  # moves and cannot-plays so far (notation/limits.py)
+        o: Move | Coup
+        act: Action
+        del parts[:3]
+        for tok in parts:
+            spec = fast.get(tok)
+            if spec is None:
                 return None
-            first = len(parts[0]) + len(side) + 6  # index of the first token
-            only_moves, steps, ph = plan
-            if only_moves:
-                mf, mt, ms = _mset
-                b0 = base + first
-                for c1, c2, r, a, t in steps:
-                    o = _new(_Move)
-                    mf(o, a)
-                    mt(o, t)
-                    ms(o, _mk(_Span, (line, first + c1, line, first + c2, b0 + r)))
-                    moves.append(o)
+            i = j + 1
+            j = i + spec[1]
+            sp = _mk(_Span, (line, i + 1, line, j + 1, base + i))
+            k = spec[0]
+            if k == 0:
+                if ph == 2 or nm == _MAXM:  # a fifth move: the token path reports it
+                    return None
+                nm += 1
+                ph = 1
+                o = _new(_Move)
+                mf(o, spec[2])
+                mt(o, spec[3])
+                ms(o, sp)
+                moves.append(o)
+            elif k == 2:
+                act = _new(_Mark)
+                kw, kp, kh, kb, ks = _kset
+                kw(act, spec[2])
+                kp(act, spec[3])
+                kh(act, spec[4])
+                kb(act, spec[5])
+                ks(act, sp)
+                if ph == 0:
+                    if before is None:
+                        before = [act]
+                    else:
+                        before.append(act)
+                else:
+                    if after is None:
+                        after = [act]
+                    else:
+                        after.append(act)
+                    ph = 2
+            elif k == 1:
+                if ph == 2 or nc == _MAXC:
+                    return None
+                nc += 1
+                ph = 1
+                moves.append(CannotPlay(spec[2], sp))
+            elif k == 3:
+                act = Glyph(spec[2], sp)
+                if ph == 0:
+                    before = [act] if before is None else before + [act]
+                else:
+                    after = [act] if after is None else after + [act]
             else:
-                before, after = _mixed_tokens(steps, moves, line, first, base + first)
+                act = spec[2](*spec[3:], sp)
+                if ph == 0:
+                    before = [act] if before is None else before + [act]
+                else:
+                    after = [act] if after is None else after + [act]
+                    ph = 2
         if comment is not None:
             i = comment[1]
-            act = Comment(comment[0], _mk(_Span, (line, i + 1, line, end, base + i)))
+            j = len(ln) + 2 + len(comment[0]) + 1
+            act = Comment(comment[0], _mk(_Span, (line, i + 1, line, j + 1, base + i)))
             if ph == 0:
-                before += (act,)
+                before = [act] if before is None else before + [act]
             else:
-                after += (act,)
-        c = _new(_Coup)
+                after = [act] if after is None else after + [act]
+        o = _new(_Coup)
         s0, s1, s2, s3, s4, s5, s6 = _cset
-        s0(c, num)
-        s1(c, side)
-        s2(c, roll)
-        s3(c, tuple(moves))
-        s4(c, before)
-        s5(c, after)
-        s6(c, _mk(_Span, (line, 1, line, end, base)))
-        return c
+        s0(o, num)
+        s1(o, side)
+        s2(o, roll)
+        s3(o, tuple(moves))
+        s4(o, () if before is None else tuple(before))
+        s5(o, () if after is None else tuple(after))
+        s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
+        return o
 
 
 _d = list(_Game._fast_line.__defaults__ or ())  # bind the tables as locals of the hot function
-_d[-5:] = [_HEADNUM, _ROLL_TEXT, _SIDES, _MOVE_SET, _COUP_SET]
+_d[-6:] = [_HEADNUM, _ROLL_TEXT, _SIDES, _MOVE_SET, _COUP_SET, _MARK_SET]
 _Game._fast_line.__defaults__ = tuple(_d)
 del _d
 
