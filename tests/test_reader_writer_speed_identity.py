@@ -93,6 +93,9 @@ def test_written_records_read_back_and_write_alike() -> None:
     assert [d for d in diags if d.severity == "error"] == []
     assert back == [r for r in RECORDS if r.headers or r.elements]
     assert write_records(back) == text
+    for rec in RECORDS[:3]:
+        once = write_record(rec)
+        assert write_record(parse_text(once)[0][0]) == once
 
 
 def _variants(text: str) -> Iterator[str]:
