@@ -785,11 +785,12 @@ class _Game(_GameTokens):
     """Parses one game's text: the fast path for canonical lines, the token loop for
     the rest.  Line numbers and offsets are shifted to the file."""
 
-    __slots__ = ()
+    __slots__ = ("lines",)
 
     def run(self, text: str) -> Record:
         """Parse ``text``.  The cyclic garbage collector is paused meanwhile: the parser
         makes many small acyclic objects, and collections during the parse cost ~10 %."""
+        self.lines = text.split("\n")  # for the fast path, which resumes at many line starts
         was = gc.isenabled()
         gc.disable()
         try:
@@ -956,15 +957,14 @@ class _Game(_GameTokens):
         fast_line = self._fast_line
         fast_tag = self._fast_tag
         fast = _FAST_TOK
-        find = text.find
-        ntext = len(text)
         off0 = self.off0
         read = 0
-        while True:
-            eol = find("\n", pos)
-            if eol < 0:
-                eol = ntext
-            ln = text[pos:eol]
+        lines = self.lines
+        k = line - self.line0  # the token path counts every "\n": the index of the line at pos
+        nlines = len(lines)
+        while k < nlines:
+            ln = lines[k]
+            eol = pos + len(ln)
             if ln[-1:] == "\r":
                 ln = ln[:-1]
             c: Element | None = fast_line(ln, line, off0 + pos, fast)
@@ -988,9 +988,9 @@ class _Game(_GameTokens):
             else:
                 return pos, line, read
             line += 1
+            k += 1
             pos = eol + 1
-            if pos > ntext:
-                return pos, line, read
+        return pos, line, read
 
     def _fast_line(
         self,

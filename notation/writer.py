@@ -137,15 +137,7 @@ class _Writer(RecordVisitor[str]):
         return f"{remet.who}:remet({remet.target}{_change(remet.points, remet.holes)})"
 
     def visit_coup(self, coup: Coup) -> str:
-        writer = _Writer(coup.side)
-        parts = [f"{coup.number}. {coup.side} {coup.roll[0]}-{coup.roll[1]}"]
-        parts.extend(writer._text(a) for a in coup.before)
-        if coup.moves:
-            parts.extend(writer._text(m) for m in coup.moves)
-        elif coup.after:
-            parts.append("--")  # no checker moved: what follows is after the (absent) play
-        parts.extend(writer._text(a) for a in coup.after)
-        return " ".join(parts)
+        return _coup_text(coup)
 
     def visit_releve_start(self, start: ReleveStart) -> str:
         return f"relevé {start.number}"
@@ -171,6 +163,74 @@ class _Writer(RecordVisitor[str]):
 
 _PLAIN = _Writer()
 
+# The hot tokens' texts, looked up rather than formatted (write_record is ~2/3 of its
+# time formatting them): the visitor's own strings; a value out of a table goes through
+# the visitor.  The keys are the fields' values, so a field of another type than the
+# record's (a bool for an int) may read as its equal.
+_NO_TEXT: dict[int, str] = {}
+_MOVE_TEXT: dict[int, dict[int, str]] = {
+    a: {t: _PLAIN.visit_move(Move(a, t)) for t in range(1, OFF + 1)} for a in range(1, OFF)
+}
+_MARK_TEXT: dict[tuple[str, int, int | None, bool | None], str] = {
+    (w, p, h, b): _PLAIN.visit_mark(Mark(w, p, h, b))
+    for w in "ABCD"
+    for p in range(49)
+    for h in (None, 1, 2, 3, 4)
+    for b in (None, True, False)
+}
+_CANNOT_TEXT = {n: _PLAIN.visit_cannot_play(CannotPlay(n)) for n in range(1, 7)}
+_HEAD_TEXT = {n: f"{n}. " for n in range(1, 1000)}
+_ROLL_TEXT = {(a, b): f" {a}-{b}" for a in range(1, 7) for b in range(1, 7)}
+
+
+def _put(parts: list[str], tokens: tuple[object, ...], side: str) -> None:
+    """Append the text of a coup's ``tokens`` (the coup's roller: ``side``)."""
+    append = parts.append
+    moves = _MOVE_TEXT
+    writer = None
+    for a in tokens:
+        t = type(a)
+        text = None
+        if t is Move:
+            text = moves.get(a.from_, _NO_TEXT).get(a.to)  # type: ignore[attr-defined]
+        elif t is Mark:
+            text = _MARK_TEXT.get((a.who, a.points, a.holes, a.bredouille))  # type: ignore[attr-defined]
+        elif t is CannotPlay:
+            text = _CANNOT_TEXT.get(a.number)  # type: ignore[attr-defined]
+        if text is None:
+            if writer is None:
+                writer = _Writer(side)
+            text = visit_action(a, writer) or ""
+        append(text)
+
+
+def _coup_text(coup: Coup) -> str:
+    """The canonical line of a coup (as the visitor would write it, token by token)."""
+    side = coup.side
+    roll = coup.roll
+    head = _HEAD_TEXT.get(coup.number)
+    roll_text = _ROLL_TEXT.get(roll) if type(roll) is tuple else None
+    if head is None or roll_text is None:
+        parts = [f"{coup.number}. {side} {roll[0]}-{roll[1]}"]
+    else:
+        parts = [head + side + roll_text]
+    if coup.before:
+        _put(parts, coup.before, side)
+    moves = coup.moves
+    if moves:
+        table = _MOVE_TEXT
+        for m in moves:  # inline: every coup has moves, most nothing else
+            text = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[union-attr]
+            if text is None:
+                _put(parts, (m,), side)
+            else:
+                parts.append(text)
+    elif coup.after:
+        parts.append("--")  # no checker moved: what follows is after the (absent) play
+    if coup.after:
+        _put(parts, coup.after, side)
+    return " ".join(parts)
+
 
 def write_action(a: object, side: str | None = None) -> str:
     """The canonical token of one action or move (``side``: the coup's roller, see
@@ -179,11 +239,11 @@ def write_action(a: object, side: str | None = None) -> str:
 
 
 def write_coup(c: Coup) -> str:
-    return _PLAIN.visit_coup(c)
+    return _coup_text(c)
 
 
 def write_element(e: object) -> str:
-    return visit_element(e, _PLAIN) or ""
+    return _coup_text(e) if type(e) is Coup else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
 
 
 def write_record(record: Record) -> str:
@@ -197,7 +257,8 @@ def write_record(record: Record) -> str:
     if record.elements:
         if lines:
             lines.append("")
-        lines.extend(map(write_element, record.elements))
+        coup_text = _coup_text
+        lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
     return "\n".join(lines) + "\n"
 
 
