@@ -10,16 +10,28 @@ compiled modules call each other directly, so they are all used or none).
 
 from __future__ import annotations
 
+import copyreg
 import json
 import os
 import sys
-from collections.abc import Sequence
-from importlib.machinery import ModuleSpec
+from collections.abc import Callable, Sequence
+from dataclasses import fields, is_dataclass
+from importlib.machinery import ExtensionFileLoader, ModuleSpec, PathFinder
 from importlib.util import spec_from_file_location
 from pathlib import Path
 from types import ModuleType
+from typing import Any, TypeVar
 
-__all__ = ["MANIFEST", "PACKAGES", "active", "manifest_entry", "select"]
+__all__ = ["MANIFEST", "PACKAGES", "active", "manifest_entry", "mypyc_attr", "select"]
+
+_C = TypeVar("_C")
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pure Python without mypy installed: the build's marks do nothing
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_C], _C]:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 #: the packages that may be compiled, by installed name
 PACKAGES = ("trictrac.notation", "trictrac.replay")
@@ -62,13 +74,78 @@ def _stale() -> bool:
 
 def active() -> bool:
     """Is the compiled build in use in this process (not forced or fallen back to pure)?"""
-    return _SourceFirst not in sys.meta_path and (_ROOT / "replay" / MANIFEST).exists()
+    return _Compiled in sys.meta_path
 
 
 def select() -> None:
     """Called once as ``trictrac.notation`` is imported: pure Python if asked or if the
     build is stale; nothing to do without a build."""
-    if _SourceFirst in sys.meta_path or not (_ROOT / "replay" / MANIFEST).exists():
+    if _SourceFirst in sys.meta_path or _Compiled in sys.meta_path or not (_ROOT / "replay" / MANIFEST).exists():
         return
     if os.environ.get("TRICTRAC_PURE") or _stale():
         sys.meta_path.insert(0, _SourceFirst)
+    else:
+        sys.meta_path.insert(0, _Compiled)
+
+
+# -- copy and pickle of compiled classes ------------------------------------------------
+# A compiled (native) class has no __dict__ and its allocator runs __init__: copy.deepcopy
+# (the typo recovery's look-ahead) and pickle (``-j`` workers) fail on it.  Every native
+# class of a compiled module gets a reducer, as it is imported: a dataclass is rebuilt by
+# its constructor, any other class allocated (its __init__ runs with its defaults) and
+# given its attributes back; one whose __init__ needs arguments is marked
+# ``mypyc_attr(native_class=False)`` (a plain class, with compiled methods).
+
+
+def _rebuild(cls: type[_C], attrs: dict[str, Any]) -> _C:
+    obj = cls.__new__(cls)  # __init__ runs (with its defaults) unless the class is serializable
+    for name, value in attrs.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def _reduce_dataclass(obj: Any) -> tuple[Any, ...]:
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+
+
+def _reduce_native(obj: Any) -> tuple[Any, ...]:
+    names = {n for c in type(obj).__mro__ for n in vars(c).get("__mypyc_attrs__", ())}
+    return _rebuild, (type(obj), {n: getattr(obj, n) for n in names if hasattr(obj, n)})
+
+
+_REGISTERED: set[str] = set()
+
+
+def _register_loaded() -> None:
+    """Reducers for the native classes of every compiled module loaded so far (a compiled
+    module imports the others of its build directly, not through the finders)."""
+    prefixes = tuple(p + "." for p in PACKAGES)
+    for name, module in list(sys.modules.items()):
+        if name in _REGISTERED or not name.startswith(prefixes) or getattr(module, "__file__", ".py").endswith(".py"):
+            continue
+        _REGISTERED.add(name)
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__ == name and "__mypyc_attrs__" in vars(value):
+                copyreg.pickle(value, _reduce_dataclass if is_dataclass(value) else _reduce_native)
+
+
+class _RegisteringLoader(ExtensionFileLoader):
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        _register_loaded()
+
+
+class _Compiled:
+    """A meta path finder: the compiled modules of :data:`PACKAGES`, their classes made
+    copyable as they are imported."""
+
+    @classmethod
+    def find_spec(
+        cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if path is None or not name.startswith(tuple(p + "." for p in PACKAGES)):
+            return None
+        spec = PathFinder.find_spec(name, path)
+        if spec is not None and isinstance(spec.loader, ExtensionFileLoader) and spec.origin:
+            spec.loader = _RegisteringLoader(name, spec.origin)
+        return spec

@@ -1,0 +1,57 @@
+"""The optional mypyc build (bench/compile_core.py) and its pure-Python fallback
+(notation/compiled.py): TRICTRAC_PURE=1 or a stale build loads every module from its .py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trictrac.bench import compile_core
+from trictrac.notation import compiled
+
+_WHERE = "import trictrac.replay.direct as d, trictrac.notation.reader as r; print(d.__file__, r.__file__)"
+
+
+def _files(env: dict[str, str]) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", _WHERE], env=env, capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_pure_is_forced_by_the_environment() -> None:
+    env = {**os.environ, "TRICTRAC_PURE": "1"}
+    assert all(f.endswith(".py") for f in _files(env))
+
+
+def test_the_build_is_used_when_present_and_fresh() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
+    files = _files(env)
+    if not (compile_core.ROOT / "replay" / compiled.MANIFEST).exists():
+        assert all(f.endswith(".py") for f in files)  # no build: the sources
+    elif not compiled._stale():
+        assert all(f.endswith(".so") for f in files)
+
+
+def test_a_changed_source_makes_the_build_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "replay").mkdir()
+    src = tmp_path / "replay" / "x.py"
+    src.write_text("A = 1\n", encoding="utf-8")
+    (tmp_path / "replay" / compiled.MANIFEST).write_text(
+        json.dumps({"replay/x.py": compiled.manifest_entry(src)}), encoding="utf-8"
+    )
+    monkeypatch.setattr(compiled, "_ROOT", tmp_path)
+    assert not compiled._stale()
+    src.write_text("A = 2  # edited after the build\n", encoding="utf-8")
+    assert compiled._stale()
+
+
+def test_the_compiled_set_leaves_out_the_extension_points() -> None:
+    mods = compile_core.sources()
+    assert "replay/direct.py" in mods and "replay/judges/play.py" in mods and "notation/reader.py" in mods
+    for kept in ("notation/visitor.py", "notation/record.py", "notation/compiled.py", "replay/inject.py"):
+        assert kept not in mods
+    assert not any(m.endswith("__init__.py") for m in mods)
