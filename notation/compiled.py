@@ -113,19 +113,22 @@ def _reduce_native(obj: Any) -> tuple[Any, ...]:
     return _rebuild, (type(obj), {n: getattr(obj, n) for n in names if hasattr(obj, n)})
 
 
-_REGISTERED: set[str] = set()
-
-
 def _register_loaded() -> None:
     """Reducers for the native classes of every compiled module loaded so far (a compiled
-    module imports the others of its build directly, not through the finders)."""
+    module imports the others of its build directly, not through the finders).  Every
+    module is looked at each time: one still being initialised (it is in ``sys.modules``
+    before its classes exist) gets its classes at a later call."""
     prefixes = tuple(p + "." for p in PACKAGES)
     for name, module in list(sys.modules.items()):
-        if name in _REGISTERED or not name.startswith(prefixes) or getattr(module, "__file__", ".py").endswith(".py"):
+        if not name.startswith(prefixes) or getattr(module, "__file__", ".py").endswith(".py"):
             continue
-        _REGISTERED.add(name)
         for value in list(vars(module).values()):
-            if isinstance(value, type) and value.__module__ == name and "__mypyc_attrs__" in vars(value):
+            if (
+                isinstance(value, type)
+                and value.__module__ == name
+                and "__mypyc_attrs__" in vars(value)
+                and value not in copyreg.dispatch_table
+            ):
                 copyreg.pickle(value, _reduce_dataclass if is_dataclass(value) else _reduce_native)
 
 

@@ -55,3 +55,43 @@ def test_the_compiled_set_leaves_out_the_extension_points() -> None:
     for kept in ("notation/visitor.py", "notation/record.py", "notation/compiled.py", "replay/inject.py"):
         assert kept not in mods
     assert not any(m.endswith("__init__.py") for m in mods)
+
+
+def _check(args: list[str], pure: bool) -> subprocess.CompletedProcess[str]:
+    """``trictrac check`` in a fresh process (the build, if any, loaded from scratch)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
+    if pure:
+        env["TRICTRAC_PURE"] = "1"
+    cmd = [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "check", *args]
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Generated games and the fixtures' mistakes: clean and faulty games alike."""
+    path = tmp_path_factory.mktemp("compiled") / "a.trn"
+    made = subprocess.run(
+        [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "selfplay", "-n", "6", "-o", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert made.returncode == 0
+    mistakes = (compile_core.ROOT / "fixtures" / "corpus" / "mistakes.trn").read_text(encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + mistakes, encoding="utf-8")
+    return path
+
+
+def test_workers_of_a_fresh_process_give_one_process_verdicts(archive: Path) -> None:
+    """``-j 2`` pickles the chunks and reports (the compiled classes' reducers must be
+    registered however the modules were first imported)."""
+    one, two = _check(["--json", str(archive)], False), _check(["--json", "-j", "2", str(archive)], False)
+    assert (one.returncode, two.returncode) == (1, 1), two.stderr[-2000:]
+    assert one.stdout == two.stdout and '"kind": ' in one.stdout
+
+
+def test_pure_and_compiled_verdicts_are_identical(archive: Path) -> None:
+    """Without a build both runs are pure Python (still two fresh processes)."""
+    pure, built = _check(["--json", str(archive)], True), _check(["--json", str(archive)], False)
+    assert (pure.returncode, built.returncode) == (1, 1), built.stderr[-2000:]
+    assert pure.stdout == built.stdout
