@@ -95,3 +95,9 @@ def test_pure_and_compiled_verdicts_are_identical(archive: Path) -> None:
     pure, built = _check(["--json", str(archive)], True), _check(["--json", str(archive)], False)
     assert (pure.returncode, built.returncode) == (1, 1), built.stderr[-2000:]
     assert pure.stdout == built.stdout
+
+
+def test_the_hot_set_is_compilable_sources_with_every_judge() -> None:
+    hot = compile_core.hot_sources()
+    assert set(hot) <= set(compile_core.sources()) and len(set(hot)) == len(hot)
+    assert "replay/verify.py" in hot and "replay/judges/play.py" in hot and "replay/game.py" not in hot
