@@ -2,3 +2,7 @@
 
 Knows text and records, not the rules: legality and scoring belong to ``replay``.
 """
+
+from .compiled import select
+
+select()  # the optional compiled build, or pure Python (TRICTRAC_PURE=1, stale build)

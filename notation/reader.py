@@ -248,9 +248,9 @@ def _new_coup(
     return o
 
 
-_MOVE_SET = [Move.__dict__[f].__set__ for f in ("from_", "to", "span")]
-_MARK_SET = [Mark.__dict__[f].__set__ for f in ("who", "points", "holes", "bredouille", "span")]
-_COUP_SET = [Coup.__dict__[f].__set__ for f in ("number", "side", "roll", "moves", "before", "after", "span")]
+_MOVE_SET = [vars(Move)[f].__set__ for f in ("from_", "to", "span")]
+_MARK_SET = [vars(Mark)[f].__set__ for f in ("who", "points", "holes", "bredouille", "span")]
+_COUP_SET = [vars(Coup)[f].__set__ for f in ("number", "side", "roll", "moves", "before", "after", "span")]
 
 
 class ParsedRecord(NamedTuple):
@@ -1004,17 +1004,18 @@ class _Game(_GameTokens):
         _Move: type[Move] = Move,
         _Coup: type[Coup] = Coup,
         _Mark: type[Mark] = Mark,
-        _heads: Any = None,
-        _rolls: Any = None,
-        _sides: Any = None,
-        _mset: Any = None,
-        _cset: Any = None,
-        _kset: Any = None,
+        _heads: Any = _HEADNUM,
+        _rolls: Any = _ROLL_TEXT,
+        _sides: Any = _SIDES,
+        _mset: Any = _MOVE_SET,
+        _cset: Any = _COUP_SET,
+        _kset: Any = _MARK_SET,
     ) -> Coup | None:
         """Read a coup line in canonical form (single spaces, table tokens, at most a
         final one-line comment) without the regex; None sends it to the token path,
         which gives the same result for such lines (tests/test_notation_reader.py).
-        Hot: objects are built through their slot descriptors."""
+        Hot: objects are built through their slot descriptors; the tables are bound as
+        defaults, locals of the function."""
         comment = None
         if ln[-1:] == "}":  # a final comment; any other brace fails the token table
             k = ln.find(" {")
@@ -1119,12 +1120,6 @@ class _Game(_GameTokens):
         s5(o, () if after is None else tuple(after))
         s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
         return o
-
-
-_d = list(_Game._fast_line.__defaults__ or ())  # bind the tables as locals of the hot function
-_d[-6:] = [_HEADNUM, _ROLL_TEXT, _SIDES, _MOVE_SET, _COUP_SET, _MARK_SET]
-_Game._fast_line.__defaults__ = tuple(_d)
-del _d
 
 
 def _finish(g: _Game, record: Record, nlines: int, length: int) -> ParsedRecord:

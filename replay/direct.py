@@ -71,6 +71,9 @@ from .moves import (
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
+#: this module runs compiled by mypyc (``python -m trictrac.bench.compile_core``)
+_COMPILED: Final = not __file__.endswith(".py")
+
 __all__ = [
     "UNDECIDED",
     "Written",
@@ -790,9 +793,12 @@ def judge_direct(
     anything else — undecided, not executable, illegal — is ``judge_play``'s."""
     play = _proof(pos, roll, moves, profile)
     if type(play) is Play:
-        alts = _new_object(LegalPlays)  # built through the slots: hot path
-        alts._args = (pos, roll, profile)
-        alts._plays = None
+        if _COMPILED:  # a compiled class's allocator runs __init__ (and is as fast)
+            alts = LegalPlays(pos, roll, profile)
+        else:
+            alts = _new_object(LegalPlays)  # built through the slots: hot path
+            alts._args = (pos, roll, profile)
+            alts._plays = None
         return tuple.__new__(PlayJudgement, (True, play, True, None, None, alts))
     return judge_play(pos, roll, moves, profile)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..notation.compiled import mypyc_attr
+
 if TYPE_CHECKING:  # pragma: no cover
     from .judges.table import Where
 
@@ -206,6 +208,7 @@ class Finding:
         }
 
 
+@mypyc_attr(native_class=False)  # deep-copied by the typo recovery: a plain class when compiled
 class Findings:
     """The sink the verifier's judges report into, one per game: the judges receive it
     with the table's state and the coup's facts, the flow collects ``items`` at the end.

@@ -51,10 +51,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import compress
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
+
+#: this module runs compiled by mypyc (``python -m trictrac.bench.compile_core``)
+_COMPILED: Final = not __file__.endswith(".py")
 
 __all__ = [
     "Roll",
@@ -556,6 +559,8 @@ def _legal_plays(pos: Position, roll: Roll, profile: Profile) -> PlaySet:
             r[p1] -= 1
             r[q1] += 1
         plays.append(new(Play, (st, c[1], tuple(r), c[3])))
+    if _COMPILED:  # a compiled class's allocator runs __init__ (and is as fast)
+        return PlaySet(roll, tuple(plays), unplayable, fills, conserves, info, profile)
     ps: PlaySet = _new_playset(PlaySet)
     ps.roll = roll
     ps.plays = tuple(plays)

@@ -113,6 +113,7 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
         if bad and coup.span.line in bad:
             return False
     profile, roll = table.profile, coup.roll
+    written: tuple[tuple[int, int] | int, ...]  # declared: one type for both branches (mypyc checks it)
     if len(moves) == 2 and type(moves[0]) is Move and type(moves[1]) is Move:
         written = ((moves[0].from_, moves[0].to), (moves[1].from_, moves[1].to))
     else:

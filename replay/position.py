@@ -23,7 +23,7 @@ lives in the ledger (``replay.ledger``); the one-line position notation carries 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # notation imports nothing of replay; replay may import notation
@@ -228,10 +228,11 @@ def start_position(turn: Side = "A") -> Position:
     return Position(talon, talon, turn)
 
 
-_new_object = object.__new__
+#: ``object.__new__`` in Python; the class's own allocator when compiled (mypyc)
+_new_position = Position.__new__
 #: the slots' setters, in field order: a frozen dataclass's ``__init__`` goes through
 #: ``object.__setattr__`` for each field, the descriptors directly (about twice as fast)
-_SET = tuple(Position.__dict__[f].__set__ for f in Position.__slots__)
+_SET = tuple(vars(Position)[f.name].__set__ for f in fields(Position))
 
 
 def after_play(pos: Position, result: tuple[int, ...], mover_jans: frozenset[str]) -> Position:
@@ -240,7 +241,7 @@ def after_play(pos: Position, result: tuple[int, ...], mover_jans: frozenset[str
     §3.5), ``mover_jans`` his jans now (§4.6).  Equal to the ``Position(...)`` with the
     sides swapped; built through the slots (the verifier's hot path, once per coup)."""
     (s_mover, s_other, s_turn, s_mc, s_oc, s_mct, s_oct, s_mj, s_oj) = _SET
-    x = _new_object(Position)
+    x = _new_position(Position)
     s_mover(x, pos.other)
     s_other(x, result)
     s_turn(x, "B" if pos.turn == "A" else "A")

@@ -19,7 +19,7 @@ on a second table (2 / 4) and impuissance (2 a number).  All events of a throw a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .direct import both_numbers_playable
@@ -151,8 +151,8 @@ class CoupScore:
 
 #: the score of a throw without any event (immutable, so shared)
 _NO_SCORE = CoupScore((), 0, 0)
-_new_object = object.__new__
-_SET_SCORE = tuple(CoupScore.__dict__[f].__set__ for f in CoupScore.__slots__)
+_new_score = CoupScore.__new__  # object.__new__ in Python; the allocator when compiled (mypyc)
+_SET_SCORE = tuple(vars(CoupScore)[f.name].__set__ for f in fields(CoupScore))
 
 
 # ---------------------------------------------------------------------------------
@@ -547,7 +547,7 @@ def _total(events: list[ScoringEvent]) -> CoupScore:
             mv += e.points
         else:
             ot += e.points
-    score = _new_object(CoupScore)  # through the slots: a frozen dataclass's __init__ is slow
+    score = _new_score(CoupScore)  # through the slots: a frozen dataclass's __init__ is slow
     set_events, set_mover, set_other = _SET_SCORE
     set_events(score, tuple(events))
     set_mover(score, mv)

@@ -48,6 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..notation.compiled import mypyc_attr
 from ..notation.position import parse_position
 from ..notation.record import (
     NO_SPAN,
@@ -299,6 +300,7 @@ def _profile_for(record: Record, profile: Profile | None, notes: list[str]) -> P
 # ------------------------------------------------------------------------------------
 
 
+@mypyc_attr(native_class=False)  # deep-copied by the typo recovery: a plain class when compiled
 class _Verifier(RecordVisitor[None]):
     """One game's walk (internal; :func:`verify` is the API): the table's state, the
     findings sink, and the course of each coup, asking the judges

@@ -218,4 +218,5 @@ def test_most_coups_of_a_clean_record_are_plain_and_none_without_the_switch() ->
         mp.undo()
     assert plain.clean and plain.as_dict() == full.as_dict()
     assert traced.as_dict() == full.as_dict()
-    assert taken >= 0.6 * plain.coups_verified, (taken, plain.coups_verified)
+    if verify_module.__file__.endswith(".py"):  # compiled (mypyc), it calls the walk directly: not counted
+        assert taken >= 0.6 * plain.coups_verified, (taken, plain.coups_verified)

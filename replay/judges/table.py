@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...notation.compiled import mypyc_attr
 from ...notation.record import (
     NO_SPAN,
     CannotPlay,
@@ -293,6 +294,7 @@ class CoupFacts:
     position_after: Position
 
 
+@mypyc_attr(native_class=False)  # deep-copied by the typo recovery: a plain class when compiled
 class TableState:
     """The one state value of the table that the judges read and update, through their
     ``table`` parameter: the two ledgers (standing and entitled, see
