@@ -7,7 +7,8 @@ is a public interface (version 1)::
     {
       "version": 1,
       "machine": {"cores": int, "python": "3.x.y", "chess": "1.11.2" | null,
-                  "byte_compiled": int},   # trictrac folders byte-compiled first (as pip does)
+                  "byte_compiled": int,    # trictrac folders byte-compiled first (as pip does)
+                  "compiled_core": bool},  # the optional mypyc build in use (compile_core)
       "corpus": {"file": str, "games": int, "coups": int, "bytes": int},
       "options": {...the sizes used...},
       "rows": [ {"step": str, "items": number, "unit": str,
@@ -57,6 +58,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..notation.compiled import active as compiled_core_active
 from ..replay import typo_bench
 from . import engine, judge, parse, pipeline
 from . import moves as moves_bench
@@ -152,6 +154,7 @@ def run_bench(opt: Options) -> dict[str, Any]:
             "python": pipeline.python_version(),
             "chess": _chess_version(),
             "byte_compiled": compiled,
+            "compiled_core": compiled_core_active(),
         },
         "corpus": corpus,
         "options": {k: v for k, v in asdict(opt).items() if k not in ("file", "extra")},
@@ -278,6 +281,7 @@ def format_text(result: dict[str, Any]) -> str:
         (
             f"{c['file']}: {c['games']} games, {c['coups']} coups, {c['bytes'] / 1e6:.1f} MB; "
             f"{result['machine']['cores']} cores, Python {result['machine']['python']}"
+            + (", compiled core (mypyc)" if result["machine"].get("compiled_core") else ", pure Python")
         ),
         f"{'step':<20}{'items':>10} {'unit':<6}{'seconds':>9}{'rate/s':>11}{'rate/cpu s':>12}{'peak MB':>9}  note",
     ]

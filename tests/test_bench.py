@@ -54,6 +54,9 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
     chess = data["machine"]["chess"]
     # the children start from bytecode, as an installed package does (python-chess's)
     assert data["machine"]["byte_compiled"] == 6
+    from trictrac.notation.compiled import active
+
+    assert data["machine"]["compiled_core"] is active()  # which build the figures are of
     import importlib.util
 
     import trictrac.replay.verify
