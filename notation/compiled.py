@@ -38,17 +38,30 @@ PACKAGES = ("trictrac.notation", "trictrac.replay")
 #: written by the build next to its shared library, in the ``replay`` folder
 MANIFEST = "core__mypyc.manifest.json"
 _ROOT = Path(__file__).resolve().parent.parent  # the repository: notation/, replay/
+_PREFIXES = tuple(p + "." for p in PACKAGES)
 
 
-class _SourceFirst:
-    """A meta path finder that loads the ``.py`` of a module of :data:`PACKAGES`."""
+class _PackageFinder:
+    """A meta path finder for the modules of :data:`PACKAGES` (others: the usual finders)."""
 
     @classmethod
     def find_spec(
         cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if path is None or not name.startswith(tuple(p + "." for p in PACKAGES)):
+        if path is None or not name.startswith(_PREFIXES):
             return None
+        return cls.spec(name, path)
+
+    @classmethod
+    def spec(cls, name: str, path: Sequence[str]) -> ModuleSpec | None:
+        raise NotImplementedError
+
+
+class _SourceFirst(_PackageFinder):
+    """Loads the ``.py`` of a module of :data:`PACKAGES`."""
+
+    @classmethod
+    def spec(cls, name: str, path: Sequence[str]) -> ModuleSpec | None:
         leaf = name.rpartition(".")[2]
         for folder in path:
             source = os.path.join(folder, leaf + ".py")
@@ -118,9 +131,8 @@ def _register_loaded() -> None:
     module imports the others of its build directly, not through the finders).  Every
     module is looked at each time: one still being initialised (it is in ``sys.modules``
     before its classes exist) gets its classes at a later call."""
-    prefixes = tuple(p + "." for p in PACKAGES)
     for name, module in list(sys.modules.items()):
-        if not name.startswith(prefixes) or getattr(module, "__file__", ".py").endswith(".py"):
+        if not name.startswith(_PREFIXES) or getattr(module, "__file__", ".py").endswith(".py"):
             continue
         for value in list(vars(module).values()):
             if (
@@ -138,16 +150,12 @@ class _RegisteringLoader(ExtensionFileLoader):
         _register_loaded()
 
 
-class _Compiled:
-    """A meta path finder: the compiled modules of :data:`PACKAGES`, their classes made
-    copyable as they are imported."""
+class _Compiled(_PackageFinder):
+    """The compiled modules of :data:`PACKAGES`, their classes made copyable as they are
+    imported."""
 
     @classmethod
-    def find_spec(
-        cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> ModuleSpec | None:
-        if path is None or not name.startswith(tuple(p + "." for p in PACKAGES)):
-            return None
+    def spec(cls, name: str, path: Sequence[str]) -> ModuleSpec | None:
         spec = PathFinder.find_spec(name, path)
         if spec is not None and isinstance(spec.loader, ExtensionFileLoader) and spec.origin:
             spec.loader = _RegisteringLoader(name, spec.origin)
