@@ -62,6 +62,7 @@ from .moves import (
     _Info,
     _info,
     _step_ok,
+    _two_number_plays,
     heavy_table,
     judge_play,
     legal_plays,
@@ -526,7 +527,7 @@ def _sortie_play(
     number and the other number bear off), proven with ``moves``' own step law
     (``_step_ok``: L1-L5, S1-S5 and the switches ``sortant_must_bear_off``,
     ``defaillant_rearmost``, ``bear_off_while_plein_possible`` of S6 / D15-D16), the
-    steps played one after the other as ``moves._candidates_general`` plays them.
+    steps played one after the other as ``moves._two_number_plays`` plays them.
 
     Both numbers played (:func:`_sortie_route`): legal when the pleins law allows it
     (:func:`_sortie_pleins`).  Otherwise legal only when no play of both numbers exists
@@ -625,38 +626,11 @@ def _some_play_makes(
 
 def _two_number_ends(info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...]) -> Iterator[list[int]]:
     """The counts at the end of every movement-legal play of both numbers (repeats
-    included), by ``moves._candidates_general``'s laws: a tout d'une resting on a repos,
-    a tout à bas played in either order, the steps by ``_step_ok`` one after the other,
-    never a lone checker on the coin at the end (RULES.md §3.1-§3.5, §3.10).  The coin
-    par puissance needs two checkers on ``1..12`` (C3): none here (S1)."""
-    m = info.m
-    for x, y in orders:
-        for p in info.occ:
-            rr = _step_ok(info, profile, m, p, x, info.rest)
-            if rr and rr <= 24:
-                s1 = list(m)
-                s1[p] -= 1
-                s1[rr] += 1
-                q2 = _step_ok(info, profile, s1, rr, y, info.stop)
-                if q2 and s1[COIN] - (rr == COIN) + (q2 == COIN) != 1:
-                    s1[rr] -= 1
-                    s1[q2] += 1
-                    yield s1
-            q = _step_ok(info, profile, m, p, x, info.stop)
-            if not q:
-                continue
-            s1 = list(m)
-            s1[p] -= 1
-            s1[q] += 1
-            for p2 in info.occ:  # a checker on p2 in s1, not the one just moved
-                if p2 == p and m[p] == 1:
-                    continue
-                q2 = _step_ok(info, profile, s1, p2, y, info.stop)
-                if q2 and s1[COIN] - (p2 == COIN) + (q2 == COIN) != 1:
-                    end = list(s1)
-                    end[p2] -= 1
-                    end[q2] += 1
-                    yield end
+    included), as ``legal_plays`` steps them (``moves._two_number_plays``, RULES.md
+    §3.1-§3.5, §3.10).  The coin par puissance needs two checkers on ``1..12`` (C3):
+    none here (S1)."""
+    for _steps, _numbers, _s1, end, _tout_d_une in _two_number_plays(info, profile, orders, []):
+        yield end
 
 
 def _sortie_single(

@@ -900,16 +900,15 @@ def _off_ok(s: Sequence[int], profile: Profile) -> bool:
     return True
 
 
-def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
-    """Candidates by trying every order of the numbers step by step (RULES.md §3.12);
-    used when a checker may bear off during the throw (S1: the last one may enter
-    with the first number and the second number bear off)."""
-    a, b = roll
+def _two_number_plays(
+    info: _Info, profile: Profile, orders: tuple[tuple[int, int], ...], singles: list[tuple[Step, int, list[int]]]
+) -> Iterator[tuple[tuple[Step, Step], tuple[int, int], list[int], list[int], bool]]:
+    """Every movement-legal play of both numbers, stepped in each order of the numbers
+    (RULES.md §3.12): ``(steps, numbers, after_first_step, end, tout_d_une)``, repeats
+    included; a tout d'une rests on a repos (R1-R5), a tout à bas moves another checker
+    second; never a lone checker on the coin at the end (C1-C2).  Each first step that
+    can be played is also put in ``singles`` as ``(step, number, after_it)`` (M6-M7)."""
     m = info.m
-    W = _W
-    cands: _Cands = {}
-    orders = ((a, b),) if a == b else ((a, b), (b, a))
-    singles: list[tuple[Step, int, list[int]]] = []
     for x, y in orders:
         for p in info.occ:
             # tout d'une: the same checker rests on p + x (R1-R5), then moves y
@@ -919,10 +918,11 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
                 s1[p] -= 1
                 s1[r] += 1
                 q2 = _step_ok(info, profile, s1, r, y, info.stop)
-                if q2:
-                    key = W[q2] - W[p]
-                    if key not in cands and s1[COIN] - (r == COIN) + (q2 == COIN) != 1:
-                        cands[key] = [((p, r), (r, q2)), (x, y), 2, 0, 0, None]
+                if q2 and s1[COIN] - (r == COIN) + (q2 == COIN) != 1:
+                    end = list(s1)
+                    end[r] -= 1
+                    end[q2] += 1
+                    yield ((p, r), (r, q2)), (x, y), s1, end, True
             q = _step_ok(info, profile, m, p, x, info.stop)
             if not q:
                 continue
@@ -940,15 +940,33 @@ def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
                 r2 = list(s1)
                 r2[p2] -= 1
                 r2[q2] += 1
-                if r2[COIN] == 1:
-                    continue
-                key = W[q] - W[p] + W[q2] - W[p2]
-                f = _fill_route(info, s1, r2)
-                c = cands.get(key)
-                if c is None:
-                    cands[key] = [((p, q), (p2, q2)), (x, y), 2, f, 0, None]
-                else:
-                    c[3] |= f
+                if r2[COIN] != 1:
+                    yield ((p, q), (p2, q2)), (x, y), s1, r2, False
+
+
+def _candidates_general(info: _Info, roll: Roll, profile: Profile) -> _Cands:
+    """Candidates by trying every order of the numbers step by step (RULES.md §3.12);
+    used when a checker may bear off during the throw (S1: the last one may enter
+    with the first number and the second number bear off)."""
+    a, b = roll
+    m = info.m
+    W = _W
+    cands: _Cands = {}
+    orders = ((a, b),) if a == b else ((a, b), (b, a))
+    singles: list[tuple[Step, int, list[int]]] = []
+    for steps, numbers, s1, end, tout_d_une in _two_number_plays(info, profile, orders, singles):
+        (p, q), (p2, q2) = steps
+        key = W[q2] - W[p] if tout_d_une else W[q] - W[p] + W[q2] - W[p2]
+        c = cands.get(key)
+        if tout_d_une:
+            if c is None:
+                cands[key] = [steps, numbers, 2, 0, 0, None]
+            continue
+        f = _fill_route(info, s1, end)
+        if c is None:
+            cands[key] = [steps, numbers, 2, f, 0, None]
+        else:
+            c[3] |= f
     if m[COIN] == 0 and info.opp_coin_empty and not (info.blocked >> OPP_COIN) & 1:
         _puissance(info, a, b, cands)
     # final state: fills (tout d'une, puissance) and kept pleins, for every candidate
