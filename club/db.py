@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -28,13 +29,11 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-from sqlite_utils import Database
 
 from ..notation.record import (
     OFF,
@@ -61,6 +60,9 @@ from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .identity import game_key, game_label
 from .schema import SCHEMA_VERSION, SchemaError, create_schema, free_label, stored_version, upgrade_schema
 from .standings import MarqueRow, SeatRow, StandingGame
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -218,6 +220,19 @@ def open_db(
         raise DatabaseMissing(f"no database file {path}")
     if readonly:
         return _open_readonly(path)
+    return _as_database(_connect_writer(path, season_start_month, create))
+
+
+def _as_database(conn: sqlite3.Connection) -> Database:
+    # sqlite_utils is loaded only here: the import does without it (issue 17: its load
+    # was a fifth of the serial start of ``db import -j``)
+    from sqlite_utils import Database
+
+    return Database(conn, execute_plugins=False)
+
+
+def _connect_writer(path: Path, season_start_month: int, create: bool) -> sqlite3.Connection:
+    """:func:`open_db`'s connection for writing, schema made or migrated."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -243,7 +258,7 @@ def open_db(
             if "readonly" not in str(e).replace("-", "").replace(" ", ""):
                 conn.close()
                 raise
-    return Database(conn, execute_plugins=False)
+    return conn
 
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
@@ -283,7 +298,7 @@ def _open_readonly(path: Path) -> Database:
     except SchemaTooNew:
         conn.close()
         raise
-    return Database(conn, execute_plugins=False)
+    return _as_database(conn)
 
 
 def _retry_locked(step: Callable[[], object], seconds: float = BUSY_TIMEOUT_MS / 1000) -> object:
@@ -1155,15 +1170,7 @@ class _Store:
         return status
 
     def known_file(self, digest: str) -> list[str] | None:
-        """The games of a file imported before with these bytes, if every one is still stored."""
-        row = self.conn.execute("SELECT game_ids FROM source_files WHERE sha256 = ?", (digest,)).fetchone()
-        if row is None:
-            return None
-        ids = json.loads(row[0])
-        n = self.conn.execute(
-            "SELECT COUNT(*) FROM games WHERE id IN (SELECT value FROM json_each(?))", (row[0],)
-        ).fetchone()[0]
-        return ids if n == len(set(ids)) else None
+        return _known_file(self.conn, digest)
 
     def remember_file(self, digest: str, path: str, ids: list[str]) -> None:
         with self.conn:
@@ -1199,6 +1206,16 @@ class _Store:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
+
+
+def _known_file(conn: sqlite3.Connection, digest: str) -> list[str] | None:
+    """The games of a file imported before with these bytes, if every one is still stored."""
+    row = conn.execute("SELECT game_ids FROM source_files WHERE sha256 = ?", (digest,)).fetchone()
+    if row is None:
+        return None
+    ids = json.loads(row[0])
+    n = conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT value FROM json_each(?))", (row[0],)).fetchone()[0]
+    return ids if n == len(set(ids)) else None
 
 
 # --- import ---------------------------------------------------------------------------------
@@ -1263,23 +1280,25 @@ def import_records(
     prof = _resolve_profile(profile)
     t0 = time.perf_counter()
     report = ImportReport()
+    files = [str(p) for p in paths]
     pool = None
     if jobs > 1:
         from ..replay.verify import fork_pool
 
         pool = fork_pool(jobs)  # forked now, before the database connection exists
     try:
-        db = open_db(db_path, season_start_month=season_start_month)
+        readers = _Readers(str(db_path), pool, jobs, _Work(prof, verify, season_start_month, ENGINE_VERSION))
+        early = readers.start_early(files[0]) if pool is not None and files else None
+        conn = _connect_writer(Path(db_path), season_start_month, True)
         try:
-            rule = int(db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
-            work = _Work(prof, verify, rule, ENGINE_VERSION)
-            ctx = _Context(_Store(db.conn), report, progress, _Readers(str(db_path), pool, jobs, work))
-            for p in paths:
-                path = str(p)
+            rule = int(conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
+            readers.use_season_rule(rule)
+            ctx = _Context(_Store(conn), report, progress, readers)
+            for k, path in enumerate(files):
                 report.files.append(path)
-                ctx.import_file(path)
+                ctx.import_file(path, early if k == 0 else None)
         finally:
-            db.close()
+            conn.close()
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
@@ -1466,14 +1485,47 @@ def _import_chunk(args: tuple[_Work, Any, str]) -> list[_Outcome]:
         ]
 
 
-@dataclass(frozen=True, slots=True)
 class _Readers:
     """How games are read: in this process, or by a pool of ``jobs`` workers."""
 
-    db_path: str
-    pool: Any
-    jobs: int
-    work: _Work
+    __slots__ = ("db_path", "pool", "jobs", "work", "_early")
+
+    def __init__(self, db_path: str, pool: Any, jobs: int, work: _Work) -> None:
+        self.db_path, self.pool, self.jobs, self.work = db_path, pool, jobs, work
+        # the first file's chunks sent before the database was opened: (path, chunks, in flight)
+        self._early: tuple[str, Iterator[Any], deque[tuple[tuple[_Work, Any, str], Any]]] | None = None
+
+    def start_early(self, path: str) -> str | None:
+        """With workers, before the database is opened for writing (its schema made):
+        send the first chunks of ``path``, so that the workers start at once instead of
+        waiting for this process's set-up (issue 17: the serial start of ``db import
+        -j``).  Only for a file not imported before, the database read-only peeked at
+        for that and for its season rule.  The file's digest, or None if nothing was sent."""
+        digest = _file_digest(path) if os.path.isfile(path) else None
+        rule = _peek_season_rule(self.db_path, digest, self.work.season_rule) if digest else None
+        if rule is None:
+            return None
+        self.use_season_rule(rule)
+        chunks = _game_chunks(path)
+        inflight: deque[tuple[tuple[_Work, Any, str], Any]] = deque()
+        for chunk in itertools.islice(chunks, 3 * self.jobs):
+            task = (self.work, chunk, self.db_path)
+            inflight.append((task, self.pool.submit(_import_chunk, task)))
+        self._early = (path, chunks, inflight)
+        return digest
+
+    def use_season_rule(self, rule: int) -> None:
+        """The season rule the database holds: chunks sent with another one are dropped."""
+        if rule != self.work.season_rule:
+            self.discard()
+            self.work = replace(self.work, season_rule=rule)
+
+    def discard(self) -> None:
+        """Drop the chunks sent early (the file is not read after all)."""
+        if self._early is not None:
+            for _, future in self._early[2]:
+                future.cancel()
+            self._early = None
 
     def outcomes(self, path: str, stored: Callable[[str], bool]) -> Iterator[_Outcome | None]:
         """Every game of ``path`` read (and verified when not ``stored``), in file order;
@@ -1485,19 +1537,49 @@ class _Readers:
                 for index, parsed in enumerate(iter_records(path, file=path)):
                     yield self.work.read_game(_Read(path, index, raw), parsed, stored)
             return
-        from ..replay.verify import game_chunks
-
         # As replay.verify.ordered_results, at most 3 chunks a worker in flight (flat
         # memory), but saying when the oldest is not done: this process then stores
         # instead of waiting, and holds no game back once the workers are done.
-        inflight: deque[tuple[tuple[_Work, Any, str], Any]] = deque()
-        for chunk in game_chunks(path):
+        if self._early is not None and self._early[0] == path:
+            _, chunks, inflight = self._early
+            self._early = None
+        else:
+            chunks, inflight = _game_chunks(path), deque()
+        for chunk in chunks:
             task = (self.work, chunk, self.db_path)
             inflight.append((task, self.pool.submit(_import_chunk, task)))
             if len(inflight) >= 3 * self.jobs:
                 yield from _oldest(inflight)
         while inflight:
             yield from _oldest(inflight)
+
+
+def _game_chunks(path: str) -> Iterator[Any]:
+    from ..replay.verify import game_chunks
+
+    return game_chunks(path)
+
+
+def _peek_season_rule(db_path: str, digest: str, default: int) -> int | None:
+    """The season rule of the database at ``db_path`` (``default`` if there is no file
+    yet), read without writing; None if the file cannot be read that way or already
+    holds the file of this ``digest`` (see :meth:`_Store.known_file`)."""
+    path = Path(db_path)
+    if not path.exists():
+        return default
+    try:
+        conn = _connect_readonly(path)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()
+        if row is None or _known_file(conn, digest) is not None:
+            return None
+        return int(row[0])
+    except (sqlite3.Error, ValueError, TypeError):
+        return None
+    finally:
+        conn.close()
 
 
 def _oldest(inflight: deque[tuple[tuple[_Work, Any, str], Any]]) -> Iterator[_Outcome | None]:
@@ -1587,13 +1669,16 @@ class _Context:
         self.store.fail(f)
         self._step(f.source_file, index, offset, "failed", f.game_id)
 
-    def import_file(self, path: str) -> None:
+    def import_file(self, path: str, digest: str | None = None) -> None:
+        """Read and store the games of ``path`` (``digest``: its SHA-256, if known)."""
         if not Path(path).is_file():
+            self.readers.discard()
             self.failed(ImportFailure(path, None, None, "unreadable-file", "no such file"), 0, 0)
             return
-        digest = _file_digest(path)
+        digest = digest or _file_digest(path)
         known = self.store.known_file(digest) if digest else None
         if known is not None:  # the very same bytes, every game still stored: nothing to read
+            self.readers.discard()
             self.report.read += len(known)
             for i, gid in enumerate(known):
                 self._step(path, i, 0, "unchanged", gid)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from .db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
+
+if TYPE_CHECKING:  # only named in annotations: ``db import`` runs without loading sqlite-utils
+    from sqlite_utils import Database
 
 __all__ = [
     "SEARCH_KINDS",

@@ -194,6 +194,7 @@ import json, os, sys
 from click.testing import CliRunner
 from trictrac.cli.main import cli as main
 main.load_all()  # the commands are imported on first use: before nobody, who cannot read root's Python
+import sqlite_utils  # loaded on first use too (``db import`` does without it)
 os.setgid(65534); os.setuid(65534)  # nobody: cannot write the directory
 assert not os.access(sys.argv[1], os.W_OK)
 out = {}

@@ -137,3 +137,63 @@ def test_a_chunk_whose_worker_fails_is_one_failure_and_the_rest_is_stored(
     lost = [f for f in rep.failures if f.reason == "verify-error"]
     assert len(lost) == 1 and "MemoryError: worker killed" in lost[0].message and lost[0].game_index == 0
     assert 0 < rep.imported + rep.unchanged < whole.imported + whole.unchanged
+
+
+class _Recorded:
+    """A pool that only records what is sent to it (the early start is judged by it)."""
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    def submit(self, fn, task):
+        from concurrent.futures import Future
+
+        self.sent.append(task[1])
+        return Future()
+
+
+def test_a_fresh_import_sends_the_first_chunks_before_opening_the_database(archive: Path, tmp_path: Path) -> None:
+    """``db import -j``: the workers start while the database is made (issue 17)."""
+    from trictrac.club.db import ENGINE_VERSION, _Readers, _Work
+
+    pool = _Recorded()
+    readers = _Readers(str(tmp_path / "new.db"), pool, 2, _Work(None, True, 9, ENGINE_VERSION))
+    assert readers.start_early(str(archive)) is not None
+    assert [c.game for c in pool.sent] == [c.game for c in list(game_chunks(str(archive)))[:6]]
+    assert readers.work.season_rule == 9  # no database yet: the rule asked for
+    assert not (tmp_path / "new.db").exists()  # nothing written before the database is opened
+
+
+def test_a_file_imported_before_sends_nothing_early(tmp_path: Path) -> None:
+    from trictrac.club.db import ENGINE_VERSION, _Readers, _Work
+
+    db, clean = tmp_path / "club.db", ROOT / "fixtures" / "corpus" / "multi.trn"
+    import_records(db, [clean], season_start_month=9)
+    pool = _Recorded()
+    readers = _Readers(str(db), pool, 2, _Work(None, True, 1, ENGINE_VERSION))
+    assert readers.start_early(str(clean)) is None and not pool.sent  # its games are stored: nothing to read
+    other = tmp_path / "other.trn"
+    other.write_bytes(clean.read_bytes() + b"\n")
+    assert readers.start_early(str(other)) is not None and pool.sent
+    assert readers.work.season_rule == 9  # the database's own rule, not the one asked for
+    again = import_records(db, [clean], jobs=2)
+    assert again.imported == 0 and again.unchanged == len(again.game_ids) > 0
+
+
+def test_a_parallel_import_follows_the_season_rule_of_the_database(tmp_path: Path) -> None:
+    """Chunks sent before the database is opened carry the rule it holds, not the one
+    asked for (a rule is fixed when the file is made)."""
+    text = (ROOT / "fixtures" / "records" / "douze_trous.trn").read_text(encoding="utf-8")
+    dated = tmp_path / "dated.trn"
+    dated.write_text(text, encoding="utf-8")
+    assert '[Date "' in text
+    for name, jobs in (("one.db", 1), ("two.db", 2)):
+        import_records(tmp_path / name, [ROOT / "fixtures" / "corpus" / "multi.trn"], season_start_month=9)
+        import_records(tmp_path / name, [dated], jobs=jobs)  # asked: January
+    one, two = _content(tmp_path / "one.db"), _content(tmp_path / "two.db")
+    assert two == one
+    seasons = {
+        r[0]
+        for r in sqlite3.connect(tmp_path / "two.db").execute("SELECT season FROM games WHERE date_iso IS NOT NULL")
+    }
+    assert seasons and all("-" in s for s in seasons)  # e.g. 2024-2025: the September rule
