@@ -225,7 +225,7 @@ def open_db(
 
 def _as_database(conn: sqlite3.Connection) -> Database:
     # sqlite_utils is loaded only here: the import does without it (issue 17: its load
-    # was a fifth of the serial start of ``db import -j``)
+    # was a quarter of the serial start of ``db import -j``)
     from sqlite_utils import Database
 
     return Database(conn, execute_plugins=False)
