@@ -1562,16 +1562,19 @@ def _game_chunks(path: str) -> Iterator[Any]:
 
 def _peek_season_rule(db_path: str, digest: str, default: int) -> int | None:
     """The season rule of the database at ``db_path`` (``default`` if there is no file
-    yet), read without writing; None if the file cannot be read that way or already
-    holds the file of this ``digest`` (see :meth:`_Store.known_file`)."""
+    yet), read without writing and without waiting; None if the file cannot be read so
+    (a directory that may not be entered, a lock held: the writer's opening then says
+    why, as without this peek) or already holds the file of this ``digest`` (see
+    :meth:`_Store.known_file`)."""
     path = Path(db_path)
-    if not path.exists():
-        return default
     try:
-        conn = _connect_readonly(path)
-    except sqlite3.Error:
+        if not path.exists():
+            return default
+        conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=0)  # busy: no peek, no wait
+    except (OSError, sqlite3.Error):
         return None
     try:
+        conn.execute("PRAGMA query_only = ON")
         row = conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()
         if row is None or _known_file(conn, digest) is not None:
             return None

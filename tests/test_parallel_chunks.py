@@ -197,3 +197,37 @@ def test_a_parallel_import_follows_the_season_rule_of_the_database(tmp_path: Pat
         for r in sqlite3.connect(tmp_path / "two.db").execute("SELECT season FROM games WHERE date_iso IS NOT NULL")
     }
     assert seasons and all("-" in s for s in seasons)  # e.g. 2024-2025: the September rule
+
+
+def test_the_early_peek_does_not_wait_for_a_lock(tmp_path: Path) -> None:
+    """A database another process holds locked: the peek gives up at once (the writer's
+    opening then waits and says why, as without the peek), not after a busy timeout."""
+    import time
+
+    from trictrac.club.db import _peek_season_rule
+
+    db = tmp_path / "club.db"
+    import_records(db, [ROOT / "fixtures" / "corpus" / "multi.trn"], season_start_month=9)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode = DELETE")  # a rollback journal: readers wait on a writer
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        t0 = time.monotonic()
+        assert _peek_season_rule(str(db), "0" * 64, 1) is None
+        assert time.monotonic() - t0 < 10  # the busy timeout is 60 s
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert _peek_season_rule(str(db), "0" * 64, 1) == 9
+
+
+def test_a_database_in_a_directory_that_cannot_be_entered_is_not_peeked(tmp_path: Path, monkeypatch) -> None:
+    """``Path.exists`` raises for a directory the user may not enter (EACCES): no peek, no
+    traceback; the writer's opening reports the database as it always did."""
+    from trictrac.club.db import _peek_season_rule
+
+    def denied(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "exists", denied)
+    assert _peek_season_rule(str(tmp_path / "sub" / "club.db"), "0" * 64, 1) is None
