@@ -92,9 +92,9 @@ def chart_svg(
     height = _MT + 2 * _PANEL + _GAP + 26
     last = {s: (points[s][-1] if points[s] else 0, holes[s][-1] if holes[s] else 0) for s in "AB"}
     desc = (
-        "; ".join(L("chart_end", side=s, name=s, holes=last[s][1], points=last[s][0]) for s in "AB")
+        "; ".join(L.score("chart_end", last[s][1], last[s][0], side=s, name=s) for s in "AB")
         + "; "
-        + L("chart_coups", n=ax.n - 1)
+        + L.n("chart_coups", ax.n - 1)
     )
     head = _tag(
         "svg",

@@ -404,7 +404,9 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
         if alts:
             s += L("legal_plays", plays=", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
     out.append(esc(s) + " ")
-    out.append(f'<span class="rule">{esc(f"RULES.md {f.rule}" if f.rule else "")}</span>')
+    # the kind's citation may send to the sub-reason, said above in the page's language
+    rule = f.rule.replace("(see the sub-reason)", L("rule_see_detail")) if f.rule else ""
+    out.append(f'<span class="rule">{esc(f"RULES.md {rule}" if rule else "")}</span>')
     if getattr(f, "line", 0):
         out.append(esc(L("line", line=f.line, col=f.col)))
     return "".join(out)
@@ -538,7 +540,7 @@ def _coup_play(st: _Steps, coup: Coup, idx: int, pos: Any, t: Any, refused: bool
 def _at_table(ent: BoardScore, L: Labels) -> str:
     return L(
         "at_table",
-        score="; ".join(L("score_pair", side=s, holes=ent.holes[k], points=ent.points[k]) for k, s in enumerate("AB")),
+        score="; ".join(L.score("score_pair", ent.holes[k], ent.points[k], side=s) for k, s in enumerate("AB")),
     )
 
 
@@ -555,12 +557,12 @@ def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[s
             f"<dt>{esc(L('final_score'))}</dt><dd>"
             + esc(
                 L("sep").join(
-                    L(
+                    L.score(
                         "final_pair",
+                        final.holes[i],
+                        final.points[i],
                         side=s,
                         name=pair[i],
-                        holes=final.holes[i],
-                        points=final.points[i],
                         pav=L("with_pavillon") if final.pavillon[i] else "",
                     )
                     for i, s in enumerate("AB")

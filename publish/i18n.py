@@ -35,7 +35,7 @@ FR: dict[str, str] = {
     "played_again": ", rejoué : {moves}",
     "replay_refused": " (injouable : le jeu écrit reste)",
     "at_table": ". Marque telle qu'à la table ; la règle donne {score}",
-    "score_pair": "{side} {holes} trous {points} points",
+    "score_pair": "{side} {holes} {hw} {points} {pw}",
     "cannot_play": "(le {n} ne peut se jouer)",
     "none": "-",
     "off": "dehors",
@@ -43,6 +43,11 @@ FR: dict[str, str] = {
     "marks": "{who} marque {points}",
     "in_bredouille": " en bredouille (deux jetons)",
     "one_jeton": " (un jeton)",
+    "rule_see_detail": "(voir le motif)",
+    "w_hole": "trou",
+    "w_hole_pl": "trous",
+    "w_point": "point",
+    "w_point_pl": "points",
     "holes_n": ", {n} trou",
     "holes_n_pl": ", {n} trous",
     "ne_marque_pas": "{who} : « je ne marque pas »",
@@ -65,7 +70,7 @@ FR: dict[str, str] = {
     "verified_with": "Vérifiée avec",
     "profile": "profil {name}",
     "final_score": "Marque finale (vérificateur)",
-    "final_pair": "{side} {name} : {holes} trous{pav}, {points} points",
+    "final_pair": "{side} {name} : {holes} {hw}{pav}, {points} {pw}",
     "with_pavillon": " (pavillon)",
     "findings": "Constats",
     "not_verified": "Cette partie n'a pas été vérifiée",
@@ -100,8 +105,9 @@ FR: dict[str, str] = {
     "board_title": "Tablier, {label}",
     "chart": "Points et trous",
     "chart_title": "Points et trous au fil de la partie",
-    "chart_end": "{side} ({name}) : {holes} trous, {points} points à la fin",
-    "chart_coups": "{n} coups.",
+    "chart_end": "{side} ({name}) : {holes} {hw}, {points} {pw} à la fin",
+    "chart_coups": "{n} coup.",
+    "chart_coups_pl": "{n} coups.",
     "chart_holes": "trous",
     "chart_points": "points",
     "chart_x": "coups",
@@ -236,12 +242,17 @@ EN: dict[str, str] = {
     "played_again": ", played again: {moves}",
     "replay_refused": " (cannot be played: the written play stands)",
     "at_table": ". Score as it stood at the table; the rules entitle {score}",
-    "score_pair": "{side} {holes} holes {points} points",
+    "score_pair": "{side} {holes} {hw} {points} {pw}",
     "cannot_play": "({n} cannot be played)",
     "off": "off",
     "marks": "{who} marks {points}",
     "in_bredouille": " in bredouille (two jetons)",
     "one_jeton": " (one jeton)",
+    "rule_see_detail": "(see the sub-reason)",
+    "w_hole": "hole",
+    "w_hole_pl": "holes",
+    "w_point": "point",
+    "w_point_pl": "points",
     "holes_n": ", {n} hole",
     "holes_n_pl": ", {n} holes",
     "ne_marque_pas": "{who}: « je ne marque pas »",
@@ -262,7 +273,7 @@ EN: dict[str, str] = {
     "verified_with": "Verified with",
     "profile": "profile {name}",
     "final_score": "Final score (verifier)",
-    "final_pair": "{side} {name}: {holes} holes{pav}, {points} points",
+    "final_pair": "{side} {name}: {holes} {hw}{pav}, {points} {pw}",
     "findings": "Findings",
     "not_verified": "This game was not verified",
     "no_finding": "The record follows the rules: no finding.",
@@ -295,7 +306,7 @@ EN: dict[str, str] = {
     "board_title": "Board, {label}",
     "chart": "Points and holes",
     "chart_title": "Points and holes through the game",
-    "chart_end": "{side} ({name}): {holes} holes, {points} points at the end",
+    "chart_end": "{side} ({name}): {holes} {hw}, {points} {pw} at the end",
     "chart_holes": "holes",
     "chart_x": "coups",
     "footer": "Rules cited to RULES.md, which cites the treatises (Lelasseux-Lafosse 1852, "
@@ -413,7 +424,17 @@ class Labels:
         return self.table.get(key, default)
 
     def n(self, key: str, n: int, **kw: object) -> str:
-        return self(key + ("_pl" if n != 1 else ""), n=n, **kw)
+        return self(key + ("_pl" if self.plural(n) else ""), n=n, **kw)
+
+    def plural(self, n: int) -> bool:
+        """French counts 0 and 1 in the singular ("0 trou", "1 point"), English only 1."""
+        return n > 1 if self.lang == "fr" else n != 1
+
+    def score(self, key: str, holes: int, points: int, **kw: object) -> str:
+        """A template of holes and points, each word agreeing with its number."""
+        hw = self("w_hole_pl" if self.plural(holes) else "w_hole")
+        pw = self("w_point_pl" if self.plural(points) else "w_point")
+        return self(key, holes=holes, points=points, hw=hw, pw=pw, **kw)
 
 
 def labels(lang: str | Labels = "fr") -> Labels:

@@ -166,3 +166,36 @@ def test_illegal_play_in_french_names_the_law_and_lists_the_legal_plays_once() -
     row = fr.get_element_by_id(f"coup-{f.index}").getnext().text_content()
     assert WHY_FR[f.detail] in row
     assert row.count("Jeux permis") == 1 and f.alternatives[0] in row
+
+
+def test_counts_agree_with_their_words_in_each_language() -> None:
+    """French puts 0 and 1 in the singular ("1 trou", "0 point"), English only 1; the
+    final score of a page says so (a game where Jules ends on one hole)."""
+    from trictrac.publish.i18n import labels
+    from trictrac.replay.verify import verify
+
+    fr, en = labels("fr"), labels("en")
+    assert [fr.plural(n) for n in (0, 1, 2)] == [False, False, True]
+    assert [en.plural(n) for n in (0, 1, 2)] == [True, False, True]
+    assert fr.score("score_pair", 1, 0, side="A") == "A 1 trou 0 point"
+    assert en.score("score_pair", 1, 0, side="A") == "A 1 hole 0 points"
+    text = Path("fixtures/records/arbitrage_fausse_case.trn").read_text(encoding="utf-8")
+    rec = parse_text(text)[0][0]
+    rep = verify(rec)
+    pages = {lang: lxml.html.fromstring(render_game(rec, rep, lang=lang)).text_content() for lang in ("fr", "en")}
+    assert "Jules : 1 trou (pavillon), 0 point" in pages["fr"] and "1 trous" not in pages["fr"]
+    assert "Jules: 1 hole" in pages["en"]
+
+
+def test_the_rule_of_an_illegal_play_sends_to_its_reason_in_the_page_language() -> None:
+    """The illegal-move kind cites RULES.md §3 "see the sub-reason": a French page says it
+    in French, beside the sub-reason it sends to."""
+    from trictrac.replay.verify import verify
+
+    rec = parse_text(Path("fixtures/records/arbitrage_fausse_case.trn").read_text(encoding="utf-8"))[0][0]
+    rep = verify(rec)
+    assert any(f.kind == "illegal-move" for f in rep.findings)
+    fr = lxml.html.fromstring(render_game(rec, rep, lang="fr")).text_content()
+    en = lxml.html.fromstring(render_game(rec, rep, lang="en")).text_content()
+    assert "RULES.md §3 (voir le motif), §9.5" in fr and "see the sub-reason" not in fr
+    assert "RULES.md §3 (see the sub-reason), §9.5" in en
