@@ -9,12 +9,10 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import click
 
-from ..notation.record import Comment, Coup, Glyph, Record
 from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
 from ..replay.profiles import Profile
 from ..replay.verify import GameReport, verify, verify_file
@@ -153,55 +151,6 @@ def _echo_report(rep: GameReport, path: str, colour: bool) -> None:
         click.echo(terminal_safe(f"{path}: note: {note}"))
 
 
-def _annotated(record: Record, rep: GameReport, explain: bool) -> Record:
-    """A copy of ``record`` with each finding as a ``{…}`` comment and a glyph at its
-    coup (and each coup's entitled marks with ``explain``).  ``record`` is not changed."""
-    by_index: dict[int, list] = {}
-    loose: list = []
-    for f in rep.findings:
-        (by_index.setdefault(f.index, []) if f.index >= 0 else loose).append(f)
-    traces = {t.index: t for t in rep.trace}
-    out: list = []
-    idx = 0
-    for el in record.elements:
-        if isinstance(el, Coup):
-            extra: list = []
-            if explain and idx in traces:
-                t = traces[idx]
-                extra.append(Comment(_explain(t)))
-            fs = by_index.get(idx, [])
-            for f in fs:
-                extra.append(
-                    Comment(
-                        f"{f.kind}: {f.message}"
-                        + (f" — {f.consequence}" if f.consequence else "")
-                        + f" [RULES.md {f.rule}]"
-                    )
-                )
-            if fs:
-                extra.append(Glyph("??" if any(f.kind == "missing-checker" for f in fs) else "?"))
-            out.append(replace(el, after=tuple(el.after) + tuple(extra)) if extra else el)
-            idx += 1
-            continue
-        out.append(el)
-        span = getattr(el, "span", None)
-        for f in list(loose):
-            if span is not None and f.line and span.line == f.line:
-                out.append(Comment(f"{f.kind}: {f.message} [RULES.md {f.rule}]"))
-                loose.remove(f)
-    for f in loose:
-        out.append(Comment(f"{f.kind}: {f.message} [RULES.md {f.rule}]"))
-    return Record(headers=dict(record.headers), elements=out, span=record.span)
-
-
-def _explain(t: Any) -> str:
-    ev = (
-        ", ".join(f"{e.kind} {e.points} to {'roller' if e.side == 'mover' else 'other'}" for e in t.events)
-        or "nothing scored"
-    )
-    return f"entitled: roller {t.entitled[0]}, other {t.entitled[1]} ({ev})"
-
-
 @click.command("annotate")
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option(
@@ -213,26 +162,35 @@ def _explain(t: Any) -> str:
     help="Where to write the annotated record ('-' = standard output).",
 )
 @click.option("--explain", is_flag=True, help="Also write each coup's entitled marks.")
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "fr"]),
+    default="en",
+    show_default=True,
+    help="Language of the comments: the verifier's English, or French in the game's words (as the published pages).",
+)
 @profile_option
-def annotate(file: str, output: str, explain: bool, profile: Profile | None) -> None:
+def annotate(file: str, output: str, explain: bool, lang: str, profile: Profile | None) -> None:
     """Write FILE in canonical notation with every finding as a comment and a glyph.
     FILE '-' reads standard input.  The output file is written whole or not at all.
 
     \b
     Example:
         trictrac annotate game.trn -o game.annotated.trn --explain
+        trictrac annotate game.trn -o game.fr.trn --lang fr
     Exit codes: 0 written (whatever the games' findings), 2 FILE could not be read or
     the output could not be written (nothing is written).
     """
     from ..notation.reader import iter_records
     from ..notation.writer import write_record
+    from ..publish.annotate import annotate_record
 
     inp = read_input(file)
     texts: list[str] = []
     with inp.stream() as fh:
         for i, pr in enumerate(iter_records(fh, file=inp.name)):
             rep = verify(pr.record, profile, file=inp.name, game=i, trace=explain, diagnostics=pr.diagnostics)
-            texts.append(write_record(_annotated(pr.record, rep, explain)))
+            texts.append(write_record(annotate_record(pr.record, rep, explain=explain, lang=lang)))
     if not texts:
         raise BadInput(f"{file}: no game found")
     text = "\n".join(texts)

@@ -95,6 +95,30 @@ def test_annotate_section_findings(tmp_path):
     assert "{releve-without-leave:" in out.read_text(encoding="utf-8")
 
 
+def test_annotate_in_french_says_the_findings_in_the_game_words(tmp_path):
+    """``--lang fr``: the comments as the French pages say them (publish.messages), the
+    kind's id kept; the record still parses, round-trips and keeps its verdict."""
+    from trictrac.publish.messages import finding_consequence, finding_message
+
+    src = FINDINGS_DIR / "e44-bredouille-lost.trn"
+    out_fr, out_en = tmp_path / "fr.trn", tmp_path / "en.trn"
+    assert run("annotate", str(src), "-o", str(out_fr), "--explain", "--lang", "fr").exit_code == 0
+    assert run("annotate", str(src), "-o", str(out_en), "--explain").exit_code == 0
+    fr, en = out_fr.read_text(encoding="utf-8"), out_en.read_text(encoding="utf-8")
+    rec = parse_text(src.read_text(encoding="utf-8"))[0][0]
+    names = {s: rec.headers[s] for s in "AB"}
+    for f in verify_text(src.read_text(encoding="utf-8"))[0].findings:
+        said = f"{{{f.kind}: {finding_message(f, 'fr', names)}"
+        assert said in fr and f.message not in fr
+        if f.consequence:
+            assert finding_consequence(f, "fr", names) in fr
+        assert f"{{{f.kind}: {f.message}" in en
+    assert "{la règle donne : " in fr and "{entitled: roller" not in fr
+    records, diags = parse_text(fr)
+    assert not [d for d in diags if d.severity == "error"] and write_record(records[0]) == fr
+    assert [f.kind for f in verify_text(fr)[0].findings] == ["ecole-par-trop", "bredouille-lost"]
+
+
 def test_replay_json_positions_and_events():
     r = run("replay", E40, "--json")
     assert r.exit_code == 0
