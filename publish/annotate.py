@@ -10,7 +10,7 @@ from typing import Any
 
 from ..notation.record import Comment, Coup, Glyph, Record
 from .i18n import Labels, labels
-from .messages import finding_consequence, finding_message
+from .messages import finding_consequence, finding_message, finding_rule
 
 __all__ = ["annotate_record"]
 
@@ -64,8 +64,7 @@ class _Sayer:
         consequence = finding_consequence(f, self.L, self.names) if with_consequence else ""
         if consequence:
             text += f" — {consequence}"
-        rule = str(f.rule).replace("(see the sub-reason)", self.L("rule_see_detail"))
-        return text + f" [RULES.md {rule}]"
+        return text + f" [RULES.md {finding_rule(f, self.L)}]"
 
     def entitled(self, t: Any) -> str:
         """What the rules gave the roller and the other player at a coup, and why."""

@@ -48,7 +48,7 @@ from .board import BoardScore, PageBoards, score_of_state
 from .chart import chart_svg
 from .i18n import Labels, labels
 from .markup import clean, esc, json_for_script, safe_href
-from .messages import finding_consequence, finding_kind_name, finding_message
+from .messages import finding_consequence, finding_kind_name, finding_message, finding_rule
 
 __all__ = [
     "render_game",
@@ -404,8 +404,7 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
         if alts:
             s += L("legal_plays", plays=", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
     out.append(esc(s) + " ")
-    # the kind's citation may send to the sub-reason, said above in the page's language
-    rule = f.rule.replace("(see the sub-reason)", L("rule_see_detail")) if f.rule else ""
+    rule = finding_rule(f, L)
     out.append(f'<span class="rule">{esc(f"RULES.md {rule}" if rule else "")}</span>')
     if getattr(f, "line", 0):
         out.append(esc(L("line", line=f.line, col=f.col)))

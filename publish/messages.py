@@ -36,6 +36,7 @@ __all__ = [
     "finding_kind_name",
     "finding_message",
     "finding_consequence",
+    "finding_rule",
     "templates_of",
 ]
 
@@ -472,6 +473,13 @@ def finding_message(f: Any, lang: str | Labels = "fr", names: dict[str, str] | N
     if labels(lang).lang == "en" or f.kind not in MESSAGES_FR:
         return str(f.message)
     return _sentence(_render(MESSAGES_FR[f.kind], f, names))
+
+
+def finding_rule(f: Any, lang: str | Labels = "fr") -> str:
+    """The RULES.md sections the finding's kind cites, in the page's language (the
+    illegal play's "§3 (see the sub-reason)" sends to the sub-reason said beside it)."""
+    rule = str(getattr(f, "rule", "") or "")
+    return rule.replace("(see the sub-reason)", labels(lang)("rule_see_detail"))
 
 
 def finding_consequence(f: Any, lang: str | Labels = "fr", names: dict[str, str] | None = None) -> str:
