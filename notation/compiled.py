@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["MANIFEST", "PACKAGES", "active", "manifest_entry", "mypyc_attr", "select"]
+__all__ = ["MANIFEST", "PACKAGES", "active", "compiled_module", "manifest_entry", "mypyc_attr", "select"]
 
 _C = TypeVar("_C")
 try:
@@ -83,6 +83,11 @@ def _stale() -> bool:
         return any(manifest_entry(_ROOT / rel) != entry for rel, entry in sources.items())
     except (OSError, ValueError, TypeError):
         return True
+
+
+def compiled_module(file: str) -> bool:
+    """Does the module of this ``__file__`` run compiled (an extension, not its ``.py``)?"""
+    return not file.endswith(".py")
 
 
 def active() -> bool:

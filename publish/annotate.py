@@ -10,7 +10,7 @@ from typing import Any
 
 from ..notation.record import Comment, Coup, Glyph, Record
 from .i18n import Labels, labels
-from .messages import finding_consequence, finding_message, finding_rule
+from .messages import finding_consequence, finding_message, finding_rule, seat_names
 
 __all__ = ["annotate_record"]
 
@@ -21,7 +21,7 @@ def annotate_record(record: Record, report: Any, *, explain: bool = False, lang:
     with ``explain`` each coup's entitled marks (the report must then hold its trace).
     A finding at no coup goes after the section of its line, or at the end.  ``record``
     is not changed."""
-    say = _Sayer(labels(lang), {s: n for s in "ABCD" if (n := record.headers.get(s))})
+    say = _Sayer(labels(lang), seat_names(record))
     by_index: dict[int, list[Any]] = {}
     loose: list[Any] = []
     for f in report.findings:

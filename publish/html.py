@@ -48,7 +48,7 @@ from .board import BoardScore, PageBoards, score_of_state
 from .chart import chart_svg
 from .i18n import Labels, labels
 from .markup import clean, esc, json_for_script, safe_href
-from .messages import finding_consequence, finding_kind_name, finding_message, finding_rule
+from .messages import finding_consequence, finding_kind_name, finding_message, finding_rule, seat_names
 
 __all__ = [
     "render_game",
@@ -415,10 +415,6 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
 # the game page
 
 
-def _names(record: Record) -> dict[str, str]:
-    return {s: record.headers.get(s, "") or s for s in ("A", "B", "C", "D")}
-
-
 def _title_of(record: Record, L: Labels, number: int | None = None) -> str:
     h = record.headers
     a, b = h.get("A") or "A", h.get("B") or "B"
@@ -705,7 +701,7 @@ def game_page(
     from .sheet import feuille_body, feuille_head
 
     L = labels(lang)
-    names = _names(record)
+    names = seat_names(record)
     pair = (names["A"], names["B"])
     title = _title_of(record, L, number)
     findings = list(getattr(report, "findings", ()) or ())

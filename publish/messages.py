@@ -37,6 +37,7 @@ __all__ = [
     "finding_message",
     "finding_consequence",
     "finding_rule",
+    "seat_names",
     "templates_of",
 ]
 
@@ -473,6 +474,12 @@ def finding_message(f: Any, lang: str | Labels = "fr", names: dict[str, str] | N
     if labels(lang).lang == "en" or f.kind not in MESSAGES_FR:
         return str(f.message)
     return _sentence(_render(MESSAGES_FR[f.kind], f, names))
+
+
+def seat_names(record: Any) -> dict[str, str]:
+    """Seat letter -> the player's name from the record's tags (the letter itself when
+    the tag is missing): the names the findings are said with."""
+    return {s: record.headers.get(s, "") or s for s in ("A", "B", "C", "D")}
 
 
 def finding_rule(f: Any, lang: str | Labels = "fr") -> str:

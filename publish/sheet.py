@@ -75,9 +75,10 @@ def feuille_head(L: Labels, title: str | None = None) -> str:
 def feuille_body(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels) -> str:
     """The sheet after its heading (:func:`feuille_head`): the same on the game's
     page and on the page of all sheets, so a site builds it once."""
-    from .html import _names, is_a_ecrire, partie_kind
+    from .html import is_a_ecrire, partie_kind
+    from .messages import seat_names
 
-    names = _names(record)
+    names = seat_names(record)
     h = record.headers
     ecrire = is_a_ecrire(record)
     out: list[str] = []

@@ -55,8 +55,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, overload
 
+from ..notation.compiled import compiled_module
 from .moves import (
     OFF,
+    PLEIN_AT,
     Play,
     PlayJudgement,
     _Info,
@@ -73,7 +75,7 @@ from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
 #: this module runs compiled by mypyc (``python -m trictrac.bench.compile_core``)
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = compiled_module(__file__)
 
 __all__ = [
     "UNDECIDED",
@@ -108,8 +110,6 @@ class _Undecided:
 
 UNDECIDED: Final = _Undecided()
 
-#: first point and bit of each plein
-_TABLE_BIT = {1: 1, 7: 2, 19: 4}
 #: points 1..24 but the opponent's coin (L2): where a checker may stop, before L1 and L4
 _STOP_BASE = sum(1 << p for p in range(1, 25)) & ~(1 << OPP_COIN)
 _MASK_1_24 = sum(1 << p for p in range(1, 25))
@@ -282,7 +282,7 @@ def _pleins_law(pos: Position, profile: Profile, a: int, b: int, r: list[int]) -
     if lacking == 0:  # made before the throw: kept, or broken when no play keeps it (M11)
         return 0 if made_after or not _keep_possible(pos, profile, a, b, lo) else -1
     if made_after:
-        return _TABLE_BIT[lo]  # made at the end: filled and kept (M10, M13)
+        return PLEIN_AT[lo][2]  # made at the end: filled and kept (M10, M13)
     if profile.score_remplir_en_passant or _fill_possible(pos, profile, a, b, lo):
         # D33: another play filling en passant counts, which _fill_possible misses
         return -1  # M10: another play fills (the written one is illegal)
@@ -371,7 +371,7 @@ def _short_play(
     lo, lacking = heavy_table(m)
     if lacking <= 2:  # three or more lacking: one step cannot make it
         if _made_from(r, lo):
-            filled = _TABLE_BIT[lo] if lacking else 0  # made at its end: filled (M13) or kept
+            filled = PLEIN_AT[lo][2] if lacking else 0  # made at its end: filled (M13) or kept
         elif _single_makes(m, n, stop, lo):
             return UNDECIDED  # M10 / M11: another single play fills or keeps it
     return tuple.__new__(Play, (((p, q),), (n,), tuple(r), filled))

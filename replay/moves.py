@@ -53,11 +53,12 @@ from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import Any, Final, NamedTuple
 
+from ..notation.compiled import compiled_module
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
 
 #: this module runs compiled by mypyc (``python -m trictrac.bench.compile_core``)
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = compiled_module(__file__)
 
 __all__ = [
     "Roll",
@@ -76,6 +77,7 @@ __all__ = [
     "JAN_DE_RETOUR",
     "TABLES",
     "TABLE_BITS",
+    "PLEIN_AT",
     "ROLLS",
     "OFF",
     "IllegalMoveError",
@@ -104,6 +106,8 @@ TABLES: dict[str, tuple[int, ...]] = {
 #: bit of each plein in :attr:`Play.filled`
 TABLE_BITS: dict[str, int] = {"petit-jan": 1, "grand-jan": 2, "jan-de-retour": 4}
 _TABLE_LIST = (("petit-jan", PETIT_JAN, 1), ("grand-jan", GRAND_JAN, 2), ("jan-de-retour", JAN_DE_RETOUR, 4))
+#: each table by its first point (as :func:`heavy_table` names it): its kind, points and plein bit
+PLEIN_AT: dict[int, tuple[str, tuple[int, ...], int]] = {t[0]: (kind, t, bit) for kind, t, bit in _TABLE_LIST}
 
 #: the 21 distinct rolls, larger number first
 ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))

@@ -27,7 +27,7 @@ from .moves import (
     GRAND_JAN,
     JAN_DE_RETOUR,
     OFF,
-    PETIT_JAN,
+    PLEIN_AT,
     TABLE_BITS,
     Play,
     PlaySet,
@@ -75,8 +75,6 @@ SPECIAL_JANS: frozenset[str] = frozenset(KINDS[:5])
 
 COIN = 12
 OPP_COIN = 13
-_PLEINS = (("petit-jan", PETIT_JAN), ("grand-jan", GRAND_JAN), ("jan-de-retour", JAN_DE_RETOUR))
-_PLEIN_AT = {table[0]: (kind, table) for kind, table in _PLEINS}
 
 
 def _targets(oth: tuple[int, ...]) -> tuple[int, ...]:
@@ -195,7 +193,7 @@ class _Ctx:
         # the plein at stake: at most one table can miss <= 2 checkers (12 + 10 > 15)
         lo, deficit = heavy_table(m)
         if deficit <= 2:
-            kind, table = _PLEIN_AT[lo]
+            kind, table, _bit = PLEIN_AT[lo]
             self.plein: tuple[str, tuple[int, ...]] | None = (kind, table)
             self.deficit = deficit
             self.gaps: tuple[int, ...] = tuple([p for p in table if m[p] < 2])
