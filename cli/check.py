@@ -16,12 +16,14 @@ import click
 from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
 from ..replay.profiles import Profile
 from ..replay.verify import GameReport, verify, verify_file
+from ..words import Words
 from .common import (
     BadInput,
     batch_collector,
     echo_json,
     jobs_option,
     json_option,
+    lang_option,
     profile_option,
     read_input,
     summary_line,
@@ -92,8 +94,9 @@ def _streamed(
     help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
     "for the wrong side) instead of proposing the nearest legal play and going on.",
 )
+@lang_option
 @batch_collector()
-def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool) -> None:
+def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool, lang: Words) -> None:
     """Verify recorded games against the rules: one line per finding, a summary per game
     (and a last line of totals when several files are given).  FILE '-' reads standard
     input; a missing or unreadable FILE is reported and the others are still checked.
@@ -126,29 +129,29 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
                 if rep.findings or errors:
                     dirty = True
                 if as_json:
-                    text = json.dumps(rep.as_dict(), ensure_ascii=False, indent=2)
+                    text = json.dumps(rep.as_dict(lang=lang), ensure_ascii=False, indent=2)
                     click.echo(("[\n" if not items else ",\n") + textwrap.indent(text, "  "), nl=False)
                     items += 1
                     continue
-                _echo_report(rep, path, colour)
+                _echo_report(rep, path, colour, lang)
         except (InputError, BadInput) as e:
             click.echo(f"Error: {terminal_safe(str(e.format_message() if isinstance(e, BadInput) else e))}", err=True)
             bad += 1
     if as_json:
         click.echo("\n]" if items else "[]")  # as echo_json(list) writes it
     elif len(files) > 1:
-        click.echo(summary_line(len(files), games, coups, findings, unreadable=bad))
+        click.echo(summary_line(len(files), games, coups, findings, unreadable=bad, lang=lang))
     raise SystemExit(2 if bad else 1 if dirty else 0)
 
 
-def _echo_report(rep: GameReport, path: str, colour: bool) -> None:
+def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
     for d in rep.diagnostics:
         click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
     for f in rep.findings:
-        click.echo(_paint(terminal_safe(f.render(path)), "red", colour))
-    click.echo(_paint(terminal_safe(f"{path}: {rep.summary()}"), "yellow" if rep.findings else "green", colour))
+        click.echo(_paint(terminal_safe(f.render(path, lang)), "red", colour))
+    click.echo(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
     for note in rep.notes:
-        click.echo(terminal_safe(f"{path}: note: {note}"))
+        click.echo(terminal_safe(lang("rep.note", file=path, note=note)))
 
 
 @click.command("annotate")
@@ -162,15 +165,9 @@ def _echo_report(rep: GameReport, path: str, colour: bool) -> None:
     help="Where to write the annotated record ('-' = standard output).",
 )
 @click.option("--explain", is_flag=True, help="Also write each coup's entitled marks.")
-@click.option(
-    "--lang",
-    type=click.Choice(["en", "fr"]),
-    default="en",
-    show_default=True,
-    help="Language of the comments: the verifier's English, or French in the game's words (as the published pages).",
-)
+@lang_option
 @profile_option
-def annotate(file: str, output: str, explain: bool, lang: str, profile: Profile | None) -> None:
+def annotate(file: str, output: str, explain: bool, lang: Words, profile: Profile | None) -> None:
     """Write FILE in canonical notation with every finding as a comment and a glyph.
     FILE '-' reads standard input.  The output file is written whole or not at all.
 
@@ -207,7 +204,8 @@ def annotate(file: str, output: str, explain: bool, lang: str, profile: Profile 
 @click.argument("file", type=click.Path(allow_dash=True))
 @profile_option
 @json_option
-def replay(file: str, profile: Profile | None, as_json: bool) -> None:
+@lang_option
+def replay(file: str, profile: Profile | None, as_json: bool, lang: Words) -> None:
     """The position, the score and the scoring events after every coup of FILE
     ('-' reads standard input).
 
@@ -225,7 +223,7 @@ def replay(file: str, profile: Profile | None, as_json: bool) -> None:
             d = t.as_dict()
             d["position"] = write_position(t.position_after.to_spec(t.score_standing))
             coups.append(d)
-        g = rep.as_dict()
+        g = rep.as_dict(lang=lang)
         g["coups"] = coups
         out.append(g)
     if as_json:

@@ -14,6 +14,7 @@ import click
 
 from ..notation.textio import Input, InputError, open_input
 from ..replay.profiles import Profile, find_profile, profile_names
+from ..words import LANGS, Words, lang_from_env, words
 
 
 class BadInput(click.ClickException):
@@ -42,6 +43,19 @@ def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
         callback=_profile_callback,
         help=f"Rules profile (RULES.md §10.2): {', '.join(profile_names())}. "
         "Default: the record's Profile header, else lelasseux-1852.",
+    )(f)
+
+
+def lang_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--lang fr|en``: the language of the words; by default the user's locale
+    (``LANG``, ``LC_ALL``…), English when it names neither."""
+    return click.option(
+        "--lang",
+        "lang",
+        type=click.Choice(LANGS),
+        default=None,
+        callback=lambda _ctx, _param, value: words(value or lang_from_env()),
+        help="Language of the messages: fr or en (default: from LANG; English when neither).",
     )(f)
 
 
@@ -109,14 +123,20 @@ def input_paths(files: tuple[str, ...], *, pass_missing: bool = False) -> tuple[
     return tuple(stack.enter_context(inp.as_path()) for inp in inputs)
 
 
-def summary_line(files: int, games: int, coups: int, findings: int, *, unreadable: int = 0) -> str:
-    """The last line of a command that read several files."""
-
-    def n(k: int, word: str) -> str:
-        return f"{k} {word}{'' if k == 1 else 's'}"
-
-    tail = f" ({unreadable} unreadable)" if unreadable else ""
-    return f"{n(files, 'file')}{tail}, {n(games, 'game')}, {n(coups, 'coup')}, {n(findings, 'finding')}"
+def summary_line(
+    files: int, games: int, coups: int, findings: int, *, unreadable: int = 0, lang: str | Words = "en"
+) -> str:
+    """The last line of a command that read several files, each count agreeing with its word."""
+    W = words(lang)
+    tail = W.n("cli.unreadable", unreadable) if unreadable else ""
+    return W(
+        "cli.summary",
+        files=W.n("cli.files", files),
+        tail=tail,
+        games=W.n("cli.games", games),
+        coups=W.n("cli.coups", coups),
+        findings=W.n("cli.findings", findings),
+    )
 
 
 def progress(length: int, label: str) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..notation.record import Comment, Coup, Glyph, Record
 from .i18n import Labels, labels
-from .messages import finding_consequence, finding_message, finding_rule, seat_names
+from .messages import event_words, finding_consequence, finding_message, finding_rule, seat_names
 
 __all__ = ["annotate_record"]
 
@@ -58,18 +58,19 @@ class _Sayer:
         self.L, self.names = L, names
 
     def finding(self, f: Any, *, with_consequence: bool = False) -> str:
-        """``kind: message — consequence [RULES.md rule]``; the kind's stable id in every
+        """``kind: message — consequence [treatise, article]``; the kind's stable id in every
         language (it is what docs/findings.md and the database use)."""
         text = f"{f.kind}: {finding_message(f, self.L, self.names)}"
         consequence = finding_consequence(f, self.L, self.names) if with_consequence else ""
         if consequence:
             text += f" — {consequence}"
-        return text + f" [RULES.md {finding_rule(f, self.L)}]"
+        return text + f" [{finding_rule(f, self.L)}]"
 
     def entitled(self, t: Any) -> str:
         """What the rules gave the roller and the other player at a coup, and why."""
         L = self.L
         events = ", ".join(
-            f"{e.kind} {e.points} {L('ann_to_roller') if e.side == 'mover' else L('ann_to_other')}" for e in t.events
+            f"{event_words(e.kind, e.how, L)} {e.points} {L('ann_to_roller') if e.side == 'mover' else L('ann_to_other')}"
+            for e in t.events
         )
         return L("ann_entitled", roller=t.entitled[0], other=t.entitled[1], events=events or L("ann_nothing"))

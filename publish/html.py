@@ -48,7 +48,14 @@ from .board import BoardScore, PageBoards, score_of_state
 from .chart import chart_svg
 from .i18n import Labels, labels
 from .markup import clean, esc, json_for_script, safe_href
-from .messages import finding_consequence, finding_kind_name, finding_message, finding_rule, seat_names
+from .messages import (
+    event_words,
+    finding_consequence,
+    finding_kind_name,
+    finding_message,
+    finding_rule,
+    seat_names,
+)
 
 __all__ = [
     "render_game",
@@ -365,18 +372,23 @@ def _all_on_talons(pos: Any) -> bool:
         return False
 
 
-def _event_text(ev: Any, side: str) -> str:
+def _event_text(ev: Any, side: str, L: Labels) -> str:
     kind = getattr(ev, "kind", None) or (ev.get("kind") if isinstance(ev, dict) else str(ev))
     pts = getattr(ev, "points", None) if not isinstance(ev, dict) else ev.get("points")
     evside = getattr(ev, "side", None) if not isinstance(ev, dict) else ev.get("side")
     who = side if evside in (None, "mover") else ("B" if side == "A" else "A") if evside == "other" else evside
     how = getattr(ev, "how", None) if not isinstance(ev, dict) else ev.get("how")
-    s = f"{kind}"
-    if how:
-        s += f" ({how})"
-    if pts is not None:
-        s += f" {pts} → {who}"
-    return s
+    name = event_words(kind, how, L)
+    return name if pts is None else L("event.points", event=name, points=pts, who=who)
+
+
+def _finding_data(f: Any) -> str:
+    """The finding's identity as data attributes, the same fields ``check --json``
+    gives (kind, relevé, coup, who): what a program reading the page compares."""
+    return (
+        f'data-kind="{esc(f.kind)}" data-releve="{f.releve}" data-coup="{f.coup}" '
+        f'data-who="{esc(f.who or "")}" data-line="{f.line}"'
+    )
 
 
 def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True) -> str:
@@ -404,8 +416,7 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
         if alts:
             s += L("legal_plays", plays=", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
     out.append(esc(s) + " ")
-    rule = finding_rule(f, L)
-    out.append(f'<span class="rule">{esc(f"RULES.md {rule}" if rule else "")}</span>')
+    out.append(f'<span class="rule">{esc(finding_rule(f, L))}</span>')
     if getattr(f, "line", 0):
         out.append(esc(L("line", line=f.line, col=f.col)))
     return "".join(out)
@@ -468,7 +479,7 @@ def _collect_steps(record: Record, trace: list[Any], findings: list[Any], L: Lab
     }
     boards, labels_, plays, of_coup, where_of = st.boards, st.labels, st.plays, st.of_coup, st.where
     pts_a, pts_b, holes_a, holes_b = st.points["A"], st.points["B"], st.holes["A"], st.holes["B"]
-    coup_text, label_text = L.table["coup"].format, L.table["coup_label"].format
+    coup_text, label_text = L("coup").format, L("coup_label").format
     was_diverged = False
     prev_key: tuple[int, int] | None = None
     where = ""
@@ -763,7 +774,7 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
         return "".join(out)
     out.append(f"<p>{esc(L.n('n_findings', len(findings)))}</p><ul>")
     for f in findings:
-        out.append("<li>")
+        out.append(f"<li {_finding_data(f)}>")
         idx = getattr(f, "index", -1)
         if idx is not None and idx >= 0:
             out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>{esc(L("colon"))}')
@@ -882,7 +893,9 @@ def _coup_row(
     return (
         row
         + "</tr>"
-        + "".join(f'<tr class="finding"><td colspan="6">{_finding_html(f, names, L)}</td></tr>' for f in fs)
+        + "".join(
+            f'<tr class="finding" {_finding_data(f)}><td colspan="6">{_finding_html(f, names, L)}</td></tr>' for f in fs
+        )
     )
 
 
@@ -897,7 +910,7 @@ def _marks_cells(coup: Coup, acts: Sequence[Any], events: Sequence[Any], L: Labe
         visit_action(a, notes)
     if events:
         out.append(
-            f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side) for ev in events))}</span>'
+            f'<span class="entitled">{esc(L("rules_events") + ", ".join(_event_text(ev, coup.side, L) for ev in events))}</span>'
         )
     out.append("</td><td>")
     if notes.glyphs:

@@ -1,11 +1,19 @@
-"""Findings: where a recorded game departs from the rules (issue 5).
+"""Findings: where a recorded game departs from the rules (issues 5 and 25).
 
-A :class:`Finding` is data, never an exception (STYLE.md §6): the verifier
-(:mod:`trictrac.replay.verify`) returns them, ``trictrac check`` prints them, the
-publisher and the club database store them.  Each carries the place (game, marqué,
-relevé, coup, ``line:col``), who made the mistake, a stable kebab-case ``kind``
-(keys of :data:`FINDING_KINDS`), the points the rules entitle against the points
-marked, the consequence at the table and the RULES.md section (which cites the books).
+A :class:`Finding` is data only (STYLE.md §6): the kind, the place (game, marqué,
+relevé, coup, ``line:col``), who made the mistake, the points the rules entitle
+against the points marked (and claimed), a variant (``detail``: the sub-reason of an
+illegal play, how a leave was lost, ``did-you-mean`` for a mistake of the record),
+the proposal where the record itself is wrong (``alternatives``), and the rule.  The
+verifier (:mod:`trictrac.replay.verify`) returns them; every surface — ``check``,
+``annotate``, the recorder, the pages, the club database — says them through
+:func:`say`, in French or English, from the one catalogue (:mod:`trictrac.words`).
+
+A kind is declared once, as a member of :class:`FindingKind` with its RULES.md
+section (for the code) and its treatise references (for the user); its words are the
+catalogue's ``finding.<kind>.name``, ``finding.<kind>.message[.<variant>]`` and
+``finding.<kind>.consequence[.<variant>]`` entries (a test fails when one is
+missing in either language).
 
 One mistake gives one finding.  A wrong mark is ``ecole-par-trop`` /
 ``ecole-par-moins`` when the opponent claimed it, ``unclaimed-ecole`` when he let
@@ -14,129 +22,115 @@ the claim window close (the mistake then stands: RULES.md §7.3, 001 r.47, 003 �
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from enum import Enum
+from string import Formatter
 from typing import TYPE_CHECKING, Any
 
 from ..notation.compiled import mypyc_attr
+from ..words import Words, words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .judges.table import Where
 
-__all__ = ["Finding", "FINDING_KINDS", "Findings", "finding_rule"]
+__all__ = [
+    "FindingKind",
+    "FINDING_KINDS",
+    "RECORD_MISTAKE_DETAILS",
+    "Finding",
+    "Findings",
+    "Said",
+    "finding_rule",
+    "kind_name",
+    "say",
+    "citation",
+]
 
-#: kind -> (RULES.md section, one-line meaning).  Stable ids: never rename one.
-FINDING_KINDS: dict[str, tuple[str, str]] = {
-    # --- marking (écoles) -------------------------------------------------------------
-    "ecole-par-moins": (
-        "§7.1, §7.2 (003 §164-167)",
-        "points under-marked, claimed by the opponent: he marks the missing points for himself",
-    ),
-    "ecole-par-trop": (
-        "§7.1, §7.2 (003 §164-167, §172)",
-        "points over-marked, claimed by the opponent: the excess is erased and marked by him",
-    ),
-    "unclaimed-ecole": (
-        "§7.3, §7.4 (003 §167, §182; 001 r.43, r.47)",
-        "a wrong mark the opponent could have claimed and did not in time: the mistake stands",
-    ),
-    "ecole-claimed-wrongly": (
-        "§7.4 (003 §183; 001 r.60)",
-        "fausse école: an école claimed where none (or less) was made; itself an école",
-    ),
-    "ecole-partial": (
-        "§7.3 (003 §187; 001 r.46)",
-        "an école claimed for part of its value only: an école is indivisible",
-    ),
-    "ecole-too-late": (
-        "§7.2 claim window (003 §167, §186; 001 r.34)",
-        "an école claimed after the claimant threw his own dice: no longer receivable",
-    ),
-    "ecole-impossible": (
-        "§7.8 (001 r.62-63; 003 §197)",
-        "an omission on a throw that could not be played: no école can be claimed for it",
-    ),
-    "ecole-deux-jetons": (
-        "§7.6 (003 §195; 001 r.65; 000 ~l.758)",
-        "new points marked with a second jeton, the old points abandoned (école per profile)",
-    ),
-    "ecole-plein-not-made": (
-        "§7.7 (003 §192; 001 r.59)",
-        "points of a plein marked, then a play that does not fill/conserve (double under rigueur)",
-    ),
-    "bredouille-lost": (
-        "§5.2, §5.5, §7.9 (003 §145, §200; 001 r.64)",
-        "marked in bredouille when the bredouille was lost (or forgotten when due)",
-    ),
-    "hole-mismatch": (
-        "§7.5 (003 §184; 001 r.51)",
-        "holes marked differ from the holes the points make: corrected, never schooled",
-    ),
-    # --- moves ------------------------------------------------------------------------
-    "illegal-move": (
-        "§3 (see the sub-reason), §9.5",
-        "a play the movement laws forbid; the legal alternatives are listed",
-    ),
-    "must-fill": (
-        "§3.7 M10, §7.7 (003 §192)",
-        "a plein could be filled and was not: école of the points of the fill",
-    ),
-    "must-conserve": (
-        "§3.7 M11, §7.7 (003 §192, §196)",
-        "a plein could be kept and was broken: école of the conservation points",
-    ),
-    "unplayed-number": (
-        "§3.6 M6-M7 (003 §36-37)",
-        "a number left unplayed (or the smaller played) when the whole throw could be played",
-    ),
-    "remedy-not-allowed": (
-        "§9.4, §9.5, §7.7 (003 §46, §192, §201, §211, §212, §216; 001 r.22-27)",
-        "a throw played again in a way the table's law does not give (wrong checkers, tout d'une "
-        "without ground, an illegal play, a legal play replayed)",
-    ),
-    "missing-checker": (
-        "§9.6 (001 r.32; 003 §214)",
-        "a move from a point holding no checker of his: the record cannot go on",
-    ),
-    "out-of-turn": (
-        "§9.3 (003 §28)",
-        "a coup thrown by the side not to move (wrong primauté or alternation)",
-    ),
-    # --- decisions --------------------------------------------------------------------
-    "leave-without-right": (
-        "§6.1, §6.4 (003 §155-156, §170, §173; 001 r.25, r.54)",
-        "s'en aller without a hole won by one's own throw (or after over-marking it)",
-    ),
-    "stay-after-leave": (
-        "§6.1 (003 §156; 001 r.36)",
-        'went on playing after saying "je m\'en vais": words bind',
-    ),
-    "leave-at-sortie": (
-        "§6.5 (003 §163; 001 r.73)",
-        "leaving at the sortie without completing a hole by that throw",
-    ),
-    "releve-without-leave": (
-        "§1.7, §6.1 (003 §155, §162)",
-        "a new relevé starts although nobody left and nobody bore off",
-    ),
-    "marque-result-mismatch": (
-        "§8.2 (003 §221-226)",
-        "the written result of a marqué does not match the holes of the record",
-    ),
-    "play-after-end": (
-        "§8.1, §8.2 (003 §218, §221)",
-        "coups recorded after the partie (twelve holes) or the marqué (a leave with six holes) ended",
-    ),
-    "result-mismatch": (
-        "§8.1, §8.2 (003 §218, §221-226)",
-        "the Result header does not match the holes or marqués of the record",
-    ),
+
+class FindingKind(str, Enum):
+    """Every kind of finding: its stable id (never renamed), its RULES.md section (for
+    the code) and the treatises' articles it applies (``003 §164-167; 001 r.43``)."""
+
+    rule: str
+    books: str
+
+    def __new__(cls, kind: str, rule: str, books: str) -> FindingKind:
+        member = str.__new__(cls, kind)
+        member._value_ = kind
+        member.rule = rule
+        member.books = books
+        return member
+
+    # --- marking (écoles) ---------------------------------------------------------------
+    ECOLE_PAR_MOINS = ("ecole-par-moins", "§7.1, §7.2", "003 §164-167")
+    ECOLE_PAR_TROP = ("ecole-par-trop", "§7.1, §7.2", "003 §164-167, §172")
+    UNCLAIMED_ECOLE = ("unclaimed-ecole", "§7.3, §7.4", "003 §167, §182; 001 r.43, r.47")
+    ECOLE_CLAIMED_WRONGLY = ("ecole-claimed-wrongly", "§7.4", "003 §183; 001 r.60")
+    ECOLE_PARTIAL = ("ecole-partial", "§7.3", "003 §187; 001 r.46")
+    ECOLE_TOO_LATE = ("ecole-too-late", "§7.2 claim window", "003 §167, §186; 001 r.34")
+    ECOLE_IMPOSSIBLE = ("ecole-impossible", "§7.8", "001 r.62-63; 003 §197")
+    ECOLE_DEUX_JETONS = ("ecole-deux-jetons", "§7.6", "003 §195; 001 r.65; 000")
+    ECOLE_PLEIN_NOT_MADE = ("ecole-plein-not-made", "§7.7", "003 §192; 001 r.59")
+    BREDOUILLE_LOST = ("bredouille-lost", "§5.2, §5.5, §7.9", "003 §145, §200; 001 r.64")
+    HOLE_MISMATCH = ("hole-mismatch", "§7.5", "003 §184; 001 r.51")
+    # --- moves --------------------------------------------------------------------------
+    ILLEGAL_MOVE = ("illegal-move", "§3 (see the sub-reason), §9.5", "003 §42, §211-216")
+    MUST_FILL = ("must-fill", "§3.7 M10, §7.7", "003 §57, §192")
+    MUST_CONSERVE = ("must-conserve", "§3.7 M11, §7.7", "003 §60, §192, §196")
+    UNPLAYED_NUMBER = ("unplayed-number", "§3.6 M6-M7", "003 §34, §36-37, §83")
+    REMEDY_NOT_ALLOWED = (
+        "remedy-not-allowed",
+        "§9.4, §9.5, §7.7",
+        "003 §46, §192, §201, §211, §212, §216; 001 r.22-27",
+    )
+    MISSING_CHECKER = ("missing-checker", "§9.6", "001 r.32; 003 §214")
+    OUT_OF_TURN = ("out-of-turn", "§9.3", "003 §28")
+    # --- decisions ----------------------------------------------------------------------
+    LEAVE_WITHOUT_RIGHT = ("leave-without-right", "§6.1, §6.4", "003 §155-156, §170, §173; 001 r.25, r.54")
+    STAY_AFTER_LEAVE = ("stay-after-leave", "§6.1", "003 §156; 001 r.36")
+    LEAVE_AT_SORTIE = ("leave-at-sortie", "§6.5", "003 §163; 001 r.73")
+    RELEVE_WITHOUT_LEAVE = ("releve-without-leave", "§1.7, §6.1", "003 §155, §162")
+    MARQUE_RESULT_MISMATCH = ("marque-result-mismatch", "§8.2", "003 §221-226")
+    PLAY_AFTER_END = ("play-after-end", "§8.1, §8.2", "003 §218, §221")
+    RESULT_MISMATCH = ("result-mismatch", "§8.1, §8.2", "003 §218, §221-226")
+
+
+#: kind id -> (RULES.md section, treatise references), for the code and the docs.
+FINDING_KINDS: dict[str, tuple[str, str]] = {k.value: (k.rule, k.books) for k in FindingKind}
+_KINDS: dict[str, FindingKind] = {k.value: k for k in FindingKind}
+
+#: the treatise references of each sub-reason of an illegal play (``moves.VIOLATIONS``)
+VIOLATION_BOOKS: dict[str, str] = {
+    "lands-on-opponent": "003 §42",
+    "opponent-coin": "003 §42, §47",
+    "lone-coin": "003 §43",
+    "closed-table": "003 §61, §213; 001 r.37",
+    "no-repos": "003 §42, §61",
+    "bear-off-too-early": "003 §115; 001 r.71",
+    "bear-off-not-rearmost": "003 §116",
+    "sortant-must-bear-off": "003 §116",
+    "defaillant-rearmost": "003 §116",
+    "wrong-distance": "003 §29-31",
+    "no-checker": "003 §31",
+    "both-numbers": "003 §34, §79",
+    "larger-number": "003 §83",
+    "must-fill": "003 §57, §192",
+    "must-conserve": "003 §60, §192, §196",
+    "puissance-when-direct": "003 §44, §62, §216",
+    "puissance-opponent-coin": "003 §44; 000",
+    "puissance-coin-held": "003 §44",
 }
+
+#: the variants (``detail``) of a finding that is a mistake of the record, not of the
+#: player: a typo the verifier recovered from, with its proposal (issue 14, 25 §2)
+RECORD_MISTAKE_DETAILS = frozenset({"did-you-mean", "missing-coup"})
 
 
 def finding_rule(kind: str) -> str:
     """The RULES.md section for ``kind`` (ValueError on an unknown kind)."""
     try:
-        return FINDING_KINDS[kind][0]
+        return _KINDS[kind].rule
     except KeyError:
         raise ValueError(f"unknown finding kind {kind!r}") from None
 
@@ -150,12 +144,13 @@ class Finding:
     number as written (0 = not at a coup, e.g. a section or result), ``index`` the
     0-based index of the coup in the game (position in ``GameReport.trace``; -1 = none).
     ``who`` is the player letter who made the mistake.  ``entitled`` / ``marked`` are
-    points (None = not a marking matter).  ``detail`` is a sub-reason (e.g. the
-    ``violation`` of ``moves.judge_play``), ``alternatives`` legal plays as move texts.
+    points (None = not a marking matter); ``claimed`` the points the claimant took.
+    ``detail`` is the variant (e.g. the ``violation`` of ``moves.judge_play``, or
+    ``did-you-mean``), ``alternatives`` legal plays as move texts (the first is the
+    proposal of a mistake of the record).  The words are :func:`say`'s.
     """
 
     kind: str
-    message: str
     game: int = 0
     releve: int = 0
     marque: int = 0
@@ -166,27 +161,51 @@ class Finding:
     who: str | None = None
     entitled: int | None = None
     marked: int | None = None
-    consequence: str = ""
-    rule: str = ""
     detail: str | None = None
     alternatives: tuple[str, ...] = field(default=())
     file: str | None = None
+    claimed: int | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in FINDING_KINDS:
+        if self.kind not in _KINDS:
             raise ValueError(f"unknown finding kind {self.kind!r}")
-        if not self.rule:
-            object.__setattr__(self, "rule", FINDING_KINDS[self.kind][0])
 
-    def render(self, file: str | None = None) -> str:
-        """``file:line:col: kind: message`` (one line, like a compiler)."""
+    @property
+    def rule(self) -> str:
+        """The RULES.md section the kind applies (for the code; users read :func:`citation`)."""
+        return _KINDS[self.kind].rule
+
+    @property
+    def record_mistake(self) -> bool:
+        """A mistake of the record (a typo recovered), not of the player."""
+        return self.detail in RECORD_MISTAKE_DETAILS
+
+    @property
+    def proposal(self) -> str | None:
+        """What the record probably meant, for a mistake of the record."""
+        return self.alternatives[0] if self.record_mistake and self.alternatives else None
+
+    @property
+    def message(self) -> str:
+        """The message in English (:func:`say` for another language or the players' names)."""
+        return say(self, "en").message
+
+    @property
+    def consequence(self) -> str:
+        return say(self, "en").consequence
+
+    def render(self, file: str | None = None, lang: str | Words = "en", names: dict[str, str] | None = None) -> str:
+        """``file:line:col: kind: message — consequence [citation]`` (one line, like a compiler)."""
         name = file or self.file or "<input>"
-        text = f"{name}:{self.line}:{self.col}: {self.kind}: {self.message}"
-        if self.consequence:
-            text += f" — {self.consequence}"
-        return text + f" [RULES.md {self.rule}]"
+        s = say(self, lang, names)
+        text = f"{name}:{self.line}:{self.col}: {self.kind}: {s.message}"
+        if s.consequence:
+            text += f" — {s.consequence}"
+        return text + f" [{s.citation}]"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, lang: str | Words = "en", names: dict[str, str] | None = None) -> dict[str, Any]:
+        """The finding as JSON (docs/findings.md): its fields and its words in ``lang``."""
+        s = say(self, lang, names)
         return {
             "kind": self.kind,
             "game": self.game,
@@ -200,12 +219,120 @@ class Finding:
             "who": self.who,
             "entitled": self.entitled,
             "marked": self.marked,
+            "claimed": self.claimed,
             "detail": self.detail,
             "alternatives": list(self.alternatives),
-            "consequence": self.consequence,
-            "rule": self.rule,
-            "message": self.message,
+            "record_mistake": self.record_mistake,
+            "proposal": self.proposal,
+            "name": s.name,
+            "message": s.message,
+            "consequence": s.consequence,
+            "rule": s.citation,
         }
+
+
+# --- words ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A finding in words: the kind's name, the message, the consequence at the table
+    and the citation of the treatises (« Lelasseux-Lafosse 1852, art. 164-167 »)."""
+
+    name: str
+    message: str
+    consequence: str
+    citation: str
+
+
+_FORMATTER = Formatter()
+_BOOK = re.compile(r"(00[0-3])\s*([^;]*)")
+
+
+def citation(books: str, lang: str | Words = "en") -> str:
+    """Treatise references as a reader can follow them: ``003 §164-167, §172; 001 r.43``
+    -> « Lelasseux-Lafosse 1852, art. 164-167, 172 ; Lepeintre 1818, règle 43 »."""
+    W = words(lang)
+    parts = []
+    for m in _BOOK.finditer(books):
+        key, refs = m.group(1), m.group(2).strip()
+        arts = ", ".join(r.strip().lstrip("§").removeprefix("r.") for r in refs.split(",") if r.strip())
+        parts.append(W(f"book.{key}", arts=arts) if arts else W(f"book.{key}.whole"))
+    return W("sep").join(parts)
+
+
+def kind_name(kind: str, lang: str | Words = "en") -> str:
+    """The kind's name in ``lang`` ("école par trop", "illegal play"…)."""
+    return words(lang)(f"finding.{kind}.name")
+
+
+def _fields(f: Finding, W: Words, names: dict[str, str] | None) -> dict[str, Any]:
+    """The values a template may name, all from the finding's fields."""
+
+    def name(letter: str | None) -> str | None:
+        if not letter:
+            return None
+        return (names or {}).get(letter) or letter
+
+    e, m = f.entitled, f.marked
+    alts = f.alternatives
+    detail = f.detail or ""
+    return {
+        "who": name(f.who) or W("f_a_player"),
+        "e": e,
+        "m": m,
+        "c": f.claimed,
+        "over": None if e is None or m is None else m - e,
+        "under": None if e is None or m is None else e - m,
+        "e_only": None if e is None else (W("f_nothing") if e == 0 else W("f_only", n=e)),
+        "m_only": None if m is None else (W("f_nothing") if m == 0 else W("f_only", n=m)),
+        "m_holes": None if m is None else (W("f_no_hole") if m == 0 else W.n("f_holes", m)),
+        "why": W.get(f"why.{detail}", "") or None,
+        "alt": alts[0] if alts else None,
+        "alt_who": name(alts[0]) if alts else None,
+        "releve": f.releve or None,
+        "marque": f.marque or None,
+    }
+
+
+def _render(W: Words, stem: str, f: Finding, values: dict[str, Any]) -> str:
+    """The first template of ``stem`` for ``f`` whose fields are all known: by variant
+    (``detail``), then ``zero`` (entitled to nothing), the kind's default, and its
+    ``-`` form, which names no number; each may have fallbacks ``~2``, ``~3``."""
+    keys: list[str] = [f"{stem}.{f.detail}"] if f.detail else []
+    if f.entitled == 0:
+        keys.append(f"{stem}.zero")
+    keys += [stem, f"{stem}.-"]
+    for key in keys:
+        for i in range(1, 4):
+            k = key if i == 1 else f"{key}~{i}"
+            if not W.has(k):
+                break
+            template = W(k)
+            needed = [fld for _lit, fld, _spec, _conv in _FORMATTER.parse(template) if fld]
+            if all(values.get(fld) is not None for fld in needed):
+                return template.format(**values)
+    return ""
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def say(f: Finding, lang: str | Words = "en", names: dict[str, str] | None = None) -> Said:
+    """The finding in words, in ``lang``; ``names``: letter -> the player's name."""
+    W = words(lang)
+    values = _fields(f, W, names)
+    stem = f"finding.{f.kind}"
+    books = _KINDS[f.kind].books
+    if f.kind == "illegal-move" or f.kind == "unplayed-number":
+        books = VIOLATION_BOOKS.get(f.detail or "", books)
+    return Said(
+        name=W(f"{stem}.name"),
+        message=_sentence(_render(W, f"{stem}.message", f, values)),
+        consequence=_render(W, f"{stem}.consequence", f, values),
+        citation=citation(books, W),
+    )
 
 
 @mypyc_attr(native_class=False)  # deep-copied by the typo recovery: a plain class when compiled
@@ -227,14 +354,14 @@ class Findings:
     def __len__(self) -> int:
         return len(self.items)
 
-    def add(self, kind: str, where: Where, message: str, *, who: str | None = None, **details: Any) -> None:
-        """Record one finding; ``details``: entitled, marked, consequence, detail,
-        alternatives (see :class:`Finding`)."""
+    def add(self, kind: str, where: Where, gloss: str = "", *, who: str | None = None, **details: Any) -> None:
+        """Record one finding; ``details``: entitled, marked, claimed, detail, alternatives
+        (see :class:`Finding`).  ``gloss`` is the judge's note for the reader of the code:
+        the words users read are the catalogue's (:func:`say`)."""
         sp = where.span
         self.items.append(
             Finding(
                 kind=kind,
-                message=message,
                 game=where.game,
                 releve=where.releve,
                 marque=where.marque,
@@ -245,8 +372,7 @@ class Findings:
                 who=self.letter_of.get(who, who) if who else None,
                 entitled=details.get("entitled"),
                 marked=details.get("marked"),
-                consequence=details.get("consequence", ""),
-                rule=FINDING_KINDS[kind][0],
+                claimed=details.get("claimed"),
                 detail=details.get("detail"),
                 alternatives=details.get("alternatives", ()),
                 file=self.file,

@@ -62,6 +62,7 @@ from ..notation.record import (
     Span,
 )
 from ..notation.visitor import RecordVisitor, visit_element
+from ..words import Words, words
 from .course import after_leave, after_sortie, is_sortie
 from .findings import Finding, Findings
 from .judges.claims import close_mistake, close_windows_of
@@ -226,38 +227,52 @@ class GameReport:
     def clean(self) -> bool:
         return not self.findings and not any(d.severity == "error" for d in self.diagnostics)
 
-    def summary(self) -> str:
-        who = " - ".join(x for x in (self.headers.get("A"), self.headers.get("B")) if x) or "game"
+    def summary(self, lang: str | Words = "en") -> str:
+        """One line: the game, its coups, findings, final score and result, in ``lang``."""
+        W = words(lang)
+        who = " - ".join(x for x in (self.headers.get("A"), self.headers.get("B")) if x) or W("rep.nobody")
         st = self.final_score
         score = ""
         if st is not None:
             score = ", ".join(
-                f"{x} {ps.holes} holes{self._doubles(x, ps.holes)} {ps.points} pts"
+                W(
+                    "rep.side",
+                    side=x,
+                    holes=W.n("rep.holes", ps.holes),
+                    doubles=self._doubles(x, ps.holes, W),
+                    points=W.n("rep.points", ps.points),
+                )
                 for x, ps in (("A", st.a), ("B", st.b))
             )
         n = len(self.findings)
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
-        status = "clean" if n == 0 else f"{n} finding{'s' if n > 1 else ''}"
+        status = W("rep.clean") if n == 0 else W.n("rep.findings", n)
         if errors:
-            status += f", {errors} text error{'s' if errors > 1 else ''}"
-        stop = " (stopped)" if self.stopped else ""
+            status += ", " + W.n("rep.text_errors", errors)
         won = ""
         if self.partie is not None:
             p = self.partie
-            won = f"; {p['winner']} wins {p['holes'][0]}-{p['holes'][1]}, stake x{p['multiplier']}"
-        return (
-            f"game {self.game + 1} ({who}): {self.coups_verified} coups, {status}{stop}; {score}{won} "
-            f"[{self.profile_name}]"
+            won = W("rep.won", winner=p["winner"], a=p["holes"][0], b=p["holes"][1], m=p["multiplier"])
+        return W(
+            "rep.game",
+            n=self.game + 1,
+            who=who,
+            coups=W.n("cli.coups", self.coups_verified),
+            status=status,
+            stop=W("rep.stopped") if self.stopped else "",
+            score=score,
+            won=won,
+            profile=self.profile_name,
         )
 
-    def _doubles(self, x: str, holes: int) -> str:
+    def _doubles(self, x: str, holes: int, W: Words) -> str:
         """How the holes were won: `` (1 double, 1 simple)``; nothing when all are simple."""
         d = self.double_holes.get(x, 0)
         if not d:
             return ""
-        return f" ({d} double, {max(0, holes - 2 * d)} simple)"
+        return W("rep.doubles", d=d, s=max(0, holes - 2 * d))
 
-    def as_dict(self, *, trace: bool = False) -> dict[str, Any]:
+    def as_dict(self, *, trace: bool = False, lang: str | Words = "en") -> dict[str, Any]:
         out: dict[str, Any] = {
             "game": self.game,
             "file": self.file,
@@ -265,7 +280,7 @@ class GameReport:
             "profile": self.profile_name,
             "coups_verified": self.coups_verified,
             "stopped": self.stopped,
-            "findings": [finding.as_dict() for finding in self.findings],
+            "findings": [finding.as_dict(lang) for finding in self.findings],
             "final_score": self.final_score.as_dict() if self.final_score is not None else None,
             "entitled_score": self.entitled_score.as_dict() if self.entitled_score is not None else None,
             "marques": list(self.marques),

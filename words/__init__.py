@@ -1,0 +1,107 @@
+"""The toolkit's words: one gettext catalogue per language, French and English.
+
+Every sentence a user reads — a finding's message and consequence, a page's labels,
+the recorder's hints, the command line's counts — is looked up here by a symbolic
+key (``coup_label``, ``finding.ecole-par-trop.message``…) in
+``words/locale/<lang>/LC_MESSAGES/trictrac.po``.  The ``.po`` files are the source;
+the ``.mo`` files beside them are compiled from them by Babel
+(``python -m trictrac.words.build``; a test fails when one is stale or when a key is
+missing from either language).  Plurals follow the language's CLDR rule, which Babel
+writes into each catalogue's ``Plural-Forms`` header: French puts 0 and 1 in the
+singular ("0 trou", "1 point"), English only 1.
+
+A value with ``{name}`` fields is a ``str.format`` template; the caller escapes the
+result (the catalogue holds no markup).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env"]
+
+#: the languages the catalogue speaks, the pages' default first
+LANGS: tuple[str, ...] = ("fr", "en")
+DOMAIN = "trictrac"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+
+class Words:
+    """``W("coup", n=24)`` -> "coup 24"; ``W.n("n_findings", 3)`` picks the plural form.
+
+    A key missing from the catalogue raises ``KeyError``: a surface never falls back
+    to another language's words or to the key itself."""
+
+    __slots__ = ("lang", "_t")
+
+    def __init__(self, lang: str) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r} (one of {', '.join(LANGS)})")
+        self.lang = lang
+        with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as fp:
+            self._t = gettext.GNUTranslations(fp)
+
+    def __repr__(self) -> str:
+        return f"Words({self.lang!r})"
+
+    def has(self, key: str) -> bool:
+        return self._t.gettext(key) != key
+
+    def __call__(self, key: str, **kw: object) -> str:
+        s = self._t.gettext(key)
+        if s == key:
+            raise KeyError(f"{key!r} is not in the {self.lang} catalogue")
+        return s.format(**kw) if kw else s
+
+    def get(self, key: str, default: str) -> str:
+        s = self._t.gettext(key)
+        return default if s == key else s
+
+    def n(self, key: str, n: int, **kw: object) -> str:
+        """The form of ``key`` for the count ``n`` (``n`` is also a template field)."""
+        s = self._t.ngettext(key, key + "_pl", n)
+        if s in (key, key + "_pl"):
+            raise KeyError(f"{key!r} has no plural forms in the {self.lang} catalogue")
+        return s.format(n=n, **kw)
+
+    def plural(self, n: int) -> bool:
+        """Whether ``n`` takes the plural form (the catalogue's CLDR rule)."""
+        return bool(self._t.plural(n))  # type: ignore[attr-defined]
+
+    def score(self, key: str, holes: int, points: int, **kw: object) -> str:
+        """A template of holes and points, each word agreeing with its number."""
+        hw = self.n("w_hole", holes)
+        pw = self.n("w_point", points)
+        return self(key, holes=holes, points=points, hw=hw, pw=pw, **kw)
+
+
+@cache
+def _words(lang: str) -> Words:
+    return Words(lang)
+
+
+def words(lang: str | Words = "fr") -> Words:
+    """The catalogue of ``lang`` (one object per language, loaded once)."""
+    return lang if isinstance(lang, Words) else _words(lang)
+
+
+def lang_from_env(environ: Mapping[str, str] | None = None, default: str = "en") -> str:
+    """The user's language from the locale variables, as gettext reads them
+    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``): ``fr`` for ``fr_FR.UTF-8``;
+    ``default`` when none names a language of the catalogue (``C``, ``POSIX``, unset)."""
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        for part in value.split(":"):
+            code = part.split(".")[0].split("_")[0].split("@")[0].lower()
+            if code in LANGS:
+                return code
+        if var != "LANGUAGE":
+            return default  # the first locale variable set decides, as setlocale does
+    return default
