@@ -217,7 +217,7 @@ def replay(file: str, profile: Profile | None, as_json: bool, lang: Words) -> No
     from ..notation.position import write_position
 
     out = []
-    for rep in _reports(read_input(file), profile, 1, trace=True):
+    for rep in _reports(read_input(file), profile, 1, trace=True, recover=True):
         coups = []
         for t in rep.trace:
             d = t.as_dict()

@@ -11,21 +11,23 @@ from ..notation.reader import iter_records
 from ..replay.profiles import Profile
 from ..replay.stats import CorpusStats, format_stats
 from ..replay.verify import verify
-from .common import BadInput, echo_json, json_option, profile_option, read_input, summary_line
+from ..words import Words
+from .common import BadInput, echo_json, json_option, lang_option, profile_option, read_input, summary_line
 
 
 @click.command("stats")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=Path))
 @profile_option
 @json_option
-def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> None:
+@lang_option
+def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool, lang: Words) -> None:
     """Statistics of the games in FILE…: each scoring event's frequency, coups per
     relevé, relevés per game, sorties, bredouilles, grandes bredouilles, refaits.
 
-    Every game counts: games are replayed as perfect players would mark them, and a
-    game with a table mistake (an illegal move, a leave without the right) is counted
-    from the verifier's judgement of each coup.  Every game is verified: the summary
-    says how many games and coups had findings (`trictrac check` lists them).
+    Every count is the verdict's: each game is replayed by the verifier, as
+    `trictrac check` replays it, and counted from what the table did (leaves, stays,
+    holes and double holes as marked) and what the rules gave each coup (events);
+    the summary says how many games and coups had findings and how many écoles.
     With several files the last line sums them up as `check` does: files, games,
     coups, findings.
 
@@ -42,7 +44,13 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
             with inp.stream() as fh:
                 for i, parsed in enumerate(iter_records(fh, file=inp.name)):
                     report = verify(
-                        parsed.record, profile, file=inp.name, game=i, diagnostics=parsed.diagnostics, recover=True
+                        parsed.record,
+                        profile,
+                        file=inp.name,
+                        game=i,
+                        diagnostics=parsed.diagnostics,
+                        recover=True,
+                        trace=True,
                     )
                     coups += report.coups_verified
                     findings += len(report.findings) + sum(1 for d in report.diagnostics if d.severity == "error")
@@ -58,6 +66,6 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool) -> No
     if as_json:
         echo_json(data)
         return
-    click.echo(format_stats(data))
+    click.echo(format_stats(data, lang))
     if len(files) > 1:  # as check: every game read, the coups verified, findings and reading errors
-        click.echo(summary_line(len(files), index, coups, findings))
+        click.echo(summary_line(len(files), index, coups, findings, lang=lang))

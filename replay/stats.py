@@ -1,27 +1,26 @@
 """Statistics of a corpus of records: how often each scoring event happens.
 
-:func:`corpus_stats` replays each record through the game flow
-(:func:`trictrac.replay.game.replay_record`, perfect marking) and counts:
+Every count is the verdict's (issue 25 §3): each record is verified
+(:func:`trictrac.replay.verify.verify`, with its trace), and the statistics are
+counted from that one replay — the same that ``trictrac check`` reports and
+``trictrac replay --json`` prints coup by coup:
 
 * each kind of scoring event of RULES.md §4.2 (pleins split by ``remplir`` /
-  ``conserver``), as the number of coups where it occurred and its share of coups;
+  ``conserver``), as the number of coups where the rules gave it and its share of
+  coups (the events of the play as made);
 * coups, relevés (and how they ended: a leave or a sortie), coups per relevé,
   relevés per game, marqués;
-* holes, double holes (*bredouille*, RULES.md §5.2), *je ne marque pas*;
+* the decisions: the coups where the roller's own gains completed a hole with the
+  partie open (``could_leave``), how many of those he left and stayed, *je joue pour
+  tout*, *je ne marque pas*;
+* holes and double holes (*bredouille*, RULES.md §5.2) as the table marked them (a
+  double hole counts two holes);
 * the ends of the parties: a partie en douze trous won with the pavillon
   (*grande bredouille*, 000 ~l.826-832; RULES.md §8.1) or against a loser without a
-  hole; marqués simple / petite / grande bredouille and refaits (RULES.md §8.2).
+  hole; marqués simple / petite / grande bredouille and refaits (RULES.md §8.2);
+* the findings, by kind, and how many games and coups have one.
 
-Every game counts (issue 15: a club archive where nearly every game has a mistake must
-not give zeros).  A record that perfect play can follow to its end is counted from
-that replay.  One that it cannot (an illegal move, a leave without the right: a table
-mistake) is counted from the verifier's trace (:func:`trictrac.replay.verify.verify`),
-which judges every coup it can: the coups, relevés, leaves, sorties, holes and the
-scoring events each coup was entitled to; such games are listed in ``judged_by_verifier``
-with the reason perfect play stopped.  Only a record the verifier cannot replay either
-(it stopped at once: no coup judged) goes to ``skipped``.  When ``count_findings`` is on,
-every game is also verified and ``findings`` says how many games and coups had findings.
-
+A record the verifier cannot replay at all (no coup judged) goes to ``skipped``.
 :class:`CorpusStats` accumulates game by game (the club database's ``db stats``
 reuses it); :func:`corpus_stats` is the one-call form.
 """
@@ -30,15 +29,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..notation.reader import parse_partie
 from ..notation.record import Record
-from .game import CoupOutcome, Game, GameFlowError, MarqueOutcome, replay_record
+from ..words import Words, words
 from .profiles import Profile
 
-__all__ = ["CorpusStats", "corpus_stats", "EVENT_KINDS", "format_stats"]
+__all__ = ["CorpusStats", "corpus_stats", "EVENT_KINDS", "format_stats", "ECOLE_KINDS"]
 
 EVENT_KINDS = (
     "jan-de-trois-coups",
@@ -59,50 +57,21 @@ EVENT_KINDS = (
     "sortie",
 )
 
-
-@dataclass
-class _PerfectGame:
-    """One game's counts from its perfect replay, coup by coup (internal): added to the
-    corpus only once the replay has reached the record's end."""
-
-    coups: int = 0
-    releves: int = 0
-    events: Counter[str] = field(default_factory=Counter)  # coups where the event occurred
-    points: Counter[str] = field(default_factory=Counter)
-    leaves: int = 0
-    sorties: int = 0
-    could_leave: int = 0
-    stayed: int = 0
-    holes: int = 0
-    double_holes: int = 0
-    ne_marque_pas: int = 0
-    pour_tout: int = 0
-    marques: list[MarqueOutcome] = field(default_factory=list)
-
-    def count(self, out: CoupOutcome) -> None:
-        """Count one coup as the flow played it."""
-        self.coups += 1
-        seen: set[str] = set()
-        for e in out.score.events:
-            key = f"{e.kind}:{e.how}" if e.how else e.kind
-            self.points[key] += e.points
-            if key not in seen:
-                seen.add(key)
-                self.events[key] += 1
-        self.holes += out.holes + out.other_holes
-        self.double_holes += sum(out.double) + sum(out.other_double)
-        self.ne_marque_pas += out.ne_marque_pas
-        self.could_leave += out.could_leave
-        self.stayed += out.could_leave and not out.left
-        self.pour_tout += out.pour_tout
-        if out.left:
-            self.leaves += 1
-        if out.sortie:
-            self.sorties += 1
-        if out.releve_ended or out.game_over:
-            self.releves += 1
-        if out.marque_ended is not None:
-            self.marques.append(out.marque_ended)
+#: the findings that are écoles made at the table (RULES.md §7)
+ECOLE_KINDS = frozenset(
+    {
+        "ecole-par-moins",
+        "ecole-par-trop",
+        "unclaimed-ecole",
+        "ecole-claimed-wrongly",
+        "ecole-partial",
+        "ecole-too-late",
+        "ecole-deux-jetons",
+        "ecole-plein-not-made",
+        "must-fill",
+        "must-conserve",
+    }
+)
 
 
 class CorpusStats:
@@ -114,7 +83,7 @@ class CorpusStats:
         self.games_with_findings = 0
         self.coups_with_findings = 0
         self.n_findings = 0
-        self.judged_by_verifier: list[dict[str, Any]] = []
+        self.findings_by_kind: Counter[str] = Counter()
         self.games = 0
         self.by_kind: Counter[str] = Counter()
         self.coups = 0
@@ -135,32 +104,29 @@ class CorpusStats:
         self.skipped: list[dict[str, Any]] = []
 
     def add(self, record: Record, index: int | None = None, report: Any = None) -> bool:
-        """Add one record; False (and an entry in ``skipped``) when neither perfect play
-        nor the verifier could judge any coup of it.  ``report``: the verifier's report of
-        the record when the caller has it (with its trace, or the findings only)."""
+        """Add one record; False (and an entry in ``skipped``) when the verifier could
+        judge no coup of it.  ``report``: the verifier's report of the record when the
+        caller has it with its trace (else the record is verified here)."""
         idx = index if index is not None else self.games + len(self.skipped)
-        if self.count_findings or report is not None:
-            report = report if report is not None else self._verify(record, trace=False)
+        if report is None or (report.coups_verified and not report.trace):
+            report = self._verify(record)
+        if not report.trace:
+            self.skipped.append({"game": idx, "reason": "no coup could be judged"})
+            return False
+        if self.count_findings:
             self._count_findings(report)
-        try:
-            return self._add_perfect(record)
-        except GameFlowError as e:
-            trace_report = report if report is not None and report.trace else self._verify(record, trace=True)
-            if not trace_report.trace:
-                self.skipped.append({"game": idx, "reason": str(e)})
-                return False
-            self._add_trace(record, trace_report)
-            self.judged_by_verifier.append({"game": idx, "reason": str(e), "coups": len(trace_report.trace)})
-            return True
+        self._add_report(record, report)
+        return True
 
-    def _verify(self, record: Record, *, trace: bool) -> Any:
+    def _verify(self, record: Record) -> Any:
         from .verify import verify
 
-        return verify(record, self.profile, trace=trace)
+        return verify(record, self.profile, trace=True, recover=True)
 
     def _count_findings(self, report: Any) -> None:
         findings = list(report.findings)
         self.n_findings += len(findings)
+        self.findings_by_kind.update(f.kind for f in findings)
         self.games_with_findings += bool(findings)
         # a finding's coup: its index in the game, else (marqué, relevé, number); none for
         # a finding about a section or the result
@@ -168,12 +134,12 @@ class CorpusStats:
             {f.index if f.index >= 0 else (f.marque, f.releve, f.coup) for f in findings if f.index >= 0 or f.coup}
         )
 
-    def _add_trace(self, record: Record, report: Any) -> None:
-        """Count a game from the verifier's trace: what the rules entitled each coup to."""
+    def _add_report(self, record: Record, report: Any) -> None:
+        """Count a game from the verifier's trace: what the table did and what the rules
+        gave each coup."""
         self.games += 1
         parsed = parse_partie(record.headers.get("Partie") or "")
         self.by_kind[parsed[0] if parsed else "douze-trous"] += 1
-        prev: tuple[int, int] | None = None
         releves = 0
         for t in report.trace:
             self.coups += 1
@@ -184,72 +150,39 @@ class CorpusStats:
                 if key not in seen:
                     seen.add(key)
                     self.events[key] += 1
-            now = (t.score_entitled["A"].holes, t.score_entitled["B"].holes)
-            if prev is not None:
-                # a new marqué starts the holes again: what is there now was won since
-                self.holes += sum(n - p if n >= p else n for n, p in zip(now, prev))
-            else:
-                self.holes += sum(now)
-            prev = now
+            for _who, n in t.holes:
+                self.holes += n
+                self.double_holes += n == 2
+            self.could_leave += t.could_leave
+            self.stayed += t.could_leave and not t.left
+            self.ne_marque_pas += t.ne_marque_pas
+            self.pour_tout += t.pour_tout
             if t.left:
                 self.leaves += 1
             elif t.releve_ended:
                 self.sorties += 1
             if t.releve_ended:
                 releves += 1
-        last = report.trace[-1]
-        self.releves += releves + (0 if last.releve_ended else 1)
+        self.releves += releves + (0 if report.trace[-1].releve_ended else 1)
+        self._add_end(report)
 
-    def _add_perfect(self, record: Record) -> bool:
-        """Count a game from its perfect replay; a :class:`GameFlowError` part-way adds
-        nothing (the caller then counts it from the verifier's trace)."""
-        counts = _PerfectGame()
-        game = None
-        for _coup, out, now in replay_record(record, self.profile):
-            game = now  # the last one is read after the loop
-            counts.count(out)
-        if game is None:
-            return True
-        if not game.finished:
-            counts.releves += 1  # the relevé in progress when the record stops
-        self.games += 1
-        parsed = parse_partie(record.headers.get("Partie") or "")
-        self.by_kind[parsed[0] if parsed else game.kind] += 1
-        self._add_counts(counts)
-        self._add_end(game, counts.marques)
-        return True
-
-    def _add_counts(self, counts: _PerfectGame) -> None:
-        self.coups += counts.coups
-        self.releves += counts.releves
-        self.leaves += counts.leaves
-        self.sorties += counts.sorties
-        self.could_leave += counts.could_leave
-        self.stayed += counts.stayed
-        self.holes += counts.holes
-        self.double_holes += counts.double_holes
-        self.ne_marque_pas += counts.ne_marque_pas
-        self.pour_tout += counts.pour_tout
-        self.events.update(counts.events)
-        self.event_points.update(counts.points)
-
-    def _add_end(self, game: Game, marques: list[MarqueOutcome]) -> None:
-        """How the partie ended (RULES.md §8.1) and its marqués (RULES.md §8.2)."""
-        if game.kind == "douze-trous" and game.finished and game.winner:
-            st = game.score
-            w, l = st[game.winner], st["B" if game.winner == "A" else "A"]
+    def _add_end(self, report: Any) -> None:
+        """How the partie ended (RULES.md §8.1) and its marqués (RULES.md §8.2), as the
+        verifier found them."""
+        p = report.partie
+        if p is not None:
             self.douze_trous["finished"] += 1
-            if w.pavillon:
+            if p.get("pavillon"):
                 self.douze_trous["grande-bredouille"] += 1  # 12 holes uninterrupted (000 ~l.826)
-            if l.holes == 0:
+            if min(p["holes"]) == 0:
                 self.douze_trous["loser-without-hole"] += 1  # 002: quadruple
-        for m in marques:
-            if m.refait:
+        for m in report.marques:
+            if m.get("refait"):
                 self.marques["refait"] += 1
-            else:
-                self.marques[m.bredouille] += 1
-                if m.value is not None:
-                    self.marque_values.append(m.value)
+            elif m.get("winner") is not None:
+                self.marques[m.get("bredouille") or "none"] += 1
+                if m.get("value") is not None:
+                    self.marque_values.append(m["value"])
 
     def as_dict(self) -> dict[str, Any]:
         coups = self.coups or 1
@@ -303,8 +236,9 @@ class CorpusStats:
                 "findings": self.n_findings,
                 "games_with_findings": self.games_with_findings,
                 "coups_with_findings": self.coups_with_findings,
+                "by_kind": dict(sorted(self.findings_by_kind.items())),
+                "ecoles": sum(n for k, n in self.findings_by_kind.items() if k in ECOLE_KINDS),
             },
-            "judged_by_verifier": self.judged_by_verifier,
             "skipped": self.skipped,
         }
 
@@ -320,43 +254,74 @@ def corpus_stats(
     return acc.as_dict()
 
 
-def format_stats(stats: dict[str, Any]) -> str:
-    """A plain-text table of :func:`corpus_stats` output."""
+def format_stats(stats: dict[str, Any], lang: str | Words = "en") -> str:
+    """A plain-text table of :func:`corpus_stats` output, in ``lang``."""
+    W = words(lang)
     lines = [
-        f"games {stats['games']}  coups {stats['coups']}  relevés {stats['releves']}",
-        f"coups per relevé {stats['coups_per_releve']}  relevés per game {stats['releves_per_game']}  "
-        f"coups per game {stats['coups_per_game']}",
-        f"leaves {stats['leaves']} (could leave {stats['could_leave']}, stayed {stats['stayed']})  "
-        f"sorties {stats['sorties']}  je joue pour tout {stats['pour_tout']}",
-        f"holes {stats['holes']}  double holes (bredouille) {stats['double_holes']}  "
-        f"je ne marque pas {stats['ne_marque_pas']}",
+        W("stats.games", games=stats["games"], coups=stats["coups"], releves=stats["releves"]),
+        W(
+            "stats.per",
+            per_releve=stats["coups_per_releve"],
+            per_game=stats["releves_per_game"],
+            coups_per_game=stats["coups_per_game"],
+        ),
+        W(
+            "stats.decisions",
+            leaves=stats["leaves"],
+            could=stats["could_leave"],
+            stayed=stats["stayed"],
+            sorties=stats["sorties"],
+            pour_tout=stats["pour_tout"],
+        ),
+        W(
+            "stats.holes",
+            holes=stats["holes"],
+            doubles=stats["double_holes"],
+            nmp=stats["ne_marque_pas"],
+        ),
     ]
     d = stats["douze_trous"]
     if d["finished"]:
         lines.append(
-            f"douze trous: {d['finished']} finished, grande bredouille {d['grande_bredouille']}, "
-            f"loser without a hole {d['loser_without_hole']}"
+            W(
+                "stats.douze",
+                finished=d["finished"],
+                grande=d["grande_bredouille"],
+                without=d["loser_without_hole"],
+            )
         )
     m = stats["marques"]
     if any(m[k] for k in ("simple", "petite_bredouille", "grande_bredouille", "refait")):
         lines.append(
-            f"marqués: simple {m['simple']}, petite bredouille {m['petite_bredouille']}, "
-            f"grande bredouille {m['grande_bredouille']}, refaits {m['refait']}, average value {m['average_value']}"
+            W(
+                "stats.marques",
+                simple=m["simple"],
+                petite=m["petite_bredouille"],
+                grande=m["grande_bredouille"],
+                refaits=m["refait"],
+                average=m["average_value"],
+            )
         )
-    lines.append(f"{'event':<28}{'coups':>9}{'per 1000':>10}{'points':>10}")
+    lines.append(
+        f"{W('stats.col_event'):<28}{W('stats.col_coups'):>9}{W('stats.col_per'):>10}{W('stats.col_points'):>10}"
+    )
     for k, v in stats["events"].items():
-        lines.append(f"{k:<28}{v['coups']:>9}{v['per_1000_coups']:>10}{v['points']:>10}")
+        kind, _, how = k.partition(":")
+        name = W.get(f"event.{kind}", kind) + (f" ({W(f'how.{how}')})" if how else "")
+        lines.append(f"{name:<28}{v['coups']:>9}{v['per_1000_coups']:>10}{v['points']:>10}")
     f = stats.get("findings") or {}
     if f.get("counted"):
         lines.append(
-            f"findings {f['findings']}: in {f['games_with_findings']} of {stats['games']} games, "
-            f"{f['coups_with_findings']} of {stats['coups']} coups"
-        )
-    if stats.get("judged_by_verifier"):
-        lines.append(
-            f"{len(stats['judged_by_verifier'])} game(s) with a table mistake counted from the "
-            f"verifier's judgement (perfect play could not follow them)"
+            W(
+                "stats.findings",
+                findings=W.n("cli.findings", f["findings"]),
+                games=f["games_with_findings"],
+                of_games=stats["games"],
+                coups=f["coups_with_findings"],
+                of_coups=stats["coups"],
+                ecoles=f.get("ecoles", 0),
+            )
         )
     if stats["skipped"]:
-        lines.append(f"skipped {len(stats['skipped'])} record(s) that could not be judged at all")
+        lines.append(W.n("stats.skipped", len(stats["skipped"])))
     return "\n".join(lines)

@@ -172,6 +172,9 @@ class CoupTrace:
     releve_ended: bool = False
     holes: tuple[tuple[str, int], ...] = ()  # holes marked this coup: (player, 1 simple | 2 double)
     score_mid: ScoreState | None = None  # after the roller's own gains, before receipts and écoles
+    could_leave: bool = False  # his own gains completed a hole with the partie open (RULES.md §6.1)
+    ne_marque_pas: bool = False  # « je ne marque pas » written (RULES.md §7.3)
+    pour_tout: bool = False  # « je joue pour tout » written (RULES.md §6.5)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -183,6 +186,10 @@ class CoupTrace:
             "roll": list(self.roll),
             "play": self.play,
             "left": self.left,
+            "releve_ended": self.releve_ended,
+            "could_leave": self.could_leave,
+            "ne_marque_pas": self.ne_marque_pas,
+            "pour_tout": self.pour_tout,
             "holes": [{"side": who, "hole": "double" if n == 2 else "simple"} for who, n in self.holes],
             "entitled": {"roller": self.entitled[0], "other": self.entitled[1]},
             "marked": {"roller": self.marked[0], "other": self.marked[1]},
@@ -663,6 +670,13 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     leave = facts.acts.leave
     facts.left = bool(leave) or facts.inferred_leave
     facts.sortie = not facts.no_play and is_sortie(facts.play)
+    # his own gains complete a hole and leave the partie open: he may leave (RULES.md §6.1;
+    # 003 §155), what the statistics count as a decision taken (issue 25 §3)
+    facts.could_leave = (
+        facts.gains >= HOLE - table.std.state[facts.roller].points
+        and facts.position is not None
+        and not gains_end_partie(table, facts.roller, facts.position, facts.roll)
+    )
     if (leave is True or facts.acts.other_leave is not None) and leave_right_lost(table, facts, found):
         facts.left = False
     elif leave is True and facts.moves and not facts.sortie:
@@ -755,6 +769,9 @@ def _trace(table: TableState, facts: CoupFacts, releve_ended: bool) -> CoupTrace
         releve_ended=releve_ended,
         holes=tuple((table.letter(seat), n) for seat, n in table.hole_log),
         score_mid=table.score_mid,
+        could_leave=facts.could_leave,
+        ne_marque_pas=acts.ne_marque_pas,
+        pour_tout=acts.pour_tout,
     )
 
 

@@ -57,6 +57,7 @@ def douze_trous_outcome(table: TableState) -> dict[str, Any] | None:
         "holes": [w, lo],
         "multiplier": mult,
         "rule": table.profile.twelve_hole_multiplier,
+        "pavillon": st[winner].pavillon,
     }
 
 
@@ -238,7 +239,16 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
     value = settled.value if seat and settled is not None and settled.value is not None else 0
     table.partie.winners.append(MarqueWon(exp_winner, value))
     table.partie.refaits = refaits_after(seat is None, table.partie.refaits)
-    table.marques.append({"number": table.marque, "winner": exp_winner, "holes": [ha, hb], "value": value})
+    table.marques.append(
+        {
+            "number": table.marque,
+            "winner": exp_winner,
+            "holes": [ha, hb],
+            "value": value,
+            "bredouille": settled.bredouille if settled is not None else None,
+            "refait": bool(settled is not None and settled.refait),
+        }
+    )
     if problems:
         found.add(
             "marque-result-mismatch",

@@ -237,6 +237,7 @@ class CoupFacts:
     __slots__ = (
         "acts",
         "coup",
+        "could_leave",
         "forced_by_replay",
         "forced_stay",
         "gains",
@@ -275,6 +276,7 @@ class CoupFacts:
         self.play: Play | None = None
         self.remedy: Remedy | None = None
         self.forced_stay = False
+        self.could_leave = False
         self.plein_lost = 0
         self.plein_not_due = 0
 
