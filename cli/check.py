@@ -151,7 +151,7 @@ def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
         click.echo(_paint(terminal_safe(f.render(path, lang)), "red", colour))
     click.echo(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
     for note in rep.notes:
-        click.echo(terminal_safe(lang("rep.note", file=path, note=note)))
+        click.echo(terminal_safe(lang("rep.note", file=path, note=note.say(lang))))
 
 
 @click.command("annotate")

@@ -398,8 +398,6 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
     # kind's stable id stays beside its name, as the database and docs/findings.md use it
     name = finding_kind_name(f, L)
     out = [f'<span class="kind">{esc(name)}</span>']
-    if name != f.kind:
-        out.append(f' <span class="kind-id">[{esc(f.kind)}]</span>')
     who = getattr(f, "who", None)
     if who:
         nm = names.get(who)
@@ -553,7 +551,8 @@ def _at_table(ent: BoardScore, L: Labels) -> str:
 def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[str, str], L: Labels) -> str:
     out = [f'<header><h1>{esc(title)}</h1><dl class="tags">']
     for k, v in record.headers.items():
-        out.append(f"<dt>{esc(L.get('tag_' + k, k))}</dt><dd>{esc(v)}</dd>")
+        shown = L.get(f"tag_value.{v}", v) if k == "Record" else v  # the notation's own word, said
+        out.append(f"<dt>{esc(L.get('tag_' + k, k))}</dt><dd>{esc(shown)}</dd>")
     pname = getattr(report, "profile_name", None) or getattr(profile, "name", None)
     if pname:
         out.append(f"<dt>{esc(L('verified_with'))}</dt><dd>{esc(L('profile', name=pname))}</dd>")
@@ -732,7 +731,7 @@ def game_page(
         body.append(f'<section class="findings-summary"><h2>{esc(L("findings"))}</h2><p>{esc(why)}</p></section>')
     else:
         body.append(_findings_summary(findings, names, st.where, L))
-    body.append(_list_section("notes", L("notes"), getattr(report, "notes", ()) or ()))
+    body.append(_list_section("notes", L("notes"), [n.say(L) for n in getattr(report, "notes", ()) or ()]))
     body.append(_list_section("diagnostics", L("diagnostics"), _diagnostic_lines(report, L)))
     pane, mirror = _board_pane(st, pair, L)
     body.append(f'<div class="layout">{pane}<section class="coups-pane"><h2>{esc(L("coups"))}</h2>')

@@ -45,6 +45,7 @@ __all__ = [
     "kind_name",
     "say",
     "citation",
+    "Note",
 ]
 
 
@@ -145,9 +146,14 @@ class Finding:
     0-based index of the coup in the game (position in ``GameReport.trace``; -1 = none).
     ``who`` is the player letter who made the mistake.  ``entitled`` / ``marked`` are
     points (None = not a marking matter); ``claimed`` the points the claimant took.
-    ``detail`` is the variant (e.g. the ``violation`` of ``moves.judge_play``, or
-    ``did-you-mean``), ``alternatives`` legal plays as move texts (the first is the
-    proposal of a mistake of the record).  The words are :func:`say`'s.
+    ``detail`` is the variant of the mistake (e.g. the ``violation`` of
+    ``moves.judge_play``, or ``did-you-mean``), ``alternatives`` legal plays as move
+    texts (the first is the proposal of a mistake of the record).  ``outcome`` is what
+    followed at the table when it is not the kind's usual consequence (``claimed``,
+    ``unclaimed``, ``kept``, ``given-back``, ``correct`` under bonne compagnie,
+    ``remedied``, ``stopped``), ``remedy`` the play as the table had it played again
+    and by whom (``("B", "6/8 1/2")``); ``facts`` what a written result gets wrong, as
+    ``(aspect, what the record gives, what is written)``.  The words are :func:`say`'s.
     """
 
     kind: str
@@ -165,6 +171,9 @@ class Finding:
     alternatives: tuple[str, ...] = field(default=())
     file: str | None = None
     claimed: int | None = None
+    outcome: str | None = None
+    remedy: tuple[str, str] | None = None
+    facts: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -221,6 +230,9 @@ class Finding:
             "marked": self.marked,
             "claimed": self.claimed,
             "detail": self.detail,
+            "outcome": self.outcome,
+            "remedy": list(self.remedy) if self.remedy else None,
+            "facts": [{"aspect": a, "expected": e, "written": w} for a, e, w in self.facts],
             "alternatives": list(self.alternatives),
             "record_mistake": self.record_mistake,
             "proposal": self.proposal,
@@ -292,14 +304,20 @@ def _fields(f: Finding, W: Words, names: dict[str, str] | None) -> dict[str, Any
         "alt_who": name(alts[0]) if alts else None,
         "releve": f.releve or None,
         "marque": f.marque or None,
+        "remedy_who": name(f.remedy[0]) if f.remedy else None,
+        "remedy_play": f.remedy[1] if f.remedy else None,
+        "facts": W("sep").join(W(f"fact.{a}", expected=e, written=w) for a, e, w in f.facts) or None,
     }
 
 
-def _render(W: Words, stem: str, f: Finding, values: dict[str, Any]) -> str:
-    """The first template of ``stem`` for ``f`` whose fields are all known: by variant
-    (``detail``), then ``zero`` (entitled to nothing), the kind's default, and its
-    ``-`` form, which names no number; each may have fallbacks ``~2``, ``~3``."""
-    keys: list[str] = [f"{stem}.{f.detail}"] if f.detail else []
+def _render(W: Words, stem: str, f: Finding, values: dict[str, Any], outcome: str | None = None) -> str:
+    """The first template of ``stem`` for ``f`` whose fields are all known: by outcome
+    (consequences only), variant (``detail``), then ``zero`` (entitled to nothing), the
+    kind's default, and its ``-`` form, which names no number; each may have fallbacks
+    ``~2``, ``~3``."""
+    keys: list[str] = [f"{stem}.{outcome}"] if outcome else []
+    if f.detail:
+        keys.append(f"{stem}.{f.detail}")
     if f.entitled == 0:
         keys.append(f"{stem}.zero")
     keys += [stem, f"{stem}.-"]
@@ -330,9 +348,29 @@ def say(f: Finding, lang: str | Words = "en", names: dict[str, str] | None = Non
     return Said(
         name=W(f"{stem}.name"),
         message=_sentence(_render(W, f"{stem}.message", f, values)),
-        consequence=_render(W, f"{stem}.consequence", f, values),
+        consequence=_render(W, f"{stem}.consequence", f, values, f.outcome),
         citation=citation(books, W),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """An assumption the verifier made where the record does not say (the law of
+    timing, a free-text result…): data, said by :meth:`say` from the catalogue's
+    ``note.<key>`` in French or English; ``str()`` is the English."""
+
+    key: str
+    fields: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **fields: Any) -> Note:
+        return cls(key, tuple(fields.items()))
+
+    def say(self, lang: str | Words = "en") -> str:
+        return words(lang)(f"note.{self.key}", **dict(self.fields))
+
+    def __str__(self) -> str:
+        return self.say("en")
 
 
 @mypyc_attr(native_class=False)  # deep-copied by the typo recovery: a plain class when compiled
@@ -355,8 +393,8 @@ class Findings:
         return len(self.items)
 
     def add(self, kind: str, where: Where, gloss: str = "", *, who: str | None = None, **details: Any) -> None:
-        """Record one finding; ``details``: entitled, marked, claimed, detail, alternatives
-        (see :class:`Finding`).  ``gloss`` is the judge's note for the reader of the code:
+        """Record one finding; ``details``: entitled, marked, claimed, detail, outcome,
+        remedy, alternatives (see :class:`Finding`).  ``gloss`` is the judge's note for the reader of the code:
         the words users read are the catalogue's (:func:`say`)."""
         sp = where.span
         self.items.append(
@@ -374,6 +412,9 @@ class Findings:
                 marked=details.get("marked"),
                 claimed=details.get("claimed"),
                 detail=details.get("detail"),
+                outcome=details.get("outcome"),
+                remedy=details.get("remedy"),
+                facts=details.get("facts", ()),
                 alternatives=details.get("alternatives", ()),
                 file=self.file,
             )

@@ -64,7 +64,7 @@ from ..notation.record import (
 from ..notation.visitor import RecordVisitor, visit_element
 from ..words import Words, words
 from .course import after_leave, after_sortie, is_sortie
-from .findings import Finding, Findings
+from .findings import Finding, Findings, Note
 from .judges.claims import close_mistake, close_windows_of
 from .judges.decisions import (
     check_leave,
@@ -222,7 +222,7 @@ class GameReport:
     file: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     stopped: bool = False
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     marques: list[dict[str, Any]] = field(default_factory=list)
     #: trous doubles marked (in bredouille) by each player letter; the rest of his holes are simple
     double_holes: dict[str, int] = field(default_factory=dict)
@@ -294,7 +294,7 @@ class GameReport:
             "double_holes": dict(self.double_holes),
             "partie": self.partie,
             "diagnostics": [d.as_dict() for d in self.diagnostics],
-            "notes": list(self.notes),
+            "notes": [n.say(lang) for n in self.notes],
         }
         if trace:
             out["trace"] = [t.as_dict() for t in self.trace]
@@ -305,15 +305,15 @@ def clear_cache() -> None:
     ROLL_CACHE.clear()
 
 
-def _profile_for(record: Record, profile: Profile | None, notes: list[str]) -> Profile:
+def _profile_for(record: Record, profile: Profile | None, notes: list[Note]) -> Profile:
     if profile is not None:
         return profile
     name = record.headers.get("Profile")
     if name:
         try:
             return find_profile(name)
-        except ValueError as e:
-            notes.append(f"{e}; using {DEFAULT_PROFILE.name}")
+        except ValueError:
+            notes.append(Note.of("unknown-profile", name=name, default=DEFAULT_PROFILE.name))
     return DEFAULT_PROFILE
 
 
@@ -469,7 +469,7 @@ def _start_from_header(table: TableState, text: str) -> tuple[Position | None, S
     spec, diags = parse_position(text)
     table.diagnostics.extend(diags)
     if spec is None:
-        table.notes.append("the Position header could not be read; starting from the talons")
+        table.notes.append(Note.of("bad-position"))
         return None, None
     return Position.from_spec(spec), ScoreState.from_spec(spec)
 
@@ -479,7 +479,7 @@ def _facts_of(table: TableState, coup: Coup) -> CoupFacts:
     roller = table.seat_of.get(side)
     if roller is None:
         roller = side if side in ("A", "B") else "A"
-        table.notes.append(f"player {side} is not seated in this marqué; taken as seat {roller}")
+        table.notes.append(Note.of("not-seated", side=side, seat=roller))
     return CoupFacts(
         coup, side, roller, Where(table.game, table.marque, table.releve, coup.number, table.index, coup.span)
     )
@@ -591,11 +591,9 @@ def _read_moves(table: TableState, facts: CoupFacts, nxt: object) -> None:
     replay = acts.replay
     if replay is not None:
         if acts.replays > 1:
-            table.notes.append(f"coup {facts.coup.number}: {acts.replays} replays written; the last one stands")
+            table.notes.append(Note.of("replays", coup=facts.coup.number, n=acts.replays))
         if replay.who not in table.seat_of:
-            table.notes.append(
-                f"coup {facts.coup.number}: {replay.who} does not play this game; his replay is taken as the opponent's"
-            )
+            table.notes.append(Note.of("replay-not-playing", coup=facts.coup.number, who=replay.who))
         if acts.leave is True and not facts.moves and table.seat_of.get(replay.who, replay.who) != facts.roller:
             # "je m'en vais" and the opponent makes him stay and play the checkers he
             # chooses (001 r.63; 003 §170): the replay is the play
@@ -618,7 +616,7 @@ def _the_play(table: TableState, facts: CoupFacts, last: bool, found: Findings) 
         acts.leave is True or facts.inferred_leave or last or gains_end_partie(table, facts.roller, pos, facts.roll)
     )
     if facts.no_play and acts.replay is not None:
-        table.notes.append(f"coup {facts.coup.number}: the replay is ignored: nothing was played in this coup")
+        table.notes.append(Note.of("replay-ignored", coup=facts.coup.number))
     if facts.no_play:
         _nothing_played(table, facts, last)
     if not facts.no_play:
@@ -739,10 +737,7 @@ def _position_after(table: TableState, facts: CoupFacts) -> bool:
     end = after_sortie(facts.roller, facts.roll, facts.acts.pour_tout)
     table.primaute = end.primaute
     if end.replay_roll is not None:
-        table.notes.append(
-            f"coup {facts.coup.number} of relevé {table.releve}: je joue pour tout — the same throw "
-            "opens the next relevé (RULES.md §6.5)"
-        )
+        table.notes.append(Note.of("pour-tout", coup=facts.coup.number, releve=table.releve))
     return True
 
 

@@ -58,7 +58,8 @@ def test_E58_003_201_the_correct_first_checker_stays():
 def test_E58_003_211_no_tout_d_une_after_a_correct_first_number():
     rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(1/4)\n")
     assert ("remedy-not-allowed", "first-number") in kinds(rep)
-    assert "tout d'une" in next(f for f in rep.findings if f.kind == "remedy-not-allowed").message
+    # said: the first number stays, only the misplaced checker is taken back (no tout d'une)
+    assert "the first number was played right" in next(f for f in rep.findings if f.kind == "remedy-not-allowed").message
 
 
 def test_a_legal_play_is_not_replayed_at_the_opponents_demand():
@@ -77,7 +78,7 @@ def test_the_roller_may_replay_his_legal_play_with_the_same_checkers():
 def test_an_illegal_replay_is_reported_with_the_legal_alternatives():
     rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(11/13 1/2)\n")  # onto B's coin
     f = next(f for f in rep.findings if f.kind == "remedy-not-allowed")
-    assert f.detail == "illegal" and "lands on opponent" in f.message and "1/3 1/2" in f.alternatives
+    assert f.detail == "illegal" and "against the rules" in f.message and "1/3 1/2" in f.alternatives
 
 
 def test_a_replay_that_cannot_be_played_leaves_the_written_play():
@@ -108,7 +109,7 @@ def test_E45_001_r62_missing_points_added_during_the_opponents_coup():
     rep = one(E45 + "1. A 6-6 A+8 -6 -6 B+4\n2. B 2-1 A+6 1/3 1/2\n")
     assert kinds(rep) == [("ecole-impossible", None)]
     assert (rep.final_score.a.holes, rep.final_score.a.points) == (1, 2)
-    assert any("001 r.62" in n for n in rep.notes)
+    assert any("Lepeintre 1818, rule 62" in str(n) for n in rep.notes)
 
 
 def test_E45_001_r62_after_throwing_again_the_omission_is_established():
@@ -203,7 +204,7 @@ def test_003_218_result_header_of_a_douze_trous(result, bad):
     rep = one(text)
     assert ([f.kind for f in rep.findings] == ["result-mismatch"]) is bad
     if result == "A gagne":
-        assert any("free text" in n for n in rep.notes)
+        assert any("free text" in str(n) for n in rep.notes)
 
 
 def test_result_header_while_nobody_has_twelve_holes():
@@ -358,7 +359,7 @@ def test_001_III_r26_no_penalty_so_the_opponent_cannot_forbid_the_coin():
 def test_several_replays_the_last_stands_and_it_is_noted():
     rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(6/8 1/2) B:fait-jouer(6/8 1/3)\n")
     assert rep.trace[0].position_after.other[3] == 1
-    assert any("2 replays" in n for n in rep.notes)
+    assert any("2 replays" in str(n) for n in rep.notes)
 
 
 @pytest.mark.parametrize("marques,cut", [(1, False), (2, True)])
@@ -433,7 +434,7 @@ def test_001_r58_the_pavillon_not_taken_before_the_next_hole_is_lost(seed):
     assert [(f.detail, f.who, f.index) for f in lost] == [("pavillon", who, i)]
     # the rest follows from it: the marqué's result and the partie's Result written with it
     assert {f.kind for f in rep.findings} <= {"bredouille-lost", "marque-result-mismatch", "result-mismatch"}
-    assert any("too late" in n for n in rep.notes)
+    assert any("too late" in str(n) for n in rep.notes)
     # bonne compagnie: always acknowledged (001 III on r.58)
     from trictrac.replay.profiles import find_profile
 

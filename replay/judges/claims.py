@@ -190,28 +190,42 @@ def close_mistake(
         cons = f"école of {p.amount} ({rule}); " + cons
     elif p.kind in ("must-fill", "must-conserve"):
         cons = f"école of {p.amount} (003 §192); " + cons
-    _report_closed(found, kind, p, cons, p.detail, p.alternatives)
+    outcome = "claimed" if claimed else "unclaimed"
+    _report_closed(
+        found, kind, p, cons, p.detail, p.alternatives, outcome=outcome, claimed=p.claimed if claimed else None
+    )
 
 
 def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail: str, found: Findings) -> None:
     """A wrong mark (par trop, par moins, a wrong "je ne marque pas") closed."""
     off, cl = table.letter(p.offender), table.letter(p.claimant)
+    outcome: str | None = None
     if claimed:
         kind = "ecole-par-trop" if p.kind == "par-trop" else "ecole-par-moins"
         cons = f"claimed by {cl}: {cl} marks {p.claimed} for himself"
+        outcome = "claimed"
         if p.kind == "par-trop":
             cons += f" and {off}'s excess is erased"
     elif erased:
         kind = "ecole-par-trop"
         cons = "the excess was erased without école (003 §187; 001 r.56)"
+        outcome = "erased"
     else:
         kind = "unclaimed-ecole"
-        cons = _unclaimed(table, p, off, cl, tail)
-    _report_closed(found, kind, p, cons, p.detail or p.kind)
+        cons, outcome = _unclaimed(table, p, off, cl, tail)
+    _report_closed(found, kind, p, cons, p.detail or p.kind, outcome=outcome, claimed=p.claimed if claimed else None)
 
 
 def _report_closed(
-    found: Findings, kind: str, p: Pending, consequence: str, detail: str | None, alternatives: tuple[str, ...] = ()
+    found: Findings,
+    kind: str,
+    p: Pending,
+    consequence: str,
+    detail: str | None,
+    alternatives: tuple[str, ...] = (),
+    *,
+    outcome: str | None = None,
+    claimed: int | None = None,
 ) -> None:
     """The finding of a mistake whose claim window has closed, at its place."""
     found.add(
@@ -221,29 +235,31 @@ def _report_closed(
         who=p.offender,
         entitled=p.entitled,
         marked=p.marked,
+        claimed=claimed,
         consequence=consequence,
         detail=detail,
+        outcome=outcome,
         alternatives=alternatives,
     )
 
 
-def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> str:
-    """What an unclaimed wrong mark leaves at the table (RULES.md §7.3)."""
+def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> tuple[str, str]:
+    """What an unclaimed wrong mark leaves at the table (RULES.md §7.3), and its outcome."""
     if p.kind == "par-trop" and p.detail == "after-leave":
         return (
             f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
             f"do not stand (003 §155, §157){tail}"
-        )
+        ), "after-leave"
     if p.kind != "par-trop":
         return (
             f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
             f"no école of an école (003 §182; 001 r.43){tail}"
-        )
+        ), "lost"
     if table.profile.keep_unschooled_wrong_points:
         cons = f"not claimed by {cl} before he threw: {off} keeps the {p.amount} points (001 r.47; 003 §167){tail}"
         if table.std.points(p.offender) < p.amount:
             cons += "; a hole or a leave has since taken them off"
-        return cons
+        return cons, "kept"
     # D26: wrongly marked points are never kept (001 III on r.47); only points still
     # on his jeton: a hole or a leave may have taken them
     back = min(p.erase or p.amount, table.std.points(p.offender))
@@ -253,7 +269,7 @@ def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> s
     return (
         f"not claimed by {cl} before he threw: no école, but {off} gives the "
         f"{p.amount} points back (001 III on r.47){tail}"
-    )
+    ), "given-back"
 
 
 def ecole_before(table: TableState, seat: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..course import says_ne_marque_pas
+from ..findings import Note
 from ..moves import legal_plays
 from .decisions import holes_of
 from .table import HOLE, PLEIN_KINDS, VIOLATION_KIND, CoupFacts, Pending, TableState, points_of
@@ -151,10 +152,7 @@ def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) 
         p.marked, p.detail = 0, "ne-marque-pas"
     else:
         tally.induced = True
-        table.notes.append(
-            f'coup {facts.coup.number}: {facts.side} said "je ne marque pas" wrongly; his {gains} '
-            "points are lost without école (003 §176)"
-        )
+        table.notes.append(Note.of("nmp-wrongly", coup=facts.coup.number, who=facts.side, points=gains))
 
 
 def _judge_plein_marked(table: TableState, facts: CoupFacts, tally: MarkTally, lost: int, found: Findings) -> None:
@@ -180,6 +178,7 @@ def _judge_plein_marked(table: TableState, facts: CoupFacts, tally: MarkTally, l
             who=facts.roller,
             entitled=facts.gains,
             marked=tally.marked,
+            outcome="correct",
             consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)",
         )
 
@@ -210,6 +209,7 @@ def _judge_plein_missed(table: TableState, facts: CoupFacts, tally: MarkTally, f
             who=facts.roller,
             entitled=facts.gains + facts.plein_lost,
             marked=tally.marked,
+            outcome="correct",
             consequence="bonne compagnie: he may correct (001 III on r.59)",
         )
 
@@ -255,9 +255,7 @@ def _judge_marks_on_leave(table: TableState, facts: CoupFacts, tally: MarkTally,
             consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
         )
     else:
-        table.notes.append(
-            f"coup {facts.coup.number}: {side}'s points de reste are taken off as he leaves; no école (003 §169; 001 r.45)"
-        )
+        table.notes.append(Note.of("reste-taken-off", coup=facts.coup.number, who=side))
 
 
 def _judge_under_marked(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
@@ -278,10 +276,7 @@ def _judge_under_marked(table: TableState, facts: CoupFacts, tally: MarkTally, f
     elif marked == 0 and gains == HOLE and table.profile.unmarked_whole_hole != "ecole":
         # D10: a forgotten trou sans bouger is no école under lebrun-1828 (000 ~l.760)
         # nor bonne-compagnie (001 III on r.50); 003 §184 schools it
-        table.notes.append(
-            f"coup {facts.coup.number}: {side} did not mark his hole (12 points); no école under "
-            f"{table.profile.name} (RULES.md §7.5, §10 D10)"
-        )
+        table.notes.append(Note.of("hole-unmarked", coup=facts.coup.number, who=side, profile=table.profile.name))
         _mistake(facts, tally, "impossible", gains, "")
     else:
         _mistake(facts, tally, "par-moins", gains - marked, f"{side} marked {marked} for a throw worth {gains} to him")

@@ -70,6 +70,7 @@ def _check_hole_count(
             entitled=None,
             marked=None,
             detail="double-hole-marked-simple",
+            outcome="lost" if lost_ok else "correct",
             consequence=(
                 "the bredouille is lost once he plays or throws, no école (003 §145, §191)"
                 if lost_ok
@@ -110,6 +111,7 @@ def _check_bredouille(
         written.where,
         f"{who} marked {'in' if bredouille else 'without'} bredouille but {why}",
         who=seat,
+        outcome="removed" if bredouille else "lost" if lost_ok else "correct",
         consequence=(
             "the extra jeton is removed, no école (003 §144)"
             if bredouille

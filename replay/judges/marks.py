@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..course import mark_points, roller_gains
+from ..findings import Note
 from .claims import close_mistake, match_claim
 from .decisions import check_leave
 from .gains import MarkTally, judge_roller_marks
@@ -268,10 +269,7 @@ def _take_claims(table: TableState, facts: CoupFacts, tally: MarkTally, found: F
             tally.earlier.append((c, n, p))
     if (tally.earlier or facts.acts.roller_claims) and not table.ordering_noted:
         table.ordering_noted = True
-        table.notes.append(
-            "écoles on earlier coups are marked before the roller's gains, écoles on a coup "
-            "after its receipts (RULES.md §5.2; 003 §200; 001 r.64) — the usual order, assumed"
-        )
+        table.notes.append(Note.of("ecole-order"))
 
 
 def _induced_claim(table: TableState, facts: CoupFacts, tally: MarkTally, c: Ecole, found: Findings) -> bool:
@@ -342,10 +340,7 @@ def _mark_roller_standing(table: TableState, facts: CoupFacts, tally: MarkTally,
     table.std.stay(roller)
     if tally.late:
         table.mark_std(other, even(tally.late), own=True)
-        table.notes.append(
-            f"coup {facts.coup.number}: {table.letter(other)} adds the {tally.late} points missing "
-            "from his unplayable throw before throwing again (001 r.62)"
-        )
+        table.notes.append(Note.of("late-points", coup=facts.coup.number, who=table.letter(other), points=tally.late))
     if tally.other_effective:
         res = table.mark_std(other, even(tally.other_effective))
         if tally.induced is not None:  # None: the hole he wrote was erased (003 §177)

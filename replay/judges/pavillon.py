@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..findings import Note
 from .table import TableState, Where
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +39,7 @@ def _pavillons_taken(table: TableState, claims: list[Pavillon], where: Where, fo
         if seat in table.partie.pav_due:
             del table.partie.pav_due[seat]
         elif seat in table.partie.pav_lost:
-            table.notes.append(f"coup {where.coup}: {c.who} takes his pavillon too late (001 r.58)")
+            table.notes.append(Note.of("pavillon-late", coup=where.coup, who=c.who))
         elif seat not in ("A", "B") or not table.std[seat].pavillon:
             w = replace(where, span=c.span if c.span.line else where.span)
             found.add(
@@ -70,4 +71,4 @@ def _pavillons_expire(table: TableState, where: Where, found: Findings) -> None:
             table.partie.pav_lost.add(seat)
             table.in_sync = False
         else:
-            table.notes.append(f"{table.letter(seat)}'s pavillon, not taken in time, is acknowledged (001 III on r.58)")
+            table.notes.append(Note.of("pavillon-acknowledged", who=table.letter(seat)))

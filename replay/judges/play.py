@@ -113,6 +113,7 @@ def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> 
                     f"{head}{sep}the record cannot go on",
                     who=table.seat_of.get(facts.side, facts.side),
                     detail=detail,
+                    outcome="stopped",
                     consequence=f"verification of this game stops here (RULES.md {rule})",
                 )
                 table.stopped = True
@@ -245,6 +246,8 @@ def judge_illegal_play(
         who=facts.roller,
         detail=v,
         alternatives=alts,
+        outcome=None if remedy_by is None else "remedied",
+        remedy=remedy_by,
         consequence=consequence,
     )
 

@@ -20,6 +20,7 @@ from ..course import (
     refaits_after,
     settle_marque,
 )
+from ..findings import Note
 from ..partie import (
     MarqueLine,
     PartieSpec,
@@ -75,7 +76,7 @@ def check_result(table: TableState, text: str, found: Findings) -> None:
     if table.partie.marque_open and table.index > 0:
         unwritten_result(table)
         table.partie.marque_open = False
-    problems: list[str] | None
+    problems: list[Fact] | None
     if table.partie.kind == DOUZE_TROUS:
         problems = _douze_trous_result(table, v)
     elif table.partie.kind == A_ECRIRE and not table.rec.start:
@@ -85,12 +86,13 @@ def check_result(table: TableState, text: str, found: Findings) -> None:
     else:
         return  # nothing the record can be checked against
     if problems is None:
-        table.notes.append(f"Result {v!r}: free text, not checked")
+        table.notes.append(Note.of("free-result", text=v))
     elif problems:
         found.add(
             "result-mismatch",
             where,
-            f'Result "{v}": ' + "; ".join(problems),
+            f'Result "{v}" does not follow the record',
+            facts=tuple(problems),
             consequence="the Result header must follow the record (RULES.md §8.1-8.2)",
         )
 
@@ -106,57 +108,62 @@ def _won(table: TableState) -> tuple[dict[str, int], dict[str, int]]:
     return won, values
 
 
-def _douze_trous_result(table: TableState, v: str) -> list[str] | None:
+#: a problem of a written result: (aspect, what the record gives, what is written), said
+#: by the catalogue's ``fact.<aspect>`` (Finding.facts)
+Fact = tuple[str, str, str]
+
+
+def _douze_trous_result(table: TableState, v: str) -> list[Fact] | None:
     st = table.partie.over_state or table.std.state  # coups after the end do not count
     winner = twelve_hole_winner(st)
     wl = table.letter(winner) if winner else None
     m = re.fullmatch(r"([A-D])(?:\s+(\d+)-(\d+))?", v)
     if v == "*":
-        return [f"written unfinished, but {wl} has {st[winner].holes} holes"] if winner else []
+        return [("unfinished-douze", f"{wl} {st[winner].holes}", v)] if winner else []
     if not m:
         return None
     if winner is None:
-        return [f"{m.group(1)} is written the winner, but nobody has twelve holes ({st.a.holes}-{st.b.holes})"]
+        return [("nobody-twelve", f"{st.a.holes}-{st.b.holes}", m.group(1))]
     if m.group(1) != wl:
-        return [f"{m.group(1)} is written the winner, but {wl} has twelve holes"]
+        return [("winner", str(wl), m.group(1))]
     lo = st.b.holes if winner == "A" else st.a.holes
     if m.group(2) is not None and (int(m.group(2)), int(m.group(3))) != (st[winner].holes, lo):
-        return [f"the holes are {st[winner].holes}-{lo}, written {m.group(2)}-{m.group(3)}"]
+        return [("holes", f"{st[winner].holes}-{lo}", f"{m.group(2)}-{m.group(3)}")]
     return []
 
 
-def _a_ecrire_result(table: TableState, v: str) -> list[str] | None:
+def _a_ecrire_result(table: TableState, v: str) -> list[Fact] | None:
     total = table.partie.marques_total
     results = table.partie.winners
     over = bool(total) and partie_over(results, total or 0)  # course.partie_over (RULES.md §8.2)
     m = re.fullmatch(r"([A-D]|=)\s+(\d+)-(\d+)", v)
     if v == "*":
-        return [f"written unfinished, but the {total} marqués are decided"] if over else []
+        return [("unfinished-marques", str(total), v)] if over else []
     if not m:
         return None
     won, values = _won(table)
-    problems = []
+    problems: list[Fact] = []
     got = (int(m.group(2)), int(m.group(3)))
     real = (won.get("A", 0), won.get("B", 0))
     if got != real:
-        problems.append(f"the marqués won are {real[0]}-{real[1]}, written {got[0]}-{got[1]}")
+        problems.append(("marques-won", f"{real[0]}-{real[1]}", f"{got[0]}-{got[1]}"))
     if total and not over:
         decided = sum(1 for r in results if not r.refait)
-        problems.append(f"only {decided} of the {total} marqués are decided")
+        problems.append(("undecided", str(decided), str(total)))
     else:
         # the partie goes to the larger sum of marqué values (course.partie_winner, RULES.md §8.2)
         va, vb = values.get("A", 0), values.get("B", 0)
         best = partie_winner(results) or "="
         if m.group(1) != best:
-            problems.append(f"the marqués' values are {va}-{vb}: the winner is {best}, written {m.group(1)}")
+            problems.append(("values-winner", f"{best} ({va}-{vb})", m.group(1)))
     return problems
 
 
-def _players_result(table: TableState, v: str) -> list[str] | None:
+def _players_result(table: TableState, v: str) -> list[Fact] | None:
     pairs = re.findall(r"([A-D]):(\d+)", v)
     if pairs and " ".join(f"{p}:{n}" for p, n in pairs) == " ".join(v.split()):
         won, _values = _won(table)
-        return [f"{p} won {won.get(p, 0)} marqués, written {n}" for p, n in pairs if int(n) != won.get(p, 0)]
+        return [("player-marques", f"{p}:{won.get(p, 0)}", f"{p}:{n}") for p, n in pairs if int(n) != won.get(p, 0)]
     return [] if v == "*" else None
 
 
@@ -253,7 +260,8 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
         found.add(
             "marque-result-mismatch",
             table.where(None, el.span),
-            "; ".join(problems),
+            "the written result does not follow the marqué's holes",
+            facts=tuple(problems),
             consequence="the score sheet must follow the holes of the record (RULES.md §8.2)",
         )
     table.releve_over = True
@@ -261,28 +269,28 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
 
 def _marque_result_problems(
     table: TableState, el: MarqueResult, st: ScoreState, settled: MarqueOutcome | None
-) -> list[str]:
+) -> list[Fact]:
     """The written result of a marqué against its holes and the course's result
     (``settled``; RULES.md §8.2; 003 §221-226)."""
     ha, hb = st.a.holes, st.b.holes
     if ha == hb:
-        return [] if el.refait else [f"the holes are equal ({ha}-{hb}): a refait (003 §226)"]
-    problems = []
+        return [] if el.refait else [("refait", f"{ha}-{hb}", str(el.winner or ""))]
+    problems: list[Fact] = []
     seat = "A" if ha > hb else "B"
     exp_winner = table.letter(seat)
     w, lo = max(ha, hb), min(ha, hb)
     if el.refait or el.winner != exp_winner:
-        problems.append(f"the winner is {exp_winner} ({w}-{lo})")
+        problems.append(("winner", f"{exp_winner} ({w}-{lo})", "=" if el.refait else str(el.winner)))
     if (el.winner_holes, el.loser_holes) != (w, lo):
-        problems.append(f"the holes are {w}-{lo}, written {el.winner_holes}-{el.loser_holes}")
+        problems.append(("holes", f"{w}-{lo}", f"{el.winner_holes}-{el.loser_holes}"))
     if settled is not None:
         bred, val = settled.bredouille, settled.value
     else:  # holes that end no marqué: no value (RULES.md §8.2)
         bred, val = marque_bredouille(w, st[seat].pavillon, table.profile), None
     if el.bredouille != bred:
-        problems.append(f"bredouille is {bred}, written {el.bredouille}")
+        problems.append(("bredouille", str(bred), str(el.bredouille)))
     if el.value is not None and val is not None and val != el.value:
-        problems.append(f"the value is {val}, written {el.value}")
+        problems.append(("value", str(val), str(el.value)))
     return problems
 
 

@@ -33,6 +33,7 @@ from ..ledger import Ledger, MarkResult, ScoreState
 from ..profiles import Profile
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..findings import Note
     from ..moves import Play, PlayJudgement
     from ..position import Position
     from ..scoring import CoupScore
@@ -319,7 +320,7 @@ class TableState:
         #: a plain coup walked in one step (replay/plain.py, issue 17); False = every coup
         #: by the full course (the differential test compares both)
         self.plain = True
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
         self.diagnostics: list[Diagnostic] = []
         self.pending: list[Pending] = []
         self.closed: list[Pending] = []  # mistakes whose claim window has closed
