@@ -91,6 +91,17 @@ class Diagnostic:
         name = file or self.file or "<input>"
         return f"{name}:{self.span.line}:{self.span.col}: {self.severity}: {self.code}: {self.message}"
 
+    def say(self, lang: str = "en") -> str:
+        """The fault in ``lang``: the reader's own words in English; in another language
+        the catalogue's name of the code (``diag.<code>``) and the text it was about."""
+        if lang == "en":
+            return self.message
+        from ..words import words
+
+        W = words(lang)
+        what = W.get(f"diag.{self.code}", self.code)
+        return W("diag.said", what=what, text=self.text) if self.text else what
+
     def as_dict(self) -> dict[str, object]:
         return {
             "file": self.file,

@@ -22,10 +22,19 @@ def annotate_record(record: Record, report: Any, *, explain: bool = False, lang:
     A finding at no coup goes after the section of its line, or at the end.  ``record``
     is not changed."""
     say = _Sayer(labels(lang), seat_names(record))
+    # a finding goes with the coup written on its line (the verifier's coup index counts
+    # a coup it supplied for a line left out, the record does not)
+    coup_lines = {el.span.line for el in record.elements if isinstance(el, Coup) and el.span.line}
+    by_line: dict[int, list[Any]] = {}
     by_index: dict[int, list[Any]] = {}
     loose: list[Any] = []
     for f in report.findings:
-        (by_index.setdefault(f.index, []) if f.index >= 0 else loose).append(f)
+        if f.line in coup_lines:
+            by_line.setdefault(f.line, []).append(f)
+        elif f.index >= 0:
+            by_index.setdefault(f.index, []).append(f)
+        else:
+            loose.append(f)
     traces = {t.index: t for t in report.trace}
     out: list[Any] = []
     idx = 0
@@ -34,7 +43,7 @@ def annotate_record(record: Record, report: Any, *, explain: bool = False, lang:
             extra: list[Any] = []
             if explain and idx in traces:
                 extra.append(Comment(say.entitled(traces[idx])))
-            fs = by_index.get(idx, [])
+            fs = by_line.get(el.span.line, []) + by_index.get(idx, [])
             extra += [Comment(say.finding(f, with_consequence=True)) for f in fs]
             if fs:
                 extra.append(Glyph("??" if any(f.kind == "missing-checker" for f in fs) else "?"))

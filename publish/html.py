@@ -751,7 +751,7 @@ def game_page(
 def _diagnostic_lines(report: Any, L: Labels) -> Iterable[str]:
     for d in getattr(report, "diagnostics", ()) or ():
         where, colon = L("line", line=d.span.line, col=d.span.col).strip(" ()"), L("colon")
-        yield f"{where}{colon}{d.code}{colon}{d.message}"
+        yield f"{where}{colon}{L(f'sev.{d.severity}')}{colon}{d.say(L.lang)}"
 
 
 def _chart_section(st: _Steps, pair: tuple[str, str], L: Labels) -> str:

