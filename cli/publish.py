@@ -164,9 +164,10 @@ def publish(
         echo_json(rep.as_dict())
     else:
         rate = f", {len(rep.pages) / rep.seconds:.1f} pages/s" if rep.seconds else ""
+        n, g = len(rep.files), len(rep.pages)
         click.echo(
-            f"{len(rep.pages)} page{'s' if len(rep.pages) != 1 else ''} written to {rep.index}{rate}; "
-            f"{rep.findings} finding{'s' if rep.findings != 1 else ''}"
+            f"{n} file{'s' if n != 1 else ''} written to {rep.out_dir} ({g} game page{'s' if g != 1 else ''}, "
+            f"index {rep.index}){rate}; {rep.findings} finding{'s' if rep.findings != 1 else ''}"
         )
         for f, g, m in rep.failures:
             click.echo(f"{f}: game {g + 1}: not verified: {m}", err=True)

@@ -26,6 +26,7 @@ from ..notation.textio import atomic_write_text
 from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
 from .i18n import labels
 from .markup import esc
+from .rules_page import write_rules_page
 from .sheet import feuille_head
 from .standings import STANDINGS, render_standings
 
@@ -42,6 +43,7 @@ class PublishReport:
 
     out_dir: Path
     pages: list[Path] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # every file written: pages, index, players, sheets…
     games: int = 0
     findings: int = 0
     failures: list[tuple[str, int, str]] = field(default_factory=list)  # (file, game, message)
@@ -59,6 +61,7 @@ class PublishReport:
             "index": str(self.index),
             "games": self.games,
             "pages": [str(p) for p in self.pages],
+            "files": [str(p) for p in self.files],
             "findings": self.findings,
             "failures": [{"file": f, "game": g, "message": m} for f, g, m in self.failures],
             "unreadable": [{"file": f, "message": m} for f, m in self.unreadable],
@@ -230,5 +233,7 @@ def publish_files(
             sheets_href=SHEETS,
         ),
     )
+    rules = write_rules_page(out, L)  # the rules reference the findings link to (issue 25 §6)
+    rep.files = [*rep.pages, *(out / h for h in players.values()), out / SHEETS, out / STANDINGS, rep.index, rules]
     rep.seconds = time.perf_counter() - t0
     return rep

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..notation.compiled import mypyc_attr
+from .rulebook import rule_for_finding
 
 if TYPE_CHECKING:  # pragma: no cover
     from .judges.table import Where
@@ -184,7 +185,8 @@ class Finding:
         text = f"{name}:{self.line}:{self.col}: {self.kind}: {self.message}"
         if self.consequence:
             text += f" — {self.consequence}"
-        return text + f" [RULES.md {self.rule}]"
+        rule = rule_for_finding(self.kind, self.detail)  # the rules reference's, as players read it
+        return text + f" [{rule.title('en')}: {rule.cite('en')}]"
 
     def as_dict(self) -> dict[str, Any]:
         return {
