@@ -11,7 +11,7 @@ import click
 
 from ..publish.i18n import LANGS
 from ..publish.site import PublishError, publish_files
-from .common import BadInput, echo_json, input_paths, json_option, profile_option
+from .common import BadInput, echo_json, input_paths, json_option, name_option, profile_option, stdin_names
 from .standings import selection_of, selection_options
 
 
@@ -90,6 +90,7 @@ def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[t
 )
 @selection_options
 @profile_option
+@name_option
 @json_option
 def publish(
     files: tuple[str, ...],
@@ -103,6 +104,7 @@ def publish(
     date_from: str | None,
     date_to: str | None,
     profile: object,
+    stdin_name: str | None,
     as_json: bool,
 ) -> None:
     """Publish the games of FILE… as static HTML: the club's index, a page per
@@ -134,6 +136,7 @@ def publish(
         raise BadInput("--season, --from and --to choose the games of --db CLUB.db: give it and no FILE")
     if db_path is None and not files:
         raise BadInput("nothing to publish: give FILE… or --db CLUB.db")
+    given = files
     files = input_paths(files)  # junk refused before anything is written (exit 2)
     standings = None
     if db_path is not None:  # a bad database is refused before anything is written (exit 2)
@@ -145,6 +148,7 @@ def publish(
         "title": title,
         "standings_href": standings_href,
         "standings": standings,
+        "names": stdin_names(given, files, stdin_name),
     }
     try:
         if show_bar:

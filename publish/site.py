@@ -132,6 +132,7 @@ def publish_files(
     title: str | None = None,
     standings_href: str | None = None,
     standings: dict[str, Any] | None = None,
+    names: dict[str, str] | None = None,
 ) -> PublishReport:
     """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
     player.
@@ -142,7 +143,8 @@ def publish_files(
     The site's ``standings.html`` (:mod:`trictrac.publish.standings`) ranks the
     published games, or shows ``standings`` when given (``compute_standings`` of the
     club database: ``publish --db``); the index links it, or ``standings_href`` instead
-    when given (a page of the club's own).
+    when given (a page of the club's own).  ``names``: the name a path is shown under
+    when it is not its own (standard input's temporary copy: ``-`` or ``--name``).
     """
     L = labels(lang)
     from ..club.db import standing_game
@@ -160,7 +162,7 @@ def publish_files(
     t0 = time.perf_counter()
     number = 0
     for path in paths:
-        name = str(path)
+        name = (names or {}).get(str(path), str(path))
         try:
             stream = iter_records(path, file=name)
             for g, parsed in enumerate(stream):
