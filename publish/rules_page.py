@@ -20,8 +20,6 @@ __all__ = ["RULES_PAGES", "rules_page_name", "rule_href", "render_rules_page", "
 #: the page's file name, by language
 RULES_PAGES: dict[str, str] = {"fr": "regles.html", "en": "rules.html"}
 
-_BACK = {"fr": "Retour à l'index", "en": "Back to the index"}
-
 
 def _lang(lang: Any) -> str:
     """``lang`` a language code or the pages' ``Labels``."""
@@ -46,11 +44,12 @@ def render_rules_page(lang: Any = "fr", index_href: str = "index.html") -> str:
     from .i18n import labels
 
     code = _lang(lang)
+    L = labels(code)
     w = words(code)
     intro = w["intro"].format(treatises=treatise_list(code)).replace("`trictrac check`", "trictrac check")
     toc = "".join(f'<li><a href="#{r.anchor}">{esc(r.title(code))}</a></li>' for r in RULES)
     body = [
-        f'<nav><a href="{esc(index_href)}">{esc(_BACK[code])}</a></nav>',
+        f'<nav><a href="{esc(index_href)}">{esc(L("back_index"))}</a></nav>',
         f"<h1>{esc(w['title'])}</h1>",
         f"<p>{esc(intro)}</p>",
         f'<nav class="rules-toc"><ol>{toc}</ol></nav>',
@@ -77,7 +76,7 @@ def render_rules_page(lang: Any = "fr", index_href: str = "index.html") -> str:
             )
         parts.append("</section>")
         body.append("".join(parts))
-    return page(esc(w["title"]), body, labels(code))
+    return page(esc(w["title"]), body, L)
 
 
 def write_rules_page(out_dir: str | Path, lang: Any = "fr") -> Path:

@@ -189,6 +189,15 @@ OCR_FIXES: tuple[tuple[str, str], ...] = (
     ("vous ne pouvez non plus. vous y reposer", "vous ne pouvez non plus vous y reposer"),
     ("À votre onzième fléche vous", "À votre onzième flèche vous"),
     ("pour 4-4, fe repos est", "pour 4-4, le repos est"),
+    ("Il n’y a pas d’école sijfon s’en va.", "Il n’y a pas d’école si l’on s’en va."),
+    (
+        "Celui-ci , à son tour, démarque vos points , et ajoute à la première école les points marqués parla deuxième",
+        "Celui-ci, à son tour, démarque vos points, et ajoute à la première école les points marqués par la deuxième",
+    ),
+    (
+        "Lorsqu’on amène un coup qui donne un trou à l’adversaire , si l’on a intérêt à l’obliger de marquer ce trou , on",
+        "Lorsqu’on amène un coup qui donne un trou à l’adversaire, si l’on a intérêt à l’obliger de marquer ce trou, on",
+    ),
     (
         "il a le droit de faire rentrer, aussitôt qu’il s’en aperçoit, la quinzième dame dans son jeu; mais ia place",
         "il a le droit de faire rentrer, aussitôt qu’il s’en aperçoit, la quinzième dame dans son jeu; mais la place",
@@ -259,12 +268,12 @@ RULES: tuple[Rule, ...] = (
         ("Battre à vrai, battre à faux", "Hitting à vrai and à faux"),
         ("Une dame seule de l'adversaire est battue quand un nombre ou la somme des deux nombres y porte "
          "une de vos dames ; la dame qui bat ne bouge pas. On bat toujours à vrai par l'un des deux nombres ; "
-         "par la somme, on bat à faux quand aucun des deux repos n'est libre, et l'adversaire marque alors "
-         "ce que vaudrait le coup.",
+         "par la somme, on bat à faux quand les deux repos sont des cases de l'adversaire, et c'est "
+         "l'adversaire qui marque ce que vaut le coup.",
          "A lone checker of the opponent is hit when one number, or the sum of both, carries one of your "
          "checkers onto it; the hitting checker does not move. A hit by one number is always à vrai; by the "
-         "sum, it is à faux when neither resting point is open, and the opponent then marks what the hit "
-         "is worth."),
+         "sum, it is à faux when both resting points are the opponent's cases (two checkers or more), and "
+         "then the opponent marks what the hit is worth."),
         (art("129"), art("135-138"), art("153")),
         (art("129"), "Si une dame de l’adversaire est seule sur une flèche à lui ou à vous, et si votre coup porte une "
                      "de vos dames sur cette dame découverte, soit par un des deux nombres, soit par leur somme, on "
@@ -301,7 +310,7 @@ RULES: tuple[Rule, ...] = (
          "points received); after that the bredouille is lost, without the opponent gaining from it. A double "
          "hole marked simple can no longer be put right once he has played. Points of an école are not "
          "marked in bredouille with those of the next throw."),
-        (art("145"), art("200"), lepeintre(48)),
+        (art("145"), art("200"), lepeintre(48), lepeintre(64)),
         (art("145"), "Lorsque celui qui doit marquer ses points avec deux jetons ne les marque qu’avec un, il peut "
                      "prendre le deuxième jeton, s’il s’en aperçoit, tant qu’il n’a pas joué ses dames, s’il marque "
                      "en premier, ou tant qu’il n’a pas jeté les dés, s’il marque le deuxième. Dans le cas contraire, "
@@ -319,9 +328,13 @@ RULES: tuple[Rule, ...] = (
          "A simple hole marked double, or a double hole marked simple, is put right without an école: both "
          "stand for twelve points. Holes marked too many or forgotten are set as the points make them; an "
          "école counts only points (a hole for twelve)."),
-        (art("184"), lepeintre(51)),
+        (art("184"), art("173-174"), lepeintre(51)),
         (art("184"), "Il n’y en a pas si, ayant le trou simple, on le marque double, ou bien, l’ayant double, on le "
                      "marque simple: car un trou double, comme un simple, est la représentation de douze points"),
+        (art("173"), "si l’on a amené un coup qui donne réellement trois trous, et que, croyant n’avoir que "
+                     "vingt-deux points, on se contente de marquer un trou, puis de s’en aller, l’adversaire ne peut "
+                     "forcer à rester et mettre à l’école; on perd seulement les deux trous qu’on a oublié de "
+                     "marquer."),
         (lepeintre(51), "On ne peut mettre à l’école des trous : c’est-à-dire que si votre adversaire marque un trou "
                         "au lieu de deux, vous ne pouvez marquer un trou d’école : s’il marque trop, vous le "
                         "rectifiez simplement."),
@@ -346,15 +359,19 @@ RULES: tuple[Rule, ...] = (
         "pavillon",
         ("Le pavillon", "The pavillon"),
         ("Les trous ont leur bredouille comme les points : le second joueur à prendre des trous, tant que "
-         "l'autre n'en reprend pas, le montre par le pavillon. Elle double (petite bredouille) ou quadruple "
-         "(grande bredouille) la valeur d'un marqué.",
+         "l'autre n'en reprend pas, le montre par le pavillon, qu'il doit prendre avant que le trou suivant "
+         "soit marqué. Elle double (petite bredouille) ou quadruple (grande bredouille) la valeur d'un "
+         "marqué.",
          "Holes have their bredouille as points do: the second player to take holes, as long as the other "
-         "takes none again, shows it with the pavillon. It doubles (petite bredouille) or quadruples (grande "
-         "bredouille) the value of a marqué."),
-        (art("223-225"), Citation("002", "Partie en douze trous")),
+         "takes none again, shows it with the pavillon, which he must take before the next hole is marked. It "
+         "doubles (petite bredouille) or quadruples (grande bredouille) the value of a marqué."),
+        (art("223-225"), lepeintre(58), Citation("002", "Partie en douze trous")),
         (art("223"), "On indique la non-interruption des trous au moyen du pavillon placé dans le trou où était "
                      "d’a bord le fichet; lorsque le pavillon est au milieu de la bande, cela signifie qu’un seul "
                      "joueur a des trous ou bien que les deux joueurs sont débredouillés."),
+        (lepeintre(58), "Au Trictrac à écrire, on doit prendre le pavillon avant que le trou qui suit celui où il a "
+                        "été acquis soit pris à l’un des joueurs : après ce trou on n’a plus le droit de le "
+                        "revendiquer."),
     ),
     # --- s'en aller / tenir --------------------------------------------------------
     _rule(
@@ -575,6 +592,82 @@ RULES: tuple[Rule, ...] = (
                         "autre jeton pour en marquer de nouveaux, l’autre joueur a le droit d’effacer les points "
                         "marqués par le premier jeton, et de mettre son joueur à l’école du montant de ces anciens "
                         "points, ou de lui faire marquer tous ses points. C’est L’école dite des deux jetons."),
+    ),
+    _rule(
+        "effacer-ses-points",
+        ("Effacer ses points", "Erasing one's own points"),
+        ("Qui achève un trou efface les points qu'il avait avant le coup ; s'il les laisse marqués, "
+         "l'adversaire en marque l'école (seulement le trop, s'il avait des points de reste). Il n'y a pas "
+         "d'école quand on s'en va : les jetons sont ôtés de toute façon.",
+         "A player who completes a hole erases the points he had before the throw; if he leaves them marked, "
+         "the opponent claims them as an école (only the excess, if he had points de reste). There is no école "
+         "when he leaves: the jetons are taken off anyway."),
+        (art("169"), lepeintre(44), lepeintre(45)),
+        (art("169"), "Une erreur plus fréquente, c’est d’oublier d’effacer les points que l’on avait avant le coup, "
+                     "de ne point remettre le jeton au talon, lorsque le coup complète un ou deux trous, et qu’il ne "
+                     "reste rien : alors l’adversaire met à l’école et prend pour lui les points que l’on avait "
+                     "laissés marqués. […] Il n’y a pas d’école si l’on s’en va."),
+        (lepeintre(45), "Il n’y a pas d’école pour les points qu’on n’a pas effacés en s’en allant : l’un ou l’autre "
+                        "des joueurs doit ôter les jetons."),
+    ),
+    _rule(
+        "effacer-l-adversaire",
+        ("Effacer les points de l'adversaire", "Erasing the opponent's points"),
+        ("Qui efface par erreur les points de l'adversaire, croyant qu'il a fait une école : selon "
+         "Lelasseux-Lafosse, ce n'est pas une école ; selon les règles de rigueur de Lepeintre, c'est une "
+         "école de tous les points dont il l'a privé. Le profil de la partie dit laquelle s'applique.",
+         "Erasing the opponent's points by mistake, believing he made an école: according to "
+         "Lelasseux-Lafosse, no école; under Lepeintre's strict rules, an école of all the points he was "
+         "deprived of. The game's profile says which applies."),
+        (art("181"), lepeintre(67)),
+        (art("181"), "Si, croyant que l’adversaire fait école, on efface ses points, sans les marquer, on ne fait pas "
+                     "école."),
+        (lepeintre(67), "Si vous effacez mal-à-propos votre adversaire, ou que vous tiriez son jeton pour marquer vos "
+                        "points, en ne lui en laissant pas, vous êtes à l’école de tous les points dont vous l’avez "
+                        "privé."),
+    ),
+    _rule(
+        "erreur-occasionnee",
+        ("L'erreur qu'on a occasionnée", "A mistake one caused"),
+        ("Qui a induit l'adversaire en erreur (par un avertissement faux) ne peut lui en marquer l'école ; "
+         "il peut seulement faire corriger la marque.",
+         "A player who led the opponent into a mistake (by a wrong warning) cannot claim it as an école; he "
+         "may only have the mark put right."),
+        (art("177"), lepeintre(57)),
+        (art("177"), "Si le joueur averti qu’il a le trou ne l’a pas, mais le marque néanmoins, l’adversaire peut, "
+                     "s’il s’en aperçoit à temps, le lui faire effacer en le réduisant aux points qu’il avait; mais "
+                     "il ne peut marquer l’école : on ne peut profiler d’une erreur qu’on a occasionnée."),
+        (lepeintre(57), "Celui qui induit l’autre en erreur ne peut le mettre à l’école par suite de cette erreur"),
+    ),
+    _rule(
+        "augmentation-d-ecole",
+        ("Augmentation d'école", "Augmentation d'école"),
+        ("Qui démarque une juste école, la croyant fausse, et la marque pour lui fait une augmentation "
+         "d'école : l'adversaire remet son école et y ajoute les points ainsi marqués.",
+         "A player who takes back a correct école, believing it wrong, and marks it for himself makes an "
+         "augmentation d'école: the opponent restores his école and adds the points so marked to it."),
+        (art("194"),),
+        (art("194"), "Cela a lieu quand on a fait une véritable école que l’adversaire a marquée. On croit que "
+                     "l’adversaire s’est trompé, on la démarque et on la marque à son profit. Celui-ci, à son tour, "
+                     "démarque vos points, et ajoute à la première école les points marqués par la deuxième, en "
+                     "vous donnant l’explication de l’erreur."),
+    ),
+    _rule(
+        "obliger-a-marquer",
+        ("Obliger à marquer", "Making the opponent mark"),
+        ("Au lieu de marquer l'école, l'adversaire peut obliger le joueur à marquer les points ou le trou "
+         "oubliés (par exemple pour qu'il ne puisse plus s'en aller), pourvu qu'il le demande avant que les "
+         "dés soient jetés pour le coup suivant.",
+         "Instead of claiming the école, the opponent may oblige the player to mark the forgotten points or "
+         "hole (for instance so that he can no longer leave), provided he asks before the dice are thrown "
+         "for the next throw."),
+        (art("185-186"),),
+        (art("185"), "Lorsqu’on amène un coup qui donne un trou à l’adversaire, si l’on a intérêt à l’obliger de "
+                     "marquer ce trou, on doit l’avertir et lui imposer cette obligation avant que les dés soient "
+                     "jetés pour le coup suivant."),
+        (art("186"), "On est maître de marquer ou de ne pas marquer l’école, d’obliger à marquer les points omis, ou "
+                     "d’effacer ceux qui ont été marqués de trop. Tout cela doit se faire avant de jouer un autre "
+                     "coup."),
     ),
     _rule(
         "ecole-des-pleins",
@@ -807,6 +900,11 @@ _DETAIL_RULES: dict[tuple[str, str], str] = {
     ("remedy-not-allowed", "touched-checker"): "dame-touchee",
     ("remedy-not-allowed", "coin"): "le-coin",
     ("play-after-end", "partie"): "partie-en-douze-trous",
+    ("ecole-par-moins", "fait-marquer"): "obliger-a-marquer",
+    ("remedy-not-allowed", "fait-marquer"): "obliger-a-marquer",
+    ("bredouille-lost", "pavillon"): "pavillon",
+    ("bredouille-lost", "pavillon-not-due"): "pavillon",
+    ("ecole-claimed-wrongly", "ecole-impossible"): "ecole-impossible",
     ("play-after-end", "marque"): "partie-a-ecrire",
     ("leave-without-right", "said-reste"): "la-parole-engage",
 }
