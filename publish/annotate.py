@@ -9,8 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..notation.record import Comment, Coup, Glyph, Record
+from ..replay.rulebook import rule_for_finding
 from .i18n import Labels, labels
-from .messages import finding_consequence, finding_message, finding_rule, seat_names
+from .messages import finding_consequence, finding_message, seat_names
 
 __all__ = ["annotate_record"]
 
@@ -58,13 +59,15 @@ class _Sayer:
         self.L, self.names = L, names
 
     def finding(self, f: Any, *, with_consequence: bool = False) -> str:
-        """``kind: message — consequence [RULES.md rule]``; the kind's stable id in every
-        language (it is what docs/findings.md and the database use)."""
+        """``kind: message — consequence [rule: citation]``; the kind's stable id in every
+        language (it is what docs/findings.md and the database use), the rule as the rules
+        reference names it (``replay.rulebook``)."""
         text = f"{f.kind}: {finding_message(f, self.L, self.names)}"
         consequence = finding_consequence(f, self.L, self.names) if with_consequence else ""
         if consequence:
             text += f" — {consequence}"
-        return text + f" [RULES.md {finding_rule(f, self.L)}]"
+        rule, lang = rule_for_finding(f.kind, f.detail), self.L.lang
+        return text + f" [{rule.title(lang)}{' : ' if lang == 'fr' else ': '}{rule.cite(lang)}]"
 
     def entitled(self, t: Any) -> str:
         """What the rules gave the roller and the other player at a coup, and why."""

@@ -11,6 +11,7 @@ import lxml.html
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
+from publish_helpers import html5_problems
 
 from trictrac.publish.rules_page import render_rules_page, rule_href, rules_page_name
 from trictrac.replay import rulebook
@@ -155,7 +156,9 @@ def test_the_check_command_of_the_docs(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_rules_page_has_one_id_per_rule(lang: str) -> None:
-    doc = lxml.html.fromstring(render_rules_page(lang))
+    text = render_rules_page(lang)
+    assert html5_problems(text) == []
+    doc = lxml.html.fromstring(text)
     assert doc.get("lang") == lang
     ids = doc.xpath("//section[@class='rule']/@id")
     assert ids == [r.anchor for r in RULES]
@@ -191,3 +194,19 @@ def test_check_names_the_rule_in_the_terminal() -> None:
 
 def test_citation_of_another_treatise() -> None:
     assert Citation("002", "Partie en douze trous").text("fr") == "Guiton, « Partie en douze trous »"
+
+
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        ("en", "[École par trop (over-marking): Lelasseux-Lafosse 1852, art. 164-167, 172]"),
+        ("fr", "[École par trop : Lelasseux-Lafosse 1852, art. 164-167, 172]"),
+    ],
+)
+def test_annotate_names_the_rule(lang: str, said: str) -> None:
+    from trictrac.cli.main import cli
+
+    r = CliRunner().invoke(
+        cli, ["annotate", str(FIXTURES / "findings" / "e40-ecole-par-trop.trn"), "-o", "-", "--lang", lang]
+    )
+    assert r.exit_code == 0 and said in r.output and "RULES.md" not in r.output
