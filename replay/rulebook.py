@@ -154,10 +154,6 @@ OCR_FIXES: tuple[tuple[str, str], ...] = (
         "?cmettre toutes ses dames au talon, et obliger Vadversaire",
         "remettre toutes ses dames au talon, et obliger l’adversaire",
     ),
-    (
-        "L’adversaire est obligé de relever aussi ses clames. Ensuite l’on continne",
-        "L’adversaire est obligé de relever aussi ses dames. Ensuite l’on continue",
-    ),
     ("puis on joue son conp avec ses dames", "puis on joue son coup avec ses dames"),
     (
         "croyant que l’on fait une école,la marque, il est mis à l’écdle",
@@ -168,7 +164,6 @@ OCR_FIXES: tuple[tuple[str, str], ...] = (
         "l’adversaire marque autant de points qu’on aurait dû en marquer",
     ),
     ("les points que l’où gagne", "les points que l’on gagne"),
-    ("que quand radversaire a nommé", "que quand l’adversaire a nommé"),
     ("L’adversaire alors inarque ce que", "L’adversaire alors marque ce que"),
     (
         "On bat toujours à vrai si l’on hat par l’un des deux nombres__",
@@ -177,7 +172,6 @@ OCR_FIXES: tuple[tuple[str, str], ...] = (
     ("_On bat toujours", "On bat toujours"),
     ("la punition de l’école en marquant mal-à- propos", "la punition de l’école en marquant mal-à-propos"),
     ("quoique marqués à tort, et cela parla raison", "quoique marqués à tort, et cela par la raison"),
-    ("on ne met point à Vécole de Vécole", "on ne met point à l’école de l’école"),
     ("Si l’adversaire , croyant", "Si l’adversaire, croyant"),
     ("Si après avoir fait une fan sse case", "Si après avoir fait une fausse case"),
     (
@@ -185,10 +179,8 @@ OCR_FIXES: tuple[tuple[str, str], ...] = (
         "Lorsque l’un des deux joueurs ne s’aperçoit pas qu’il a déjà",
     ),
     ("Si c’est une école par trop , et qu’on", "Si c’est une école par trop, et qu’on"),
-    ("Si l’on a rompu, si l’on fait Je grands nombres", "Si l’on a rompu, si l’on fait de grands nombres"),
     ("vous ne pouvez non plus. vous y reposer", "vous ne pouvez non plus vous y reposer"),
     ("À votre onzième fléche vous", "À votre onzième flèche vous"),
-    ("pour 4-4, fe repos est", "pour 4-4, le repos est"),
     ("Il n’y a pas d’école sijfon s’en va.", "Il n’y a pas d’école si l’on s’en va."),
     (
         "Celui-ci , à son tour, démarque vos points , et ajoute à la première école les points marqués parla deuxième",
@@ -198,10 +190,19 @@ OCR_FIXES: tuple[tuple[str, str], ...] = (
         "Lorsqu’on amène un coup qui donne un trou à l’adversaire , si l’on a intérêt à l’obliger de marquer ce trou , on",
         "Lorsqu’on amène un coup qui donne un trou à l’adversaire, si l’on a intérêt à l’obliger de marquer ce trou, on",
     ),
+    ("on ne peut profiler d’une erreur", "on ne peut profiter d’une erreur"),
+    ("où était d’a bord le fichet", "où était d’abord le fichet"),
+    ("cela se manifest par l’enlèvement", "cela se manifeste par l’enlèvement"),
+    ("C’est L’école dite des deux jetons", "C’est l’école dite des deux jetons"),
     (
-        "il a le droit de faire rentrer, aussitôt qu’il s’en aperçoit, la quinzième dame dans son jeu; mais ia place",
-        "il a le droit de faire rentrer, aussitôt qu’il s’en aperçoit, la quinzième dame dans son jeu; mais la place",
+        "d’avancer deux dames d’autant de fléches qu’il y a d’unités dans chaque nombre, ou une dame d’autant de flèches qu’il y a d unités",
+        "d’avancer deux dames d’autant de flèches qu’il y a d’unités dans chaque nombre, ou une dame d’autant de flèches qu’il y a d’unités",
     ),
+    ("le trou double le marque simple , il", "le trou double le marque simple, il"),
+    ("on n’y est plus reçu , et le premier", "on n’y est plus reçu, et le premier"),
+    ("À la onzième flèche de L’adversaire", "À la onzième flèche de l’adversaire"),
+    ("sur une flèche ou l’adversaire a une ou plusieurs", "sur une flèche où l’adversaire a une ou plusieurs"),
+    ("Dans tous les cas; la rentrée", "Dans tous les cas, la rentrée"),
 )
 
 # fmt: off
@@ -315,7 +316,7 @@ RULES: tuple[Rule, ...] = (
                      "prendre le deuxième jeton, s’il s’en aperçoit, tant qu’il n’a pas joué ses dames, s’il marque "
                      "en premier, ou tant qu’il n’a pas jeté les dés, s’il marque le deuxième. Dans le cas contraire, "
                      "il perd le droit de la bredouille, mais l’adversaire n’en peut profiter. Si celui qui gagne le "
-                     "trou double le marque simple , il n’est plus reçu à le marquer double dès qu’il a joué."),
+                     "trou double le marque simple, il n’est plus reçu à le marquer double dès qu’il a joué."),
         (art("200"), "A-t-il le droit de marquer ces huit points en bredouille ? Non, car ces points sont composés de "
                      "deux parties, et n’ont pas été acquis simultanément."),
     ),
@@ -367,7 +368,7 @@ RULES: tuple[Rule, ...] = (
          "doubles (petite bredouille) or quadruples (grande bredouille) the value of a marqué."),
         (art("223-225"), lepeintre(58), Citation("002", "Partie en douze trous")),
         (art("223"), "On indique la non-interruption des trous au moyen du pavillon placé dans le trou où était "
-                     "d’a bord le fichet; lorsque le pavillon est au milieu de la bande, cela signifie qu’un seul "
+                     "d’abord le fichet; lorsque le pavillon est au milieu de la bande, cela signifie qu’un seul "
                      "joueur a des trous ou bien que les deux joueurs sont débredouillés."),
         (lepeintre(58), "Au Trictrac à écrire, on doit prendre le pavillon avant que le trou qui suit celui où il a "
                         "été acquis soit pris à l’un des joueurs : après ce trou on n’a plus le droit de le "
@@ -432,7 +433,7 @@ RULES: tuple[Rule, ...] = (
          "A player who said \"je m'en vais\" must leave, and the opponent may force him to; one who said "
          "\"je reste\" must stay."),
         (art("156"), lepeintre(36)),
-        (lepeintre(36), "On n’est pas obligé de dire qu’on s’en va quand on ne veut pas tenir : cela se manifest par "
+        (lepeintre(36), "On n’est pas obligé de dire qu’on s’en va quand on ne veut pas tenir : cela se manifeste par "
                         "l’enlèvement des dames ; mais on est forcé de rester, si l’on a dit qu’on restait, ou de "
                         "s’en aller, si on a dit qu’on s’en allait."),
         (art("156"), "Quand on a dit : Je m’en vais, l’adversaire peut forcer à s’en aller."),
@@ -493,7 +494,7 @@ RULES: tuple[Rule, ...] = (
          "moves back. The opponent erases the excess and marks it for himself, before he throws."),
         (art("164-167"), art("172")),
         (art("167"), "L’école par trop est faite quand on a quitté son jeton, parce qu’on ne peut le reculer. Il faut "
-                     "la marquer avant de jeter ses dés, sans quoi on n’y est plus reçu , et le premier joueur garde "
+                     "la marquer avant de jeter ses dés, sans quoi on n’y est plus reçu, et le premier joueur garde "
                      "les points et les trous qu’il a marqués de trop."),
         (art("172"), "Si l’on dit : Je gagne six points, et que l’on en marque huit, on peut être mis à l’école de "
                      "deux points, quand on a lâché son jeton."),
@@ -591,7 +592,7 @@ RULES: tuple[Rule, ...] = (
         (lepeintre(65), "Lorsque l’un des deux joueurs ne s’aperçoit pas qu’il a déjà marqué des points et prend un "
                         "autre jeton pour en marquer de nouveaux, l’autre joueur a le droit d’effacer les points "
                         "marqués par le premier jeton, et de mettre son joueur à l’école du montant de ces anciens "
-                        "points, ou de lui faire marquer tous ses points. C’est L’école dite des deux jetons."),
+                        "points, ou de lui faire marquer tous ses points. C’est l’école dite des deux jetons."),
     ),
     _rule(
         "effacer-ses-points",
@@ -636,7 +637,7 @@ RULES: tuple[Rule, ...] = (
         (art("177"), lepeintre(57)),
         (art("177"), "Si le joueur averti qu’il a le trou ne l’a pas, mais le marque néanmoins, l’adversaire peut, "
                      "s’il s’en aperçoit à temps, le lui faire effacer en le réduisant aux points qu’il avait; mais "
-                     "il ne peut marquer l’école : on ne peut profiler d’une erreur qu’on a occasionnée."),
+                     "il ne peut marquer l’école : on ne peut profiter d’une erreur qu’on a occasionnée."),
         (lepeintre(57), "Celui qui induit l’autre en erreur ne peut le mettre à l’école par suite de cette erreur"),
     ),
     _rule(
@@ -711,8 +712,8 @@ RULES: tuple[Rule, ...] = (
          "number that cannot be played gives the opponent 2 points."),
         (art("34"), art("83"), art("153")),
         (art("34"), "A chaque fois que vous jetez les dés vous êtes forcé de tout jouer, c’est-à-dire d’avancer deux "
-                    "dames d’autant de fléches qu’il y a d’unités dans chaque nombre, ou une dame d’autant de flèches "
-                    "qu’il y a d unités dans la somme des deux nombres."),
+                    "dames d’autant de flèches qu’il y a d’unités dans chaque nombre, ou une dame d’autant de flèches "
+                    "qu’il y a d’unités dans la somme des deux nombres."),
         (art("83"), "Si des deux nombres amenés on n’en peut jouer qu’un, on est forcé de jouer le plus grand, quand "
                     "cela se peut."),
     ),
@@ -729,9 +730,9 @@ RULES: tuple[Rule, ...] = (
         (art("29-33"), art("42")),
         (art("30"), "Lorsque vous jouez tout d’une, vous êtes censé vous reposer sur la flèche qui répond à l’un des "
                     "deux nombres"),
-        (art("42"), "Vous ne pouvez placer ni une dame, ni deux, sur une flèche ou l’adversaire a une ou plusieurs "
+        (art("42"), "Vous ne pouvez placer ni une dame, ni deux, sur une flèche où l’adversaire a une ou plusieurs "
                     "dames, même si cette flèche est dans votre jeu; vous ne pouvez non plus vous y reposer. […] "
-                    "Deuxième loi : À la onzième flèche de L’adversaire vous ne pouvez placer ni une dame, ni deux ; "
+                    "Deuxième loi : À la onzième flèche de l’adversaire vous ne pouvez placer ni une dame, ni deux ; "
                     "vous pouvez vous y reposer. Troisième loi : À votre onzième flèche vous ne pouvez avoir une "
                     "dame seule."),
     ),
@@ -786,7 +787,7 @@ RULES: tuple[Rule, ...] = (
         (lepeintre(32), art("214")),
         (lepeintre(32), "Lorsque l’on a joué avec une ou plusieurs dames de moins, les coups qui se sont passés, "
                         "jusqu’au moment où l’on s’en est aperçu, n’en sont pas moins bons"),
-        (art("214"), "Dans tous les cas; la rentrée de cette dame ne peut être profitable au joueur à qui elle "
+        (art("214"), "Dans tous les cas, la rentrée de cette dame ne peut être profitable au joueur à qui elle "
                      "appartient."),
     ),
     _rule(

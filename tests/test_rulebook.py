@@ -210,3 +210,9 @@ def test_annotate_names_the_rule(lang: str, said: str) -> None:
         cli, ["annotate", str(FIXTURES / "findings" / "e40-ecole-par-trop.trn"), "-o", "-", "--lang", lang]
     )
     assert r.exit_code == 0 and said in r.output and "RULES.md" not in r.output
+
+
+def test_every_ocr_fix_mends_a_quoted_passage() -> None:
+    quoted = " || ".join(_norm(p.text) for r in RULES for p in r.passages)
+    for _, good in rulebook.OCR_FIXES:
+        assert _norm(good) in quoted, good
