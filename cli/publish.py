@@ -138,6 +138,7 @@ def publish(
         raise BadInput("nothing to publish: give FILE… or --db CLUB.db")
     given = files
     files = input_paths(files)  # junk refused before anything is written (exit 2)
+    names = stdin_names(given, files, stdin_name)  # standard input's name, not its temporary copy's
     standings = None
     if db_path is not None:  # a bad database is refused before anything is written (exit 2)
         files, standings = _club_games(db_path, selection, files)
@@ -148,7 +149,7 @@ def publish(
         "title": title,
         "standings_href": standings_href,
         "standings": standings,
-        "names": stdin_names(given, files, stdin_name),
+        "names": names,
     }
     try:
         if show_bar:
