@@ -123,6 +123,22 @@ def input_paths(files: tuple[str, ...], *, pass_missing: bool = False) -> tuple[
     return tuple(stack.enter_context(inp.as_path()) for inp in inputs)
 
 
+def stdin_names(files: tuple[str, ...], paths: tuple[str, ...], name: str | None) -> dict[str, str]:
+    """The name standard input is known by (``--name``, else ``-``), by the temporary
+    path :func:`input_paths` gave it: what is stored and shown is never that path."""
+    return {p: name or "-" for f, p in zip(files, paths, strict=True) if f == "-"}
+
+
+def name_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--name",
+        "stdin_name",
+        default=None,
+        metavar="NAME",
+        help="The name a record read from standard input (FILE '-') is stored and shown under (default: '-').",
+    )(f)
+
+
 def summary_line(
     files: int, games: int, coups: int, findings: int, *, unreadable: int = 0, lang: str | Words = "en"
 ) -> str:

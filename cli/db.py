@@ -33,7 +33,16 @@ from ..club.db import (
 )
 from ..club.queries import PlayerNotFound
 from ..notation.textio import terminal_safe
-from .common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option
+from .common import (
+    BadInput,
+    echo_json,
+    input_paths,
+    jobs_option,
+    json_option,
+    name_option,
+    profile_option,
+    stdin_names,
+)
 
 
 @click.group("db")
@@ -136,9 +145,16 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
     "(1 = seasons are calendar years; 9 = September to August, named 2024-2025).",
 )
 @jobs_option
+@name_option
 @json_option
 def import_cmd(
-    database: str, files: tuple[str, ...], profile: Any, season_start: int, jobs: int, as_json: bool
+    database: str,
+    files: tuple[str, ...],
+    profile: Any,
+    season_start: int,
+    jobs: int,
+    stdin_name: str | None,
+    as_json: bool,
 ) -> None:
     """Import record files (.trn) into DATABASE (created when missing).
 
@@ -157,13 +173,16 @@ def import_cmd(
       trictrac db import club.db archive/*.trn --profile rigueur --json
       trictrac db import club.db big-archive.trn --jobs 4
       trictrac db import club.db new.trn --season-start 9
+      ssh club cat soiree.trn | trictrac db import club.db - --name soiree.trn
     """
+    given = files
     files = input_paths(files, pass_missing=True)  # the one input reader: '-', BOMs, junk refused (exit 2)
+    names = stdin_names(given, files, stdin_name)
     bar = None
     progress = None
     if not as_json and sys.stderr.isatty():
-        sizes = {f: (os.path.getsize(f) if os.path.isfile(f) else 0) for f in files}
-        done = {f: 0 for f in files}
+        sizes = {names.get(f, f): (os.path.getsize(f) if os.path.isfile(f) else 0) for f in files}
+        done = dict.fromkeys(sizes, 0)
         bar = click.progressbar(length=max(1, sum(sizes.values())), label="importing", file=sys.stderr)
         bar.__enter__()
 
@@ -174,7 +193,13 @@ def import_cmd(
 
     try:
         report = import_records(
-            database, files, profile=profile, progress=progress, season_start_month=season_start, jobs=jobs
+            database,
+            files,
+            profile=profile,
+            progress=progress,
+            season_start_month=season_start,
+            jobs=jobs,
+            names=names,
         )
     except sqlite3.DatabaseError as e:
         raise BadInput(f"{database}: cannot write the database ({e})") from None

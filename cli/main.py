@@ -3,6 +3,7 @@ and only wires options to one library call."""
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import MutableMapping
 
@@ -42,6 +43,18 @@ class LazyGroup(click.Group):
             cmd = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
             self.add_command(cmd, cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command proposes the nearest names (``trictrac chek``: did you mean
+        'check'?), as click does for the commands it has loaded; the lazy ones are not."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
+        return super().resolve_command(ctx, args)
 
     def load_all(self) -> MutableMapping[str, click.Command]:
         """Every command, imported (the docs tests walk them)."""

@@ -11,7 +11,7 @@ import click
 
 from ..publish.i18n import LANGS
 from ..publish.site import PublishError, publish_files
-from .common import BadInput, echo_json, input_paths, json_option, profile_option
+from .common import BadInput, echo_json, input_paths, json_option, name_option, profile_option, stdin_names
 from .standings import selection_of, selection_options
 
 
@@ -90,6 +90,7 @@ def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[t
 )
 @selection_options
 @profile_option
+@name_option
 @json_option
 def publish(
     files: tuple[str, ...],
@@ -103,6 +104,7 @@ def publish(
     date_from: str | None,
     date_to: str | None,
     profile: object,
+    stdin_name: str | None,
     as_json: bool,
 ) -> None:
     """Publish the games of FILE… as static HTML: the club's index, a page per
@@ -134,7 +136,9 @@ def publish(
         raise BadInput("--season, --from and --to choose the games of --db CLUB.db: give it and no FILE")
     if db_path is None and not files:
         raise BadInput("nothing to publish: give FILE… or --db CLUB.db")
+    given = files
     files = input_paths(files)  # junk refused before anything is written (exit 2)
+    names = stdin_names(given, files, stdin_name)  # standard input's name, not its temporary copy's
     standings = None
     if db_path is not None:  # a bad database is refused before anything is written (exit 2)
         files, standings = _club_games(db_path, selection, files)
@@ -145,6 +149,7 @@ def publish(
         "title": title,
         "standings_href": standings_href,
         "standings": standings,
+        "names": names,
     }
     try:
         if show_bar:
@@ -164,9 +169,10 @@ def publish(
         echo_json(rep.as_dict())
     else:
         rate = f", {len(rep.pages) / rep.seconds:.1f} pages/s" if rep.seconds else ""
+        n, g = len(rep.files), len(rep.pages)
         click.echo(
-            f"{len(rep.pages)} page{'s' if len(rep.pages) != 1 else ''} written to {rep.index}{rate}; "
-            f"{rep.findings} finding{'s' if rep.findings != 1 else ''}"
+            f"{n} file{'s' if n != 1 else ''} written to {rep.out_dir} ({g} game page{'s' if g != 1 else ''}, "
+            f"index {rep.index}){rate}; {rep.findings} finding{'s' if rep.findings != 1 else ''}"
         )
         for f, g, m in rep.failures:
             click.echo(f"{f}: game {g + 1}: not verified: {m}", err=True)

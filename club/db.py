@@ -1259,6 +1259,7 @@ def import_records(
     season_start_month: int = 1,
     verify: bool = True,
     jobs: int = 1,
+    names: dict[str, str] | None = None,
 ) -> ImportReport:
     """Import every game of ``paths`` into the database at ``db_path`` (created if needed).
 
@@ -1271,7 +1272,9 @@ def import_records(
     ``season_start_month`` is the club season rule, fixed when the file is created.
     ``jobs`` > 1: worker processes read, parse, write, hash and verify chunks of
     games and send back the rows to store; this process only stores them, in file
-    order.  ``verify=False`` stores games without findings.
+    order.  ``verify=False`` stores games without findings.  ``names``: the name a path is
+    stored and reported under, when it is not its own (standard input's temporary copy
+    is ``-`` or the name the user gives: issue 25 §10).
 
     In the CLI: ``trictrac db import``.
     """
@@ -1287,7 +1290,8 @@ def import_records(
 
         pool = fork_pool(jobs)  # forked now, before the database connection exists
     try:
-        readers = _Readers(str(db_path), pool, jobs, _Work(prof, verify, season_start_month, ENGINE_VERSION))
+        work = _Work(prof, verify, season_start_month, ENGINE_VERSION, tuple((names or {}).items()))
+        readers = _Readers(str(db_path), pool, jobs, work)
         early = readers.start_early(files[0]) if pool is not None and files else None
         conn = _connect_writer(Path(db_path), season_start_month, True)
         try:
@@ -1295,7 +1299,7 @@ def import_records(
             readers.use_season_rule(rule)
             ctx = _Context(_Store(conn), report, progress, readers)
             for k, path in enumerate(files):
-                report.files.append(path)
+                report.files.append(work.name(path))
                 ctx.import_file(path, early if k == 0 else None)
         finally:
             conn.close()
@@ -1378,6 +1382,14 @@ class _Work:
     verify: bool
     season_rule: int
     engine: str
+    names: tuple[tuple[str, str], ...] = ()  # (path, the name it is stored under)
+
+    def name(self, path: str) -> str:
+        """The name ``path`` is stored and reported under."""
+        for p, n in self.names:
+            if p == path:
+                return n
+        return path
 
     def __call__(self, t: _Task) -> _GameRows | ImportFailure:
         stage = "verify-error"
@@ -1408,7 +1420,7 @@ class _Work:
         and rows: everything but the storing."""
         from ..notation.writer import write_record
 
-        path, index = game.path, game.index
+        path, index = self.name(game.path), game.index
         rec: Record | None = _get(parsed, "record")
         diags = tuple(_get(parsed, "diagnostics") or ())
         offset = rec.span.offset if rec is not None else 0
@@ -1655,6 +1667,7 @@ class _Context:
         self.keys: dict[str, str] = {}  # game_key -> content id, for the games read in this run
 
     def _step(self, path: str, index: int, offset: int, status: str, gid: str | None) -> None:
+        path = self.readers.work.name(path)
         counts = self.report.per_file.setdefault(path, dict.fromkeys(("added", "replaced", "unchanged", "refused"), 0))
         counts["refused" if status == "failed" else status] += 1
         if status in ("added", "replaced"):
@@ -1668,6 +1681,8 @@ class _Context:
             self.progress(ImportStep(path, index, offset, status, gid))
 
     def failed(self, f: ImportFailure, index: int, offset: int) -> None:
+        if f.source_file != (name := self.readers.work.name(f.source_file)):
+            f = replace(f, source_file=name)
         self.report.failures.append(f)
         self.store.fail(f)
         self._step(f.source_file, index, offset, "failed", f.game_id)
@@ -1690,7 +1705,7 @@ class _Context:
         first = len(self.report.game_ids)
         self._read_file(path)
         if digest and len(self.report.failures) == failures and len(self.report.game_ids) > first:
-            self.store.remember_file(digest, path, self.report.game_ids[first:])
+            self.store.remember_file(digest, self.readers.work.name(path), self.report.game_ids[first:])
 
     def _read_file(self, path: str) -> None:
         from ..replay.verify import quiet_gc

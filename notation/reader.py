@@ -206,6 +206,8 @@ _BAD_MOVE = {
 }
 _FAST_OFF = False
 _MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
+#: the sides as PGN names them -> the notation's seat letters (a "did you mean")
+_ENGLISH_SIDES = {"white": "A", "black": "B"}
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
 _ROLL_LIKE = re.compile(r"\d-\d\Z")
 _tuple_new = tuple.__new__
@@ -457,6 +459,18 @@ class _GameSink:
                 end_col,
                 off,
                 f"tag {name} given twice; the last one is kept",
+                name,
+            )
+        side = _ENGLISH_SIDES.get(name.lower())
+        if side is not None:  # a PGN habit: the notation names the players by seat
+            self.diag(
+                "english-tag",
+                "warning",
+                line,
+                col,
+                end_col,
+                off,
+                f'tag {name} is not read: the players are tags A and B (did you mean [{side} "{value}"]?)',
                 name,
             )
         if name == "Position":
@@ -755,6 +769,10 @@ class _GameTokens(_GameSink):
         off = self.off0 + s
         if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
             message = "a coup reads 'N. A 6-5 …': number, side letter, roll"
+            said = text[pos : pos + 12].split(None, 1)
+            side = _ENGLISH_SIDES.get(said[0].lower()) if said else None
+            if side is not None:  # '1. White 6-1': the side is a seat letter
+                message += f" (did you mean '{raw} {side}' for '{raw} {said[0]}'?)"
             self.diag("bad-coup", "error", line, col, ecol, off, message, raw)
             return None
         if raw == "}":

@@ -26,6 +26,7 @@ from ..notation.textio import atomic_write_text
 from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
 from .i18n import labels
 from .markup import esc
+from .rules_page import write_rules_page
 from .sheet import feuille_head
 from .standings import STANDINGS, render_standings
 
@@ -42,6 +43,7 @@ class PublishReport:
 
     out_dir: Path
     pages: list[Path] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # every file written: pages, index, players, sheets…
     games: int = 0
     findings: int = 0
     failures: list[tuple[str, int, str]] = field(default_factory=list)  # (file, game, message)
@@ -59,6 +61,7 @@ class PublishReport:
             "index": str(self.index),
             "games": self.games,
             "pages": [str(p) for p in self.pages],
+            "files": [str(p) for p in self.files],
             "findings": self.findings,
             "failures": [{"file": f, "game": g, "message": m} for f, g, m in self.failures],
             "unreadable": [{"file": f, "message": m} for f, m in self.unreadable],
@@ -129,6 +132,7 @@ def publish_files(
     title: str | None = None,
     standings_href: str | None = None,
     standings: dict[str, Any] | None = None,
+    names: dict[str, str] | None = None,
 ) -> PublishReport:
     """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
     player.
@@ -139,7 +143,8 @@ def publish_files(
     The site's ``standings.html`` (:mod:`trictrac.publish.standings`) ranks the
     published games, or shows ``standings`` when given (``compute_standings`` of the
     club database: ``publish --db``); the index links it, or ``standings_href`` instead
-    when given (a page of the club's own).
+    when given (a page of the club's own).  ``names``: the name a path is shown under
+    when it is not its own (standard input's temporary copy: ``-`` or ``--name``).
     """
     L = labels(lang)
     from ..club.db import standing_game
@@ -157,7 +162,7 @@ def publish_files(
     t0 = time.perf_counter()
     number = 0
     for path in paths:
-        name = str(path)
+        name = (names or {}).get(str(path), str(path))
         try:
             stream = iter_records(path, file=name)
             for g, parsed in enumerate(stream):
@@ -230,5 +235,7 @@ def publish_files(
             sheets_href=SHEETS,
         ),
     )
+    rules = write_rules_page(out, L)  # the rules reference the findings link to (issue 25 §6)
+    rep.files = [*rep.pages, *(out / h for h in players.values()), out / SHEETS, out / STANDINGS, rep.index, rules]
     rep.seconds = time.perf_counter() - t0
     return rep

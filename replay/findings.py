@@ -22,7 +22,6 @@ the claim window close (the mistake then stands: RULES.md §7.3, 001 r.47, 003 �
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import Enum
 from string import Formatter
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..notation.compiled import mypyc_attr
 from ..words import Words, words
+from .rulebook import rule_for_finding
 
 if TYPE_CHECKING:  # pragma: no cover
     from .judges.table import Where
@@ -44,84 +44,57 @@ __all__ = [
     "finding_rule",
     "kind_name",
     "say",
-    "citation",
     "Note",
 ]
 
 
 class FindingKind(str, Enum):
-    """Every kind of finding: its stable id (never renamed), its RULES.md section (for
-    the code) and the treatises' articles it applies (``003 §164-167; 001 r.43``)."""
+    """Every kind of finding: its stable id (never renamed) and its RULES.md section (for
+    the code).  The rule a user reads is the rules reference's
+    (:func:`.rulebook.rule_for_kind`: its title, statement and the treatises' articles);
+    the words are the catalogue's ``finding.<kind>.*``."""
 
     rule: str
-    books: str
 
-    def __new__(cls, kind: str, rule: str, books: str) -> FindingKind:
+    def __new__(cls, kind: str, rule: str) -> FindingKind:
         member = str.__new__(cls, kind)
         member._value_ = kind
         member.rule = rule
-        member.books = books
         return member
 
     # --- marking (écoles) ---------------------------------------------------------------
-    ECOLE_PAR_MOINS = ("ecole-par-moins", "§7.1, §7.2", "003 §164-167")
-    ECOLE_PAR_TROP = ("ecole-par-trop", "§7.1, §7.2", "003 §164-167, §172")
-    UNCLAIMED_ECOLE = ("unclaimed-ecole", "§7.3, §7.4", "003 §167, §182; 001 r.43, r.47")
-    ECOLE_CLAIMED_WRONGLY = ("ecole-claimed-wrongly", "§7.4", "003 §183; 001 r.60")
-    ECOLE_PARTIAL = ("ecole-partial", "§7.3", "003 §187; 001 r.46")
-    ECOLE_TOO_LATE = ("ecole-too-late", "§7.2 claim window", "003 §167, §186; 001 r.34")
-    ECOLE_IMPOSSIBLE = ("ecole-impossible", "§7.8", "001 r.62-63; 003 §197")
-    ECOLE_DEUX_JETONS = ("ecole-deux-jetons", "§7.6", "003 §195; 001 r.65; 000")
-    ECOLE_PLEIN_NOT_MADE = ("ecole-plein-not-made", "§7.7", "003 §192; 001 r.59")
-    BREDOUILLE_LOST = ("bredouille-lost", "§5.2, §5.5, §7.9", "003 §145, §200; 001 r.64")
-    HOLE_MISMATCH = ("hole-mismatch", "§7.5", "003 §184; 001 r.51")
+    ECOLE_PAR_MOINS = ("ecole-par-moins", "§7.1, §7.2")
+    ECOLE_PAR_TROP = ("ecole-par-trop", "§7.1, §7.2")
+    UNCLAIMED_ECOLE = ("unclaimed-ecole", "§7.3, §7.4")
+    ECOLE_CLAIMED_WRONGLY = ("ecole-claimed-wrongly", "§7.4")
+    ECOLE_PARTIAL = ("ecole-partial", "§7.3")
+    ECOLE_TOO_LATE = ("ecole-too-late", "§7.2 claim window")
+    ECOLE_IMPOSSIBLE = ("ecole-impossible", "§7.8")
+    ECOLE_DEUX_JETONS = ("ecole-deux-jetons", "§7.6")
+    ECOLE_PLEIN_NOT_MADE = ("ecole-plein-not-made", "§7.7")
+    BREDOUILLE_LOST = ("bredouille-lost", "§5.2, §5.5, §7.9")
+    HOLE_MISMATCH = ("hole-mismatch", "§7.5")
     # --- moves --------------------------------------------------------------------------
-    ILLEGAL_MOVE = ("illegal-move", "§3 (see the sub-reason), §9.5", "003 §42, §211-216")
-    MUST_FILL = ("must-fill", "§3.7 M10, §7.7", "003 §57, §192")
-    MUST_CONSERVE = ("must-conserve", "§3.7 M11, §7.7", "003 §60, §192, §196")
-    UNPLAYED_NUMBER = ("unplayed-number", "§3.6 M6-M7", "003 §34, §36-37, §83")
-    REMEDY_NOT_ALLOWED = (
-        "remedy-not-allowed",
-        "§9.4, §9.5, §7.7",
-        "003 §46, §192, §201, §211, §212, §216; 001 r.22-27",
-    )
-    MISSING_CHECKER = ("missing-checker", "§9.6", "001 r.32; 003 §214")
-    OUT_OF_TURN = ("out-of-turn", "§9.3", "003 §28")
+    ILLEGAL_MOVE = ("illegal-move", "§3 (see the sub-reason), §9.5")
+    MUST_FILL = ("must-fill", "§3.7 M10, §7.7")
+    MUST_CONSERVE = ("must-conserve", "§3.7 M11, §7.7")
+    UNPLAYED_NUMBER = ("unplayed-number", "§3.6 M6-M7")
+    REMEDY_NOT_ALLOWED = ("remedy-not-allowed", "§9.4, §9.5, §7.7")
+    MISSING_CHECKER = ("missing-checker", "§9.6")
+    OUT_OF_TURN = ("out-of-turn", "§9.3")
     # --- decisions ----------------------------------------------------------------------
-    LEAVE_WITHOUT_RIGHT = ("leave-without-right", "§6.1, §6.4", "003 §155-156, §170, §173; 001 r.25, r.54")
-    STAY_AFTER_LEAVE = ("stay-after-leave", "§6.1", "003 §156; 001 r.36")
-    LEAVE_AT_SORTIE = ("leave-at-sortie", "§6.5", "003 §163; 001 r.73")
-    RELEVE_WITHOUT_LEAVE = ("releve-without-leave", "§1.7, §6.1", "003 §155, §162")
-    MARQUE_RESULT_MISMATCH = ("marque-result-mismatch", "§8.2", "003 §221-226")
-    PLAY_AFTER_END = ("play-after-end", "§8.1, §8.2", "003 §218, §221")
-    RESULT_MISMATCH = ("result-mismatch", "§8.1, §8.2", "003 §218, §221-226")
+    LEAVE_WITHOUT_RIGHT = ("leave-without-right", "§6.1, §6.4")
+    STAY_AFTER_LEAVE = ("stay-after-leave", "§6.1")
+    LEAVE_AT_SORTIE = ("leave-at-sortie", "§6.5")
+    RELEVE_WITHOUT_LEAVE = ("releve-without-leave", "§1.7, §6.1")
+    MARQUE_RESULT_MISMATCH = ("marque-result-mismatch", "§8.2")
+    PLAY_AFTER_END = ("play-after-end", "§8.1, §8.2")
+    RESULT_MISMATCH = ("result-mismatch", "§8.1, §8.2")
 
 
-#: kind id -> (RULES.md section, treatise references), for the code and the docs.
-FINDING_KINDS: dict[str, tuple[str, str]] = {k.value: (k.rule, k.books) for k in FindingKind}
+#: kind id -> RULES.md section, for the code and the docs.
+FINDING_KINDS: dict[str, str] = {k.value: k.rule for k in FindingKind}
 _KINDS: dict[str, FindingKind] = {k.value: k for k in FindingKind}
-
-#: the treatise references of each sub-reason of an illegal play (``moves.VIOLATIONS``)
-VIOLATION_BOOKS: dict[str, str] = {
-    "lands-on-opponent": "003 §42",
-    "opponent-coin": "003 §42, §47",
-    "lone-coin": "003 §43",
-    "closed-table": "003 §61, §213; 001 r.37",
-    "no-repos": "003 §42, §61",
-    "bear-off-too-early": "003 §115; 001 r.71",
-    "bear-off-not-rearmost": "003 §116",
-    "sortant-must-bear-off": "003 §116",
-    "defaillant-rearmost": "003 §116",
-    "wrong-distance": "003 §29-31",
-    "no-checker": "003 §31",
-    "both-numbers": "003 §34, §79",
-    "larger-number": "003 §83",
-    "must-fill": "003 §57, §192",
-    "must-conserve": "003 §60, §192, §196",
-    "puissance-when-direct": "003 §44, §62, §216",
-    "puissance-opponent-coin": "003 §44; 000",
-    "puissance-coin-held": "003 §44",
-}
 
 #: the variants (``detail``) of a finding that is a mistake of the record, not of the
 #: player: a typo the verifier recovered from, with its proposal (issue 14, 25 §2)
@@ -240,6 +213,7 @@ class Finding:
             "message": s.message,
             "consequence": s.consequence,
             "rule": s.citation,
+            "rule_anchor": s.anchor,
         }
 
 
@@ -248,29 +222,19 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """A finding in words: the kind's name, the message, the consequence at the table
-    and the citation of the treatises (« Lelasseux-Lafosse 1852, art. 164-167 »)."""
+    """A finding in words: the kind's name, the message, the consequence at the table,
+    the rule it applies as the rules reference names and cites it (« École par trop :
+    Lelasseux-Lafosse 1852, art. 164-167, 172 ») and that rule's anchor in the reference
+    (``regles.html#<anchor>``)."""
 
     name: str
     message: str
     consequence: str
     citation: str
+    anchor: str
 
 
 _FORMATTER = Formatter()
-_BOOK = re.compile(r"(00[0-3])\s*([^;]*)")
-
-
-def citation(books: str, lang: str | Words = "en") -> str:
-    """Treatise references as a reader can follow them: ``003 §164-167, §172; 001 r.43``
-    -> « Lelasseux-Lafosse 1852, art. 164-167, 172 ; Lepeintre 1818, règle 43 »."""
-    W = words(lang)
-    parts = []
-    for m in _BOOK.finditer(books):
-        key, refs = m.group(1), m.group(2).strip()
-        arts = ", ".join(r.strip().lstrip("§").removeprefix("r.") for r in refs.split(",") if r.strip())
-        parts.append(W(f"book.{key}", arts=arts) if arts else W(f"book.{key}.whole"))
-    return W("sep").join(parts)
 
 
 def kind_name(kind: str, lang: str | Words = "en") -> str:
@@ -342,14 +306,13 @@ def say(f: Finding, lang: str | Words = "en", names: dict[str, str] | None = Non
     W = words(lang)
     values = _fields(f, W, names)
     stem = f"finding.{f.kind}"
-    books = _KINDS[f.kind].books
-    if f.kind == "illegal-move" or f.kind == "unplayed-number":
-        books = VIOLATION_BOOKS.get(f.detail or "", books)
+    rule = rule_for_finding(f.kind, f.detail)
     return Said(
         name=W(f"{stem}.name"),
         message=_sentence(_render(W, f"{stem}.message", f, values)),
         consequence=_render(W, f"{stem}.consequence", f, values, f.outcome),
-        citation=citation(books, W),
+        citation=W("rule.cited", title=rule.title(W.lang), cite=rule.cite(W.lang)),
+        anchor=rule.anchor,
     )
 
 

@@ -58,12 +58,13 @@ class _Marks:
     """The marks of a plain coup as ``judges.table.read_actions`` sorts them: the
     roller's before his play, the receiver's, and their sums."""
 
-    __slots__ = ("other", "other_sum", "roller", "roller_sum")
+    __slots__ = ("other", "other_sum", "reste", "roller", "roller_sum")
 
     def __init__(self) -> None:
         self.roller: list[Mark] = []
         self.other: list[Mark] = []
         self.roller_sum = self.other_sum = 0
+        self.reste = False  # a "je reste" written
 
 
 _NO_MARKS = _Marks()  # a coup that writes no action (never changed)
@@ -84,7 +85,7 @@ def _written_marks(coup: Coup, seat_of: dict[str, str], roller: str) -> _Marks |
                 else:
                     return None  # the roller marks after playing: the gains judge's
             elif type(a) is Decision and not a.leave:
-                continue  # je reste: with his checkers played it changes nothing (§6.1)
+                marks.reste = True  # je reste: with his checkers played it changes nothing (§6.1)
             elif not isinstance(a, _SILENT):
                 return None
     return marks
@@ -125,6 +126,8 @@ def walk_plain_coup(table: TableState, coup: Coup, found: Findings) -> bool:
     gains, receipts = score.mover, score.other
     if written_marks.roller_sum != gains or written_marks.other_sum != receipts:
         return False  # a wrong mark: the marks judge's
+    if written_marks.reste and table.std.points(roller) + gains < HOLE:
+        return False  # "je reste" with no hole to decide on: the full course notes it
     # the course of a plain coup (verify._Verifier.coup): the throw, the play, the marks
     table.hole_log.clear()
     table.score_mid = None

@@ -680,6 +680,18 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     elif leave is True and facts.moves and not facts.sortie:
         facts.left = False
         judge_said_leave_then_played(table, facts, found)
+    acts = facts.acts
+    if (
+        leave is False
+        and table.std.points(facts.roller) + facts.gains < HOLE
+        and not any(m.holes for m in (*acts.roller_before, *acts.roller_after))
+    ):
+        # "je reste" with no hole of his own throw (nor one marked, a wrong mark's finding):
+        # no decision to make, and no mistake
+        table.notes.append(
+            f'coup {facts.coup.number}: {facts.side} says "je reste" without a hole of his own throw: '
+            "there was nothing to decide (Lelasseux-Lafosse 1852, art. 155-158)"
+        )
 
 
 def _gains_as_played(table: TableState, facts: CoupFacts) -> None:

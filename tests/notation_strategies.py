@@ -129,7 +129,7 @@ elements = st.one_of(
 )
 
 _tag_names = st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda n: n not in ("Record", "Partie", "Position")
+    lambda n: n not in ("Record", "Partie", "Position", "White", "Black")  # tags the reader diagnoses
 )
 _tag_values = st.text(_alphabet, max_size=25)
 

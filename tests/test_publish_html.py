@@ -198,7 +198,10 @@ def test_cli_publish_and_board(tmp_path: Path) -> None:
     src.write_text(write_records([selfplay_record(23)]), encoding="utf-8")
     r = CliRunner().invoke(cli, ["publish", str(src), "-o", str(tmp_path / "www")])
     assert r.exit_code == 0, r.output
-    assert "1 page written" in r.output
+    # the count is of every file written (issue 25 §10): game page, index, players, sheets, standings, rules
+    written = sorted(q for q in (tmp_path / "www").rglob("*") if q.is_file())
+    assert len(written) >= 6 and f"{len(written)} files written to " in r.output, r.output
+    assert "(1 game page, index " in r.output
     r = CliRunner().invoke(cli, ["publish", str(tmp_path / "missing.trn"), "-o", str(tmp_path / "www2")])
     assert r.exit_code == 2 and "missing.trn" in r.output
     r = CliRunner().invoke(cli, ["publish", str(src), "-o", str(tmp_path / "www3"), "--json"])

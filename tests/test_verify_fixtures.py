@@ -23,7 +23,7 @@ def test_fixture_gives_exactly_the_expected_findings(path):
     assert brief(reports[0].findings) == expected(path)
     for f in reports[0].findings:
         assert f.line > 0 and f.file == str(path)
-        assert f.rule == FINDING_KINDS[f.kind][0]
+        assert f.rule == FINDING_KINDS[f.kind]
 
 
 def test_every_kind_has_a_fixture():

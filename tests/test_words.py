@@ -16,7 +16,8 @@ import pytest
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
 from trictrac.publish.html import render_game
-from trictrac.replay.findings import FINDING_KINDS, VIOLATION_BOOKS, Finding, FindingKind, citation, kind_name, say
+from trictrac.replay.findings import FINDING_KINDS, Finding, FindingKind, kind_name, say
+from trictrac.replay.rulebook import rule_for_kind
 from trictrac.replay.inject import inject
 from trictrac.replay.moves import VIOLATIONS
 from trictrac.replay.selfplay import play_partie
@@ -74,33 +75,24 @@ def test_the_language_follows_the_locale(env: dict[str, str], lang: str) -> None
 def test_every_kind_is_declared_once_with_its_words_in_both_languages() -> None:
     assert set(FINDING_KINDS) == {k.value for k in FindingKind}
     for kind in FindingKind:
-        assert kind.rule.startswith("§") and re.match(r"00[0-3]", kind.books), kind
+        assert kind.rule.startswith("§") and rule_for_kind(kind.value).anchor, kind
         for lang in LANGS:
             W = words(lang)
             assert W.has(f"finding.{kind.value}.name") and W.has(f"finding.{kind.value}.message"), (lang, kind)
             assert W.has(f"finding.{kind.value}.consequence"), (lang, kind)
-            assert "RULES.md" not in citation(kind.books, lang)
 
 
-def test_every_violation_of_the_movement_laws_has_its_words_and_books() -> None:
-    assert set(VIOLATIONS) == set(VIOLATION_BOOKS)
+def test_every_violation_of_the_movement_laws_has_its_words() -> None:
     for lang in LANGS:
         assert all(words(lang).has(f"why.{v}") for v in VIOLATIONS)
 
 
-def test_citations_name_the_treatise_and_article() -> None:
-    assert citation("003 §164-167, §172; 001 r.43", "fr") == (
-        "Lelasseux-Lafosse 1852, art. 164-167, 172 ; Lepeintre 1818, règle 43"
-    )
-    assert citation("003 §164-167, §172; 001 r.43", "en") == (
-        "Lelasseux-Lafosse 1852, art. 164-167, 172; Lepeintre 1818, rule 43"
-    )
-    assert citation("003 §195; 000", "en") == "Lelasseux-Lafosse 1852, art. 195; Lebrun 1828"
-
-
-def _unquoted(text: str) -> str:
-    """The words said, without the announcements quoted at the table (« je ne marque pas »)."""
-    return re.sub(r"«[^»]*»|tout d'une", "", text)
+def test_a_finding_cites_its_rule_by_treatise_and_article() -> None:
+    f = Finding("ecole-par-trop", who="A", entitled=2, marked=10, detail="par-trop")
+    fr, en = say(f, "fr"), say(f, "en")
+    assert "Lelasseux-Lafosse 1852, art. 164" in fr.citation and " : " in fr.citation
+    assert "Lelasseux-Lafosse 1852, art. 164" in en.citation and fr.anchor == en.anchor
+    assert "RULES.md" not in fr.citation + en.citation
 
 
 @cache
