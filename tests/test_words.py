@@ -95,6 +95,11 @@ def test_a_finding_cites_its_rule_by_treatise_and_article() -> None:
     assert "RULES.md" not in fr.citation + en.citation
 
 
+def _unquoted(text: str) -> str:
+    """The words said, without the announcements quoted at the table (« je ne marque pas »)."""
+    return re.sub(r"«[^»]*»|tout d'une", "", text)
+
+
 @cache
 def _generated_findings() -> tuple[Finding, ...]:
     """Findings of the injector over a few generated parties, and of typos read with
