@@ -181,6 +181,26 @@ def _plays_of(game: LiveGame) -> dict[str, Any]:
     return {"stage": st.stage, "side": st.side, "number": st.number, "finished": st.finished, "result": st.result}
 
 
+def findings_of(session: Any) -> list[dict[str, Any]]:
+    """The verifier's findings on the record so far (those of ``trictrac check`` on the
+    file), in the words of the published pages."""
+    from ..publish.messages import finding_consequence, finding_kind_name, finding_message, seat_names
+
+    names = seat_names(session.record)
+    out = []
+    for f in session.report.findings:
+        out.append(
+            {
+                "coup": f.coup,
+                "kind": f.kind,
+                "name": finding_kind_name(f),
+                "text": finding_message(f, "fr", names),
+                "consequence": finding_consequence(f, "fr", names),
+            }
+        )
+    return out
+
+
 def game_view(game: LiveGame, lang_names: bool = True) -> dict[str, Any]:
     """What the templates show of a game."""
     s = game.session
@@ -203,7 +223,7 @@ def game_view(game: LiveGame, lang_names: bool = True) -> dict[str, Any]:
         "next": len(coups) + 1,
         "state": _plays_of(game),
         "side_name": side_name,
-        "flags": [m for _, _, m in s.flags],
+        "flags": findings_of(s),
         "last_lines": last,
         "last_messages": list(game.last_messages),
         "board": board_of(game),
@@ -356,6 +376,7 @@ def create_app(cfg: ServeConfig) -> Starlette:
                 first=str(form.get("first") or "A"),
                 event=str(form.get("event") or "") or None,
                 position=str(form.get("position") or "") or None,
+                remark=str(form.get("remark") or "") or None,
             )
         except StartError as err:
             return render(

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..notation.reader import parse_text
-from ..notation.record import Coup, Record
+from ..notation.record import Comment, Coup, MarqueStart, Record, ReleveStart
 from ..notation.textio import atomic_write_text
 from ..notation.writer import write_element
 from ..replay.recording import RecordingError, RecordingSession, parse_roll
@@ -164,7 +164,7 @@ class LiveGame:
                 "stage": st.stage,
                 "side": st.side,
                 "plays": list(st.plays),
-                "worth": [w.strip() for w in st.worth],
+                "worth": [w.strip().replace(" (v)", "") for w in st.worth],
                 "can_leave": st.can_leave,
                 "default_marks": st.default_marks,
                 "board": board_of(self, moves=moves, side=st.side),
@@ -364,6 +364,7 @@ class GameStore:
         first: str = "A",
         event: str | None = None,
         position: str | None = None,
+        remark: str | None = None,
     ) -> LiveGame:
         """A new game with its GameId, its file written at once."""
         a, b = " ".join(a.split()), " ".join(b.split())
@@ -391,7 +392,15 @@ class GameStore:
         }
         path = self.folder / f"{gid}.trn"
         try:
-            session = RecordingSession.new({k: v for k, v in headers.items() if v}, path=str(path), first=first)
+            tags = {k: v for k, v in headers.items() if v}
+            if remark and remark.strip():  # a remark on the whole game stands before its first relevé
+                els: list[Any] = [Comment(" ".join(remark.split()))]
+                if not position:
+                    els += [MarqueStart(1)] if partie.startswith("a-ecrire") else []
+                    els.append(ReleveStart(1))
+                session = RecordingSession(Record(headers=tags, elements=els), path=str(path), first=first)
+            else:
+                session = RecordingSession.new(tags, path=str(path), first=first)
         except ValueError as err:  # RecordingError, GameFlowError, an unknown profile
             raise StartError(str(err)) from None
         meta = {"table": headers["Table"], "first": first, "created": created, "stored": None}

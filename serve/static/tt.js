@@ -75,6 +75,7 @@
     (list || []).forEach(function (t) { var p = document.createElement('p'); p.textContent = t; m.appendChild(p); });
   }
   function stage(name) {
+    entry.dataset.stage = name || 'over';
     ['roll', 'play', 'marks', 'offline'].forEach(function (s) { show($('step-' + s), s === name && !E.finished); });
   }
   function pressed(group, value) {
@@ -91,9 +92,12 @@
     stage('roll');
   }
 
+  function acked(n) { entry.dataset.acked = String(Math.max(parseInt(entry.dataset.acked || '0', 10), n)); }
+
   function refresh() {
     return getJSON('/g/' + gid + '/state').then(function (st) {
       $('live').innerHTML = st.html;
+      entry.dataset.acked = String(st.next - 1);
       E.finished = st.state.finished;
       var q = queue();
       var ahead = q.length ? q[q.length - 1].seq + 1 : st.next;
@@ -128,6 +132,7 @@
       var rest = queue().filter(function (x) { return x.seq !== item.seq; });
       if (r.status === 'ok' || r.status === 'duplicate') {
         saveQueue(rest);
+        acked(item.seq);
         status(fmt(r.status === 'ok' ? W.saved : W.already, {n: item.seq}) + (r.coup ? ' : ' + r.coup : ''), 'ok');
         messages(r.messages);
         if (rest.length) { flush(); } else { refresh(); }
@@ -149,7 +154,7 @@
   function offlineStep() { E.offline = true; stage('offline'); $('offline-form').play.focus(); }
 
   function previewRoll(roll) {
-    E.roll = roll;
+    E.roll = roll; entry.dataset.stage = 'wait';
     if (queue().length) { offlineStep(); return; }
     post('/g/' + gid + '/preview', {seq: E.next, roll: roll}).then(function (pv) {
       if (pv.stage === 'stale') { refresh(); return; }
@@ -180,7 +185,7 @@
   }
 
   function choosePlay(play) {
-    E.play = play;
+    E.play = play; entry.dataset.stage = 'wait';
     post('/g/' + gid + '/preview', {seq: E.next, roll: E.roll, play: play}).then(function (pv) {
       if (pv.stage === 'stale') { refresh(); return; }
       if (pv.stage === 'error') { status(pv.message, 'error'); return; }
@@ -249,6 +254,7 @@
   });
 
   entry.hidden = false;
+  entry.dataset.acked = String(E.next - 1);
   saveQueue(queue());
   var q0 = queue();
   if (q0.length) { E.next = Math.max(E.next, q0[q0.length - 1].seq + 1); }
