@@ -288,7 +288,7 @@ def test_password_and_forged_form_refused(browser, tmp_path):
         assert r.status == 401
         page.fill("input[name=password]", "faux")
         page.locator("button[type=submit]").tap()
-        assert "inexact" in page.content()
+        assert "inexact" in page.inner_text("p.error")
         page.fill("input[name=password]", "sésame")
         page.locator("button[type=submit]").tap()
         page.wait_for_url(srv.url + "/")
