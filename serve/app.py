@@ -471,6 +471,8 @@ def create_app(cfg: ServeConfig) -> Starlette:
         html = await run_in_threadpool(standings_html)
         live = f'<script src="/static/tt.js" defer data-live="standings" data-csrf="{v.csrf}"></script>'
         html = html.replace("</body>", f"{live}</body>", 1)
+        # the published sheet on a phone: its wide tables scroll instead of overflowing
+        html = html.replace("</head>", "<style>section.feuille{overflow-x:auto}</style></head>", 1)
         return with_cookie(HTMLResponse(html), v)
 
     def standings_html() -> str:

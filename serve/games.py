@@ -164,7 +164,7 @@ class LiveGame:
                 "stage": st.stage,
                 "side": st.side,
                 "plays": list(st.plays),
-                "worth": [w.strip().replace(" (v)", "") for w in st.worth],
+                "worth": _worth(st.worth),
                 "can_leave": st.can_leave,
                 "default_marks": st.default_marks,
                 "board": board_of(self, moves=moves, side=st.side),
@@ -244,6 +244,19 @@ class LiveGame:
                 return Outcome("error", n, message=str(err))
             self.version += 1
             return Outcome("ok", n, messages=step.messages)
+
+
+def _worth(lines: tuple[str, ...]) -> list[str]:
+    """The session's worth lines, a continuation (indented: holes, bredouille) joined to
+    its side's line; its key hint ``(v)`` dropped (the page has a button)."""
+    out: list[str] = []
+    for w in lines:
+        text = w.strip().replace(" (v)", "")
+        if w.startswith(" ") and out:
+            out[-1] += " — " + text
+        else:
+            out.append(text)
+    return out
 
 
 def _roll_key(c: Coup) -> str:

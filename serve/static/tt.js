@@ -62,6 +62,10 @@
   var E = {next: parseInt(entry.dataset.next, 10), side: entry.dataset.side, die1: null, roll: null, play: null,
            finished: entry.dataset.finished === '1', flushing: false, offline: false};
 
+  function who(side) {
+    var name = names[side];
+    return fmt(W.throw_of, {side: side, name: name || side}).replace(' (' + side + ')', '');
+  }
   function queue() { try { return JSON.parse(localStorage.getItem(qKey) || '[]'); } catch (x) { return []; } }
   function saveQueue(q) {
     try { localStorage.setItem(qKey, JSON.stringify(q)); } catch (x) { /* private mode: kept in memory only */ }
@@ -76,6 +80,7 @@
   }
   function stage(name) {
     entry.dataset.stage = name || 'over';
+    show($('restart-row'), name === 'play' || name === 'marks' || name === 'offline');
     ['roll', 'play', 'marks', 'offline'].forEach(function (s) { show($('step-' + s), s === name && !E.finished); });
   }
   function pressed(group, value) {
@@ -88,7 +93,7 @@
     pressed($('die1'), null); pressed($('die2'), null);
     var q = queue();
     $('roll-title').textContent = q.length || E.offline ? ('coup ' + E.next)
-      : fmt(W.throw_of, {side: E.side, name: names[E.side] || E.side});
+      : who(E.side);
     stage('roll');
   }
 
@@ -106,7 +111,7 @@
         E.next = st.next; E.side = st.state.side; reset();
       } else {
         E.next = Math.max(st.next, ahead); E.side = st.state.side;
-        if (!E.roll) { reset(); }
+        if (!E.roll && E.die1 === null) { reset(); }
       }
       if (E.finished) { status(fmt(W.over, {result: st.state.result})); stage(null); }
     });
@@ -161,14 +166,13 @@
       if (pv.stage === 'error') { status(pv.message, 'error'); reset(); return; }
       if (pv.stage === 'commit') { submit(roll, '', ''); return; }
       status('');
-      if (pv.board) { $('board').innerHTML = pv.board; }
       if (pv.stage === 'marks') { showMarks(pv); return; }
       showPlays(pv);
     }).catch(offlineStep);
   }
 
   function showPlays(pv) {
-    $('play-title').textContent = fmt(W.throw_of, {side: pv.side, name: names[pv.side] || pv.side}) + ' : ' +
+    $('play-title').textContent = who(pv.side) + ' : ' +
       E.roll.charAt(0) + '-' + E.roll.charAt(1);
     var w = $('worth'); w.textContent = '';
     pv.worth.forEach(function (t) { var li = document.createElement('li'); li.textContent = t; w.appendChild(li); });
@@ -181,6 +185,7 @@
       box.appendChild(b);
     });
     show($('leave-box'), pv.can_leave);
+    $('pv-board-play').innerHTML = pv.board || '';
     stage('play');
   }
 
@@ -190,7 +195,6 @@
       if (pv.stage === 'stale') { refresh(); return; }
       if (pv.stage === 'error') { status(pv.message, 'error'); return; }
       if (pv.stage === 'commit') { submit(E.roll, play, ''); return; }
-      if (pv.board) { $('board').innerHTML = pv.board; }
       showMarks(pv);
     }).catch(function () { submit(E.roll, play, ''); });
   }
@@ -206,11 +210,12 @@
       show(ec, true);
     } else { show(ec, false); }
     $('marks-form').marks.value = '';
+    $('pv-board-marks').innerHTML = pv.board || '';
     stage('marks');
   }
 
-  entry.addEventListener('click', function (e) {
-    var b = e.target.closest('button');
+  document.addEventListener('click', function (e) {
+    var b = e.target.closest('#entry button, #tools button');
     if (!b || b.type === 'submit') { return; }
     if (b.dataset.die) {
       var group = b.parentNode.id;
@@ -254,6 +259,7 @@
   });
 
   entry.hidden = false;
+  $('tools').hidden = false;
   entry.dataset.acked = String(E.next - 1);
   saveQueue(queue());
   var q0 = queue();
