@@ -10,7 +10,9 @@ from .common import BadInput
 
 @click.command("serve")
 @click.argument("database", type=click.Path(dir_okay=False))
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (beyond this machine: a password).")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (beyond this machine: a password)."
+)
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
 @click.option(
     "--password",
@@ -47,7 +49,9 @@ def serve(
     if not is_loopback(host) and not password:
         password = click.prompt("Club password", hide_input=True, confirmation_prompt=True)
     try:
-        cfg = ServeConfig(database, host=host, password=password or None, club=club, event=event, publish=not no_publish)
+        cfg = ServeConfig(
+            database, host=host, password=password or None, club=club, event=event, publish=not no_publish
+        )
         app = create_app(cfg)
     except (ValueError, OSError) as err:
         raise BadInput(str(err)) from None

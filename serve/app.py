@@ -201,8 +201,19 @@ def findings_of(session: Any) -> list[dict[str, Any]]:
     return out
 
 
-def game_view(game: LiveGame, lang_names: bool = True) -> dict[str, Any]:
-    """What the templates show of a game."""
+def game_view(game: LiveGame) -> dict[str, Any]:
+    """What the templates show of a game (made once per change of the game: the followers
+    read it far more often than a coup is written)."""
+    with game.lock:
+        seen = game.view
+        if seen is not None and seen[0] == game.version:
+            return dict(seen[1])
+        view = _game_view(game)
+        game.view = (game.version, view)
+        return dict(view)
+
+
+def _game_view(game: LiveGame) -> dict[str, Any]:
     s = game.session
     h = s.record.headers
     coups = s.record.coups

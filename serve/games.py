@@ -102,6 +102,7 @@ class LiveGame:
     version: int = 0
     acks: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     last_messages: tuple[str, ...] = ()
+    view: tuple[int, dict[str, Any]] | None = None  # what the pages show, for ``version``
     _shadow: RecordingSession | None = None
     _shadow_version: int = -1
 

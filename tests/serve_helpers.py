@@ -50,7 +50,17 @@ class Server:
 
     def start(self) -> Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "tests"))
-        cmd = [sys.executable, "-m", "trictrac.cli", "serve", str(self.db), "--host", self.host, "--port", str(self.port)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "trictrac.cli",
+            "serve",
+            str(self.db),
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+        ]
         self.proc = subprocess.Popen([*cmd, *self.args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -168,7 +168,9 @@ def test_ecole_late_claim_leave_and_undo(browser, server):
     assert [k for k, _, _ in findings(stored(server, gid))] == [k for k, _, _ in findings(unclaimed)]
 
     # a hole taken by his points: s'en aller / tenir as two buttons; he leaves (003 §155)
-    gid = start_game(page, server.url, "A", "B", position="A{1:9,8:1,9:1,11:2,12:2} B{1:14,10:1} coin=1/0 coups=5/5 points=10/0")
+    gid = start_game(
+        page, server.url, "A", "B", position="A{1:9,8:1,9:1,11:2,12:2} B{1:14,10:1} coin=1/0 coups=5/5 points=10/0"
+    )
     tap_roll(page, (3, 1))
     wait_step(page, 1)
     assert page.locator("#leave-box").is_visible() and page.locator("#stay").is_visible()
