@@ -32,7 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..replay.profiles import PROFILES
-from .games import GameStore, LiveGame, StartError, Submission, board_of
+from .games import GameStore, LiveGame, StartError, Submission, board_defs_html, board_of
 from .security import COOKIE, Guard, Visitor, is_loopback, load_secret
 from .words import WORDS, say
 
@@ -114,23 +114,15 @@ class Archivist:
 
         try:
             with self.lock:
-                with game.lock:
+                with game.lock:  # the game's own file, as `trictrac db import` reads it (no undo meanwhile)
                     if not game.finished or game.meta.get("stored"):
                         return
-                    text = game.session.text()
-                tmp = self.cfg.folder / f".{game.gid}.import.trn"
-                tmp.write_text(text, encoding="utf-8")
-                try:
-                    report = import_records(self.cfg.db, [str(tmp)])
-                finally:
-                    tmp.unlink(missing_ok=True)
-                if report.failures:
-                    self.errors.append(report.failures[0].render())
-                    return
-                with game.lock:
-                    if game.session.text() == text:
-                        game.meta["stored"] = report.game_ids[0] if report.game_ids else "yes"
-                        self.store.save_meta(game)
+                    report = import_records(self.cfg.db, [str(game.path)])
+                    if report.failures:
+                        self.errors.append(report.failures[0].render())
+                        return
+                    game.meta["stored"] = report.game_ids[0] if report.game_ids else "yes"
+                    self.store.save_meta(game)
                 self._publish()
             self.hub.publish({"kind": "standings"})
         except Exception as err:  # a failed store must not stop the evening: shown on the club screen
@@ -173,6 +165,7 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("trictrac.serve", "templates"), autoescape=select_autoescape(default=True))
     env.globals["say"] = say
     env.globals["W"] = WORDS
+    env.globals["board_defs"] = board_defs_html
     return env
 
 
@@ -456,7 +449,13 @@ def create_app(cfg: ServeConfig) -> Starlette:
         if request.headers.get("content-type", "").startswith("application/json"):
             code = {"ok": 200, "duplicate": 200, "conflict": 409, "error": 422}.get(out["status"], 200)
             return JSONResponse(out, status_code=code)
-        return RedirectResponse(f"/g/{game.gid}/noter", status_code=303)  # the form without script
+        if out["status"] in ("ok", "duplicate"):  # the form without script
+            return RedirectResponse(f"/g/{game.gid}/noter", status_code=303)
+        v = visitor_of(request)
+        why = out["message"] or say("conflict", n=out["next"] - 1, coup=out["coup"])
+        return render(
+            request, v, "record.html", status=409, g=game_view(game), rolls=_ROLLS, js_words=_JS_WORDS, error=why
+        )
 
     async def undo(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)

@@ -29,6 +29,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ from ..notation.record import Comment, Coup, MarqueStart, Record, ReleveStart
 from ..notation.textio import atomic_write_text
 from ..notation.writer import write_element
 from ..replay.recording import RecordingError, RecordingSession, parse_roll
+
+_WARMER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-preview")
 
 __all__ = ["GameStore", "LiveGame", "Outcome", "Submission", "StartError", "board_of"]
 
@@ -126,16 +129,33 @@ class LiveGame:
     # -- the copy that previews entries ----------------------------------------------------
     def _preview_session(self) -> RecordingSession:
         """A copy of the session writing no file, at the same point of the game (made
-        again after each coup: the constructor re-verifies the record)."""
+        again after each coup, see :meth:`warm`; here when not ready)."""
         if self._shadow is None or self._shadow_version != self.version:
-            rec = self.session.record
-            self._shadow = RecordingSession(
-                Record(headers=dict(rec.headers), elements=list(rec.elements)),
-                profile=self.session.profile,
-                first=str(self.meta.get("first") or "A"),
-            )
+            self._shadow = self._copy(self.session.record)
             self._shadow_version = self.version
         return self._shadow
+
+    def _copy(self, rec: Record) -> RecordingSession:
+        # the public constructor: it verifies the record again (the one course of the game)
+        return RecordingSession(
+            Record(headers=dict(rec.headers), elements=list(rec.elements)),
+            profile=self.session.profile,
+            first=str(self.meta.get("first") or "A"),
+        )
+
+    def warm(self) -> None:
+        """Make the preview's copy for the next coup off the request that wrote the last
+        one (the player throws the dice meanwhile); the game's lock is held only to take
+        the record and to put the copy in place."""
+        with self.lock:
+            version = self.version
+            if self._shadow is not None and self._shadow_version == version:
+                return
+            rec = Record(headers=dict(self.session.record.headers), elements=list(self.session.record.elements))
+        shadow = self._copy(rec)
+        with self.lock:
+            if self.version == version:
+                self._shadow, self._shadow_version = shadow, version
 
     def preview(self, seq: int, roll: str, play: str | None = None) -> dict[str, Any]:
         """What the page shows after a throw (``play`` None) or after the play: the stage
@@ -297,9 +317,22 @@ def board_of(game: LiveGame, *, moves: tuple[tuple[int, int], ...] = (), side: s
             if steps and position.turn != c.side:
                 last = (c.side, steps)
     try:
-        return svg_text(board_svg(position, score, last_move=last, names=names), xml_declaration=False)
+        return svg_text(board_svg(position, score, last_move=last, names=names, defs=False), xml_declaration=False)
     except ValueError:
-        return svg_text(board_svg(position, score, names=names), xml_declaration=False)
+        return svg_text(board_svg(position, score, names=names, defs=False), xml_declaration=False)
+
+
+_DEFS: list[str] = []
+
+
+def board_defs_html() -> str:
+    """The boards' shared definitions, once on every page (``publish.board.board_defs``):
+    each board then draws only its checkers, score and arrows (a tenth of the work)."""
+    if not _DEFS:
+        from ..publish.board import board_defs, svg_text
+
+        _DEFS.append(svg_text(board_defs(), xml_declaration=False))
+    return _DEFS[0]
 
 
 def table_of(session: RecordingSession) -> tuple[Any, Any]:
@@ -425,10 +458,14 @@ class GameStore:
         return game
 
     def changed(self, game: LiveGame) -> None:
-        """After a coup, an undo or a comment: tell the pages, store a game that ended."""
+        """After a coup, an undo or a comment: tell the pages, store a game that ended,
+        make the next coup's preview ready."""
         self.on_change(game.gid)
-        if game.finished and not game.meta.get("stored"):
-            self.on_finish(game)
+        if game.finished:
+            if not game.meta.get("stored"):
+                self.on_finish(game)
+        else:
+            _WARMER.submit(game.warm)
 
 
 def wait_until(predicate: Callable[[], bool], seconds: float) -> bool:

@@ -49,6 +49,7 @@ class Figures:
     duplicates: int = 0
     refused: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    previews: list[float] = field(default_factory=list)
     reads: int = 0
     events: int = 0
     games: list[tuple[str, list[str]]] = field(default_factory=list)  # (gid, coups acknowledged)
@@ -67,7 +68,9 @@ async def _client(url: str) -> tuple[httpx.AsyncClient, str]:
     return c, m.group(1)
 
 
-async def _table(url: str, k: int, parties: list[Any], deadline: float, think: float, seed: int, fig: Figures) -> None:
+async def _table(
+    url: str, k: int, parties: list[Any], deadline: float, think: float, seed: int, fig: Figures, previews: bool
+) -> None:
     c, csrf = await _client(url)
     rng = random.Random(seed * 1000 + k)
     h = {"X-CSRF-Token": csrf}
@@ -86,6 +89,14 @@ async def _table(url: str, k: int, parties: list[Any], deadline: float, think: f
                 if time.monotonic() >= deadline:
                     break
                 body = {"seq": seq, **_entries(coup)}
+                if previews:  # what the page asks while the player taps: the plays, then the marks
+                    await asyncio.sleep(think * rng.random())
+                    t1 = time.perf_counter()
+                    await c.post(f"/g/{gid}/preview", json={"seq": seq, "roll": body["roll"]}, headers=h)
+                    await c.post(
+                        f"/g/{gid}/preview", json={"seq": seq, "roll": body["roll"], "play": body["play"]}, headers=h
+                    )
+                    fig.previews.append((time.perf_counter() - t1) / 2)
                 t0 = time.perf_counter()
                 r = await c.post(f"/g/{gid}/coup", json=body, headers=h)
                 fig.latencies.append(time.perf_counter() - t0)
@@ -159,7 +170,9 @@ def _check(folder: Path, fig: Figures) -> tuple[int, int]:
     return lost, doubled
 
 
-async def _run(url: str, tables: int, followers: int, seconds: float, think: float, seed: int) -> Figures:
+async def _run(
+    url: str, tables: int, followers: int, seconds: float, think: float, seed: int, previews: bool
+) -> Figures:
     fig = Figures()
     # the parties are played by the bots before the clock starts (a table plays one in
     # about four minutes at one coup a second: two each is plenty)
@@ -168,14 +181,20 @@ async def _run(url: str, tables: int, followers: int, seconds: float, think: flo
         for k in range(1, tables + 1)
     }
     deadline = time.monotonic() + seconds
-    jobs = [_table(url, k, parties[k], deadline, think, seed, fig) for k in range(1, tables + 1)]
+    jobs = [_table(url, k, parties[k], deadline, think, seed, fig, previews) for k in range(1, tables + 1)]
     jobs += [_follower(url, k, deadline, fig) for k in range(followers)]
     await asyncio.gather(*jobs)
     return fig
 
 
 def run_load(
-    *, tables: int = 8, followers: int = 20, seconds: float = 120, think: float = 1.0, seed: int = 1
+    *,
+    tables: int = 8,
+    followers: int = 20,
+    seconds: float = 120,
+    think: float = 1.0,
+    seed: int = 1,
+    previews: bool = True,
 ) -> dict[str, Any]:
     """Run the load test (module docstring) and return its figures."""
     if not (1 <= tables <= 64 and 0 <= followers <= 200 and 0 < seconds <= 600):
@@ -199,7 +218,7 @@ def run_load(
                     time.sleep(0.1)
             cpu0, load0 = _cpu_seconds(proc.pid), os.getloadavg()[0]
             t0 = time.monotonic()
-            fig = asyncio.run(_run(url, tables, followers, seconds, think, seed))
+            fig = asyncio.run(_run(url, tables, followers, seconds, think, seed, previews))
             wall = time.monotonic() - t0
             cpu, load1 = _cpu_seconds(proc.pid) - cpu0, os.getloadavg()[0]
         finally:
@@ -228,6 +247,10 @@ def run_load(
             "p95": round(p95 * 1000, 1),
             "max": round(lat[-1] * 1000, 1),
         },
+        "preview_ms": {
+            "median": round(statistics.median(fig.previews) * 1000, 1) if fig.previews else None,
+            "p95": round(sorted(fig.previews)[int(0.95 * len(fig.previews))] * 1000, 1) if fig.previews else None,
+        },
         "reads": fig.reads,
         "events": fig.events,
         "server_cpu_seconds": round(cpu, 1),
@@ -244,9 +267,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=120)
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds between a table's coups")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-preview", action="store_true", help="send the coups whole, as a page offline does")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    out = run_load(tables=a.tables, followers=a.followers, seconds=a.seconds, think=a.think, seed=a.seed)
+    out = run_load(
+        tables=a.tables, followers=a.followers, seconds=a.seconds, think=a.think, seed=a.seed, previews=not a.no_preview
+    )
     if a.json:
         print(json.dumps(out, indent=1))
     else:

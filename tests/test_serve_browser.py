@@ -130,6 +130,7 @@ def test_ecole_late_claim_leave_and_undo(browser, server):
     page.locator("#plays button", has_text="1/7 1/6").tap()
     page.wait_for_selector("#step-marks:not([hidden])")
     assert page.inner_text("#proposed") == "A+4b"
+    shoot(page, "record-360-marks")
     assert page.get_attribute("#ecole", "data-marks") == "B:école+4"
     page.locator("#ecole").tap()
     wait_acked(page, 5)
