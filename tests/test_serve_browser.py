@@ -325,3 +325,32 @@ def forged(ctx, srv: Server) -> str:
     text = evil.content()
     assert not list(Path(str(srv.db) + ".games").glob("*.trn"))
     return text
+
+
+def test_two_devices_on_one_game_never_write_two_versions_of_a_coup(browser, server):
+    ctx = browser.new_context(**PHONE)
+    first = ctx.new_page()
+    gid = start_game(first, server.url, "Dupont", "Martin")
+    other = browser.new_context(**PHONE)  # another phone: its own cookie and queue
+    second = other.new_page()
+    second.goto(f"{server.url}/g/{gid}/noter")
+    second.wait_for_selector("#entry:not([hidden])")
+    tap_roll(first, (2, 1))  # the first device shows the plays of 2-1 for coup 1 ...
+    assert wait_step(first, 1) == "play"
+    tap_roll(second, (4, 3))  # ... while the second writes another coup 1
+    assert wait_step(second, 1) == "play"
+    second.locator("#plays button[data-play='1']").tap()
+    wait_acked(second, 1)
+    # the first is told, its entry dropped and the game read again
+    first.wait_for_function("document.getElementById('status').textContent.includes('Un autre appareil')")
+    first.wait_for_function("document.getElementById('entry').dataset.acked == '1'")
+    r = first.evaluate(
+        """async () => { const r = await fetch(location.pathname.replace('/noter', '/coup'), {method: 'POST',
+             headers: {'Content-Type': 'application/json', 'X-CSRF-Token': document.querySelector('meta[name=csrf]').content},
+             body: JSON.stringify({seq: 1, roll: '21', play: '1', marks: ''})}); return [r.status, await r.json()]; }"""
+    )
+    assert r[0] == 409 and r[1]["status"] == "conflict" and r[1]["coup"].startswith("1. A 4-3")
+    coups = stored(server, gid).coups
+    assert len(coups) == 1 and coups[0].roll == (4, 3)
+    ctx.close()
+    other.close()
