@@ -596,6 +596,18 @@ def create_app(cfg: ServeConfig) -> Starlette:
 
 _JS_WORDS = {
     k: WORDS[k]
-    for k in ("throw_of", "saved", "already", "conflict", "queued", "ecole_by", "undo_confirm", "nothing_due", "over")
+    for k in (
+        "throw_of",
+        "saved",
+        "already",
+        "conflict",
+        "queued",
+        "ecole_by",
+        "undo_confirm",
+        "nothing_due",
+        "over",
+        "marks",
+        "leave",
+    )
 }
 _ROLLS = [f"{a}{b}" for a in range(6, 0, -1) for b in range(a, 0, -1)]

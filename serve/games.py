@@ -39,6 +39,7 @@ from ..notation.record import Comment, Coup, MarqueStart, Record, ReleveStart
 from ..notation.textio import atomic_write_text
 from ..notation.writer import write_element
 from ..replay.recording import RecordingError, RecordingSession, parse_roll
+from .words import say
 
 _WARMER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-preview")
 
@@ -181,7 +182,15 @@ class LiveGame:
             moves: tuple[tuple[int, int], ...] = ()
             if play is not None:
                 moves = _chosen_moves(s, st, play)
+            chosen = ""
+            if play is not None:
+                chosen = (
+                    say("leave")
+                    if play.strip() == "v"
+                    else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in moves)
+                )
             out = {
+                "chosen": chosen,
                 "stage": st.stage,
                 "side": st.side,
                 "plays": list(st.plays),

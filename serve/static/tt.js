@@ -174,8 +174,7 @@
   function showPlays(pv) {
     $('play-title').textContent = who(pv.side) + ' : ' +
       E.roll.charAt(0) + '-' + E.roll.charAt(1);
-    var w = $('worth'); w.textContent = '';
-    pv.worth.forEach(function (t) { var li = document.createElement('li'); li.textContent = t; w.appendChild(li); });
+    fillWorth($('worth'), pv.worth);
     var box = $('plays'); box.textContent = '';
     pv.plays.forEach(function (p, i) {
       var b = document.createElement('button'); b.type = 'button';
@@ -199,7 +198,15 @@
     }).catch(function () { submit(E.roll, play, ''); });
   }
 
+  function fillWorth(w, lines) {
+    w.textContent = '';
+    (lines || []).forEach(function (t) { var li = document.createElement('li'); li.textContent = t; w.appendChild(li); });
+  }
+
   function showMarks(pv) {
+    var played = pv.chosen ? ' — ' + pv.chosen : '';
+    $('marks-title').textContent = W.marks + ' : ' + who(pv.side) + ' ' + E.roll.charAt(0) + '-' + E.roll.charAt(1) + played;
+    fillWorth($('worth-marks'), pv.worth);
     $('proposed').textContent = pv.default_marks || W.nothing_due;
     var m = /^([AB])\+(\d+)/.exec(pv.default_marks || '');
     var ec = $('ecole');
