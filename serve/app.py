@@ -608,6 +608,7 @@ _JS_WORDS = {
         "over",
         "marks",
         "leave",
+        "coup_title",
     )
 }
 _ROLLS = [f"{a}{b}" for a in range(6, 0, -1) for b in range(a, 0, -1)]

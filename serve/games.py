@@ -222,9 +222,9 @@ class LiveGame:
                 same = known == key if known is not None else (stored is not None and _roll_key(stored) == key[0])
                 return Outcome("duplicate" if same else "conflict", n, coup=text)
             if seq > n + 1:
-                return Outcome("conflict", n, message=f"coup {seq} attendu {n + 1}")
+                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
             if s.state.finished:
-                return Outcome("error", n, message="la partie est finie")
+                return Outcome("error", n, message=say("over_short"))
             msgs: list[str] = []
             try:
                 msgs += s.enter(sub.roll).messages
@@ -238,7 +238,7 @@ class LiveGame:
                 if s.state.stage == "marks" and self.written == n:
                     msgs += s.enter(marks).messages
                 if self.written == n:
-                    raise RecordingError("coup incomplet")
+                    raise RecordingError(say("incomplete"))
             except RecordingError as err:
                 if self.written == n and s.state.stage in ("play", "marks"):
                     s.undo()
@@ -253,7 +253,7 @@ class LiveGame:
         with self.lock:
             n = self.written
             if seq != n + 1 or n == 0:
-                return Outcome("conflict", n, message=f"coup {seq} attendu {n + 1}")
+                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
             step = self.session.undo()
             for k in [k for k in self.acks if k > self.written]:
                 del self.acks[k]
@@ -267,7 +267,7 @@ class LiveGame:
         with self.lock:
             n = self.written
             if seq != n + 1:
-                return Outcome("conflict", n, message=f"coup {seq} attendu {n + 1}")
+                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
             try:
                 step = self.session.comment(text)
             except RecordingError as err:
@@ -425,11 +425,11 @@ class GameStore:
         """A new game with its GameId, its file written at once."""
         a, b = " ".join(a.split()), " ".join(b.split())
         if not a or not b:
-            raise StartError("le nom des deux joueurs")
+            raise StartError(say("name_needed"))
         if a.casefold() == b.casefold():
-            raise StartError("deux joueurs différents")
+            raise StartError(say("same_players"))
         if first not in ("A", "B"):
-            raise StartError("premier à jouer : A ou B")
+            raise StartError(say("first_a_or_b"))
         created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         gid = hashlib.sha256(f"{a}\x1f{b}\x1f{created}\x1f{secrets.token_hex(8)}".encode()).hexdigest()[:16]
         headers = {

@@ -92,7 +92,7 @@
     E.die1 = null; E.roll = null; E.play = null;
     pressed($('die1'), null); pressed($('die2'), null);
     var q = queue();
-    $('roll-title').textContent = q.length || E.offline ? ('coup ' + E.next)
+    $('roll-title').textContent = q.length || E.offline ? fmt(W.coup_title, {n: E.next})
       : who(E.side);
     stage('roll');
   }
