@@ -168,6 +168,11 @@ def test_a_finished_game_is_stored_with_its_game_id_and_published(app):
     assert rows == [(f"tag:{gid}",)]  # the import path's identity: its GameId
     assert "Leclerc" in c.get("/classement").text
     assert "Morel" in c.get("/pages/index.html").text
+    # the next evening (tonight's records gone): the members come from the club database
+    for f in cfg.folder.glob("*.trn"):
+        f.unlink()
+    later = TestClient(create_app(cfg), base_url="http://127.0.0.1")
+    assert "<option>Leclerc</option>" in later.get("/nouvelle").text
 
 
 def test_a_password_beyond_loopback(tmp_path: Path):
