@@ -50,6 +50,8 @@ class Figures:
     refused: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     previews: list[float] = field(default_factory=list)
+    take: list[float] = field(default_factory=list)  # the server's own time to take a coup (Server-Timing)
+    take_cpu: list[float] = field(default_factory=list)
     reads: int = 0
     events: int = 0
     games: list[tuple[str, list[str]]] = field(default_factory=list)  # (gid, coups acknowledged)
@@ -100,6 +102,10 @@ async def _table(
                 t0 = time.perf_counter()
                 r = await c.post(f"/g/{gid}/coup", json=body, headers=h)
                 fig.latencies.append(time.perf_counter() - t0)
+                timing = dict(re.findall(r"(\w+);dur=([\d.]+)", r.headers.get("server-timing", "")))
+                if timing:
+                    fig.take.append(float(timing["take"]) / 1000)
+                    fig.take_cpu.append(float(timing["cpu"]) / 1000)
                 out = r.json()
                 if out["status"] != "ok":
                     fig.refused.append(f"{gid} coup {seq}: {out}")
@@ -147,6 +153,13 @@ async def _follower(url: str, k: int, deadline: float, fig: Figures) -> None:
         pass
     finally:
         await c.aclose()
+
+
+def _quantiles(xs: list[float]) -> dict[str, float | None]:
+    if not xs:
+        return {"median": None, "p95": None}
+    ys = sorted(xs)
+    return {"median": round(statistics.median(ys) * 1000, 1), "p95": round(ys[int(0.95 * (len(ys) - 1))] * 1000, 1)}
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -247,6 +260,8 @@ def run_load(
             "p95": round(p95 * 1000, 1),
             "max": round(lat[-1] * 1000, 1),
         },
+        "server_take_ms": _quantiles(fig.take),
+        "server_take_cpu_ms": _quantiles(fig.take_cpu),
         "preview_ms": {
             "median": round(statistics.median(fig.previews) * 1000, 1) if fig.previews else None,
             "p95": round(sorted(fig.previews)[int(0.95 * len(fig.previews))] * 1000, 1) if fig.previews else None,
