@@ -82,7 +82,8 @@ class Hub:
                 with contextlib.suppress(asyncio.QueueFull):
                     q.put_nowait(event)
 
-        loop.call_soon_threadsafe(put)
+        with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
+            loop.call_soon_threadsafe(put)
 
     def close(self) -> None:
         for q in list(self.queues):
