@@ -40,12 +40,12 @@ def serve(
       trictrac serve club.db --host 0.0.0.0 --port 8080      # asks for the club password
     """
     try:
-        from ..serve.app import ServeConfig, create_app
+        import uvicorn  # noqa: F401  (the extra's server, imported by run_server)
+
+        from ..serve.app import ServeConfig, create_app, run_server
         from ..serve.security import is_loopback
     except ImportError as err:  # the extra is not installed
         raise BadInput(f"trictrac serve needs its extra: pip install -e '.[serve]' ({err.name} missing)") from None
-    import uvicorn
-
     if not is_loopback(host) and not password:
         password = click.prompt("Club password", hide_input=True, confirmation_prompt=True)
     try:
@@ -56,4 +56,4 @@ def serve(
     except (ValueError, OSError) as err:
         raise BadInput(str(err)) from None
     click.echo(f"trictrac serve: http://{host}:{port}/  (games in {cfg.folder})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    run_server(app, host, port)

@@ -36,7 +36,7 @@ from .games import GameStore, LiveGame, StartError, Submission, board_defs_html,
 from .security import COOKIE, Guard, Visitor, is_loopback, load_secret
 from .words import WORDS, say
 
-__all__ = ["ServeConfig", "create_app"]
+__all__ = ["ServeConfig", "create_app", "run_server"]
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -622,3 +622,10 @@ _JS_WORDS = {
     )
 }
 _ROLLS = [f"{a}{b}" for a in range(6, 0, -1) for b in range(a, 0, -1)]
+
+
+def run_server(app: Starlette, host: str, port: int) -> None:
+    """Serve ``app`` with uvicorn until stopped (``trictrac serve``)."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -208,6 +208,7 @@ def run_load(
     think: float = 1.0,
     seed: int = 1,
     previews: bool = True,
+    server_nice: int = 0,
 ) -> dict[str, Any]:
     """Run the load test (module docstring) and return its figures."""
     if not (1 <= tables <= 64 and 0 <= followers <= 200 and 0 < seconds <= 600):
@@ -220,7 +221,12 @@ def run_load(
     with tempfile.TemporaryDirectory(prefix="trictrac-load-") as tmp:
         db = Path(tmp) / "club.db"
         cmd = [sys.executable, "-m", "trictrac.cli", "serve", str(db), "--host", "127.0.0.1", "--port", str(port)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=(lambda: os.nice(server_nice)) if server_nice else None,
+        )
         url = f"http://127.0.0.1:{port}"
         try:
             for _ in range(200):
@@ -272,6 +278,7 @@ def run_load(
         "server_cpu_ms_per_coup": round(cpu * 1000 / fig.acked, 1) if fig.acked else None,
         "cpus": os.cpu_count(),
         "load_average": [round(load0, 1), round(load1, 1)],
+        "server_nice": server_nice,
     }
 
 
@@ -283,10 +290,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds between a table's coups")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-preview", action="store_true", help="send the coups whole, as a page offline does")
+    ap.add_argument(
+        "--server-nice",
+        type=int,
+        default=0,
+        help="the server's niceness (negative: ahead of the other work of a shared machine; root only)",
+    )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     out = run_load(
-        tables=a.tables, followers=a.followers, seconds=a.seconds, think=a.think, seed=a.seed, previews=not a.no_preview
+        tables=a.tables,
+        followers=a.followers,
+        seconds=a.seconds,
+        think=a.think,
+        seed=a.seed,
+        previews=not a.no_preview,
+        server_nice=a.server_nice,
     )
     if a.json:
         print(json.dumps(out, indent=1))
