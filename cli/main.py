@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "standings": ("standings", "standings"),
     "publish": ("publish", "publish"),
     "record": ("record", "record"),
+    "serve": ("serve", "serve"),
 }
 
 

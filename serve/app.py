@@ -1,0 +1,631 @@
+"""The web application of ``trictrac serve`` (Starlette, Jinja2 templates; docs/serve.md).
+
+Pages read without JavaScript (server-rendered HTML; the live pages refresh themselves
+through ``<noscript>`` meta refresh); ``static/tt.js`` adds the entry at the table, the
+queue of entries kept in the page while the network is down, and the live updates
+(server-sent events, ``/events``).  Every POST carries the session's CSRF token; with a
+club password every page but the login asks for it (``serve.security``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..replay.profiles import PROFILES
+from .games import GameStore, LiveGame, StartError, Submission, board_defs_html, board_of
+from .security import COOKIE, Guard, Visitor, is_loopback, load_secret
+from .words import WORDS, say
+
+__all__ = ["ServeConfig", "create_app", "run_server"]
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class ServeConfig:
+    """What ``trictrac serve`` was started with."""
+
+    def __init__(
+        self,
+        db: str | os.PathLike[str],
+        *,
+        host: str = "127.0.0.1",
+        password: str | None = None,
+        club: str | None = None,
+        event: str | None = None,
+        publish: bool = True,
+    ) -> None:
+        self.db = Path(db).resolve()
+        self.folder = Path(str(self.db) + ".games")
+        self.host = host
+        self.password = password
+        self.club = club
+        self.event = event
+        self.publish = publish
+        if not is_loopback(host) and not password:
+            raise ValueError(f"--host {host}: a club password is required beyond this machine (--password)")
+
+
+class Hub:
+    """Tells the live pages what changed (server-sent events): one queue per listener."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
+
+    def publish(self, event: dict[str, Any]) -> None:
+        loop = self.loop
+        if loop is None:
+            return
+
+        def put() -> None:
+            for q in list(self.queues):
+                with contextlib.suppress(asyncio.QueueFull):
+                    q.put_nowait(event)
+
+        with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
+            loop.call_soon_threadsafe(put)
+
+    def close(self) -> None:
+        for q in list(self.queues):
+            with contextlib.suppress(asyncio.QueueFull):
+                q.put_nowait(None)
+
+
+class Archivist:
+    """Stores finished games in the club database (``club.db.import_records``, the path
+    of ``db import``) and publishes the club's pages again, one job at a time, off the
+    request that wrote the last coup."""
+
+    def __init__(self, cfg: ServeConfig, store: GameStore, hub: Hub) -> None:
+        self.cfg, self.store, self.hub = cfg, store, hub
+        self.lock = threading.Lock()
+        self.site: Path | None = None
+        self.errors: list[str] = []
+        self.jobs = 0
+        existing = sorted(cfg.folder.glob(".site-*"))
+        if existing:
+            self.site = existing[-1]
+
+    def finished(self, game: LiveGame) -> None:
+        self.jobs += 1
+        threading.Thread(target=self._store, args=(game,), daemon=True).start()
+
+    def _store(self, game: LiveGame) -> None:
+        from ..club.db import import_records
+
+        try:
+            with self.lock:
+                with game.lock:  # the game's own file, as `trictrac db import` reads it (no undo meanwhile)
+                    if not game.finished or game.meta.get("stored"):
+                        return
+                    report = import_records(self.cfg.db, [str(game.path)])
+                    if report.failures:
+                        self.errors.append(report.failures[0].render())
+                        return
+                    game.meta["stored"] = report.game_ids[0] if report.game_ids else "yes"
+                    self.store.save_meta(game)
+                self._publish()
+            self.hub.publish({"kind": "standings"})
+        except Exception as err:  # a failed store must not stop the evening: shown on the club screen
+            self.errors.append(f"{type(err).__name__}: {err}")
+        finally:
+            self.jobs -= 1
+
+    def publish_now(self) -> None:
+        with self.lock:
+            self._publish()
+
+    def _publish(self) -> None:
+        """The club's published pages, from the database, into a new folder swapped in."""
+        if not self.cfg.publish or not self.cfg.db.exists():
+            return
+        from ..club.db import open_db
+        from ..club.standings import compute_standings, selected_games, standing_games
+        from ..publish.site import publish_files
+
+        db = open_db(self.cfg.db, readonly=True)
+        try:
+            standings = compute_standings(standing_games(db))
+            chosen = selected_games(db)
+        finally:
+            db.conn.close()
+        if not chosen:
+            return
+        target = self.cfg.folder / f".site-{time.time_ns()}"
+        with tempfile.TemporaryDirectory(dir=self.cfg.folder, prefix=".pub-") as tmp:
+            src = Path(tmp) / "club.trn"
+            src.write_text("".join(text.rstrip("\n") + "\n\n" for _, _, text in chosen), encoding="utf-8")
+            publish_files([src], target, club=self.cfg.club, standings=standings)
+        old, self.site = self.site, target
+        for d in self.cfg.folder.glob(".site-*"):
+            if d != target and d != old:
+                shutil.rmtree(d, ignore_errors=True)
+
+
+def _env() -> Environment:
+    env = Environment(loader=PackageLoader("trictrac.serve", "templates"), autoescape=select_autoescape(default=True))
+    env.globals["say"] = say
+    env.globals["W"] = WORDS
+    env.globals["board_defs"] = board_defs_html
+    return env
+
+
+def _plays_of(game: LiveGame) -> dict[str, Any]:
+    st = game.session.state
+    return {"stage": st.stage, "side": st.side, "number": st.number, "finished": st.finished, "result": st.result}
+
+
+def findings_of(session: Any) -> list[dict[str, Any]]:
+    """The verifier's findings on the record so far (those of ``trictrac check`` on the
+    file), in the words of the published pages."""
+    from ..publish.messages import finding_consequence, finding_kind_name, finding_message, seat_names
+
+    names = seat_names(session.record)
+    out = []
+    for f in session.report.findings:
+        out.append(
+            {
+                "coup": f.coup,
+                "kind": f.kind,
+                "name": finding_kind_name(f),
+                "text": finding_message(f, "fr", names),
+                "consequence": finding_consequence(f, "fr", names),
+            }
+        )
+    return out
+
+
+def game_view(game: LiveGame) -> dict[str, Any]:
+    """What the templates show of a game (made once per change of the game: the followers
+    read it far more often than a coup is written)."""
+    with game.lock:
+        seen = game.view
+        if seen is not None and seen[0] == game.version:
+            return dict(seen[1])
+        view = _game_view(game)
+        game.view = (game.version, view)
+        return dict(view)
+
+
+def _game_view(game: LiveGame) -> dict[str, Any]:
+    s = game.session
+    h = s.record.headers
+    coups = s.record.coups
+    st = s.state
+    score = s.table.score
+    side_name = h.get(st.side, st.side)
+    last = [line for line in s.text().splitlines() if line and not line.startswith("[")][-8:]
+    return {
+        "gid": game.gid,
+        "table": game.table,
+        "a": h.get("A", "A"),
+        "b": h.get("B", "B"),
+        "partie": h.get("Partie", ""),
+        "profile": h.get("Profile", ""),
+        "score": score,
+        "score_text": s.score_text(),
+        "written": len(coups),
+        "next": len(coups) + 1,
+        "state": _plays_of(game),
+        "side_name": side_name,
+        "flags": findings_of(s),
+        "last_lines": last,
+        "last_messages": list(game.last_messages),
+        "board": board_of(game),
+        "finished": st.finished,
+        "result": st.result,
+        "stored": bool(game.meta.get("stored")),
+        "version": game.version,
+    }
+
+
+def create_app(cfg: ServeConfig) -> Starlette:
+    """The application (``uvicorn`` serves it; the tests drive it too)."""
+    store = GameStore(cfg.folder, club=cfg.club, event=cfg.event)
+    guard = Guard(load_secret(cfg.folder), cfg.password)
+    hub = Hub()
+    archivist = Archivist(cfg, store, hub)
+    env = _env()
+    static_dir = Path(__file__).with_name("static")
+
+    def changed(gid: str) -> None:
+        hub.publish({"kind": "game", "game": gid})
+
+    store.on_change = changed
+    store.on_finish = archivist.finished
+
+    # -- helpers ---------------------------------------------------------------------------
+    def visitor_of(request: Request) -> Visitor:
+        return guard.visitor(request.cookies.get(COOKIE))
+
+    def with_cookie(resp: Response, v: Visitor) -> Response:
+        if v.fresh:
+            resp.set_cookie(COOKIE, guard.cookie_value(v.sid, v.authed), httponly=True, samesite="strict", path="/")
+        return resp
+
+    def render(request: Request, v: Visitor, name: str, status: int = 200, **ctx: Any) -> Response:
+        ctx.update(csrf=v.csrf, club=cfg.club, needs_password=cfg.password is not None)
+        html = env.get_template(name).render(**ctx)
+        return with_cookie(HTMLResponse(html, status_code=status), v)
+
+    def page(handler: Callable[[Request, Visitor], Awaitable[Response]], *, post: bool = False) -> Handler:
+        """Password (when set) and CSRF (every POST) checked before ``handler``."""
+
+        async def run(request: Request) -> Response:
+            v = visitor_of(request)
+            if not v.authed:
+                if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
+                    return with_cookie(RedirectResponse("/login", status_code=303), v)
+                return with_cookie(JSONResponse({"status": "login", "message": say("login")}, status_code=401), v)
+            if post or request.method == "POST":
+                token = request.headers.get("x-csrf-token")
+                if token is None and request.headers.get("content-type", "").startswith(
+                    ("application/x-www-form-urlencoded", "multipart/form-data")
+                ):
+                    token = str((await request.form()).get("csrf") or "")
+                if not guard.check_csrf(v, token):
+                    if "application/json" in request.headers.get("content-type", ""):
+                        return JSONResponse({"status": "forbidden", "message": say("forbidden")}, status_code=403)
+                    return render(request, v, "message.html", status=403, message=say("forbidden"))
+            return await handler(request, v)
+
+        return run
+
+    def game_or_404(request: Request) -> LiveGame | None:
+        return store.get(str(request.path_params.get("gid", "")))
+
+    async def body(request: Request) -> dict[str, Any]:
+        if request.headers.get("content-type", "").startswith("application/json"):
+            try:
+                data = await request.json()
+            except ValueError:
+                return {}
+            return data if isinstance(data, dict) else {}
+        return {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+
+    def seq_of(data: dict[str, Any]) -> int:
+        try:
+            return int(data.get("seq", 0))
+        except (TypeError, ValueError):
+            return 0
+
+    def not_found(request: Request, v: Visitor) -> Response:
+        return render(request, v, "message.html", status=404, message=say("not_found"))
+
+    # -- pages -----------------------------------------------------------------------------
+    async def club(request: Request, v: Visitor) -> Response:
+        return render(request, v, "club.html", **club_context())
+
+    def club_context() -> dict[str, Any]:
+        return {
+            "games": [game_view(g) for g in store.in_progress()],
+            "done": [game_view(g) for g in store.finished()],
+            "errors": archivist.errors[-3:] + [f"{k}: {m}" for k, m in store.unreadable.items()],
+            "site": archivist.site is not None,
+        }
+
+    async def club_part(request: Request, v: Visitor) -> Response:
+        return render(request, v, "club_part.html", **club_context())
+
+    def players() -> list[str]:
+        names: set[str] = set()
+        if cfg.db.exists():
+            from ..club.db import open_db
+            from ..club.queries import list_players
+
+            try:
+                db = open_db(cfg.db, readonly=True)
+                try:
+                    names.update(p["name"] for p in list_players(db))
+                finally:
+                    db.conn.close()
+            except Exception:  # an unreadable database: the names typed will do
+                pass
+        for g in store.games.values():
+            names.update((g.headers.get("A", ""), g.headers.get("B", "")))
+        return sorted((n for n in names if n), key=str.casefold)
+
+    async def new_form(request: Request, v: Visitor) -> Response:
+        return render(
+            request,
+            v,
+            "new.html",
+            players=players(),
+            profiles=sorted(PROFILES),
+            table=say("table_default", n=len(store.in_progress()) + 1),
+            error=None,
+            form={},
+        )
+
+    async def new_game(request: Request, v: Visitor) -> Response:
+        form = await body(request)
+
+        def pick(side: str) -> str:
+            return str(form.get(f"{side}_new") or "").strip() or str(form.get(f"{side}_pick") or "").strip()
+
+        partie = "douze-trous"
+        if form.get("partie") == "a-ecrire":
+            try:
+                n = max(1, min(99, int(form.get("marques") or 4)))
+            except ValueError:
+                n = 4
+            partie = f"a-ecrire {n}"
+        try:
+            game = await run_in_threadpool(
+                store.start,
+                pick("a"),
+                pick("b"),
+                partie=partie,
+                profile=str(form.get("profile") or "lelasseux-1852"),
+                table=str(form.get("table") or ""),
+                first=str(form.get("first") or "A"),
+                event=str(form.get("event") or "") or None,
+                position=str(form.get("position") or "") or None,
+                remark=str(form.get("remark") or "") or None,
+            )
+        except StartError as err:
+            return render(
+                request,
+                v,
+                "new.html",
+                status=400,
+                players=players(),
+                profiles=sorted(PROFILES),
+                table=str(form.get("table") or ""),
+                error=say("bad_start", why=str(err)),
+                form=form,
+            )
+        changed(game.gid)
+        return with_cookie(RedirectResponse(f"/g/{game.gid}/noter", status_code=303), v)
+
+    async def follow(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return not_found(request, v)
+        return render(request, v, "follow.html", g=game_view(game))
+
+    async def game_part(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return not_found(request, v)
+        return render(request, v, "game_part.html", g=game_view(game))
+
+    async def record_page(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return not_found(request, v)
+        return render(request, v, "record.html", g=game_view(game), rolls=_ROLLS, js_words=_JS_WORDS)
+
+    async def state(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return JSONResponse({"status": "missing"}, status_code=404)
+        g = game_view(game)
+        html = env.get_template("game_part.html").render(g=g, csrf=v.csrf)
+        return JSONResponse({"next": g["next"], "state": g["state"], "version": g["version"], "html": html})
+
+    async def preview(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return JSONResponse({"status": "missing"}, status_code=404)
+        data = await body(request)
+        play = data.get("play")
+        out = await run_in_threadpool(
+            game.preview, seq_of(data), str(data.get("roll") or ""), None if play is None else str(play)
+        )
+        return JSONResponse(out)
+
+    async def coup(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return JSONResponse({"status": "missing"}, status_code=404)
+        data = await body(request)
+        sub = Submission(str(data.get("roll") or ""), str(data.get("play") or ""), str(data.get("marks") or ""))
+
+        def timed() -> tuple[Any, float, float]:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            out = game.submit(seq_of(data), sub)
+            return out, time.perf_counter() - t0, time.thread_time() - c0
+
+        out, wall, cpu = await run_in_threadpool(timed)
+        if out.status == "ok":
+            store.changed(game)
+        resp = answer(request, game, out.as_dict())
+        # the time the coup took to be taken and written (the load test reads it)
+        resp.headers["Server-Timing"] = f"take;dur={wall * 1000:.1f}, cpu;dur={cpu * 1000:.1f}"
+        return resp
+
+    def answer(request: Request, game: LiveGame, out: dict[str, Any]) -> Response:
+        if request.headers.get("content-type", "").startswith("application/json"):
+            code = {"ok": 200, "duplicate": 200, "conflict": 409, "error": 422}.get(out["status"], 200)
+            return JSONResponse(out, status_code=code)
+        if out["status"] in ("ok", "duplicate"):  # the form without script
+            return RedirectResponse(f"/g/{game.gid}/noter", status_code=303)
+        v = visitor_of(request)
+        why = out["message"] or say("conflict", n=out["next"] - 1, coup=out["coup"])
+        return render(
+            request, v, "record.html", status=409, g=game_view(game), rolls=_ROLLS, js_words=_JS_WORDS, error=why
+        )
+
+    async def undo(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return JSONResponse({"status": "missing"}, status_code=404)
+        out = await run_in_threadpool(game.undo, seq_of(await body(request)))
+        if out.status == "ok":
+            store.changed(game)
+            await run_in_threadpool(store.save_meta, game)
+        return answer(request, game, out.as_dict())
+
+    async def comment(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return JSONResponse({"status": "missing"}, status_code=404)
+        data = await body(request)
+        out = await run_in_threadpool(game.comment, seq_of(data), str(data.get("text") or ""))
+        if out.status == "ok":
+            store.changed(game)
+        return answer(request, game, out.as_dict())
+
+    async def standings(request: Request, v: Visitor) -> Response:
+        html = await run_in_threadpool(standings_html)
+        live = f'<script src="/static/tt.js" defer data-live="standings" data-csrf="{v.csrf}"></script>'
+        html = html.replace("</body>", f"{live}</body>", 1)
+        # the published sheet on a phone: its wide tables scroll instead of overflowing
+        html = html.replace("</head>", "<style>section.feuille{overflow-x:auto}</style></head>", 1)
+        return with_cookie(HTMLResponse(html), v)
+
+    def standings_html() -> str:
+        from ..club.standings import compute_standings, standing_games
+        from ..publish.standings import render_standings
+
+        st: dict[str, Any] = {"games": 0, "tables": {}}
+        if cfg.db.exists():
+            from ..club.db import open_db
+
+            db = open_db(cfg.db, readonly=True)
+            try:
+                st = compute_standings(standing_games(db))
+            finally:
+                db.conn.close()
+        return render_standings(st, club=cfg.club, from_db=True, index_href="/")
+
+    async def site(request: Request, v: Visitor) -> Response:
+        root = archivist.site
+        rel = str(request.path_params.get("path") or "index.html") or "index.html"
+        if root is None:
+            return not_found(request, v)
+        base = root.resolve()
+        target = (base / rel).resolve()
+        if target.is_dir():
+            target = target / "index.html"
+        if base not in target.parents or not target.is_file():  # nothing outside the site
+            return not_found(request, v)
+        return FileResponse(target)
+
+    async def events(request: Request, v: Visitor) -> Response:
+        want = request.query_params.get("game")
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=256)
+        hub.queues.add(q)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 2000\n\n"
+                while True:
+                    try:
+                        ev = await asyncio.wait_for(q.get(), 15)
+                    except asyncio.TimeoutError:
+                        yield ": ping\n\n"
+                        continue
+                    if ev is None:
+                        return
+                    if want and ev.get("game") not in (None, want):
+                        continue
+                    yield f"data: {json.dumps(ev)}\n\n"
+            finally:
+                hub.queues.discard(q)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    async def login_form(request: Request) -> Response:
+        v = visitor_of(request)
+        return render(request, v, "login.html", error=None)
+
+    async def login(request: Request) -> Response:
+        v = visitor_of(request)
+        form = await body(request)
+        if not guard.check_csrf(v, str(form.get("csrf") or "")):
+            return render(request, v, "message.html", status=403, message=say("forbidden"))
+        if not guard.check_password(str(form.get("password") or "")):
+            await asyncio.sleep(0.5)  # a slow answer to guesses
+            return render(request, v, "login.html", status=401, error=say("bad_password"))
+        resp = RedirectResponse("/", status_code=303)
+        resp.set_cookie(COOKIE, guard.cookie_value(v.sid, True), httponly=True, samesite="strict", path="/")
+        return resp
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        for g in store.finished():  # a game that ended just before a stop: stored now
+            if not g.meta.get("stored"):
+                archivist.finished(g)
+        if archivist.site is None and cfg.db.exists():
+            threading.Thread(target=archivist.publish_now, daemon=True).start()
+        yield
+        hub.close()
+
+    routes = [
+        Route("/", page(club)),
+        Route("/part/club", page(club_part)),
+        Route("/nouvelle", page(new_form)),
+        Route("/nouvelle", page(new_game, post=True), methods=["POST"]),
+        Route("/g/{gid}", page(follow)),
+        Route("/g/{gid}/part", page(game_part)),
+        Route("/g/{gid}/noter", page(record_page)),
+        Route("/g/{gid}/state", page(state)),
+        Route("/g/{gid}/preview", page(preview, post=True), methods=["POST"]),
+        Route("/g/{gid}/coup", page(coup, post=True), methods=["POST"]),
+        Route("/g/{gid}/undo", page(undo, post=True), methods=["POST"]),
+        Route("/g/{gid}/comment", page(comment, post=True), methods=["POST"]),
+        Route("/classement", page(standings)),
+        Route("/pages/{path:path}", page(site)),
+        Route("/events", page(events)),
+        Route("/login", login_form),
+        Route("/login", login, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(static_dir)), name="static"),
+    ]
+    middleware = []
+    if is_loopback(cfg.host):  # a page elsewhere cannot reach this server through a name of its own
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost", "[::1]", "::1"]))
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.store = store
+    app.state.archivist = archivist
+    app.state.hub = hub
+    return app
+
+
+_JS_WORDS = {
+    k: WORDS[k]
+    for k in (
+        "throw_of",
+        "saved",
+        "already",
+        "conflict",
+        "queued",
+        "ecole_by",
+        "undo_confirm",
+        "nothing_due",
+        "over",
+        "marks",
+        "leave",
+        "coup_title",
+    )
+}
+_ROLLS = [f"{a}{b}" for a in range(6, 0, -1) for b in range(a, 0, -1)]
+
+
+def run_server(app: Starlette, host: str, port: int) -> None:
+    """Serve ``app`` with uvicorn until stopped (``trictrac serve``)."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -1,0 +1,494 @@
+"""The evening's games: one recording session per game, its file on disk, entries taken
+once each.
+
+The folder ``CLUB.db.games/`` beside the database holds, per game, ``<GameId>.trn`` (the
+record, written by the session after every coup: a coup is acknowledged only once it is
+there) and ``<GameId>.json`` (the table's name, who throws first, whether the finished
+game is stored in the club database).  At start every game of the folder is resumed from
+its file.
+
+The server holds no coup half entered: a coup arrives whole (throw, play, marks) with its
+sequence number in the game (1 for the first coup written), and is taken under the
+game's lock by the session's own ``enter`` calls, so the session stays the one course of
+the game and its findings are those of ``check``.  The same coup sent again (a page that
+lost the answer, a queue re-sent after a dropped wifi) is acknowledged without being
+taken twice; another coup under a number already written is a conflict, never a second
+version.  What the page shows while a coup is being entered (the plays of a throw, the
+marks a play gives) comes from a *preview*: the same entries on a copy of the session
+that writes no file (:meth:`LiveGame.preview`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..notation.reader import parse_text
+from ..notation.record import Comment, Coup, MarqueStart, Record, ReleveStart
+from ..notation.textio import atomic_write_text
+from ..notation.writer import write_element
+from ..replay.recording import RecordingError, RecordingSession, parse_roll
+from .words import say
+
+_WARMER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-preview")
+
+__all__ = ["GameStore", "LiveGame", "Outcome", "Submission", "StartError", "board_of"]
+
+_ID = re.compile(r"^[0-9a-f]{16}$")
+
+
+class StartError(ValueError):
+    """A game that cannot be started (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """One coup as the page sends it: ``play`` a play's number in the list, the moves,
+    ``v`` or empty for the only play; ``marks`` empty for what the rules give, else the
+    marks as made in notation (``--``: nothing marked)."""
+
+    roll: str
+    play: str = ""
+    marks: str = ""
+
+    def key(self) -> tuple[str, str, str]:
+        r = parse_roll(self.roll)
+        return (f"{r[0]}{r[1]}" if r else self.roll.strip(), " ".join(self.play.split()), " ".join(self.marks.split()))
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a request did: ``status`` is ``ok``, ``duplicate`` (already written),
+    ``conflict`` (another coup under that number) or ``error`` (the session refused the
+    entry; ``message`` says why)."""
+
+    status: str
+    written: int
+    message: str = ""
+    messages: tuple[str, ...] = ()
+    coup: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "written": self.written,
+            "next": self.written + 1,
+            "message": self.message,
+            "messages": list(self.messages),
+            "coup": self.coup,
+        }
+
+
+def _coup_text(c: Coup) -> str:
+    return write_element(c).strip()
+
+
+@dataclass(slots=True)
+class LiveGame:
+    """A game of the evening: its session (which writes ``path``), its table, its lock."""
+
+    gid: str
+    path: Path
+    meta: dict[str, Any]
+    session: RecordingSession
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    version: int = 0
+    acks: dict[int, tuple[str, str, str]] = field(default_factory=dict)
+    last_messages: tuple[str, ...] = ()
+    view: tuple[int, dict[str, Any]] | None = None  # what the pages show, for ``version``
+    _shadow: RecordingSession | None = None
+    _shadow_version: int = -1
+
+    # -- reading ------------------------------------------------------------------------
+    @property
+    def headers(self) -> dict[str, str]:
+        return self.session.record.headers
+
+    @property
+    def written(self) -> int:
+        return len(self.session.record.coups)
+
+    @property
+    def finished(self) -> bool:
+        return self.session.state.finished
+
+    @property
+    def table(self) -> str:
+        return str(self.meta.get("table") or "")
+
+    # -- the copy that previews entries ----------------------------------------------------
+    def _preview_session(self) -> RecordingSession:
+        """A copy of the session writing no file, at the same point of the game (made
+        again after each coup, see :meth:`warm`; here when not ready)."""
+        if self._shadow is None or self._shadow_version != self.version:
+            self._shadow = self._copy(self.session.record)
+            self._shadow_version = self.version
+        return self._shadow
+
+    def _copy(self, rec: Record) -> RecordingSession:
+        # the public constructor: it verifies the record again (the one course of the game)
+        return RecordingSession(
+            Record(headers=dict(rec.headers), elements=list(rec.elements)),
+            profile=self.session.profile,
+            first=str(self.meta.get("first") or "A"),
+        )
+
+    def warm(self) -> None:
+        """Make the preview's copy for the next coup off the request that wrote the last
+        one (the player throws the dice meanwhile); the game's lock is held only to take
+        the record and to put the copy in place."""
+        with self.lock:
+            version = self.version
+            if self._shadow is not None and self._shadow_version == version:
+                return
+            rec = Record(headers=dict(self.session.record.headers), elements=list(self.session.record.elements))
+        shadow = self._copy(rec)
+        with self.lock:
+            if self.version == version:
+                self._shadow, self._shadow_version = shadow, version
+
+    def preview(self, seq: int, roll: str, play: str | None = None) -> dict[str, Any]:
+        """What the page shows after a throw (``play`` None) or after the play: the stage
+        reached (``play``, ``marks``, or ``commit`` when the coup would be written with
+        nothing more to say), the plays, what the throw is worth, the proposed marks and
+        the board with the chosen play drawn."""
+        with self.lock:
+            if seq != self.written + 1:
+                return {"stage": "stale", "next": self.written + 1}
+            s = self._preview_session()
+            before = len(s.record.coups)
+            try:
+                s.enter(roll)
+                if play is not None and s.state.stage == "play" and len(s.record.coups) == before:
+                    s.enter(play)
+            except RecordingError as err:
+                self._drop_entry(s, before)
+                return {"stage": "error", "message": str(err)}
+            if len(s.record.coups) > before:  # nothing left to choose: the coup is whole
+                self._shadow = None
+                return {"stage": "commit"}
+            st = s.state
+            moves: tuple[tuple[int, int], ...] = ()
+            if play is not None:
+                moves = _chosen_moves(s, st, play)
+            chosen = ""
+            if play is not None:
+                chosen = (
+                    say("leave")
+                    if play.strip() == "v"
+                    else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in moves)
+                )
+            out = {
+                "chosen": chosen,
+                "stage": st.stage,
+                "side": st.side,
+                "plays": list(st.plays),
+                "worth": _worth(st.worth),
+                "can_leave": st.can_leave,
+                "default_marks": st.default_marks,
+                "board": board_of(self, moves=moves, side=st.side),
+            }
+            self._drop_entry(s, before)
+            return out
+
+    @staticmethod
+    def _drop_entry(s: RecordingSession, before: int) -> None:
+        # undo() forgets the entry in progress; it would undo a written coup otherwise
+        if len(s.record.coups) == before and s.state.stage in ("play", "marks"):
+            s.undo()
+
+    # -- writing --------------------------------------------------------------------------
+    def submit(self, seq: int, sub: Submission) -> Outcome:
+        """Take the coup ``seq`` once (module docstring)."""
+        with self.lock:
+            s = self.session
+            n = self.written
+            key = sub.key()
+            if seq <= n:
+                stored = s.record.coups[seq - 1] if seq >= 1 else None
+                text = _coup_text(stored) if stored else ""
+                known = self.acks.get(seq)
+                same = known == key if known is not None else (stored is not None and _roll_key(stored) == key[0])
+                return Outcome("duplicate" if same else "conflict", n, coup=text)
+            if seq > n + 1:
+                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
+            if s.state.finished:
+                return Outcome("error", n, message=say("over_short"))
+            msgs: list[str] = []
+            try:
+                msgs += s.enter(sub.roll).messages
+                marks = " ".join(sub.marks.split())
+                if s.state.stage == "play" and self.written == n:
+                    text = sub.play.strip()
+                    if marks and marks != "--":
+                        text = f"{text} {marks}".strip()  # marks typed after the play replace the rules'
+                        marks = ""
+                    msgs += s.enter(text).messages
+                if s.state.stage == "marks" and self.written == n:
+                    msgs += s.enter(marks).messages
+                if self.written == n:
+                    raise RecordingError(say("incomplete"))
+            except RecordingError as err:
+                if self.written == n and s.state.stage in ("play", "marks"):
+                    s.undo()
+                return Outcome("error", n, message=str(err))
+            self.acks[seq] = key
+            self.version += 1
+            self.last_messages = tuple(msgs)
+            return Outcome("ok", self.written, messages=tuple(msgs), coup=_coup_text(s.record.coups[seq - 1]))
+
+    def undo(self, seq: int) -> Outcome:
+        """Undo the last coup written when it is still coup ``seq - 1`` (what the page saw)."""
+        with self.lock:
+            n = self.written
+            if seq != n + 1 or n == 0:
+                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
+            step = self.session.undo()
+            for k in [k for k in self.acks if k > self.written]:
+                del self.acks[k]
+            self.version += 1
+            self.last_messages = step.messages
+            if self.meta.get("stored"):
+                self.meta["stored"] = None  # the corrected game is stored again when it ends
+            return Outcome("ok", self.written, messages=step.messages)
+
+    def comment(self, seq: int, text: str) -> Outcome:
+        with self.lock:
+            n = self.written
+            if seq != n + 1:
+                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
+            try:
+                step = self.session.comment(text)
+            except RecordingError as err:
+                return Outcome("error", n, message=str(err))
+            self.version += 1
+            return Outcome("ok", n, messages=step.messages)
+
+
+def _worth(lines: tuple[str, ...]) -> list[str]:
+    """The session's worth lines, a continuation (indented: holes, bredouille) joined to
+    its side's line; its key hint ``(v)`` dropped (the page has a button)."""
+    out: list[str] = []
+    for w in lines:
+        text = w.strip().replace(" (v)", "")
+        if w.startswith(" ") and out:
+            out[-1] += " — " + text
+        else:
+            out.append(text)
+    return out
+
+
+def _roll_key(c: Coup) -> str:
+    return f"{c.roll[0]}{c.roll[1]}"
+
+
+_MOVE = re.compile(r"(\d{1,2})/(\d{1,2}|off)")
+
+
+def _chosen_moves(s: RecordingSession, st: Any, play: str) -> tuple[tuple[int, int], ...]:
+    """The moves of the play chosen at the preview (a number in the list, or moves)."""
+    p = play.strip()
+    if p.isdigit() and 1 <= int(p) <= len(st.plays):
+        p = st.plays[int(p) - 1]
+    elif not p and len(st.plays) == 1:
+        p = st.plays[0]
+    return tuple((int(a), 25 if b == "off" else int(b)) for a, b in _MOVE.findall(p))
+
+
+def board_of(game: LiveGame, *, moves: tuple[tuple[int, int], ...] = (), side: str | None = None) -> str:
+    """The tablier as inline SVG (``publish.board``): the position before the next coup,
+    the chosen play drawn; with no play, the last coup written drawn on the position
+    after it.  The position is the session's table (``serve.games.table_of``)."""
+    from ..publish.board import board_svg, svg_text
+
+    position, score = table_of(game.session)
+    names = (game.headers.get("A", "A"), game.headers.get("B", "B"))
+    last: tuple[str, tuple[tuple[int, int], ...]] | None = None
+    if moves and side:
+        last = (side, moves)
+    else:
+        coups = game.session.record.coups
+        if coups:
+            c = coups[-1]
+            steps = tuple((m.from_, m.to) for m in c.moves if hasattr(m, "from_") and hasattr(m, "to"))
+            # drawn on the position after it only while that coup's side is not to move again
+            if steps and position.turn != c.side:
+                last = (c.side, steps)
+    try:
+        return svg_text(board_svg(position, score, last_move=last, names=names, defs=False), xml_declaration=False)
+    except ValueError:
+        return svg_text(board_svg(position, score, names=names, defs=False), xml_declaration=False)
+
+
+_DEFS: list[str] = []
+
+
+def board_defs_html() -> str:
+    """The boards' shared definitions, once on every page (``publish.board.board_defs``):
+    each board then draws only its checkers, score and arrows (a tenth of the work)."""
+    if not _DEFS:
+        from ..publish.board import board_defs, svg_text
+
+        _DEFS.append(svg_text(board_defs(), xml_declaration=False))
+    return _DEFS[0]
+
+
+def table_of(session: RecordingSession) -> tuple[Any, Any]:
+    """The position and the score before the next coup.  The session exposes them as its
+    ``table`` (what ``board_text`` and ``score_text`` read); the adapter stands here so
+    that a change of that attribute is mended in one place."""
+    t = session.table
+    return t.position, t.score
+
+
+def _today() -> str:
+    return f"{_dt.date.today():%Y.%m.%d}"
+
+
+class GameStore:
+    """The games of the club folder, by GameId (module docstring).  ``on_change(gid)`` is
+    called after every change (the live pages); ``on_finish(game)`` when a game ends."""
+
+    def __init__(self, folder: Path, *, club: str | None = None, event: str | None = None) -> None:
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.club = club
+        self.event = event
+        self.games: dict[str, LiveGame] = {}
+        self.unreadable: dict[str, str] = {}
+        self.lock = threading.Lock()
+        self.on_change: Callable[[str], None] = lambda gid: None
+        self.on_finish: Callable[[LiveGame], None] = lambda game: None
+        self._load()
+
+    def _load(self) -> None:
+        for path in sorted(self.folder.glob("*.trn")):
+            gid = path.stem
+            if not _ID.match(gid):
+                continue
+            meta = self._read_meta(gid)
+            try:
+                text = path.read_text(encoding="utf-8")
+                records, diags = parse_text(text, file=str(path))
+                errors = [d for d in diags if d.severity == "error"]
+                if len(records) != 1 or errors:
+                    raise RecordingError(errors[0].render() if errors else "not one game")
+                session = RecordingSession(records[0], path=str(path), first=str(meta.get("first") or "A"))
+            except (OSError, ValueError) as err:
+                self.unreadable[gid] = str(err)
+                continue
+            self.games[gid] = LiveGame(gid, path, meta, session)
+
+    def _read_meta(self, gid: str) -> dict[str, Any]:
+        try:
+            data = json.loads((self.folder / f"{gid}.json").read_text(encoding="utf-8"))
+            return data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def save_meta(self, game: LiveGame) -> None:
+        atomic_write_text(self.folder / f"{game.gid}.json", json.dumps(game.meta, ensure_ascii=False, indent=1))
+
+    def get(self, gid: str) -> LiveGame | None:
+        return self.games.get(gid) if _ID.match(gid) else None
+
+    def in_progress(self) -> list[LiveGame]:
+        return sorted((g for g in self.games.values() if not g.finished), key=lambda g: g.meta.get("created", ""))
+
+    def finished(self) -> list[LiveGame]:
+        return sorted((g for g in self.games.values() if g.finished), key=lambda g: g.meta.get("created", ""))
+
+    def start(
+        self,
+        a: str,
+        b: str,
+        *,
+        partie: str = "douze-trous",
+        profile: str = "lelasseux-1852",
+        table: str = "",
+        first: str = "A",
+        event: str | None = None,
+        position: str | None = None,
+        remark: str | None = None,
+    ) -> LiveGame:
+        """A new game with its GameId, its file written at once."""
+        a, b = " ".join(a.split()), " ".join(b.split())
+        if not a or not b:
+            raise StartError(say("name_needed"))
+        if a.casefold() == b.casefold():
+            raise StartError(say("same_players"))
+        if first not in ("A", "B"):
+            raise StartError(say("first_a_or_b"))
+        created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        gid = hashlib.sha256(f"{a}\x1f{b}\x1f{created}\x1f{secrets.token_hex(8)}".encode()).hexdigest()[:16]
+        headers = {
+            "Event": event or self.event or "",
+            "Site": self.club or "",
+            "Date": _today(),
+            "A": a,
+            "B": b,
+            "Partie": partie,
+            "Profile": profile,
+            "Record": "full",
+            "Position": position or "",
+            "GameId": gid,
+            "Table": " ".join(table.split()),
+            "Result": "*",
+        }
+        path = self.folder / f"{gid}.trn"
+        try:
+            tags = {k: v for k, v in headers.items() if v}
+            if remark and remark.strip():  # a remark on the whole game stands before its first relevé
+                els: list[Any] = [Comment(" ".join(remark.split()))]
+                if not position:
+                    els += [MarqueStart(1)] if partie.startswith("a-ecrire") else []
+                    els.append(ReleveStart(1))
+                session = RecordingSession(Record(headers=tags, elements=els), path=str(path), first=first)
+            else:
+                session = RecordingSession.new(tags, path=str(path), first=first)
+        except ValueError as err:  # RecordingError, GameFlowError, an unknown profile
+            raise StartError(str(err)) from None
+        meta = {"table": headers["Table"], "first": first, "created": created, "stored": None}
+        game = LiveGame(gid, path, meta, session)
+        with self.lock:
+            self.games[gid] = game
+        self.save_meta(game)
+        return game
+
+    def changed(self, game: LiveGame) -> None:
+        """After a coup, an undo or a comment: tell the pages, store a game that ended,
+        make the next coup's preview ready."""
+        self.on_change(game.gid)
+        if game.finished:
+            if not game.meta.get("stored"):
+                self.on_finish(game)
+        else:
+            _WARMER.submit(game.warm)
+
+
+def wait_until(predicate: Callable[[], bool], seconds: float) -> bool:
+    """Poll ``predicate`` until true or ``seconds`` pass (tests and the load command)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def remove_file(path: Path) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass

@@ -1,0 +1,192 @@
+"""``trictrac serve`` without a browser: each coup taken once (by game and number), the
+record on disk after every coup and resumed after a restart, conflicts never written,
+finished games stored through the import path with their GameId, the password, the
+CSRF token, the Host check, escaping, and no file outside the club's folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+pytest.importorskip("starlette")
+pytest.importorskip("jinja2")
+
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():  # starlette asks for httpx2; httpx is the tooling this project allows
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from trictrac.club.db import open_db  # noqa: E402
+from trictrac.notation.reader import parse_text  # noqa: E402
+from trictrac.notation.record import Record  # noqa: E402
+from trictrac.notation.writer import write_record  # noqa: E402
+from trictrac.replay.verify import verify  # noqa: E402
+from trictrac.serve.app import ServeConfig, create_app  # noqa: E402
+from trictrac.serve.games import GameStore, Submission, wait_until  # noqa: E402
+
+E20 = "A{1:9,8:1,9:1,11:2,12:2} B{1:14,10:1} coin=1/0 coups=5/5"
+XSS = "<script>alert(1)</script>"
+
+
+def fixture(name: str) -> Record:
+    return parse_text((ROOT / name).read_text(encoding="utf-8"))[0][0]
+
+
+def comments_of(coup) -> list[str]:
+    from serve_helpers import comments_of
+
+    return comments_of(coup)
+
+
+def sub(coup) -> Submission:
+    from serve_helpers import marks_of
+
+    from trictrac.replay.game import moves_text
+
+    return Submission(f"{coup.roll[0]}{coup.roll[1]}", moves_text(coup.moves), marks_of(coup))
+
+
+def test_each_coup_is_taken_once_written_at_once_and_resumed(tmp_path: Path):
+    want = fixture("fixtures/records/douze_trous.trn")
+    store = GameStore(tmp_path / "club.db.games")
+    g = store.start("Dupont", "Martin", remark=want.elements[0].text)
+    for seq, coup in enumerate(want.coups, 1):
+        assert g.submit(seq, sub(coup)).status == "ok"
+        on_disk = g.path.read_text(encoding="utf-8")
+        assert on_disk == g.session.text() and len(parse_text(on_disk)[0][0].coups) == seq
+        assert g.submit(seq, sub(coup)).status == "duplicate"  # the same coup again: not taken twice
+        for text in comments_of(coup):
+            assert g.comment(seq + 1, text).status == "ok"
+    assert g.submit(3, Submission("66", "1/7 1/7")).status == "conflict"  # another coup 3: refused
+    assert g.submit(9, sub(want.coups[0])).status == "conflict"  # a gap: refused
+    got = parse_text(g.path.read_text(encoding="utf-8"))[0][0]
+    assert write_record(Record(elements=got.elements)) == write_record(Record(elements=want.elements))
+    assert [(f.kind, f.coup) for f in verify(got).findings] == [(f.kind, f.coup) for f in verify(want).findings]
+    # a restart: the game resumes from its file; a coup re-sent from before is known
+    again = GameStore(tmp_path / "club.db.games").get(g.gid)
+    assert again is not None and again.written == len(want.coups)
+    assert again.submit(2, sub(want.coups[1])).status == "duplicate"
+    assert again.submit(2, Submission("66", "1/7 1/7")).status == "conflict"
+    assert again.session.text() == g.session.text()
+
+
+def test_a_refused_entry_writes_nothing_and_the_preview_writes_nothing(tmp_path: Path):
+    store = GameStore(tmp_path / "g")
+    g = store.start("A", "B")
+    before = g.path.read_text(encoding="utf-8")
+    pv = g.preview(1, "21")
+    assert pv["stage"] == "play" and "1/3 1/2" in pv["plays"] and "<svg" in pv["board"]
+    assert g.preview(1, "21", "1")["stage"] == "commit"
+    assert g.submit(1, Submission("21", "5/7")).status == "error"  # no checker there (RULES.md §9.6)
+    assert g.submit(1, Submission("99")).status == "error"
+    assert g.path.read_text(encoding="utf-8") == before and g.written == 0
+    assert g.submit(1, Submission("21", "1")).status == "ok"
+
+
+def test_undo_is_keyed_by_the_coup_the_page_saw(tmp_path: Path):
+    g = GameStore(tmp_path / "g").start("A", "B")
+    g.submit(1, Submission("21", "1"))
+    g.submit(2, Submission("11", "1"))
+    assert g.undo(2).status == "conflict"  # the page saw one coup only: not undone
+    assert g.undo(3).status == "ok" and g.written == 1
+    assert g.undo(3).status == "conflict"  # sent twice: undone once
+    assert len(parse_text(g.path.read_text(encoding="utf-8"))[0][0].coups) == 1
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    cfg = ServeConfig(tmp_path / "club.db", club="Cercle")
+    with TestClient(create_app(cfg), base_url="http://127.0.0.1") as c:
+        yield c, cfg
+
+
+def csrf_of(c: TestClient) -> str:
+    import re
+
+    m = re.search(r'name="csrf" content="([^"]+)"', c.get("/").text)
+    assert m
+    return m.group(1)
+
+
+def test_forms_and_posts_need_the_token(app):
+    c, cfg = app
+    token = csrf_of(c)
+    assert c.post("/nouvelle", data={"a_new": "X", "b_new": "Y"}, follow_redirects=False).status_code == 403
+    assert c.post("/nouvelle", data={"a_new": "X", "b_new": "Y", "csrf": "forged"}).status_code == 403
+    r = c.post("/nouvelle", data={"a_new": "X", "b_new": "Y", "csrf": token}, follow_redirects=False)
+    assert r.status_code == 303
+    gid = r.headers["location"].split("/")[2]
+    assert c.post(f"/g/{gid}/coup", json={"seq": 1, "roll": "21", "play": "1"}).status_code == 403
+    ok = c.post(f"/g/{gid}/coup", json={"seq": 1, "roll": "21", "play": "1"}, headers={"X-CSRF-Token": token})
+    assert ok.json()["status"] == "ok"
+    other = TestClient(c.app, base_url="http://127.0.0.1")  # another visitor: his own token only
+    other.get("/")
+    assert other.post(f"/g/{gid}/coup", json={"seq": 2}, headers={"X-CSRF-Token": token}).status_code == 403
+
+
+def test_text_is_escaped_and_no_file_outside_the_folder_is_served(app, tmp_path: Path):
+    c, cfg = app
+    token = csrf_of(c)
+    r = c.post("/nouvelle", data={"a_new": XSS, "b_new": "Bob", "csrf": token, "table": XSS})
+    assert XSS not in r.text and "&lt;script&gt;" in r.text
+    assert XSS not in c.get("/").text
+    (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
+    for path in (
+        "/pages/../../secret.txt",
+        "/pages/%2e%2e/%2e%2e/secret.txt",
+        "/pages/..%2f..%2fsecret.txt",
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+        "/g/../../secret.txt",
+    ):
+        r = c.get(path)
+        assert r.status_code in (400, 404) and "secret" not in r.text, path
+    assert c.get("/", headers={"Host": "evil.example"}).status_code == 400  # a name of another site
+
+
+def test_a_finished_game_is_stored_with_its_game_id_and_published(app):
+    c, cfg = app
+    token = csrf_of(c)
+    r = c.post(
+        "/nouvelle",
+        data={"a_new": "Leclerc", "b_new": "Morel", "csrf": token, "position": E20 + " points=10/0 holes=11/3"},
+        follow_redirects=False,
+    )
+    gid = r.headers["location"].split("/")[2]
+    out = c.post(f"/g/{gid}/coup", json={"seq": 1, "roll": "31"}, headers={"X-CSRF-Token": token}).json()
+    assert out["status"] == "ok" and "A 12-3" in " ".join(out["messages"])
+    store = c.app.state.store
+    assert wait_until(lambda: bool(store.get(gid).meta.get("stored")) and c.app.state.archivist.site is not None, 30)
+    db = open_db(cfg.db, readonly=True)
+    try:
+        rows = db.conn.execute("SELECT game_key FROM games").fetchall()
+    finally:
+        db.conn.close()
+    assert rows == [(f"tag:{gid}",)]  # the import path's identity: its GameId
+    assert "Leclerc" in c.get("/classement").text
+    assert "Morel" in c.get("/pages/index.html").text
+    # the next evening (tonight's records gone): the members come from the club database
+    for f in cfg.folder.glob("*.trn"):
+        f.unlink()
+    later = TestClient(create_app(cfg), base_url="http://127.0.0.1")
+    assert "<option>Leclerc</option>" in later.get("/nouvelle").text
+
+
+def test_a_password_beyond_loopback(tmp_path: Path):
+    with pytest.raises(ValueError, match="password"):
+        ServeConfig(tmp_path / "club.db", host="0.0.0.0")
+    cfg = ServeConfig(tmp_path / "club.db", host="0.0.0.0", password="sésame")
+    with TestClient(create_app(cfg), base_url="http://192.0.2.1") as c:
+        r = c.get("/", headers={"Accept": "text/html"}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/login"
+        assert c.get("/g/0123456789abcdef/state").status_code == 401
+        assert c.get("/classement").status_code == 401
+        import re
+
+        token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
+        assert c.post("/login", data={"password": "faux", "csrf": token}).status_code == 401
+        assert c.post("/login", data={"password": "sésame", "csrf": token}, follow_redirects=False).status_code == 303
+        assert c.get("/", headers={"Accept": "text/html"}).status_code == 200
