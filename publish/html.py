@@ -44,6 +44,7 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from ..replay.findings import say
 from .board import BoardScore, PageBoards, score_of_state
 from .chart import chart_svg
 from .i18n import Labels, labels
@@ -53,9 +54,9 @@ from .messages import (
     finding_consequence,
     finding_kind_name,
     finding_message,
-    finding_rule,
     seat_names,
 )
+from .rules_page import rule_href
 
 __all__ = [
     "render_game",
@@ -414,7 +415,8 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
         if alts:
             s += L("legal_plays", plays=", ".join(alts[:8]) + (" …" if len(alts) > 8 else ""))
     out.append(esc(s) + " ")
-    out.append(f'<span class="rule">{esc(finding_rule(f, L))}</span>')
+    said = say(f, L)  # the rule it applies, linked to the site's rules reference
+    out.append(f'<a class="rule" href="{esc(rule_href(said.anchor, L))}">{esc(said.citation)}</a>')
     if getattr(f, "line", 0):
         out.append(esc(L("line", line=f.line, col=f.col)))
     return "".join(out)

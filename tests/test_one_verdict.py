@@ -5,6 +5,7 @@ finding's ``data-*``), and the club database's findings rows."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -20,6 +21,7 @@ from click.testing import CliRunner
 
 from trictrac.cli.main import cli
 from trictrac.notation.reader import iter_records
+from trictrac.notation.record import Coup, Record
 from trictrac.notation.writer import write_record
 from trictrac.publish.html import render_game
 from trictrac.replay.findings import FINDING_KINDS
@@ -99,13 +101,24 @@ def test_check_annotate_and_page_agree_on_every_fixture(path: Path) -> None:
         assert _without_who(_annotated(path, lang)) == _without_who(checked)
 
 
+def _opening(rec: Record, coups: int) -> Record:
+    """The record's first ``coups`` coups (an unfinished game, as an evening may leave one)."""
+    n = 0
+    for i, el in enumerate(rec.elements):
+        n += isinstance(el, Coup)
+        if n > coups:
+            return dataclasses.replace(rec, elements=rec.elements[:i], headers={**rec.headers, "Result": "*"})
+    return rec
+
+
 @cache
 def _typo_games(n: int, seed: int) -> tuple[str, ...]:
-    """``n`` one-typo games: short self-played parties, one typo each (every kind)."""
+    """``n`` one-typo games: the openings (40 coups) of self-played parties, one typo
+    each, of every kind in turn."""
     rng = random.Random(f"one-verdict:{seed}")
     out = []
     for i, rec in enumerate(selfplay(n, seed, "douze-trous")):
-        made = make_typo(write_record(rec), TYPO_KINDS[i % len(TYPO_KINDS)], rng)
+        made = make_typo(write_record(_opening(rec, 40)), TYPO_KINDS[i % len(TYPO_KINDS)], rng)
         if made is not None:
             out.append(made[0])
     return tuple(out)
