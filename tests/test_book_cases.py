@@ -234,3 +234,59 @@ def test_every_book_fixture_has_its_figures_and_a_test():
         assert exp["book"]["ref"] and exp["book"]["score"], name
         assert len(re.findall(r"\S+", exp["book"]["passage"])) <= 25, name
         assert f'check("{name}")' in source, f"{name} has no test"
+
+
+# -- one rule, one reading (issue 25 §7) ------------------------------------------------
+
+
+def test_003_218_the_first_to_twelve_holes_wins_the_roller_gains_first():
+    """« le prix convenu acquis à celui qui arrive le premier à douze trous » (003 §218);
+    « Les points gagnés se marquent avant les points donnés » (003 §207).  Both at eleven
+    holes, A's gains give him his twelfth hole before B's receipts could give B his: A
+    wins 12-11, and B's 14 written from that throw do not count."""
+    rep = check("003-218-les-deux-a-douze-trous")
+    assert rep.partie is not None and rep.partie["winner"] == "A" and rep.partie["holes"] == [12, 11]
+    assert not [f for f in rep.findings if f.kind == "result-mismatch"]
+
+
+def test_003_181_erasing_the_opponent_is_no_ecole():
+    """« Si, croyant que l'adversaire fait école, on efface ses points, sans les marquer,
+    on ne fait pas école » (003 §181; profile lelasseux-1852, switch D34 off)."""
+    rep = check("003-181-points-effaces")
+    assert any("003 §181" in n for n in rep.notes)
+
+
+def test_001_r67_erasing_the_opponent_is_an_ecole_under_rigueur():
+    """« Si vous effacez mal-à-propos votre adversaire ... vous êtes à l'école de tous les
+    points dont vous l'avez privé » (001 r.67; rigueur).  A's claim, written after the
+    erasure, is judged after it and takes the école it made."""
+    check("001-r67-effacer-l-adversaire")
+
+
+def test_001_r67_the_written_order_decides_claim_then_erasure():
+    """The same actions with the claim written first: A's claim answers no école (a fausse
+    école, 001 r.60) and B's erasure takes the points wrongly marked, which is his right
+    and no école (001 r.56)."""
+    check("001-r67-ecole-avant-l-effacement")
+
+
+@pytest.mark.parametrize("profile", ["lelasseux-1852", "rigueur", "bonne-compagnie", "lebrun-1828", "innovations"])
+def test_d34_erasure_follows_the_profile(profile):
+    """The books' disagreement is the profile switch ``erasing_opponent_ecole`` (RULES.md
+    §10 D34): the same record is an école of the eraser only where the profile says so."""
+    text = (BOOKS / "003-181-points-effaces.trn").read_text(encoding="utf-8").rstrip("\n") + " A:école+4\n"
+    (rep,) = verify_text(text, profile=find_profile(profile))
+    eraser = [f for f in rep.findings if f.kind == "ecole-claimed-wrongly" and f.who == "B"]
+    claimant = [f for f in rep.findings if f.kind == "ecole-claimed-wrongly" and f.who == "A"]
+    if find_profile(profile).erasing_opponent_ecole:
+        assert len(eraser) == 1 and not claimant and rep.final_score.a.points == 6
+    else:
+        assert not eraser and len(claimant) == 1  # no école made: A's claim is a fausse école
+
+
+def test_003_187_an_erasure_before_the_erasers_own_claim_is_part_of_it():
+    """003 §187 (last example) under rigueur: B puts A back and marks 4 — the erasure is
+    part of his (false) claim, not a second école (003 §194)."""
+    text = (BOOKS / "003-187-deux-ecoles-remet.trn").read_text(encoding="utf-8")
+    (rep,) = verify_text(text, profile=find_profile("rigueur"))
+    assert brief(rep.findings) == expected("003-187-deux-ecoles-remet")["findings"]

@@ -183,6 +183,8 @@ def close_mistake(
     }[p.kind]
     if claimed:
         cons = f"claimed by {cl}: {cl} marks {p.claimed}"
+    elif erased:
+        cons = f"{cl} erased the {p.amount} points without école (003 §187; 001 r.56)"
     else:
         cons = f"{cl} could have marked {p.amount} and did not: it stands{tail}"
     if p.kind == "plein":
@@ -201,6 +203,8 @@ def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail
         cons = f"claimed by {cl}: {cl} marks {p.claimed} for himself"
         if p.kind == "par-trop":
             cons += f" and {off}'s excess is erased"
+        elif p.detail == "marked-after-touching" and p.erase:
+            cons += f" and the {p.erase} points {off} marked after touching a checker are erased"
     elif erased:
         kind = "ecole-par-trop"
         cons = "the excess was erased without école (003 §187; 001 r.56)"
@@ -234,6 +238,8 @@ def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> s
             f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
             f"do not stand (003 §155, §157){tail}"
         )
+    if p.detail == "marked-after-touching" and p.erase:
+        return _late_mark_stands(table, p, off, cl, tail)
     if p.kind != "par-trop":
         return (
             f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
@@ -253,6 +259,25 @@ def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> s
     return (
         f"not claimed by {cl} before he threw: no école, but {off} gives the "
         f"{p.amount} points back (001 III on r.47){tail}"
+    )
+
+
+def _late_mark_stands(table: TableState, p: Pending, off: str, cl: str, tail: str) -> str:
+    """An omission he made up for after touching a checker, not schooled in time: the
+    late mark is a wrong mark, kept or given back as the profile says (RULES.md §7.3,
+    D26; 001 r.47, 001 III on r.47)."""
+    if table.profile.keep_unschooled_wrong_points:
+        return (
+            f"not claimed by {cl} before he threw: {off} keeps the {p.erase} points he marked "
+            f"after touching a checker (001 r.47; 003 §167){tail}"
+        )
+    back = min(p.erase, table.std.points(p.offender))
+    if back:
+        table.erase(p.offender, back)
+        table.in_sync = table.std.state == table.ent.state
+    return (
+        f"not claimed by {cl} before he threw: no école, but {off} gives back the {p.erase} "
+        f"points he marked after touching a checker (001 III on r.47){tail}"
     )
 
 
