@@ -290,3 +290,24 @@ def test_003_187_an_erasure_before_the_erasers_own_claim_is_part_of_it():
     text = (BOOKS / "003-187-deux-ecoles-remet.trn").read_text(encoding="utf-8")
     (rep,) = verify_text(text, profile=find_profile("rigueur"))
     assert brief(rep.findings) == expected("003-187-deux-ecoles-remet")["findings"]
+
+
+def test_003_176_187_a_claim_short_of_the_ne_marque_pas_ecole_is_partial():
+    """003 §176: after a wrong *je ne marque pas* (A with 4 gains 8, believing he gives B,
+    at 8, his hole), « l'adversaire a le droit de marquer quatre points d'école, qui lui
+    donnent le trou, trou simple, à cause de l'avertissement »; 003 §187: « on ne peut le
+    faire partiellement ».  B marks 2: partial; A obliges him to mark the whole école:
+    B's hole, simple."""
+    rep = check("003-176-187-ne-marque-pas-ecole-partielle")
+    assert rep.double_holes == {"A": 0, "B": 0}
+
+
+@pytest.mark.parametrize(("claim", "partial"), [(2, True), (4, False), (6, False), (8, False)])
+def test_003_176_the_ne_marque_pas_ecole_is_at_least_what_gives_the_hole(claim, partial):
+    """The école of a wrong announcement is the points he believed given: at least the 4
+    that give B his hole (003 §176), at most his whole gain of 8."""
+    text = (BOOKS / "003-176-187-ne-marque-pas-ecole-partielle.trn").read_text(encoding="utf-8")
+    text = text.replace("B:école+2 A:fait-marquer(B+2)", f"B:école+{claim}")
+    (rep,) = verify_text(text)
+    kinds = sorted(f.kind for f in rep.findings)
+    assert kinds == (["ecole-par-moins", "ecole-partial"] if partial else ["ecole-par-moins"])

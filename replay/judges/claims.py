@@ -43,7 +43,7 @@ def match_claim(
         return None
     open_ = [p for p in table.pending if p.status == "open" and p.claimant == claimant]
     real = [p for p in open_ if p.kind != "impossible"]
-    exact = [p for p in real if p.amount == n or (p.kind == "nmp" and n <= p.amount) or n in p.parts]
+    exact = [p for p in real if p.amount == n or _nmp_whole(p, n) or n in p.parts]
     if exact:
         return _claim(table, exact[0], n, found)
     if len(real) > 1 and sum(p.amount for p in real) == n:
@@ -75,6 +75,13 @@ def match_claim(
         return p
     _claim_of_nothing(table, n, sides, cw, [p for p in open_ if p.kind == "impossible"], found)
     return None
+
+
+def _nmp_whole(p: Pending, n: int) -> bool:
+    """A claim after a wrong "je ne marque pas" takes the whole école when it is at least
+    the least école the announcement implies and at most his whole gain (RULES.md §5.3;
+    003 §176, §187; ``gains._nmp_ecole``)."""
+    return p.kind == "nmp" and p.amount <= n <= (p.entitled or p.amount)
 
 
 def _deux_jetons(table: TableState, n: int, sides: tuple[str, str], cw: Where, found: Findings) -> None:
@@ -241,8 +248,9 @@ def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> s
     if p.detail == "marked-after-touching" and p.erase:
         return _late_mark_stands(table, p, off, cl, tail)
     if p.kind != "par-trop":
+        lost = p.entitled if p.kind == "nmp" and p.entitled else p.amount  # all his unmarked gains
         return (
-            f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
+            f"not claimed by {cl} before he threw: the {lost} points are lost; "
             f"no école of an école (003 §182; 001 r.43){tail}"
         )
     if table.profile.keep_unschooled_wrong_points:

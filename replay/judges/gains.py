@@ -166,7 +166,11 @@ def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) 
         return  # said rightly (course.says_ne_marque_pas)
     if st0[facts.roller].points + gains >= HOLE:
         p = _mistake(
-            facts, tally, "nmp", gains, f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole'
+            facts,
+            tally,
+            "nmp",
+            _nmp_ecole(st0, facts),
+            f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole',
         )
         p.marked, p.detail = 0, "ne-marque-pas"
     else:
@@ -175,6 +179,20 @@ def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) 
             f'coup {facts.coup.number}: {facts.side} said "je ne marque pas" wrongly; his {gains} '
             "points are lost without école (003 §176)"
         )
+
+
+def _nmp_ecole(st0: ScoreState, facts: CoupFacts) -> int:
+    """The école of a wrong "je ne marque pas" when his own gains make his hole (RULES.md
+    §5.3; 003 §176): the announcement counts as marking the points he believed he gained,
+    so the école is what he believed given instead: at least enough to give the opponent
+    his hole (« qu'il croie en battre une à vrai et l'autre à faux »: with 4 against 8,
+    two hits à vrai of 4, the école is 4), and enough that his own points made no hole in
+    his eyes.  A claim short of it is partial (003 §187); one up to his whole gain is
+    the école he believed."""
+    gains = facts.gains
+    believed_given = HOLE - st0[facts.other].points - facts.receipts
+    believed_short = st0[facts.roller].points + gains - (HOLE - 2)
+    return min(gains, max(2, believed_given, believed_short))
 
 
 def _judge_plein_marked(table: TableState, facts: CoupFacts, tally: MarkTally, lost: int, found: Findings) -> None:
