@@ -149,7 +149,7 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
     pos = table.pos
     bad = table.bad_tokens if table.bad_tokens is not None else bad_tokens(table)
     if pos is not None and not bad and table.seat_of.get(coup.side) == pos.turn and _fits(pos, coup):
-        if not _another_throw(table, pos, coup):
+        if not _illegal(table, pos, coup):
             return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
@@ -194,10 +194,11 @@ def _candidates(
     elif _short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
         doubt = True
-    elif _another_throw(table, pos, coup):
-        # a play the throw makes illegally and another throw makes legally: a die mistyped,
-        # or a misplay at the table; only strong evidence makes it a typo
-        cands = [*_throw_candidates(table, coup, pos, unread, only=True), Candidate((coup,), "as-written", "", 99)]
+    elif _illegal(table, pos, coup):
+        # a play that can be made but is illegal: a misplay at the table, or a digit or a
+        # die mistyped (the marks were written from the real play); only strong evidence
+        # makes it a typo
+        cands = _throw_candidates(table, coup, pos, unread, only=True) + _play_candidates(table, coup, pos, unread)
         doubt = True
     else:
         return None
@@ -308,13 +309,10 @@ def _other_throws(table: TableState, pos: Position, coup: Coup) -> list[tuple[in
     return [r for r in ROLLS if r != written and judge_play(pos, r, moves, table.profile).legal]
 
 
-def _another_throw(table: TableState, pos: Position, coup: Coup) -> bool:
-    """The written play is illegal for the throw written and legal for exactly one other
-    (a die mistyped, issue 25 §2).  Asked only of coups that are not plain (the plain
-    walk proved the others legal), and of those only for an illegal play."""
-    if not coup.moves or judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
-        return False
-    return len(_other_throws(table, pos, coup)) == 1
+def _illegal(table: TableState, pos: Position, coup: Coup) -> bool:
+    """The written play breaks a movement law (asked only of coups that are not plain:
+    the plain walk proved the others legal)."""
+    return bool(coup.moves) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal
 
 
 def _throw_candidates(
