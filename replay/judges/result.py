@@ -315,6 +315,8 @@ def partie_over_after(table: TableState, side: str, coup_number: int, left: bool
     course = table.partie
     # the coup's first twelfth hole (TableState._first_to_twelve), read once
     first, first_state = course.twelve_first, course.twelve_state
+    if course.twelve_at != table.index:
+        first = first_state = None  # set by an earlier coup
     course.twelve_first = course.twelve_state = None
     if course.over is not None or course.kind is None:
         return

@@ -384,8 +384,10 @@ class TableState:
         trous ends it (RULES.md §8.1; 003 §218 « celui qui arrive le premier à douze
         trous »), whatever else the coup's marks bring (``partie.twelve_reached``)."""
         course = self.partie
+        if course.twelve_at != self.index:  # a new coup: the last one's is read or void
+            course.twelve_first = course.twelve_state = None
         if course.kind == DOUZE_TROUS and course.twelve_first is None and twelve_reached(self.std.state, seat):
-            course.twelve_first, course.twelve_state = seat, self.std.state
+            course.twelve_first, course.twelve_state, course.twelve_at = seat, self.std.state, self.index
 
     # -- the standing ledger put right (claims, corrections; RULES.md §7.3, §5.5) ----------
     def erase(self, seat: str, n: int) -> None:
@@ -446,6 +448,7 @@ class PartieCourse:
         # this coup's first twelfth hole, in the order of marking, and the score then
         self.twelve_first: str | None = None
         self.twelve_state: ScoreState | None = None
+        self.twelve_at = -1  # the index of that coup
         self.pav_check = False  # the pavillon of the written game is judged (001 r.58)
         self.pav_due: dict[str, Where] = {}  # seat -> where he earned a pavillon not yet taken
         self.pav_lost: set[str] = set()  # seats whose pavillon was lost for want of taking it
