@@ -156,7 +156,7 @@ class CorpusStats:
     def _verify(self, record: Record, *, trace: bool) -> Any:
         from .verify import verify
 
-        return verify(record, self.profile, trace=trace)
+        return verify(record, self.profile, trace=trace, recover=True)  # as `check` (issue 25 §2)
 
     def _count_findings(self, report: Any) -> None:
         findings = list(report.findings)
