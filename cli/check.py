@@ -186,7 +186,10 @@ def annotate(file: str, output: str, explain: bool, lang: Words, profile: Profil
     texts: list[str] = []
     with inp.stream() as fh:
         for i, pr in enumerate(iter_records(fh, file=inp.name)):
-            rep = verify(pr.record, profile, file=inp.name, game=i, trace=explain, diagnostics=pr.diagnostics)
+            # as `check` verifies (recover): a mistake of the record is said as one (issue 25 §2)
+            rep = verify(
+                pr.record, profile, file=inp.name, game=i, trace=explain, diagnostics=pr.diagnostics, recover=True
+            )
             texts.append(write_record(annotate_record(pr.record, rep, explain=explain, lang=lang)))
     if not texts:
         raise BadInput(f"{file}: no game found")

@@ -83,7 +83,7 @@ __all__ = [
 
 DOUZE_TROUS = "douze-trous"
 A_ECRIRE = "a-ecrire"
-TWELVE = 12  # holes that win a partie en douze trous (RULES.md §8.1; 003 §218)
+TWELVE = partie.TWELVE_HOLES  # holes that win a partie en douze trous (RULES.md §8.1; 003 §218)
 ALL_OFF = 15  # checkers borne off at the sortie (RULES.md §3.10 S8)
 Roll = tuple[int, int]
 
@@ -174,7 +174,7 @@ def twelve_reached(kind: str, state: ScoreState, side: str) -> bool:
     """Has ``side`` the twelve holes that end a partie en douze trous (RULES.md §8.1; 003
     §217-218)?  Whatever the points came from, given ones too (§6.6).  Never in a
     partie à écrire, whose marqués end only on a leave (§8.2)."""
-    return kind == DOUZE_TROUS and state[side].holes >= TWELVE
+    return kind == DOUZE_TROUS and partie.twelve_reached(state, side)
 
 
 def gains_end_partie(kind: str, ledger: Ledger, roller: str, gains: int) -> bool:

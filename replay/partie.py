@@ -36,6 +36,8 @@ __all__ = [
     "marque_value",
     "twelve_hole_multiplier",
     "twelve_hole_winner",
+    "twelve_reached",
+    "TWELVE_HOLES",
     "marque_outcome",
     "MarqueOutcome",
     "MarqueLine",
@@ -160,13 +162,29 @@ def marque_outcome(state: ScoreState, profile: Profile = DEFAULT_PROFILE) -> Mar
 # partie en douze trous
 
 
+#: holes that win a partie en douze trous (RULES.md §8.1; 003 §218)
+TWELVE_HOLES = 12
+
+
+def twelve_reached(state: ScoreState, side: str) -> bool:
+    """Has ``side`` the twelve holes that end a partie en douze trous (RULES.md §8.1;
+    003 §162 « jusqu'à ce qu'un joueur complète douze trous », §218)?  Whatever the
+    points came from, given ones too (003 §217).  The one test: the course asks it
+    after each step of a coup (``course.twelve_reached``), the verifier after each hole
+    it marks (``judges.table.TableState``), so the first to reach twelve holes in the
+    table's order of marking wins (the roller's gains before the opponent's receipts,
+    003 §149, §207)."""
+    return state[side].holes >= TWELVE_HOLES
+
+
 def twelve_hole_winner(state: ScoreState) -> str | None:
-    """The partie en douze trous ends when a player reaches 12 holes, whatever the
-    points came from (RULES.md §8.1; 003 §162, §217-218)."""
-    if state.a.holes >= 12 and state.a.holes > state.b.holes:
-        return "A"
-    if state.b.holes >= 12 and state.b.holes > state.a.holes:
-        return "B"
+    """The winner of a partie en douze trous told from a score alone: the one player with
+    twelve holes (:func:`twelve_reached`).  The partie ends at the first twelfth hole,
+    so a score in which both have twelve holes cannot say who won: None (the verifier
+    keeps who reached twelve first, in the order of the coup)."""
+    a, b = twelve_reached(state, "A"), twelve_reached(state, "B")
+    if a != b:
+        return "A" if a else "B"
     return None
 
 

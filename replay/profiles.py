@@ -118,6 +118,11 @@ class Profile:
     must_explain_ecole: bool = False
     #: D19: "je m'en vais" must be said and words bind (003 §156); False = taking up the checkers shows it.
     announce_leaving: bool = True
+    #: D34: erasing the opponent's points wrongly (believing he made an école), without
+    #: marking them: no école (003 §181: « on efface ses points, sans les marquer, on ne fait
+    #: pas école ») or an école of every point he was deprived of (001 r.67: « vous êtes à
+    #: l'école de tous les points dont vous l'avez privé »; null in 001 III on r.67, his "68").
+    erasing_opponent_ecole: bool = False
 
     # --- table procedure (RULES.md §9) ------------------------------------------
     spinning_die: Literal["stop-with-cup", "wait", "relaxed"] = "stop-with-cup"
@@ -151,6 +156,7 @@ RIGUEUR = replace(
     spinning_die="wait",  # 001 r.2
     announce_leaving=False,  # 001 r.36
     checker_kept_in_hand_ecole=True,  # 001 r.28
+    erasing_opponent_ecole=True,  # D34, 001 r.67
 )
 
 BONNE_COMPAGNIE = replace(
@@ -178,6 +184,7 @@ BONNE_COMPAGNIE = replace(
     checker_between_points="intended",  # 001 III on r.31
     missed_retour_passage_penalty=False,  # 001 III on r.68
     announce_leaving=True,  # 001 III on r.36 (courtesy)
+    erasing_opponent_ecole=False,  # D34, 001 III on r.67 (his "68"): « Idem pour la règle 68 » (null)
 )
 
 LEBRUN_1828 = replace(

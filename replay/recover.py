@@ -46,7 +46,7 @@ class Candidate:
     """What the writer may have meant: the coup(s) to walk instead of the written one."""
 
     coups: tuple[Coup, ...]  # a missing coup and the written one, or the written one put right
-    what: str  # "play", "side", "missing" or "as-written"
+    what: str  # "play", "throw", "side", "missing" or "as-written"
     text: str  # the proposal as the record would write it
     prior: int  # distance from what is written (ties of the evidence)
     compact_first: bool = False  # the first coup is a missing one: perfect marks
@@ -149,7 +149,8 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
     pos = table.pos
     bad = table.bad_tokens if table.bad_tokens is not None else bad_tokens(table)
     if pos is not None and not bad and table.seat_of.get(coup.side) == pos.turn and _fits(pos, coup):
-        return False  # the usual coup: nothing the record can have mistyped
+        if not _illegal(table, pos, coup):
+            return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
     unread = bad.get(coup.span.line, []) if bad else []
@@ -189,9 +190,16 @@ def _candidates(
     elif table.pos is not None and pos.turn != roller:
         cands = _side_candidates(flow, i, coup, pos)
     elif unread or not _makeable(table, pos, coup):
-        cands = _play_candidates(table, coup, pos, unread)
+        cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
     elif _short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
-        cands, doubt = _play_candidates(table, coup, pos, unread), True
+        cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
+        doubt = True
+    elif _illegal(table, pos, coup):
+        # a play that can be made but is illegal: a misplay at the table, or a digit or a
+        # die mistyped (the marks were written from the real play); only strong evidence
+        # makes it a typo
+        cands = _throw_candidates(table, coup, pos, unread, only=True) + _play_candidates(table, coup, pos, unread)
+        doubt = True
     else:
         return None
     return (cands, pos, doubt) if cands else None
@@ -202,19 +210,39 @@ def _best_candidate(flow: Walk, i: int, cands: list[Candidate], doubt: bool) -> 
     reach = LOOKAHEAD
     if len(cands) > MISSING_TRIED:  # many coups left out agree with the moves: their marks first
         short = sorted(((_trial(flow, i, c, 1), c.prior), k) for k, c in enumerate(cands))
-        cands = [cands[k] for _, k in short[:MISSING_TRIED]]
+        kept = [cands[k] for _, k in short[:MISSING_TRIED]]
+        # the record as written stays in the running (never invent a coup on a tie)
+        cands = kept + [c for c in cands if c.what == "as-written" and c not in kept]
     if any(c.what == "missing" for c in cands):
         reach = LOOKAHEAD_MISSING
     scored = sorted(((_trial(flow, i, c, reach), c.prior), k) for k, c in enumerate(cands))
     best = cands[scored[0][1]]
+    if best.what == "missing" and _as_written_as_good(scored, cands):
+        return None
     if best.what == "as-written":
         return None
     if doubt:  # a misplay at the table is written with marks that agree with it
         (stop, found), _ = scored[0][0]
         as_written = next((t for (t, _), k in scored if cands[k].what == "as-written"), (1, 0))
-        if stop or (not as_written[0] and found + 2 > as_written[1]):
+        # moves that are exactly the legal play of one other throw are evidence already:
+        # that throw needs only fewer findings than the record as written
+        margin = 1 if best.what == "throw" else 2
+        if stop or (not as_written[0] and found + margin > as_written[1]):
             return None
     return best
+
+
+def _as_written_as_good(scored: list[tuple[tuple[tuple[int, int], int], int]], cands: list[Candidate]) -> bool:
+    """A coup left out is never invented on a tie (issue 25 §2): the record as written —
+    a coup thrown out of turn at the table, one finding — explains the next coups as well
+    once its own finding is set aside (a trial of the record as written counts it, a
+    trial of a candidate does not count the one finding the candidate will make)."""
+    (best_stop, best_found), _ = scored[0][0]
+    for key, k in scored:
+        if cands[k].what == "as-written":
+            (stop, found), _prior = key
+            return stop == best_stop and found - 1 <= best_found
+    return False
 
 
 def first_expected(table: TableState) -> str | None:
@@ -269,6 +297,39 @@ def _play_candidates(table: TableState, coup: Coup, pos: Position, unread: list[
     ]
     out.append(Candidate((coup,), "as-written", written, len(out)))
     return out
+
+
+def _other_throws(table: TableState, pos: Position, coup: Coup) -> list[tuple[int, int]]:
+    """The throws other than the written one of which the written moves are a legal play
+    (none when nothing is moved: any throw may leave nothing to play)."""
+    if not any(isinstance(m, Move) for m in coup.moves):
+        return []
+    moves = moves_of(coup.moves)
+    written = (max(coup.roll), min(coup.roll))
+    return [r for r in ROLLS if r != written and judge_play(pos, r, moves, table.profile).legal]
+
+
+def _illegal(table: TableState, pos: Position, coup: Coup) -> bool:
+    """The written play breaks a movement law (asked only of coups that are not plain:
+    the plain walk proved the others legal)."""
+    return bool(coup.moves) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal
+
+
+def _throw_candidates(
+    table: TableState, coup: Coup, pos: Position, unread: list[Diagnostic], only: bool = False
+) -> list[Candidate]:
+    """A die mistyped: the throws of which the written moves are a legal play (issue 25
+    §2).  A throw is never invented: none when the moves fit no other throw.  When they
+    fit several (a checker played tout d'une fits each throw of its sum), each is a
+    candidate and the coups that follow rank them like the moves' proposals (the marks
+    of this coup first), ties in the order of the 21 throws; ``only``: a candidate only
+    when they fit exactly one."""
+    if unread:
+        return []
+    fits = _other_throws(table, pos, coup)
+    if only and len(fits) != 1:
+        return []
+    return [Candidate((replace(coup, roll=r),), "throw", f"{r[0]}-{r[1]}", k) for k, r in enumerate(fits)]
 
 
 def _side_candidates(flow: Walk, i: int, coup: Coup, pos: Position) -> list[Candidate]:
@@ -414,6 +475,28 @@ def _say_recovered(
             detail="did-you-mean",
             alternatives=(best.text,),
             consequence=f"a mistake of the record: the coup is {best.text}'s; verification goes on with {best.text}",
+        )
+    elif best.what == "throw":
+        written = _written_text(coup, unread)
+        which = (
+            f"the play of {best.text} and of no other throw"
+            if not others
+            else f"a play of {best.text} (also of {', '.join(others)})"
+        )
+        why = (
+            "the only one the written moves fit"
+            if not others
+            else "of the throws the written moves fit, the one the next coups agree with best"
+        )
+        found.add(
+            "illegal-move",
+            where,
+            f"{coup.side} throws {coup.roll[0]}-{coup.roll[1]} and plays {written}, {which}; did you mean {best.text}?",
+            who=seat,
+            detail="did-you-mean",
+            alternatives=alts,
+            consequence=f"a mistake of the record: verification goes on with the throw {best.text}, {why} "
+            "(RULES.md §3.1)",
         )
     else:
         kind, head, rule = _what_is_wrong(pos, coup, unread)

@@ -612,9 +612,9 @@ def _the_play(table: TableState, facts: CoupFacts, last: bool, found: Findings) 
     judged; False when the record cannot go on."""
     acts, pos = facts.acts, facts.position
     assert pos is not None
-    facts.no_play = not facts.moves and (
-        acts.leave is True or facts.inferred_leave or last or gains_end_partie(table, facts.roller, pos, facts.roll)
-    )
+    if not facts.moves and acts.leave is not True and not facts.inferred_leave:
+        facts.partie_ended = gains_end_partie(table, facts.roller, pos, facts.roll)
+    facts.no_play = not facts.moves and (acts.leave is True or facts.inferred_leave or last or facts.partie_ended)
     if facts.no_play and acts.replay is not None:
         table.notes.append(Note.of("replay-ignored", coup=facts.coup.number))
     if facts.no_play:

@@ -234,3 +234,80 @@ def test_every_book_fixture_has_its_figures_and_a_test():
         assert exp["book"]["ref"] and exp["book"]["score"], name
         assert len(re.findall(r"\S+", exp["book"]["passage"])) <= 25, name
         assert f'check("{name}")' in source, f"{name} has no test"
+
+
+# -- one rule, one reading (issue 25 §7) ------------------------------------------------
+
+
+def test_003_218_the_first_to_twelve_holes_wins_the_roller_gains_first():
+    """« le prix convenu acquis à celui qui arrive le premier à douze trous » (003 §218);
+    « Les points gagnés se marquent avant les points donnés » (003 §207).  Both at eleven
+    holes, A's gains give him his twelfth hole before B's receipts could give B his: A
+    wins 12-11, and B's 14 written from that throw do not count."""
+    rep = check("003-218-les-deux-a-douze-trous")
+    assert rep.partie is not None and rep.partie["winner"] == "A" and rep.partie["holes"] == [12, 11]
+    assert not [f for f in rep.findings if f.kind == "result-mismatch"]
+
+
+def test_003_181_erasing_the_opponent_is_no_ecole():
+    """« Si, croyant que l'adversaire fait école, on efface ses points, sans les marquer,
+    on ne fait pas école » (003 §181; profile lelasseux-1852, switch D34 off)."""
+    rep = check("003-181-points-effaces")
+    assert any("003 §181" in n for n in rep.notes)
+
+
+def test_001_r67_erasing_the_opponent_is_an_ecole_under_rigueur():
+    """« Si vous effacez mal-à-propos votre adversaire ... vous êtes à l'école de tous les
+    points dont vous l'avez privé » (001 r.67; rigueur).  A's claim, written after the
+    erasure, is judged after it and takes the école it made."""
+    check("001-r67-effacer-l-adversaire")
+
+
+def test_001_r67_the_written_order_decides_claim_then_erasure():
+    """The same actions with the claim written first: A's claim answers no école (a fausse
+    école, 001 r.60) and B's erasure takes the points wrongly marked, which is his right
+    and no école (001 r.56)."""
+    check("001-r67-ecole-avant-l-effacement")
+
+
+@pytest.mark.parametrize("profile", ["lelasseux-1852", "rigueur", "bonne-compagnie", "lebrun-1828", "innovations"])
+def test_d34_erasure_follows_the_profile(profile):
+    """The books' disagreement is the profile switch ``erasing_opponent_ecole`` (RULES.md
+    §10 D34): the same record is an école of the eraser only where the profile says so."""
+    text = (BOOKS / "003-181-points-effaces.trn").read_text(encoding="utf-8").rstrip("\n") + " A:école+4\n"
+    (rep,) = verify_text(text, profile=find_profile(profile))
+    eraser = [f for f in rep.findings if f.kind == "ecole-claimed-wrongly" and f.who == "B"]
+    claimant = [f for f in rep.findings if f.kind == "ecole-claimed-wrongly" and f.who == "A"]
+    if find_profile(profile).erasing_opponent_ecole:
+        assert len(eraser) == 1 and not claimant and rep.final_score.a.points == 6
+    else:
+        assert not eraser and len(claimant) == 1  # no école made: A's claim is a fausse école
+
+
+def test_003_187_an_erasure_before_the_erasers_own_claim_is_part_of_it():
+    """003 §187 (last example) under rigueur: B puts A back and marks 4 — the erasure is
+    part of his (false) claim, not a second école (003 §194)."""
+    text = (BOOKS / "003-187-deux-ecoles-remet.trn").read_text(encoding="utf-8")
+    (rep,) = verify_text(text, profile=find_profile("rigueur"))
+    assert brief(rep.findings) == expected("003-187-deux-ecoles-remet")["findings"]
+
+
+def test_003_176_187_a_claim_short_of_the_ne_marque_pas_ecole_is_partial():
+    """003 §176: after a wrong *je ne marque pas* (A with 4 gains 8, believing he gives B,
+    at 8, his hole), « l'adversaire a le droit de marquer quatre points d'école, qui lui
+    donnent le trou, trou simple, à cause de l'avertissement »; 003 §187: « on ne peut le
+    faire partiellement ».  B marks 2: partial; A obliges him to mark the whole école:
+    B's hole, simple."""
+    rep = check("003-176-187-ne-marque-pas-ecole-partielle")
+    assert rep.double_holes == {"A": 0, "B": 0}
+
+
+@pytest.mark.parametrize(("claim", "partial"), [(2, True), (4, False), (6, False), (8, False)])
+def test_003_176_the_ne_marque_pas_ecole_is_at_least_what_gives_the_hole(claim, partial):
+    """The école of a wrong announcement is the points he believed given: at least the 4
+    that give B his hole (003 §176), at most his whole gain of 8."""
+    text = (BOOKS / "003-176-187-ne-marque-pas-ecole-partielle.trn").read_text(encoding="utf-8")
+    text = text.replace("B:école+2 A:fait-marquer(B+2)", f"B:école+{claim}")
+    (rep,) = verify_text(text)
+    kinds = sorted(f.kind for f in rep.findings)
+    assert kinds == (["ecole-par-moins", "ecole-partial"] if partial else ["ecole-par-moins"])

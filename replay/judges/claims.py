@@ -43,7 +43,7 @@ def match_claim(
         return None
     open_ = [p for p in table.pending if p.status == "open" and p.claimant == claimant]
     real = [p for p in open_ if p.kind != "impossible"]
-    exact = [p for p in real if p.amount == n or (p.kind == "nmp" and n <= p.amount) or n in p.parts]
+    exact = [p for p in real if p.amount == n or _nmp_whole(p, n) or n in p.parts]
     if exact:
         return _claim(table, exact[0], n, found)
     if len(real) > 1 and sum(p.amount for p in real) == n:
@@ -75,6 +75,13 @@ def match_claim(
         return p
     _claim_of_nothing(table, n, sides, cw, [p for p in open_ if p.kind == "impossible"], found)
     return None
+
+
+def _nmp_whole(p: Pending, n: int) -> bool:
+    """A claim after a wrong "je ne marque pas" takes the whole école when it is at least
+    the least école the announcement implies and at most his whole gain (RULES.md §5.3;
+    003 §176, §187; ``gains._nmp_ecole``)."""
+    return p.kind == "nmp" and p.amount <= n <= (p.entitled or p.amount)
 
 
 def _deux_jetons(table: TableState, n: int, sides: tuple[str, str], cw: Where, found: Findings) -> None:
@@ -183,6 +190,8 @@ def close_mistake(
     }[p.kind]
     if claimed:
         cons = f"claimed by {cl}: {cl} marks {p.claimed}"
+    elif erased:
+        cons = f"{cl} erased the {p.amount} points without école (003 §187; 001 r.56)"
     else:
         cons = f"{cl} could have marked {p.amount} and did not: it stands{tail}"
     if p.kind == "plein":
@@ -206,6 +215,8 @@ def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail
         outcome = "claimed"
         if p.kind == "par-trop":
             cons += f" and {off}'s excess is erased"
+        elif p.detail == "marked-after-touching" and p.erase:
+            cons += f" and the {p.erase} points {off} marked after touching a checker are erased"
     elif erased:
         kind = "ecole-par-trop"
         cons = "the excess was erased without école (003 §187; 001 r.56)"
@@ -250,9 +261,12 @@ def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> t
             f"not claimed by {cl}; the leave takes every jeton back, so the {p.amount} points "
             f"do not stand (003 §155, §157){tail}"
         ), "after-leave"
+    if p.detail == "marked-after-touching" and p.erase:
+        return _late_mark_stands(table, p, off, cl, tail)
     if p.kind != "par-trop":
+        lost = p.entitled if p.kind == "nmp" and p.entitled else p.amount  # all his unmarked gains
         return (
-            f"not claimed by {cl} before he threw: the {p.amount} points are lost; "
+            f"not claimed by {cl} before he threw: the {lost} points are lost; "
             f"no école of an école (003 §182; 001 r.43){tail}"
         ), "lost"
     if table.profile.keep_unschooled_wrong_points:
@@ -270,6 +284,25 @@ def _unclaimed(table: TableState, p: Pending, off: str, cl: str, tail: str) -> t
         f"not claimed by {cl} before he threw: no école, but {off} gives the "
         f"{p.amount} points back (001 III on r.47){tail}"
     ), "given-back"
+
+
+def _late_mark_stands(table: TableState, p: Pending, off: str, cl: str, tail: str) -> tuple[str, str]:
+    """An omission he made up for after touching a checker, not schooled in time: the
+    late mark is a wrong mark, kept or given back as the profile says (RULES.md §7.3,
+    D26; 001 r.47, 001 III on r.47)."""
+    if table.profile.keep_unschooled_wrong_points:
+        return (
+            f"not claimed by {cl} before he threw: {off} keeps the {p.erase} points he marked "
+            f"after touching a checker (001 r.47; 003 §167){tail}"
+        ), "late-kept"
+    back = min(p.erase, table.std.points(p.offender))
+    if back:
+        table.erase(p.offender, back)
+        table.in_sync = table.std.state == table.ent.state
+    return (
+        f"not claimed by {cl} before he threw: no école, but {off} gives back the {p.erase} "
+        f"points he marked after touching a checker (001 III on r.47){tail}"
+    ), "late-given-back"
 
 
 def ecole_before(table: TableState, seat: str) -> bool:

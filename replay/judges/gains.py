@@ -15,7 +15,7 @@ from .decisions import holes_of
 from .table import HOLE, PLEIN_KINDS, VIOLATION_KIND, CoupFacts, Pending, TableState, points_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...notation.record import Ecole
+    from ...notation.record import Ecole, Remet
     from ..findings import Findings
     from ..ledger import ScoreState
 
@@ -32,6 +32,7 @@ class MarkTally:
         "before",
         "credit",
         "earlier",
+        "erased_before_claims",
         "induced",
         "late",
         "marked",
@@ -60,6 +61,9 @@ class MarkTally:
         self.earlier: list[ClaimTaken] = []  # the receiver's claims of earlier coups' écoles
         self.now: list[ClaimTaken] = []  # ... of this coup's
         self.against_roller_claims: list[ClaimTaken] = []
+        # erasures of the opponent's points written before the claim that answers them
+        # (judged and put on the standing score before the claims; RULES.md §7.6)
+        self.erased_before_claims: list[Remet] = []
         self.roller_claims: list[tuple[Ecole, Pending | None]] = []
         self.st0: ScoreState | None = None
 
@@ -117,19 +121,7 @@ def judge_roller_marks(table: TableState, facts: CoupFacts, tally: MarkTally, fo
     if facts.left and marked != gains:
         _judge_marks_on_leave(table, facts, tally, found)
     elif facts.pairs and tally.after and tally.before < gains:
-        # law of timing: the omission was consummated when he touched a checker
-        p = _mistake(
-            facts,
-            tally,
-            "par-moins",
-            gains - tally.before,
-            f"{facts.side} marked {tally.before} of his {gains} before touching a checker",
-        )
-        p.marked, p.detail = tally.before, "marked-after-touching"
-        p = _mistake(
-            facts, tally, "par-trop", tally.after, f"{facts.side} marked {tally.after} more after touching a checker"
-        )
-        p.entitled, p.marked, p.erase = 0, tally.after, tally.after
+        _judge_marked_after_touching(facts, tally)
     elif marked > gains:
         p = _mistake(
             facts, tally, "par-trop", marked - gains, f"{facts.side} marked {marked} for a throw worth {gains} to him"
@@ -137,6 +129,34 @@ def judge_roller_marks(table: TableState, facts: CoupFacts, tally: MarkTally, fo
         p.erase = marked - gains
     elif marked < gains:
         _judge_under_marked(table, facts, tally, found)
+
+
+def _judge_marked_after_touching(facts: CoupFacts, tally: MarkTally) -> None:
+    """Points marked after the moves (RULES.md §7.2): the omission was consummated when he
+    touched a checker (003 §167, §172), and what he marks afterwards is no longer his to
+    take (003 §174: « si on avait joué ses dames ... on ne pourrait reprendre ... ceux
+    nouvellement gagnés »).  One act, one école: the opponent may school the omission,
+    which also erases the late mark; unclaimed, the late mark stands (001 r.47; 003
+    §167).  Only a late mark beyond the throw's points is a second mistake (par trop)."""
+    gains, before, after = facts.gains, tally.before, tally.after
+    omitted = gains - before
+    p = _mistake(
+        facts,
+        tally,
+        "par-moins",
+        omitted,
+        f"{facts.side} marked {before} of his {gains} before touching a checker, {after} after",
+    )
+    p.marked, p.detail, p.erase = before, "marked-after-touching", min(after, omitted)
+    if after > omitted:
+        q = _mistake(
+            facts,
+            tally,
+            "par-trop",
+            after - omitted,
+            f"{facts.side} marked {tally.marked} for a throw worth {gains} to him",
+        )
+        q.erase = after - omitted
 
 
 def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) -> None:
@@ -147,12 +167,30 @@ def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) 
         return  # said rightly (course.says_ne_marque_pas)
     if st0[facts.roller].points + gains >= HOLE:
         p = _mistake(
-            facts, tally, "nmp", gains, f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole'
+            facts,
+            tally,
+            "nmp",
+            _nmp_ecole(st0, facts),
+            f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole',
         )
         p.marked, p.detail = 0, "ne-marque-pas"
     else:
         tally.induced = True
         table.notes.append(Note.of("nmp-wrongly", coup=facts.coup.number, who=facts.side, points=gains))
+
+
+def _nmp_ecole(st0: ScoreState, facts: CoupFacts) -> int:
+    """The école of a wrong "je ne marque pas" when his own gains make his hole (RULES.md
+    §5.3; 003 §176): the announcement counts as marking the points he believed he gained,
+    so the école is what he believed given instead: at least enough to give the opponent
+    his hole (« qu'il croie en battre une à vrai et l'autre à faux »: with 4 against 8,
+    two hits à vrai of 4, the école is 4), and enough that his own points made no hole in
+    his eyes.  A claim short of it is partial (003 §187); one up to his whole gain is
+    the école he believed."""
+    gains = facts.gains
+    believed_given = HOLE - st0[facts.other].points - facts.receipts
+    believed_short = st0[facts.roller].points + gains - (HOLE - 2)
+    return min(gains, max(2, believed_given, believed_short))
 
 
 def _judge_plein_marked(table: TableState, facts: CoupFacts, tally: MarkTally, lost: int, found: Findings) -> None:

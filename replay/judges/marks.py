@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from ...notation.record import Ecole, Remet
 from ..course import mark_points, roller_gains
 from ..findings import Note
 from .claims import close_mistake, match_claim
@@ -31,7 +32,7 @@ from .table import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...notation.record import Ecole, Mark
+    from ...notation.record import Mark
     from ..findings import Findings
 
 
@@ -82,15 +83,26 @@ def full_marks(table: TableState, facts: CoupFacts, found: Findings) -> None:
     tally = MarkTally(before, after, other_marked)
     tally.st0 = table.std.state
     judge_roller_marks(table, facts, tally, found)
-    _judge_receiver_marks(table, facts, tally)
+    _judge_receiver_marks(table, facts, tally, found)
     table.pending.extend(tally.new)
+    # the table's order (RULES.md §4.1, §7.3): the marks, then the claims, then the
+    # corrections and jetons put back; but an erasure written before the claim that
+    # answers it is judged first, so that the claim can take the école it made
+    erasures = _erasures_in_written_order(facts) if facts.acts.remets else []
+    for r, eraser_claims_after, victim_claims_after in erasures:
+        if victim_claims_after and not eraser_claims_after:
+            _judge_erasure(table, facts, r, found)
+            tally.erased_before_claims.append(r)
     _take_claims(table, facts, tally, found)
     _mark_standing(table, facts, tally, found)
     _apply_corrections(table, facts, found)
     if facts.acts.fait_marquer:
         _apply_fait_marquer(table, facts, found)
+    for r, eraser_claims_after, victim_claims_after in erasures:
+        if not victim_claims_after and not eraser_claims_after:
+            _judge_erasure(table, facts, r, found)
     if facts.acts.remets:
-        _apply_remets(table, facts)
+        _apply_remets(table, facts, tally.erased_before_claims, found)
     _mark_entitled(table, facts, tally)
 
 
@@ -155,7 +167,7 @@ def mark_as_entitled(table: TableState, marks: EntitledMarks, found: Findings) -
 
 
 # -- the receiver's marks (RULES.md §4.1 O4; 001 r.55: credited to what is owed first) --
-def _judge_receiver_marks(table: TableState, facts: CoupFacts, tally: MarkTally) -> None:
+def _judge_receiver_marks(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
     receipts, other_claims = facts.receipts, facts.acts.other_claims
     if tally.other_marked < receipts and other_claims:
         short = receipts - tally.other_marked
@@ -166,12 +178,35 @@ def _judge_receiver_marks(table: TableState, facts: CoupFacts, tally: MarkTally)
     else:
         tally.credit = [0] * len(other_claims)
     tally.other_effective = tally.other_marked + sum(tally.credit)
+    if facts.partie_ended and tally.other_marked:
+        _marked_after_the_end(table, facts, tally, found)
+        tally.other_effective = 0  # not marked: the partie is over
+        return
     if tally.other_effective > receipts and not facts.left:
         tally.late = _late_impossible(table, facts.other, tally.other_effective - receipts)
         tally.other_effective -= tally.late
     p = _receiver_mistake(table, facts, tally)
     if p is not None:
         tally.new.append(p)
+
+
+def _marked_after_the_end(table: TableState, facts: CoupFacts, tally: MarkTally, found: Findings) -> None:
+    """The receiver marks points of a throw whose gains gave the roller his twelfth hole:
+    the partie ended before the roller played, and points given are marked only once he
+    has played (RULES.md §4.1 O2, §8.1; 003 §149, §207, §218).  No école (the partie is
+    over): one finding, and the marks are not put on the standing score."""
+    found.add(
+        "play-after-end",
+        facts.where,
+        f"{table.letter(facts.other)} marks {tally.other_marked} from the throw whose gains gave "
+        f"{facts.side} his twelfth hole",
+        who=facts.other,
+        entitled=0,
+        marked=tally.other_marked,
+        detail="receipts",
+        consequence="the first to twelve holes wins, and points given are marked only once the roller "
+        "has played: these do not count (003 §149, §207, §218)",
+    )
 
 
 def _receiver_mistake(table: TableState, facts: CoupFacts, tally: MarkTally) -> Pending | None:
@@ -305,6 +340,8 @@ def _mark_standing(table: TableState, facts: CoupFacts, tally: MarkTally, found:
             table.erase(p.offender, min(p.erase, n))
         table.mark_std(other, even(n))
     _mark_roller_standing(table, facts, tally, found)
+    for r in tally.erased_before_claims:  # written before the claim that answers it
+        _remet(table, r, found)
     for _c, n, p in tally.now:
         if p is not None and p.kind in ERASING and p.erase and p.offender != roller:
             table.erase(p.offender, min(p.erase, n))
@@ -415,19 +452,76 @@ def _apply_fait_marquer(table: TableState, facts: CoupFacts, found: Findings) ->
         table.mark_std(y, even(n))
 
 
-def _apply_remets(table: TableState, facts: CoupFacts) -> None:
+def _erasures_in_written_order(facts: CoupFacts) -> list[tuple[Remet, bool, bool]]:
+    """Each ``X:remet(Y-N)`` that takes points off the opponent, with what the written
+    order says of it (RULES.md §7.3-7.4): (the erasure, X claims an école after it, Y
+    claims one after it).  An erasure followed by the eraser's own claim is part of that
+    claim — he undoes an école to mark a fausse école, 003 §187 (last example), §194 —
+    and is judged with it; one followed by the victim's claim is judged before the
+    claims, so that the claim can answer it."""
+    written = list(facts.coup.before) + list(facts.coup.after)
+    out = []
+    for k, a in enumerate(written):
+        if not isinstance(a, Remet) or a.points >= 0 or a.who == a.target:
+            continue
+        later = [b.claimant for b in written[k + 1 :] if isinstance(b, Ecole)]
+        out.append((a, a.who in later, a.target in later))
+    return out
+
+
+def _judge_erasure(table: TableState, facts: CoupFacts, r: Remet, found: Findings) -> None:
+    """``X:remet(Y-N)`` beyond Y's points open to a claim (over-marked points X may simply
+    erase, 001 r.56; 003 §187): X takes points Y was owed, believing Y made an école.
+    No école by 003 §181 (« on efface ses points, sans les marquer, on ne fait pas
+    école »); an école of every point taken by 001 r.67 (« vous êtes à l'école de tous
+    les points dont vous l'avez privé »), which Y may claim until he throws: the
+    profile's ``erasing_opponent_ecole`` (RULES.md §7.6, §10 D34)."""
+    x, y = table.seat_of.get(r.who, r.who), table.seat_of.get(r.target, r.target)
+    open_to_erase = sum(
+        p.erase
+        for p in table.pending
+        if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse")
+    )
+    wrong = -r.points - open_to_erase
+    if wrong <= 0:
+        return
+    who, whom = table.letter(x), table.letter(y)
+    if not table.profile.erasing_opponent_ecole:
+        table.notes.append(
+            f"coup {facts.coup.number}: {who} erases {wrong} of {whom}'s points that were his; no école "
+            f"under {table.profile.name} (003 §181)"
+        )
+        return
+    where = table.where(facts.coup, r.span)
+    message = f"{who} erases {wrong} of {whom}'s points that were his"
+    table.pending.append(Pending("fausse", x, y, wrong, where, 0, wrong, message, detail="erased", this_coup=True))
+
+
+def _apply_remets(table: TableState, facts: CoupFacts, early: list[Remet], found: Findings) -> None:
     """``X:remet(Y±N)``: X moves Y's jeton apart from any claim of his own (003 §187:
     « l'adversaire vous remet à huit points, et en marque quatre. On se contente
     d'effacer ces quatre points, et l'on se remet à dix »).  Erasing points of an
     open false école is no école, and leaves the école to claim (the points are
     already off); restoring one's own jeton undoes a wrong remet."""
     for r in facts.acts.remets:
-        x, y = table.seat_of.get(r.who, r.who), table.seat_of.get(r.target, r.target)
-        table.correct(y, r.points, r.holes)
-        if r.points < 0 and x != y:
-            for p in table.pending:
-                if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse"):
-                    p.erase = max(0, p.erase + r.points)
+        if not any(r is q for q in early):
+            _remet(table, r, found)
+
+
+def _remet(table: TableState, r: Remet, found: Findings) -> None:
+    x, y = table.seat_of.get(r.who, r.who), table.seat_of.get(r.target, r.target)
+    table.correct(y, r.points, r.holes)
+    if r.points < 0 and x != y:
+        left = -r.points
+        for p in table.pending:
+            if p.status == "open" and p.offender == y and p.claimant == x and p.kind in ("par-trop", "fausse"):
+                taken = min(left, p.erase)
+                p.erase -= taken
+                left -= taken
+                if taken and not p.erase and p.kind == "fausse":
+                    # his false claim erased: « on se contente d'effacer » (003 §187; 001 r.56)
+                    p.status = "erased"
+                    close_mistake(table, p, found, erased=True)
 
 
 # -- the entitled ledger -------------------------------------------------------------

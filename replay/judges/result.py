@@ -28,6 +28,7 @@ from ..partie import (
     settle_partie,
     twelve_hole_multiplier,
     twelve_hole_winner,
+    twelve_reached,
 )
 from .table import MarqueWon, TableState, Where
 
@@ -44,7 +45,7 @@ def douze_trous_outcome(table: TableState) -> dict[str, Any] | None:
     if table.partie.kind != DOUZE_TROUS:
         return None
     st = table.partie.over_state or table.std.state
-    winner = twelve_hole_winner(st)
+    winner = table.partie.over_winner or twelve_hole_winner(st)
     if winner is None:
         return None
     loser = "B" if winner == "A" else "A"
@@ -115,7 +116,7 @@ Fact = tuple[str, str, str]
 
 def _douze_trous_result(table: TableState, v: str) -> list[Fact] | None:
     st = table.partie.over_state or table.std.state  # coups after the end do not count
-    winner = twelve_hole_winner(st)
+    winner = table.partie.over_winner or twelve_hole_winner(st)
     wl = table.letter(winner) if winner else None
     m = re.fullmatch(r"([A-D])(?:\s+(\d+)-(\d+))?", v)
     if v == "*":
@@ -329,16 +330,30 @@ def _multi_after(table: TableState, winner: str | None, ha: int, hb: int, st: Sc
 def partie_over_after(table: TableState, side: str, coup_number: int, left: bool) -> None:
     """Has this coup ended the partie (twelve holes) or the marqué (a leave with six
     holes)?  (RULES.md §8.1-8.2; 003 §218, §221)"""
-    if table.partie.over is not None or table.partie.kind is None:
+    course = table.partie
+    # the coup's first twelfth hole (TableState._first_to_twelve), read once
+    first, first_state = course.twelve_first, course.twelve_state
+    if course.twelve_at != table.index:
+        first = first_state = None  # set by an earlier coup
+    course.twelve_first = course.twelve_state = None
+    if course.over is not None or course.kind is None:
         return
     if not left and table.std.most_holes() < 12:
         return
     st = table.std.state
-    kind = table.partie.kind
+    kind = course.kind
     if kind == DOUZE_TROUS:
-        if twelve_hole_winner(st) is not None:
-            table.partie.over = f"the partie ended at coup {coup_number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
-            table.partie.over_state = st
+        # the first to twelve holes in the coup's order of marking wins (003 §207, §218),
+        # if a claim or a correction of the same coup has not taken his twelfth hole back
+        winner: str | None = None
+        if first is not None and first_state is not None and twelve_reached(st, first):
+            winner, st = first, first_state
+        else:
+            winner = twelve_hole_winner(st)
+        if winner is not None:
+            course.over = f"the partie ended at coup {coup_number} ({st.a.holes}-{st.b.holes} holes, 003 §218)"
+            course.over_state = st
+            course.over_winner = winner
     elif left and after_leave(A_ECRIRE, st, side, table.profile).marque is not None:
         # every kind but douze trous is played by marqués à écrire (RULES.md §8.2-8.3)
         table.partie.over = (

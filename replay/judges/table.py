@@ -28,8 +28,9 @@ from ...notation.record import (
     Replay,
     Span,
 )
-from ..course import Marked
+from ..course import DOUZE_TROUS, Marked
 from ..ledger import Ledger, MarkResult, ScoreState
+from ..partie import twelve_reached
 from ..profiles import Profile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,8 +43,9 @@ PLEIN_KINDS = frozenset(("petit-jan", "grand-jan", "jan-de-retour"))
 IMPUISSANCE = frozenset(("impuissance",))
 SORTIE = frozenset(("sortie",))
 HOLE = 12
-#: pending kinds whose claim erases the offender's over-marked points (RULES.md §7.3)
-ERASING = frozenset(("par-trop", "fausse", "too-late", "plein"))
+#: pending kinds whose claim erases the offender's over-marked points (RULES.md §7.3); a
+#: par-moins erases only the points he marked after touching a checker (``erase``)
+ERASING = frozenset(("par-trop", "fausse", "too-late", "plein", "par-moins"))
 #: violation ids of ``moves.judge_play`` that have their own finding kind
 VIOLATION_KIND = {
     "must-fill": "must-fill",
@@ -249,6 +251,7 @@ class CoupFacts:
         "no_play",
         "other",
         "pairs",
+        "partie_ended",
         "play",
         "plein_lost",
         "plein_not_due",
@@ -280,6 +283,7 @@ class CoupFacts:
         self.could_leave = False
         self.plein_lost = 0
         self.plein_not_due = 0
+        self.partie_ended = False  # his gains gave him his twelfth hole: nothing is played
 
     # set by the flow at their step, always before a judge reads them
     position: Position | None
@@ -368,12 +372,25 @@ class TableState:
             self.hole_log.append((seat, 2 if dbl else 1))
             if dbl:
                 self.double_holes[seat] += 1
+        self._first_to_twelve(seat)
 
     def log_holes(self, seat: str, res: MarkResult) -> None:
         for k, _double in res.holes:
             self.hole_log.append((seat, k))
             if k == 2:
                 self.double_holes[seat] += 1
+        self._first_to_twelve(seat)
+
+    def _first_to_twelve(self, seat: str) -> None:
+        """After each hole marked, in the table's order (the roller's gains before the
+        opponent's receipts, 003 §149, §207): the first twelfth hole of a partie en douze
+        trous ends it (RULES.md §8.1; 003 §218 « celui qui arrive le premier à douze
+        trous »), whatever else the coup's marks bring (``partie.twelve_reached``)."""
+        course = self.partie
+        if course.twelve_at != self.index:  # a new coup: the last one's is read or void
+            course.twelve_first = course.twelve_state = None
+        if course.kind == DOUZE_TROUS and course.twelve_first is None and twelve_reached(self.std.state, seat):
+            course.twelve_first, course.twelve_state, course.twelve_at = seat, self.std.state, self.index
 
     # -- the standing ledger put right (claims, corrections; RULES.md §7.3, §5.5) ----------
     def erase(self, seat: str, n: int) -> None:
@@ -430,6 +447,11 @@ class PartieCourse:
         self.over: str | None = None  # why the partie or the marqué is over (RULES.md §8.1-8.2)
         self.over_reported = False
         self.over_state: ScoreState | None = None  # the score when the partie ended
+        self.over_winner: str | None = None  # the seat that reached twelve holes first (§8.1)
+        # this coup's first twelfth hole, in the order of marking, and the score then
+        self.twelve_first: str | None = None
+        self.twelve_state: ScoreState | None = None
+        self.twelve_at = -1  # the index of that coup
         self.pav_check = False  # the pavillon of the written game is judged (001 r.58)
         self.pav_due: dict[str, Where] = {}  # seat -> where he earned a pavillon not yet taken
         self.pav_lost: set[str] = set()  # seats whose pavillon was lost for want of taking it
