@@ -20,17 +20,9 @@ from typing import Any
 import click
 
 from ..club import queries
-from ..club.db import (
-    DatabaseMissing,
-    GameNotFound,
-    ImportReport,
-    ImportStep,
-    delete_game,
-    game_history,
-    import_records,
-    open_db,
-    reverify,
-)
+from ..club.db import DatabaseMissing, GameNotFound, delete_game, game_history, open_db
+from ..club.importer import import_records, reverify
+from ..club.report import ImportReport, ImportStep
 from ..club.queries import PlayerNotFound
 from ..notation.textio import terminal_safe
 from .common import BadInput, echo_json, input_paths, jobs_option, json_option, profile_option

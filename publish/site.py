@@ -142,7 +142,7 @@ def publish_files(
     when given (a page of the club's own).
     """
     L = labels(lang)
-    from ..club.db import standing_game
+    from ..club.rows import standing_game
     from ..notation.reader import iter_records
     from ..replay.verify import verify
 

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from club_helpers import copy_record, selfplay_records, with_table_talk, write_archive
 
 from trictrac.cli.main import cli
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 
 pytest.importorskip("datasette")
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "findings"

@@ -22,7 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trictrac.club import db as clubdb
-from trictrac.club.db import game_id_of, import_records, open_db, parse_date, season_of
+from trictrac.club import importer, workers
+from trictrac.club import rows as club_rows
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
+from trictrac.club.rows import game_id_of, parse_date, season_of
 from trictrac.club.schema import SCHEMA_VERSION
 from trictrac.notation.record import Coup, Mark, NeMarquePas
 
@@ -95,7 +99,7 @@ def test_coup_rows_match_the_record(tmp_path: Path) -> None:
     assert len(rows) == len(rec.coups)
     for row, coup in zip(rows, rec.coups):
         assert row[:4] == (coup.number, coup.side, *coup.roll)
-        assert row[4] == clubdb.moves_text(coup)
+        assert row[4] == club_rows.moves_text(coup)
 
 
 def test_reimport_changes_nothing(tmp_path: Path, archive: Path) -> None:
@@ -205,7 +209,7 @@ def test_an_unchanged_file_is_not_read_again(tmp_path: Path, archive: Path, monk
     def no_verify():
         raise AssertionError("verified again")
 
-    monkeypatch.setattr(clubdb, "_verifier", no_verify)
+    monkeypatch.setattr(workers, "_verifier", no_verify)
     rep = import_records(db_path, [archive])
     assert (rep.read, rep.unchanged, rep.game_ids) == (4, 4, first.game_ids)
 
@@ -241,7 +245,7 @@ def test_failure_while_storing_writes_nothing_of_that_game(
     tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A game that fails half-way through its inserts is rolled back whole."""
-    real = clubdb._mark_row
+    real = club_rows._mark_row
     calls = {"n": 0}
 
     def bad_mark_row(*args, **kwargs):
@@ -252,7 +256,7 @@ def test_failure_while_storing_writes_nothing_of_that_game(
         return row
 
     target = game_id_of(write_record(_records()[2]))
-    monkeypatch.setattr(clubdb, "_mark_row", bad_mark_row)
+    monkeypatch.setattr(club_rows, "_mark_row", bad_mark_row)
     db_path = tmp_path / "club.db"
     rep = import_records(db_path, [archive])
     assert rep.imported == 3 and rep.failed == 1
@@ -264,7 +268,7 @@ def test_failure_while_storing_writes_nothing_of_that_game(
         assert conn.execute(f"SELECT COUNT(*) FROM {t} WHERE {col} = ?", (target,)).fetchone()[0] == 0, t
     assert orphans(db_path) == []
     # fixed, the game imports on the next run
-    monkeypatch.setattr(clubdb, "_mark_row", real)
+    monkeypatch.setattr(club_rows, "_mark_row", real)
     rep = import_records(db_path, [archive])
     assert (rep.imported, rep.unchanged) == (1, 3)
 
@@ -277,7 +281,7 @@ def test_verifier_failure_is_that_games_failure(tmp_path: Path, archive: Path, m
             raise RuntimeError("engine exploded")
         return None
 
-    monkeypatch.setattr(clubdb, "_verifier", lambda: verify)
+    monkeypatch.setattr(workers, "_verifier", lambda: verify)
     rep = import_records(tmp_path / "v.db", [archive])
     assert rep.imported == 3 and [f.reason for f in rep.failures] == ["verify-error"]
     assert "engine exploded" in rep.failures[0].message
@@ -305,7 +309,7 @@ def test_binary_junk_is_a_failure_not_a_crash(tmp_path: Path, archive: Path) -> 
 
 _IMPORTER = """
 import sys, time
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 t0 = time.time()
 rep = import_records(sys.argv[1], sys.argv[2:])
 print(rep.imported, rep.unchanged, len(rep.failures), t0, time.time())
@@ -567,7 +571,7 @@ def test_reverify_replaces_findings_in_place(tmp_path: Path, archive: Path) -> N
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT SUM(verified) FROM games").fetchone()[0] == 0
     src = dict(conn.execute("SELECT id, source FROM games").fetchall())
-    rep = clubdb.reverify(db_path)
+    rep = importer.reverify(db_path)
     assert (rep.imported, rep.failures) == (4, [])
     assert conn.execute("SELECT SUM(verified) FROM games").fetchone()[0] == 4
     assert dict(conn.execute("SELECT id, source FROM games").fetchall()) == src
@@ -576,10 +580,10 @@ def test_reverify_replaces_findings_in_place(tmp_path: Path, archive: Path) -> N
     # the verifier's holes now stand in the results (the Result headers agree with them)
     assert conn.execute("SELECT COUNT(*) FROM results WHERE holes IS NULL").fetchone()[0] == 0
     assert orphans(db_path) == []
-    again = clubdb.reverify(db_path)
+    again = importer.reverify(db_path)
     assert (again.imported, again.unchanged) == (0, 4)
     assert counts(db_path) == after
-    assert clubdb.reverify(db_path, everything=True).imported == 4
+    assert importer.reverify(db_path, everything=True).imported == 4
     assert counts(db_path) == after
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from club_helpers import as_v3, copy_record, counts, selfplay_records, with_table_talk, write_archive
 
 from trictrac.club import schema
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 from trictrac.club.queries import search
 
 

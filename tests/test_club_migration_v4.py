@@ -13,7 +13,8 @@ import pytest
 from club_helpers import as_v3, copy_record, counts, orphans, selfplay_records, with_table_talk, write_archive
 
 from trictrac.club import schema
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 
 HASH = re.compile(r"[0-9a-f]{64}")
 

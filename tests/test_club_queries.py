@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trictrac.club import queries as q
-from trictrac.club.db import GameNotFound, import_records, open_db
+from trictrac.club.db import GameNotFound, open_db
+from trictrac.club.importer import import_records
 
 pytest.importorskip("trictrac.notation.writer")
 

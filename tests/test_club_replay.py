@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trictrac.club import schema
-from trictrac.club.db import DatabaseMissing, game_id_of, import_records, open_db
+from trictrac.club.db import DatabaseMissing, open_db
+from trictrac.club.importer import import_records
+from trictrac.club.rows import game_id_of
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import CannotPlay, Coup, Move, Record, Replay
 from trictrac.notation.writer import write_coup, write_record

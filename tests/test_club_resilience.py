@@ -24,14 +24,16 @@ from club_helpers import (
     write_archive,
 )
 
-from trictrac.club.db import import_records, open_db, readonly_uri
+from trictrac.club.db import open_db, readonly_uri
+
+from trictrac.club.importer import import_records
 
 N = 12
 
 # Prints one line per stored game, so the parent can kill it at a chosen moment.
 _STEPPER = """
 import sys
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 def step(s):
     print(s.status, flush=True)
 import_records(sys.argv[1], sys.argv[2:], progress=step)
@@ -121,7 +123,7 @@ def test_an_import_killed_leaves_whole_games_and_a_rerun_completes_it(tmp_path: 
 
 _IMPORTER = """
 import sys
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 rep = import_records(sys.argv[1], sys.argv[2:])
 print(rep.added, rep.replaced, rep.unchanged, len(rep.failures))
 """

@@ -20,7 +20,10 @@ from club_helpers import (
 )
 
 import trictrac.club.db as clubdb
-from trictrac.club.db import ImportStep, game_id_of, import_records
+import trictrac.club.importer as importer
+from trictrac.club.importer import import_records
+from trictrac.club.report import ImportStep
+from trictrac.club.rows import game_id_of
 from trictrac.notation.writer import write_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +74,7 @@ def test_games_stored_in_batches_have_the_rows_of_one_transaction_a_game(
     src = write_archive(tmp_path / "soirees.trn", _games())
     files = [src, *FINDINGS]
     batched = import_records(tmp_path / "batched.db", files, jobs=jobs)
-    monkeypatch.setattr(clubdb, "BATCH_GAMES", 1)
+    monkeypatch.setattr(importer, "BATCH_GAMES", 1)
     single = import_records(tmp_path / "single.db", files, jobs=jobs)
     assert batched.added == single.added == len(_games()) + len(FINDINGS) - len(single.failures)
     assert batched.findings == single.findings > 0
