@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from .rows import _now
-from .schema import SCHEMA_VERSION, SchemaError, create_schema, stored_version, upgrade_schema
+from .schema import SCHEMA_VERSION, SchemaError, create_schema, parse_version, stored_version, upgrade_schema
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -133,26 +133,29 @@ def _open_readonly(path: Path) -> Database:
         raise DatabaseMissing(f"{path} is not a club database (no games table)")
     try:
         version = stored_version(conn)
-        if (
-            version is not None
-            and version.isdigit()
-            and int(version) < int(SCHEMA_VERSION)
-            and os.access(path, os.W_OK)
-            and os.access(path.parent, os.W_OK)
-        ):
-            # An older file we may write: migrate it once, then read it as usual.
-            conn.close()
-            open_db(path, create=False).close()
-            conn = _connect_readonly(path)
-        elif version is not None and version.isdigit() and int(version) > int(SCHEMA_VERSION):
-            raise SchemaTooNew(
-                f"{path}: club database schema version {version!r}: this trictrac reads "
-                f"versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)"
-            )
-    except SchemaTooNew:
+        if version is not None and parse_version(version) < int(SCHEMA_VERSION):
+            if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+                # An older file we may write: migrate it once, then read it as usual.
+                conn.close()
+                open_db(path, create=False).close()
+                conn = _connect_readonly(path)
+            else:
+                conn = _migrated_in_memory(conn)
+    except SchemaError as e:
         conn.close()
-        raise
+        raise SchemaTooNew(f"{path}: {e}") from None
     return _as_database(conn)
+
+
+def _migrated_in_memory(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """An older file that may not be written (an archived copy), read through a migrated copy
+    in memory: the queries of this version read it, the file is left as it is."""
+    mem = sqlite3.connect(":memory:")
+    conn.backup(mem)
+    conn.close()
+    upgrade_schema(mem)
+    mem.execute("PRAGMA query_only = ON")
+    return mem
 
 
 def _retry_locked(step: Callable[[], object], seconds: float = BUSY_TIMEOUT_MS / 1000) -> object:
@@ -186,11 +189,11 @@ def _to_history(conn: sqlite3.Connection, gid: str, action: str, replaced_by: st
     caller's transaction."""
     conn.execute(
         "INSERT INTO game_history (game_id, game_key, label, action, replaced_by, at, imported_at, n_findings, "
-        "headers, canonical, source, source_file) SELECT id, game_key, label, ?, ?, ?, imported_at, n_findings, "
-        "headers, canonical, source, source_file FROM games WHERE id = ?",
+        "headers, canonical, source, source_file) SELECT sha256, game_key, label, ?, ?, ?, imported_at, n_findings, "
+        "headers, canonical, source, source_file FROM games WHERE sha256 = ?",
         (action, replaced_by, _now(), gid),
     )
-    conn.execute("DELETE FROM games WHERE id = ?", (gid,))
+    conn.execute("DELETE FROM games WHERE sha256 = ?", (gid,))
 
 
 def delete_game(db_path: str | Path, game: str) -> dict[str, Any]:
@@ -202,7 +205,7 @@ def delete_game(db_path: str | Path, game: str) -> dict[str, Any]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             gid = resolve_game(conn, game)
-            label = conn.execute("SELECT label FROM games WHERE id = ?", (gid,)).fetchone()[0]
+            label = conn.execute("SELECT label FROM games WHERE sha256 = ?", (gid,)).fetchone()[0]
             _to_history(conn, gid, "deleted", None)
             conn.execute("DELETE FROM source_files WHERE game_ids LIKE ?", (f'%"{gid}"%',))
             conn.execute("COMMIT")
@@ -216,18 +219,21 @@ def delete_game(db_path: str | Path, game: str) -> dict[str, Any]:
 
 
 def resolve_game(conn: sqlite3.Connection, game: str) -> str:
-    """The id of a stored game from its id, a unique prefix of it (4+ hex digits), its
-    label, or its ``Game-Id``; :class:`GameNotFound` otherwise."""
+    """The content id (``games.sha256``) of a stored game from that id, a unique prefix of it
+    (4+ hex digits), its label, or its ``Game-Id``; :class:`GameNotFound` otherwise."""
     text = game.strip()
     low = text.lower()
     if re.fullmatch(r"[0-9a-f]{4,64}", low):
-        rows = conn.execute("SELECT id FROM games WHERE id >= ? AND id < ? LIMIT 2", (low, low + "g")).fetchall()
+        rows = conn.execute(
+            "SELECT sha256 FROM games WHERE sha256 >= ? AND sha256 < ? LIMIT 2", (low, low + "g")
+        ).fetchall()
         if len(rows) == 1:
             return rows[0][0]
         if len(rows) > 1:
             raise GameNotFound(f"game id prefix {game} is ambiguous")
     rows = conn.execute(
-        "SELECT id FROM games WHERE label = ? OR game_key = ? OR game_key = ? LIMIT 2", (text, f"tag:{text}", text)
+        "SELECT sha256 FROM games WHERE label = ? OR game_key = ? OR game_key = ? LIMIT 2",
+        (text, f"tag:{text}", text),
     ).fetchall()
     if len(rows) == 1:
         return rows[0][0]
@@ -242,7 +248,7 @@ def game_history(db: Database, game: str) -> list[dict[str, Any]]:
     of any version, a label or a Game-Id.  In the CLI: ``db history``."""
     conn = db.conn
     try:
-        key = conn.execute("SELECT game_key FROM games WHERE id = ?", (resolve_game(conn, game),)).fetchone()[0]
+        key = conn.execute("SELECT game_key FROM games WHERE sha256 = ?", (resolve_game(conn, game),)).fetchone()[0]
     except GameNotFound:
         low = game.strip().lower()
         row = conn.execute(
@@ -258,7 +264,8 @@ def game_history(db: Database, game: str) -> list[dict[str, Any]]:
     names = [d[0] for d in cur.description]
     out = [dict(zip(names, r)) for r in cur.fetchall()]
     cur = conn.execute(
-        "SELECT id, label, 'current', NULL, NULL, imported_at, n_findings, source_file FROM games WHERE game_key = ?",
+        "SELECT sha256, label, 'current', NULL, NULL, imported_at, n_findings, source_file FROM games "
+        "WHERE game_key = ?",
         (key,),
     )
     out += [dict(zip(names, r)) for r in cur.fetchall()]

@@ -19,17 +19,19 @@ mode and a busy timeout let several processes import into the same file at once.
 
 from __future__ import annotations
 
+import io
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..replay.profiles import Profile
 from .db import _connect_writer, open_db
 from .identity import game_key
 from .report import ImportFailure, ImportReport, ImportStep
-from .rows import _GameRows
+from .rows import G_IMPORTED_AT, G_KEY, G_SOURCE_END, G_SOURCE_FILE, G_SOURCE_LINE, _GameRows
 from .store import _Store
 from .workers import ENGINE_VERSION, _file_digest, _Outcome, _Readers, _resolve_profile, _Task, _Work
 
@@ -212,7 +214,7 @@ class _Context:
                 key = game_key({}, gid)
             self.keys[key] = gid
             if out.rows is not None:
-                out.rows.game["game_key"] = key
+                out.rows.game[G_KEY] = key
         if out.failure is not None:
             self._flush(path, batch)
             self.failed(out.failure, out.index, out.offset)
@@ -272,9 +274,21 @@ class _Context:
         self._step(path, out.index, out.offset, status, out.gid)
 
     def _store_failed(self, path: str, out: _Outcome, e: Exception) -> None:
-        line = out.rows.game["source_line"] if out.rows is not None else None
+        line = out.rows.game[G_SOURCE_LINE] if out.rows is not None else None
         f = ImportFailure(path, out.index, line, "store-error", f"{type(e).__name__}: {e}", out.gid)
         self.failed(f, out.index, out.offset)
+
+
+def _parse_stored(text: str, file: str | None, line: int) -> tuple[list[Any], list[Any]]:
+    """A stored game's text parsed as it stood in its file, from its first ``line``: the
+    rows keep the file's line numbers (issue 25 item 5)."""
+    from ..notation.reader import _iter_bytes
+
+    records, diags = [], []
+    for parsed in _iter_bytes(io.BytesIO(text.encode("utf-8")), file, False, 0, line):
+        records.append(parsed.record)
+        diags.extend(parsed.diagnostics)
+    return records, diags
 
 
 def reverify(
@@ -294,8 +308,6 @@ def reverify(
 
     In the CLI: ``trictrac db reverify``.
     """
-    from ..notation.reader import parse_text
-
     prof = _resolve_profile(profile)
     t0 = time.perf_counter()
     report = ImportReport()
@@ -306,18 +318,21 @@ def reverify(
         work = _Work(prof, True, season_rule, ENGINE_VERSION)
         store = _Store(conn)
         todo = conn.execute(
-            "SELECT id, engine_version, verified, canonical, source, source_file, source_line, "
-            "imported_at, game_key FROM games ORDER BY rowid"
+            "SELECT sha256, engine_version, verified, canonical, source, source_file, source_line, "
+            "source_end_line, imported_at, game_key FROM games ORDER BY id"
         ).fetchall()
-        for index, (gid, engine, verified, canonical, source, source_file, line, imported_at, key) in enumerate(todo):
+        for index, row in enumerate(todo):
+            gid, engine, verified, canonical, source, source_file, line, end_line, imported_at, key = row
             report.read += 1
             if not everything and verified and engine == ENGINE_VERSION and prof is None:
                 report.unchanged += 1
                 continue
-            records, diags = parse_text(canonical, file=source_file)
+            # the game's text as read (its lines are the file's: the rows keep pointing there)
+            text = source if source is not None else canonical
+            records, diags = _parse_stored(text, source_file, line or 1)
             if len(records) != 1 or any(d.severity == "error" for d in diags):
                 f = ImportFailure(
-                    source_file or "<db>", index, line, "parse-error", "the stored canonical text no longer parses", gid
+                    source_file or "<db>", index, line, "parse-error", "the stored text no longer parses", gid
                 )
                 report.failures.append(f)
                 continue
@@ -325,7 +340,9 @@ def reverify(
             if isinstance(out, ImportFailure):
                 report.failures.append(out)
                 continue
-            out.game.update(source_file=source_file, source_line=line, imported_at=imported_at, game_key=key)
+            g = out.game
+            g[G_SOURCE_FILE], g[G_SOURCE_LINE], g[G_SOURCE_END] = source_file, line, end_line
+            g[G_IMPORTED_AT], g[G_KEY] = imported_at, key
             store.store(out, replace=True)
             report.imported += 1
             report.findings += len(out.findings)

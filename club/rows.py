@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cache
 from typing import Any
 
+from ..notation.names import player_name
 from ..notation.record import (
     OFF,
     Comment,
@@ -138,12 +140,28 @@ def _get(obj: Any, name: str) -> Any:
 # --- building the rows of one game ---------------------------------------------------------
 
 # Each table's rows use *local* ids 1..n; the store adds the table's current max id.
-_ID_TABLES = ("marques", "releves", "coups", "marks", "comments", "findings")
+_ID_TABLES = ("marques", "releves", "marks", "comments", "findings")  # coups: keyed (game, seq)
+
+
+#: the columns of a ``games`` row as built (``games.id`` is given by the store)
+GAME_COLS = (
+    "sha256", "label", "game_key", "event", "site", "date", "date_iso", "season", "round", "partie",
+    "profile", "mode", "start_position", "result", "annotator", "n_releves", "n_marques", "n_coups",
+    "n_findings", "verified", "stopped", "notes", "headers", "diagnostics", "canonical", "source",
+    "source_file", "source_line", "source_end_line", "engine_version", "imported_at",
+)  # fmt: skip
+G_SHA256, G_LABEL, G_KEY, G_DATE_ISO, G_SEASON = 0, 1, 2, 6, 7
+G_N_RELEVES, G_N_COUPS = 15, 17
+G_SOURCE_FILE, G_SOURCE_LINE, G_SOURCE_END = 26, 27, 28
+G_IMPORTED_AT = 30
+assert [GAME_COLS[i] for i in (G_KEY, G_SEASON, G_N_COUPS, G_SOURCE_END, G_IMPORTED_AT)] == [
+    "game_key", "season", "n_coups", "source_end_line", "imported_at"
+]  # fmt: skip
 
 
 @dataclass(slots=True)
 class _GameRows:
-    game: dict[str, Any]
+    game: list[Any]  # GAME_COLS
     names: dict[str, str]  # seat -> player name
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
@@ -234,7 +252,6 @@ class _RowsWalker(RecordVisitor[None]):
                 cid - 1,
                 coup.number,
                 side,
-                side,
                 roll[0],
                 roll[1],
                 " ".join(map(_move_text, moves)) if moves else "-",
@@ -285,53 +302,53 @@ def _build_rows(
     engine_version: str,
 ) -> _GameRows:
     h = rec.headers
-    names = {s: h[s].strip() for s in SEATS if h.get(s, "").strip()}
+    names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
     date_iso = parse_date(h.get("Date"))
     findings = list(_get(report, "findings") or ()) if report is not None else []
     diags = [_diag_dict(d) for d in parse_diagnostics]
     if report is not None:
         diags += [_diag_dict(d) for d in (_get(report, "diagnostics") or ())]
+    notes = [str(n) for n in (_get(report, "notes") or ())] if report is not None else []
+    span = rec.span
     rows = _GameRows(
-        game={
-            "id": gid,
-            "label": game_label(h, date_iso),
-            "game_key": game_key(h, gid),
-            "event": h.get("Event"),
-            "site": h.get("Site"),
-            "date": h.get("Date"),
-            "date_iso": date_iso,
-            "season": season_of(date_iso, season_start_month),
-            "round": h.get("Round"),
-            "partie": h.get("Partie"),
-            "profile": profile_name,
-            "mode": rec.mode,
-            "start_position": rec.start,
-            "result": h.get("Result"),
-            "annotator": h.get("Annotator"),
-            "n_releves": 0,  # set below, from the walk
-            "n_marques": 0,
-            "n_coups": 0,
-            "n_findings": len(findings),
-            "verified": int(report is not None),
-            "stopped": _bool_int(_get(report, "stopped")) if report is not None else None,
-            "notes": json.dumps(
-                [str(n) for n in (_get(report, "notes") or ())] if report is not None else [], ensure_ascii=False
-            ),
-            "headers": json.dumps(h, ensure_ascii=False),
-            "diagnostics": json.dumps(diags, ensure_ascii=False),
-            "canonical": canonical,
-            "source": source,
-            "source_file": source_file,
-            "source_line": rec.span.line or None,
-            "engine_version": engine_version,
-            "imported_at": _now(),
-        },
+        game=[  # GAME_COLS
+            gid,
+            game_label(h, date_iso),
+            game_key(h, gid),
+            h.get("Event"),
+            h.get("Site"),
+            h.get("Date"),
+            date_iso,
+            season_of(date_iso, season_start_month),
+            h.get("Round"),
+            h.get("Partie"),
+            profile_name,
+            rec.mode,
+            rec.start,
+            h.get("Result"),
+            h.get("Annotator"),
+            0,  # n_releves, n_marques, n_coups: set below, from the walk
+            0,
+            0,
+            len(findings),
+            int(report is not None),
+            _bool_int(_get(report, "stopped")) if report is not None else None,
+            json.dumps(notes, ensure_ascii=False),
+            json.dumps(h, ensure_ascii=False),
+            json.dumps(diags, ensure_ascii=False),
+            canonical,
+            None if source is None or source.rstrip("\n") == canonical.rstrip("\n") else source,
+            source_file,
+            span.line or None,
+            (span.end_line or None) if span.line else None,
+            engine_version,
+            _now(),
+        ],
         names=names,
     )
 
     _walk(rec, rows, gid)
-    g = rows.game
-    g["n_releves"], g["n_marques"], g["n_coups"] = len(rows.releves), len(rows.marques), len(rows.coups)
+    rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid)
     rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
@@ -356,11 +373,11 @@ def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[
     marques, releves = rows.marques, rows.releves
     keys: dict[tuple[int, int, int], int] = {}
     lines = []
-    for c in rows.coups:  # _COUP_COLS: id 0, releve_id 2, marque_id 3, number 5, line 11
+    for c in rows.coups:  # id 0, releve_id 2, marque_id 3, number 5, line 10
         mnum = marques[c[3] - 1][2] if c[3] else 0
         rnum = releves[c[2] - 1][3] if c[2] else 0
         keys.setdefault((mnum, rnum, c[5]), c[0])
-        lines.append((c[11], c[0]))
+        lines.append((c[10], c[0]))
     return keys, lines
 
 
@@ -450,9 +467,9 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     g = rows.game
     return StandingGame(
         key,
-        g["label"],
-        g["date_iso"],
-        g["season"],
+        g[G_LABEL],
+        g[G_DATE_ISO],
+        g[G_SEASON],
         "a-ecrire" if rows.marques else "douze-trous",
         seats,
         tuple(marques),
@@ -630,3 +647,51 @@ def _int(v: Any) -> int | None:
 
 def _bool_int(v: Any) -> int | None:
     return int(v) if isinstance(v, bool) else None
+
+
+# --- the words the full-text indexes hold -------------------------------------------------------
+
+#: the finding kinds that are écoles (RULES.md §7; ``queries.ECOLE_FINDINGS`` in SQL)
+ECOLE_KINDS_EXTRA = frozenset(("unclaimed-ecole", "fausse-ecole", "must-fill", "must-conserve"))
+
+#: what an école claimed is called, in French and English (``ecoles_fts.terms``)
+ECOLE_CLAIM_TERMS = "école réclamée école claimed"
+
+
+def is_ecole_kind(kind: str) -> bool:
+    return kind.startswith("ecole") or kind in ECOLE_KINDS_EXTRA
+
+
+@cache
+def kind_terms(kind: str) -> str:
+    """The words ``findings_fts.terms`` holds for a kind of finding: its id spelled with spaces
+    (``ecole par trop``), its French name (``école par trop``) and its English description, and
+    ``école`` for every kind that is one, so that a club finds it in either language, accents
+    or not (the tokenizer folds them)."""
+    words = [kind.replace("-", " ")]
+    try:  # the names live with the catalogue of findings (replay/, publish/)
+        from ..publish.messages import KIND_NAMES_FR
+
+        words.append(KIND_NAMES_FR.get(kind, ""))
+    except ImportError:
+        pass
+    try:
+        from ..replay.findings import FINDING_KINDS
+
+        entry = FINDING_KINDS.get(kind)
+        words.append(str(entry[1]) if isinstance(entry, tuple) and len(entry) > 1 else "")
+    except ImportError:
+        pass
+    if is_ecole_kind(kind):
+        words.append("école")
+    return " ".join(w for w in words if w)
+
+
+def finding_fts_rows(findings: Iterable[Sequence[Any]]) -> list[tuple[Any, str, Any, Any]]:
+    """``findings_fts`` rows ``(rowid, terms, message, detail)`` of ``(id, kind, message, detail)``."""
+    return [(fid, kind_terms(kind), message, detail) for fid, kind, message, detail in findings]
+
+
+def ecole_fts_rows(claims: Iterable[Sequence[Any]]) -> list[tuple[Any, str, Any]]:
+    """``ecoles_fts`` rows ``(rowid, terms, reason)`` of école marks ``(id, token, reason)``."""
+    return [(mid, f"{token} {ECOLE_CLAIM_TERMS}", reason) for mid, token, reason in claims]

@@ -292,7 +292,7 @@ def selected_games(db: Database, selection: GameSelection | None = None) -> list
     sel.check_season_rule(db)
     w, params = sel.where()
     return db.conn.execute(
-        f"SELECT g.id, g.label, COALESCE(g.source, g.canonical) FROM games g{w} "
+        f"SELECT g.sha256, g.label, COALESCE(g.source, g.canonical) FROM games g{w} "
         f"ORDER BY g.date_iso IS NULL, g.date_iso, g.label",
         params,
     ).fetchall()
@@ -313,16 +313,16 @@ def standing_games(
     w, params = chosen.where()
     conn = db.conn
     games = conn.execute(
-        f"SELECT g.id, COALESCE(g.label, g.id), g.date_iso, g.season, g.n_marques FROM games g{w} "
-        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.id",
+        f"SELECT g.id, g.sha256, g.label, g.date_iso, g.season, g.n_marques FROM games g{w} "
+        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.sha256",
         params,
     ).fetchall()
     if not games:
         return []
     ids = [g[0] for g in games]
-    seats: dict[str, list[tuple]] = {}
-    ecoles: dict[tuple[str, int], list[int]] = {}
-    marques: dict[str, list[MarqueRow]] = {}
+    seats: dict[int, list[tuple]] = {}
+    ecoles: dict[tuple[int, int], list[int]] = {}
+    marques: dict[int, list[MarqueRow]] = {}
     sel = json.dumps(ids)  # the games chosen (a read-only connection makes no temp table)
     for gid, pid, name, holes, outcome in conn.execute(
         "SELECT r.game_id, r.player_id, p.name, r.holes, r.outcome FROM results r JOIN players p ON p.id = "
@@ -344,20 +344,20 @@ def standing_games(
             e[2] += 1
             e[3] += points
     for gid, winner, loser, value, bred in conn.execute(
-        "SELECT game_id, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
-        "loser IS NOT NULL AND game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, number, id",
+        "SELECT game_ref, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
+        "loser IS NOT NULL AND game_ref IN (SELECT value FROM json_each(?)) ORDER BY game_ref, number, id",
         (sel,),
     ):
         marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
     out = []
-    for gid, label, date, game_season, n_marques in games:
+    for gid, sha, label, date, game_season, n_marques in games:
         rows = tuple(
             SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
             for pid, name, holes, outcome in seats.get(gid, [])
         )
         out.append(
             StandingGame(
-                gid,
+                sha,
                 label,
                 date,
                 game_season,

@@ -10,23 +10,25 @@ from collections.abc import Sequence
 
 from .db import _to_history
 from .report import ImportFailure
-from .rows import _ID_TABLES, _GameRows, _now
+from .rows import _ID_TABLES, G_KEY, G_LABEL, G_SHA256, GAME_COLS, _GameRows, _now, ecole_fts_rows, finding_fts_rows
 from .schema import free_label
 
 # --- storing one game -----------------------------------------------------------------------
 
+# Each row list of club.rows holds the game's content id at index 1: the store puts the
+# game's INTEGER key there (games.id, known once its games row is written).
 _MARQUE_COLS = (
     "id, game_id, number, seq, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, refait, value, line, col"
 )
 _RELEVE_COLS = "id, game_id, marque_id, number, seq, line, col"
-_COUP_COLS = "id, game_id, releve_id, marque_id, seq, number, side, player_id, die1, die2, moves, line, col"
+_COUP_COLS = "game_id, releve_id, seq, number, side, die1, die2, moves, line, col"
 _MARK_COLS = (
-    "id, game_id, coup_id, seq, phase, kind, who, player_id, against, against_id, points, holes, "
+    "id, game_id, coup_seq, seq, phase, kind, who, player_id, against, against_id, points, holes, "
     "bredouille, leave, reason, text, token, line, col"
 )
-_COMMENT_COLS = "id, game_id, coup_id, text, line, col"
+_COMMENT_COLS = "id, game_id, coup_seq, text, line, col"
 _FINDING_COLS = (
-    "id, game_id, coup_id, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
+    "id, game_id, coup_seq, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
     "marked, consequence, rule, detail, alternatives, message"
 )
 
@@ -37,6 +39,9 @@ def _insert_sql(table: str, cols: str) -> str:
 
 
 _SQL = {
+    "games": _insert_sql("games", ", ".join(GAME_COLS)),
+    "games_with_id": _insert_sql("games", ", ".join(("id", *GAME_COLS))),
+    "game_players": "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
     "marques": _insert_sql("marques", _MARQUE_COLS),
     "releves": _insert_sql("releves", _RELEVE_COLS),
     "coups": _insert_sql("coups", _COUP_COLS),
@@ -48,6 +53,8 @@ _SQL = {
         "game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
         "marques_won, marques_lost, marque_value, outcome",
     ),
+    "findings_fts": "INSERT INTO findings_fts (rowid, terms, message, detail) VALUES (?, ?, ?, ?)",
+    "ecoles_fts": "INSERT INTO ecoles_fts (rowid, terms, reason) VALUES (?, ?, ?)",
 }
 
 
@@ -55,38 +62,48 @@ def _off(v: int | None, b: int) -> int | None:
     return None if v is None else v + b
 
 
-def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int]) -> None:
+def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int], gno: int) -> None:
     """Every row of one game but the ``games`` and ``game_players`` ones, local ids made
-    global (inside the caller's transaction).  Measured: the copies cost ~5 % of the
-    storing, SQLite's inserts (indexes, foreign keys, FTS triggers) the rest (issue 17)."""
+    global and ``gno`` (the game's INTEGER key) put in (inside the caller's transaction);
+    then the full-text rows of its findings and école claims, in bulk."""
     base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
-    bm, br, bc, bk = base["marques"], base["releves"], base["coups"], base["marks"]
+    bm, br, bk = base["marques"], base["releves"], base["marks"]
     get = pid.get
-    conn.executemany(_SQL["marques"], [[r[0] + bm, *r[1:]] for r in rows.marques])
-    conn.executemany(_SQL["releves"], [[r[0] + br, r[1], _off(r[2], bm), *r[3:]] for r in rows.releves])
-    # ~290 coups a game: unpacked, their ids made global inline (local ids start at 1)
-    conn.executemany(
+    ex = conn.executemany
+    if rows.marques:
+        ex(_SQL["marques"], [(r[0] + bm, gno, *r[2:]) for r in rows.marques])
+    ex(_SQL["releves"], [(r[0] + br, gno, _off(r[2], bm), *r[3:]) for r in rows.releves])
+    # ~290 coups a game: unpacked, keyed (game, seq); a row's local coup id is its seq + 1
+    ex(
         _SQL["coups"],
         [
-            (cid + bc, g, rel and rel + br, mq and mq + bm, seq, num, side, get(seat), d1, d2, moves, line, col)
-            for cid, g, rel, mq, seq, num, side, seat, d1, d2, moves, line, col in rows.coups
+            (gno, rel and rel + br, seq, num, side, d1, d2, moves, line, col)
+            for _, _, rel, _, seq, num, side, d1, d2, moves, line, col in rows.coups
         ],
     )
-    conn.executemany(
+    marks = rows.marks
+    ex(
         _SQL["marks"],
-        [[r[0] + bk, r[1], r[2] + bc, *r[3:7], get(r[7]), r[8], get(r[9]), *r[10:]] for r in rows.marks],
+        [(r[0] + bk, gno, r[2] - 1, *r[3:7], get(r[7]), r[8], get(r[9]), *r[10:]) for r in marks],
     )
-    conn.executemany(_SQL["comments"], [[r[0] + base["comments"], r[1], _off(r[2], bc), *r[3:]] for r in rows.comments])
-    bf = base["findings"]
-    conn.executemany(
-        _SQL["findings"],
-        [[r[0] + bf, r[1], _off(r[2], bc), *r[3:10], get(r[10]), *r[11:]] for r in rows.findings],
-    )
-    gid = rows.game["id"]
-    conn.executemany(
+    claims = [(r[0] + bk, r[16], r[14]) for r in marks if r[5] == "ecole"]  # _MARK_COLS: kind 5, reason 14, token 16
+    if claims:
+        ex(_SQL["ecoles_fts"], ecole_fts_rows(claims))
+    if rows.comments:
+        bo = base["comments"]
+        ex(_SQL["comments"], [(r[0] + bo, gno, _off(r[2], -1), *r[3:]) for r in rows.comments])
+    if rows.findings:
+        bf = base["findings"]
+        ex(
+            _SQL["findings"],
+            [(r[0] + bf, gno, _off(r[2], -1), *r[3:10], get(r[10]), *r[11:]) for r in rows.findings],
+        )
+        # _FINDING_COLS: kind 11, detail 16, message 18
+        ex(_SQL["findings_fts"], finding_fts_rows([(r[0] + bf, r[11], r[18], r[16]) for r in rows.findings]))
+    ex(
         _SQL["results"],
         [
-            (gid, r["seat"], get(r["seat"]), r["opponent_seat"], r["holes"], r["points"], r["bredouille"])
+            (gno, r["seat"], get(r["seat"]), r["opponent_seat"], r["holes"], r["points"], r["bredouille"])
             + (r["pavillon"], r["marques_won"], r["marques_lost"], r["marque_value"], r["outcome"])
             for r in rows.results
         ],
@@ -104,7 +121,7 @@ class _Store:
         self.players: dict[str, int] = {}
 
     def exists(self, gid: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is not None
+        return self.conn.execute("SELECT 1 FROM games WHERE sha256 = ?", (gid,)).fetchone() is not None
 
     def _player(self, name: str, pending: dict[str, int]) -> int:
         pid = self.players.get(name) or pending.get(name)
@@ -156,26 +173,30 @@ class _Store:
         status is ``unchanged``); new players' ids go to ``pending`` until the commit."""
         conn = self.conn
         g = rows.game
+        sha = g[G_SHA256]
         status = "added"
+        keep: int | None = None  # re-verification keeps the game's integer key
         if replace:
-            conn.execute("DELETE FROM games WHERE id = ?", (g["id"],))
-        elif self.exists(g["id"]):
+            row = conn.execute("SELECT id FROM games WHERE sha256 = ?", (sha,)).fetchone()
+            keep = row[0] if row else None
+            conn.execute("DELETE FROM games WHERE sha256 = ?", (sha,))
+        elif self.exists(sha):
             return "unchanged"
         else:
-            old = conn.execute("SELECT id FROM games WHERE game_key = ?", (g["game_key"],)).fetchone()
+            old = conn.execute("SELECT sha256 FROM games WHERE game_key = ?", (g[G_KEY],)).fetchone()
             if old is not None:
-                _to_history(conn, old[0], "replaced", g["id"])
+                _to_history(conn, old[0], "replaced", sha)
                 status = "replaced"
         pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
-        values = {**g, "label": free_label(conn, g["label"], g["id"])}  # the primary key: unique
-        conn.execute(
-            f"INSERT INTO games ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})", tuple(values.values())
-        )
-        conn.executemany(
-            "INSERT INTO game_players(game_id, seat, player_id) VALUES (?, ?, ?)",
-            [(g["id"], s, p) for s, p in pid.items()],
-        )
-        _insert_rows(conn, rows, pid)
+        values = g.copy()
+        values[G_LABEL] = free_label(conn, g[G_LABEL], sha)  # unique: a readable name for one game
+        if keep is None:
+            gno = conn.execute(_SQL["games"], values).lastrowid
+        else:
+            gno = conn.execute(_SQL["games_with_id"], (keep, *values)).lastrowid
+        assert gno is not None  # an INSERT gives its row id
+        conn.executemany(_SQL["game_players"], [(gno, s, p) for s, p in pid.items()])
+        _insert_rows(conn, rows, pid, gno)
         return status
 
     def known_file(self, digest: str) -> list[str] | None:
@@ -223,5 +244,7 @@ def _known_file(conn: sqlite3.Connection, digest: str) -> list[str] | None:
     if row is None:
         return None
     ids = json.loads(row[0])
-    n = conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT value FROM json_each(?))", (row[0],)).fetchone()[0]
+    n = conn.execute(
+        "SELECT COUNT(*) FROM games WHERE sha256 IN (SELECT value FROM json_each(?))", (row[0],)
+    ).fetchone()[0]
     return ids if n == len(set(ids)) else None

@@ -213,7 +213,7 @@ def _stored_in(db_path: str) -> Callable[[str], bool]:
 
     def stored(gid: str) -> bool:
         try:
-            return conn.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone() is not None
+            return conn.execute("SELECT 1 FROM games WHERE sha256 = ?", (gid,)).fetchone() is not None
         except sqlite3.Error:
             return False
 
