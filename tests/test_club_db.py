@@ -64,8 +64,8 @@ def test_import_stores_every_part_of_each_game(tmp_path: Path, archive: Path) ->
     ids = [game_id_of(write_record(r)) for r in recs]
     assert rep.game_ids == ids
     conn = sqlite3.connect(db_path)
-    assert sorted(r[0] for r in conn.execute("SELECT id FROM games")) == sorted(ids)
-    canon = conn.execute("SELECT canonical, source, season, date_iso FROM games WHERE id = ?", (ids[1],)).fetchone()
+    assert sorted(r[0] for r in conn.execute("SELECT sha256 FROM games")) == sorted(ids)
+    canon = conn.execute("SELECT canonical, source, season, date_iso FROM games WHERE sha256 = ?", (ids[1],)).fetchone()
     assert canon[0] == write_record(recs[1])
     assert "[Date" in canon[1] and canon[2] == "2024" and canon[3] == "2024-02-11"
     # marks keep the order of the actions and who made them
@@ -73,8 +73,8 @@ def test_import_stores_every_part_of_each_game(tmp_path: Path, archive: Path) ->
     k = next(c for c in first.coups if c.before or c.after)
     acts = list(k.before) + list(k.after)
     rows = conn.execute(
-        "SELECT m.kind, m.who, m.points FROM marks m JOIN coups c ON c.id = m.coup_id "
-        "WHERE c.game_id = ? AND c.seq = ? ORDER BY m.seq",
+        "SELECT m.kind, m.who, m.points FROM marks m JOIN coups c ON c.game_id = m.game_id AND c.seq = m.coup_seq "
+        "WHERE c.game_id = (SELECT id FROM games WHERE sha256 = ?) AND c.seq = ? ORDER BY m.seq",
         (ids[0], first.coups.index(k)),
     ).fetchall()
     want = [
@@ -141,7 +141,7 @@ def test_a_corrected_game_replaces_the_earlier_version(tmp_path: Path, archive: 
     assert after["games"] == 4 and after["comments"] == before["comments"] + 1
     assert orphans(db_path) == []
     conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = ?", (old_id,)).fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (old_id,)).fetchone()[0] == 0
     hist = conn.execute("SELECT game_id, action, replaced_by, canonical FROM game_history").fetchall()
     assert hist == [(old_id, "replaced", game_id_of(write_record(changed)), write_record(_records(1)[0]))]
     # the history of either version lists both, oldest first
@@ -455,7 +455,7 @@ def test_findings_are_stored_at_their_coup(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "f.db")
     rows = conn.execute(
         "SELECT f.kind, f.who, c.number, f.rule, f.message FROM findings f "
-        "LEFT JOIN coups c ON c.id = f.coup_id ORDER BY f.seq"
+        "LEFT JOIN coups c ON c.game_id = f.game_id AND c.seq = f.coup_seq ORDER BY f.seq"
     ).fetchall()
     assert [(r[0], r[1], r[2]) for r in rows] == [(f.kind, f.who, f.coup or None) for f in expected.findings]
     assert rows[0][2] == coup.number
@@ -505,17 +505,17 @@ def test_import_the_fixtures_as_the_verifier_sees_them(tmp_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     for gid, (findings, score) in expected.items():
         got = conn.execute(
-            "SELECT kind, who, line, entitled, marked FROM findings WHERE game_id = ? ORDER BY seq", (gid,)
+            "SELECT kind, who, line, entitled, marked FROM findings WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) ORDER BY seq", (gid,)
         ).fetchall()
         assert got == [tuple(None if (v == 0 and k == 2) else v for k, v in enumerate(f)) for f in findings], gid
-        res = dict(conn.execute("SELECT seat, holes FROM results WHERE game_id = ?", (gid,)).fetchall())
-        pts = dict(conn.execute("SELECT seat, points FROM results WHERE game_id = ?", (gid,)).fetchall())
+        res = dict(conn.execute("SELECT seat, holes FROM results WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (gid,)).fetchall())
+        pts = dict(conn.execute("SELECT seat, points FROM results WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (gid,)).fetchall())
         if score is not None and set(res) == {"A", "B"}:  # with three or four seats: no final score
             assert (res["A"], res["B"], pts["A"], pts["B"]) == score
     assert orphans(db_path) == []
     # findings point at the coup the verifier names
     bad = conn.execute(
-        "SELECT COUNT(*) FROM findings f JOIN coups c ON c.id = f.coup_id "
+        "SELECT COUNT(*) FROM findings f JOIN coups c ON c.game_id = f.game_id AND c.seq = f.coup_seq "
         "WHERE f.coup IS NOT NULL AND c.number != f.coup"
     ).fetchone()[0]
     assert bad == 0
@@ -558,7 +558,10 @@ def test_import_order_and_batches_do_not_matter(
     got, exp = counts(db_path), counts(ref)
     assert got == exp
     conn, rconn = sqlite3.connect(db_path), sqlite3.connect(ref)
-    q = "SELECT c.game_id, c.seq, c.number, c.moves, m.seq, m.token FROM coups c LEFT JOIN marks m ON m.coup_id = c.id"
+    q = (
+        "SELECT g.sha256, c.seq, c.number, c.moves, m.seq, m.token FROM coups c JOIN games g ON g.id = c.game_id "
+        "LEFT JOIN marks m ON m.game_id = c.game_id AND m.coup_seq = c.seq"
+    )
     assert sorted(conn.execute(q).fetchall(), key=repr) == sorted(rconn.execute(q).fetchall(), key=repr)
     assert orphans(db_path) == []
 

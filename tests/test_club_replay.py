@@ -78,9 +78,11 @@ def coup_lines(conn: sqlite3.Connection, gid: str) -> list[str]:
     ``before`` tokens, the moves, the ``after`` tokens (``--`` for no move written)."""
     out = []
     for cid, number, side, d1, d2, moves in conn.execute(
-        "SELECT id, number, side, die1, die2, moves FROM coups WHERE game_id = ? ORDER BY seq", (gid,)
+        "SELECT seq, number, side, die1, die2, moves FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) ORDER BY seq", (gid,)
     ):
-        marks = conn.execute("SELECT phase, token FROM marks WHERE coup_id = ? ORDER BY seq", (cid,)).fetchall()
+        marks = conn.execute(
+            "SELECT phase, token FROM marks WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) AND coup_seq = ? ORDER BY seq", (gid, cid)
+        ).fetchall()
         before = [t for p, t in marks if p == "before"]
         after = [t for p, t in marks if p == "after"]
         played = [moves] if moves != "-" else ["--"] if after else []
@@ -90,7 +92,7 @@ def coup_lines(conn: sqlite3.Connection, gid: str) -> list[str]:
 
 def rebuilt_record(conn: sqlite3.Connection, gid: str) -> Record:
     """A game of coups only (no sections, no comments between coups) from its rows."""
-    headers = json.loads(conn.execute("SELECT headers FROM games WHERE id = ?", (gid,)).fetchone()[0])
+    headers = json.loads(conn.execute("SELECT headers FROM games WHERE sha256 = ?", (gid,)).fetchone()[0])
     (rec,), diags = parse_text("\n".join(coup_lines(conn, gid)) + "\n")
     assert [d for d in diags if d.severity == "error"] == []
     return Record(headers=headers, elements=rec.elements)
@@ -110,7 +112,7 @@ def test_E59_003_216_fait_jouer_is_a_replay_row(tmp_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     rows = conn.execute(
         "SELECT m.who, p.name, m.text, m.token, m.phase, m.line, m.col, c.number, c.moves FROM marks m "
-        "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
+        "JOIN coups c ON c.game_id = m.game_id AND c.seq = m.coup_seq LEFT JOIN players p ON p.id = m.player_id "
         "WHERE m.kind = 'replay' ORDER BY m.id"
     ).fetchall()
     assert rows == [
@@ -120,7 +122,8 @@ def test_E59_003_216_fait_jouer_is_a_replay_row(tmp_path: Path) -> None:
     ]
     # the finding names the remedy; it is stored at the coup the replay belongs to
     kinds = conn.execute(
-        "SELECT f.kind, c.number FROM findings f JOIN coups c ON c.id = f.coup_id WHERE f.game_id = ?",
+        "SELECT f.kind, c.number FROM findings f JOIN coups c ON c.game_id = f.game_id AND c.seq = f.coup_seq "
+        "WHERE f.game_id = (SELECT id FROM games WHERE sha256 = ?)",
         (rep.game_ids[0],),
     ).fetchall()
     assert kinds == [("illegal-move", 1)]
@@ -138,12 +141,12 @@ def test_remedy_fixtures_round_trip_through_the_rows(tmp_path: Path, path: Path)
     gid = rep.game_ids[0]
     conn = sqlite3.connect(db_path)
     assert coup_lines(conn, gid) == [write_coup(c) for c in orig.coups]
-    n = conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = ? AND kind = 'replay'", (gid,)).fetchone()[0]
+    n = conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) AND kind = 'replay'", (gid,)).fetchone()[0]
     assert n == sum(isinstance(a, Replay) for c in orig.coups for a in c.after) >= 1
     back = rebuilt_record(conn, gid)
     assert back == orig
     assert game_id_of(write_record(back)) == gid
-    assert conn.execute("SELECT canonical FROM games WHERE id = ?", (gid,)).fetchone()[0] == write_record(orig)
+    assert conn.execute("SELECT canonical FROM games WHERE sha256 = ?", (gid,)).fetchone()[0] == write_record(orig)
 
 
 def test_importing_twice_stays_idempotent(tmp_path: Path) -> None:
@@ -310,7 +313,7 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
     conn = sqlite3.connect(p)
     conn.execute("PRAGMA foreign_keys = ON")
     gid = rows["games"][0][0]
-    conn.execute("DELETE FROM games WHERE id = ?", (gid,))
+    conn.execute("DELETE FROM games WHERE sha256 = ?", (gid,))
     assert conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = ?", (gid,)).fetchone()[0] == 0
     conn.rollback()
     conn.close()
@@ -478,7 +481,7 @@ def test_pavillon_is_a_row_of_its_own_kind(tmp_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     rows = conn.execute(
         "SELECT m.who, p.name, m.token, m.phase, m.line, m.col, c.number, m.points, m.holes, m.text FROM marks m "
-        "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
+        "JOIN coups c ON c.game_id = m.game_id AND c.seq = m.coup_seq LEFT JOIN players p ON p.id = m.player_id "
         "WHERE m.kind = 'pavillon' ORDER BY m.id"
     ).fetchall()
     assert rows == [

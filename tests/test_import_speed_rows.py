@@ -119,8 +119,8 @@ def test_a_game_sqlite_refuses_in_a_batch_fails_alone(tmp_path: Path, jobs: int)
     assert [s.status for s in steps] == ["added"] * 5 + ["failed"] + ["added"] * 6
     assert orphans(db_path) == []
     conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT COUNT(*) FROM games WHERE id = ?", (bad,)).fetchone()[0] == 0
-    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = ?", (bad,)).fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM games WHERE sha256 = ?", (bad,)).fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (bad,)).fetchone()[0] == 0
     assert conn.execute("SELECT game_index, reason FROM import_failures").fetchall() == [(5, "store-error")]
     conn.execute("DROP TRIGGER refuse_one")
     conn.commit()
@@ -143,8 +143,9 @@ def test_every_game_reported_is_committed(tmp_path: Path, jobs: int) -> None:
         conn = sqlite3.connect(db_path)
         try:
             row = conn.execute(
-                "SELECT n_coups, (SELECT COUNT(*) FROM coups WHERE game_id = ?) FROM games WHERE id = ?",
-                (step.game_id, step.game_id),
+                "SELECT n_coups, (SELECT COUNT(*) FROM coups c WHERE c.game_id = games.id) FROM games "
+                "WHERE sha256 = ?",
+                (step.game_id,),
             ).fetchone()
         finally:
             conn.close()
