@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ def import_records(
     season_start_month: int = 1,
     verify: bool = True,
     jobs: int = 1,
+    names: Mapping[str, str] | None = None,
 ) -> ImportReport:
     """Import every game of ``paths`` into the database at ``db_path`` (created if needed).
 
@@ -57,7 +58,9 @@ def import_records(
     ``season_start_month`` is the club season rule, fixed when the file is created.
     ``jobs`` > 1: worker processes read, parse, write, hash and verify chunks of
     games and send back the rows to store; this process only stores them, in file
-    order.  ``verify=False`` stores games without findings.
+    order.  ``verify=False`` stores games without findings.  ``names``: the name to store as
+    a game's file (``games.source_file``) for a path read, e.g. ``-`` (or the ``--name`` given)
+    for the temporary copy of standard input; by default the path as given.
 
     In the CLI: ``trictrac db import``.
     """
@@ -73,7 +76,12 @@ def import_records(
 
         pool = fork_pool(jobs)  # forked now, before the database connection exists
     try:
-        readers = _Readers(str(db_path), pool, jobs, _Work(prof, verify, season_start_month, ENGINE_VERSION))
+        readers = _Readers(
+            str(db_path),
+            pool,
+            jobs,
+            _Work(prof, verify, season_start_month, ENGINE_VERSION, tuple((names or {}).items())),
+        )
         early = readers.start_early(files[0]) if pool is not None and files else None
         conn = _connect_writer(Path(db_path), season_start_month, True)
         try:

@@ -340,7 +340,7 @@ def _build_rows(
             None if source is None or source.rstrip("\n") == canonical.rstrip("\n") else source,
             source_file,
             span.line or None,
-            (span.end_line or None) if span.line else None,
+            _last_line(span, source),
             engine_version,
             _now(),
         ],
@@ -353,6 +353,16 @@ def _build_rows(
         rows.findings = _finding_rows(findings, rows, gid)
     rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
     return rows
+
+
+def _last_line(span: Any, source: str | None) -> int | None:
+    """The game's last line in its file: its first line and the lines of its text as read
+    (blank lines after it are not the game's)."""
+    if not span.line:
+        return None
+    if source is not None:
+        return int(span.line + source.rstrip("\n").count("\n"))
+    return span.end_line or None
 
 
 def _walk(rec: Record, rows: _GameRows, gid: str) -> None:

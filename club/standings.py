@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..notation.names import one_line
+
 if TYPE_CHECKING:  # only named in annotations: publishing loads this module without sqlite-utils
     from sqlite_utils import Database
 
@@ -298,6 +300,23 @@ def selected_games(db: Database, selection: GameSelection | None = None) -> list
     ).fetchall()
 
 
+def selected_sources(
+    db: Database, selection: GameSelection | None = None
+) -> list[tuple[str, str, str, str | None, int | None]]:
+    """``(id, label, text, source_file, source_line)`` of the selected games, oldest first: as
+    :func:`selected_games`, with the file each game was read from (as named on the command line,
+    ``-`` for standard input) and its first line there, so that what is published from the
+    database cites the secretary's file and lines (issue 25 item 5)."""
+    sel = selection or GameSelection()
+    sel.check_season_rule(db)
+    w, params = sel.where()
+    return db.conn.execute(
+        f"SELECT g.sha256, g.label, COALESCE(g.source, g.canonical), g.source_file, g.source_line FROM games g{w} "
+        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.label",
+        params,
+    ).fetchall()
+
+
 def standing_games(
     db: Database,
     selection: GameSelection | None = None,
@@ -420,17 +439,17 @@ def format_standings(st: dict[str, Any], title: str = "Classement") -> str:
     """The standings as plain text: a table per kind of partie, then its crosstable
     (douze trous: wins-losses of the row player against the column player; à écrire:
     the row player's net value against him)."""
-    lines = [f"{title} — {st['games']} parties"]
+    lines = [f"{one_line(title)} — {st['games']} parties"]
     for kind, t in st["tables"].items():
         cols = _COLUMNS[kind]
         lines += ["", f"{_TITLES[kind]} ({t['games']} parties)"]
-        lines += _grid([c[1] for c in cols], [[str(r[c[0]]) for c in cols] for r in t["players"]])
+        lines += _grid([c[1] for c in cols], [[one_line(str(r[c[0]])) for c in cols] for r in t["players"]])
         order = t["crosstable"]["players"]
         cells = t["crosstable"]["cells"]
         lines += ["", "tableau croisé"]
         rows = []
         for i, a in enumerate(order):
-            row = [f"{i + 1}. {a}"]
+            row = [f"{i + 1}. {one_line(a)}"]
             for b in order:
                 c = cells.get(a, {}).get(b)
                 if a == b:

@@ -129,6 +129,7 @@ class _Work:
     verify: bool
     season_rule: int
     engine: str
+    names: tuple[tuple[str, str], ...] = ()  # (path read, the name the user gave): '-' for stdin
 
     def __call__(self, t: _Task) -> _GameRows | ImportFailure:
         stage = "verify-error"
@@ -146,7 +147,7 @@ class _Work:
                 report,
                 profile_name=_get(report, "profile_name") or _profile_name(t.record, self.profile),
                 parse_diagnostics=t.diagnostics,
-                source_file=t.path,
+                source_file=dict(self.names).get(t.path, t.path) if self.names else t.path,
                 source=t.source,
                 season_start_month=self.season_rule,
                 engine_version=self.engine,

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["player_name", "skeleton", "lookalikes", "describe_oddities"]
+__all__ = ["player_name", "skeleton", "lookalikes", "describe_oddities", "one_line"]
 
 _SPACES = re.compile(r"\s+")
 
@@ -83,3 +83,15 @@ def describe_oddities(name: str) -> str:
         if _invisible(ch) or folded != ch and folded.isascii():
             odd.append(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}")
     return ", ".join(odd)
+
+
+_BREAKS = str.maketrans({"\n": "\\n", "\r": "\\r", "\t": "\\t"})
+
+
+def one_line(text: str) -> str:
+    """``text`` as one cell of a printed table: every control character escaped as the
+    terminal output escapes them (``textio.terminal_safe``), line breaks and tabs too, so that a
+    name cannot forge lines or columns of a table (issue 27 row 14)."""
+    from .textio import terminal_safe
+
+    return terminal_safe(text.translate(_BREAKS))

@@ -191,7 +191,7 @@ def publish_files(
                         len(record.coups),
                         nf,
                         _result_of(report, record, L),
-                        f"{Path(name).name} #{g + 1}",
+                        f"{Path(name).name}:{record.span.line}" if record.span.line else f"{Path(name).name} #{g + 1}",
                         None if error is None else L("not_verified_short", why=error),
                         partie_kind(record, L),
                     )

@@ -76,7 +76,8 @@ def _content(db: Path) -> dict[str, list[tuple]]:
     out = {}
     for table in ("games", "marques", "releves", "coups", "marks", "comments", "findings", "results", "players"):
         cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[1] != "imported_at"]
-        out[table] = conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY rowid").fetchall()
+        order = "game_id, seq" if table == "coups" else "game_id, seat" if table == "results" else "rowid"
+        out[table] = conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}").fetchall()
     out["import_failures"] = conn.execute(
         "SELECT source_file, game_index, line, game_id, reason, message FROM import_failures ORDER BY rowid"
     ).fetchall()
