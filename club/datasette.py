@@ -19,7 +19,7 @@ from .queries import ECOLE_FINDINGS
 __all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "plugins_path", "write_metadata", "write_plugins"]
 
 _SCORE_FINDINGS = (
-    "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
+    "(f.kind GLOB 'ecole*' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
     "'marque-result-mismatch', 'result-mismatch'))"
 )
 

@@ -267,7 +267,7 @@ def player_results(db: Database, player: str, *, season: str | None = None) -> d
 
 # The verifier's findings that are écoles (RULES.md §7): claimed or not (``unclaimed-ecole``),
 # wrongly claimed, and the écoles of a plein not filled or not kept (§7.7).
-ECOLE_FINDINGS = "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', 'must-conserve'))"
+ECOLE_FINDINGS = "(f.kind GLOB 'ecole*' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', 'must-conserve'))"
 
 
 def ecoles(db: Database, *, player: str | None = None, season: str | None = None) -> dict[str, Any]:
@@ -367,9 +367,10 @@ def head_to_head(
                SUM(winner_id = ?) AS marques_won, SUM(loser_id = ?) AS marques_lost,
                SUM(winner_id = ? AND bredouille != 'none') AS won_in_bredouille,
                SUM(loser_id = ? AND bredouille != 'none') AS lost_in_bredouille
-        FROM marque_results WHERE (winner_id = ? OR loser_id = ?){sw}
+        FROM marque_results WHERE game_ref IN (SELECT game_id FROM game_players WHERE player_id = ?)
+          AND (winner_id = ? OR loser_id = ?){sw}
         GROUP BY 1""",
-        [p["id"]] * 7 + sp,
+        [p["id"]] * 8 + sp,
     )
     table: dict[int, dict[str, Any]] = {}
     names = {r["id"]: r["name"] for r in _rows(db, "SELECT id, name FROM players")}

@@ -311,14 +311,14 @@ CREATE VIEW IF NOT EXISTS disputed_games AS
 SELECT g.label AS game, g.date_iso AS date, g.season,
        (SELECT COUNT(*) FROM marks k WHERE k.game_id = g.id AND k.kind = 'ecole') AS ecoles_claimed,
        (SELECT COUNT(*) FROM marks k WHERE k.game_id = g.id AND k.kind = 'correction') AS corrections,
-       (SELECT COUNT(*) FROM findings f WHERE f.game_id = g.id AND (f.kind LIKE 'ecole%'
+       (SELECT COUNT(*) FROM findings f WHERE f.game_id = g.id AND (f.kind GLOB 'ecole*'
           OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', 'marque-result-mismatch',
                         'result-mismatch'))) AS score_findings,
        g.n_findings, g.result, g.sha256 AS id, g.id AS game_ref
 FROM games g
 WHERE g.id IN (SELECT k.game_id FROM marks k WHERE k.kind = 'ecole')
    OR g.id IN (SELECT k.game_id FROM marks k WHERE k.kind = 'correction')
-   OR g.id IN (SELECT f.game_id FROM findings f WHERE f.kind LIKE 'ecole%'
+   OR g.id IN (SELECT f.game_id FROM findings f WHERE f.kind GLOB 'ecole*'
           OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', 'marque-result-mismatch',
                         'result-mismatch'));
 """
