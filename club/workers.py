@@ -138,7 +138,8 @@ class _Work:
             report = None
             verify_fn = _verifier() if self.verify else None
             if verify_fn is not None:
-                report = verify_fn(t.record, self.profile, file=t.path, game=t.index, trace=False)
+                # as `check` judges it (its default: a record's own mistake recovered from), one verdict
+                report = verify_fn(t.record, self.profile, file=t.path, game=t.index, trace=False, recover=True)
             stage = "store-error"
             return _build_rows(
                 t.record,

@@ -142,7 +142,12 @@ def test_a_corrected_game_replaces_the_earlier_version(tmp_path: Path, archive: 
     assert after["games"] == 4 and after["comments"] == before["comments"] + 1
     assert orphans(db_path) == []
     conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (old_id,)).fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (old_id,)
+        ).fetchone()[0]
+        == 0
+    )
     hist = conn.execute("SELECT game_id, action, replaced_by, canonical FROM game_history").fetchall()
     assert hist == [(old_id, "replaced", game_id_of(write_record(changed)), write_record(_records(1)[0]))]
     # the history of either version lists both, oldest first
@@ -494,7 +499,7 @@ def test_import_the_fixtures_as_the_verifier_sees_them(tmp_path: Path) -> None:
             if any(d.severity == "error" for d in pr.diagnostics):
                 broken += 1
                 continue
-            gr = verify(pr.record, file=str(f), game=i, trace=False)
+            gr = verify(pr.record, file=str(f), game=i, trace=False, recover=True)  # as `check` judges
             gid = game_id_of(write_record(pr.record))
             fs = gr.final_score
             expected[gid] = (
@@ -506,11 +511,20 @@ def test_import_the_fixtures_as_the_verifier_sees_them(tmp_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     for gid, (findings, score) in expected.items():
         got = conn.execute(
-            "SELECT kind, who, line, entitled, marked FROM findings WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) ORDER BY seq", (gid,)
+            "SELECT kind, who, line, entitled, marked FROM findings WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) ORDER BY seq",
+            (gid,),
         ).fetchall()
         assert got == [tuple(None if (v == 0 and k == 2) else v for k, v in enumerate(f)) for f in findings], gid
-        res = dict(conn.execute("SELECT seat, holes FROM results WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (gid,)).fetchall())
-        pts = dict(conn.execute("SELECT seat, points FROM results WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (gid,)).fetchall())
+        res = dict(
+            conn.execute(
+                "SELECT seat, holes FROM results WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (gid,)
+            ).fetchall()
+        )
+        pts = dict(
+            conn.execute(
+                "SELECT seat, points FROM results WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (gid,)
+            ).fetchall()
+        )
         if score is not None and set(res) == {"A", "B"}:  # with three or four seats: no final score
             assert (res["A"], res["B"], pts["A"], pts["B"]) == score
     assert orphans(db_path) == []
