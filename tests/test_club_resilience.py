@@ -25,7 +25,6 @@ from club_helpers import (
 )
 
 from trictrac.club.db import open_db, readonly_uri
-
 from trictrac.club.importer import import_records
 
 N = 12
@@ -107,9 +106,9 @@ def test_an_import_killed_leaves_whole_games_and_a_rerun_completes_it(tmp_path: 
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == N  # each game once, old or new
     history = conn.execute("SELECT COUNT(*) FROM game_history").fetchone()[0]
-    replaced = conn.execute("SELECT COUNT(*) FROM games WHERE sha256 IN (SELECT replaced_by FROM game_history)").fetchone()[
-        0
-    ]
+    replaced = conn.execute(
+        "SELECT COUNT(*) FROM games WHERE sha256 IN (SELECT replaced_by FROM game_history)"
+    ).fetchone()[0]
     assert history == replaced  # every replaced version is in the history, once
     conn.close()
     rep = import_records(db_path, [fixed])

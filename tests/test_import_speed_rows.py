@@ -124,7 +124,12 @@ def test_a_game_sqlite_refuses_in_a_batch_fails_alone(tmp_path: Path, jobs: int)
     assert orphans(db_path) == []
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT COUNT(*) FROM games WHERE sha256 = ?", (bad,)).fetchone()[0] == 0
-    assert conn.execute("SELECT COUNT(*) FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (bad,)).fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "SELECT COUNT(*) FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?)", (bad,)
+        ).fetchone()[0]
+        == 0
+    )
     assert conn.execute("SELECT game_index, reason FROM import_failures").fetchall() == [(5, "store-error")]
     conn.execute("DROP TRIGGER refuse_one")
     conn.commit()
@@ -147,8 +152,7 @@ def test_every_game_reported_is_committed(tmp_path: Path, jobs: int) -> None:
         conn = sqlite3.connect(db_path)
         try:
             row = conn.execute(
-                "SELECT n_coups, (SELECT COUNT(*) FROM coups c WHERE c.game_id = games.id) FROM games "
-                "WHERE sha256 = ?",
+                "SELECT n_coups, (SELECT COUNT(*) FROM coups c WHERE c.game_id = games.id) FROM games WHERE sha256 = ?",
                 (step.game_id,),
             ).fetchone()
         finally:
