@@ -400,7 +400,11 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[A
         # else the last coup written before its line.
         key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
         index = _get(f, "index")
-        cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else coup_keys.get(key)
+        cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else None
+        if cid is not None and key[2] and rows.coups[cid - 1][5] != key[2]:
+            cid = None  # the verifier counted a coup the record left out (recovered from): by number
+        if cid is None:
+            cid = coup_keys.get(key)
         line = _get(f, "line") or None
         if cid is None and line and key[2]:
             before = [c for ln, c in coup_lines if ln and ln <= line]
