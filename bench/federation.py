@@ -96,7 +96,7 @@ def unindexed(plan: list[str], sql: str = "") -> list[str]:
         m = _SCAN.search(detail)
         if not m or "VIRTUAL TABLE" in detail or "USING" in m.group(2):
             continue
-        table = alias.get(m.group(1), m.group(1))
+        table = str(alias.get(m.group(1), m.group(1)))
         if table in SMALL_TABLES or "_fts" in table:
             continue
         bad.append(detail)

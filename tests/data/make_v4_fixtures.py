@@ -53,7 +53,13 @@ def main(out_dir: str) -> None:
         fixed = with_table_talk(fixed, comments=[(0, "vu")])
         rep = import_records(db, [write_archive(t / "b.trn", [fixed])], verify=False)
         assert rep.replaced == 1, rep
-        names = ("e20-unclaimed-ecole", "e28-credited-ecole", "e41-fausse-ecole", "e44-bredouille-lost", "e58-illegal-move")
+        names = (
+            "e20-unclaimed-ecole",
+            "e28-credited-ecole",
+            "e41-fausse-ecole",
+            "e44-bredouille-lost",
+            "e58-illegal-move",
+        )
         rep = import_records(db, [FIXTURES / "findings" / f"{n}.trn" for n in names])
         assert rep.imported == len(names) and not rep.failures, rep
         conn = sqlite3.connect(db)
