@@ -20,7 +20,6 @@ In both, écoles made (the player's mistakes the opponent claimed) and claimed (
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -338,21 +337,21 @@ def standing_games(
     ).fetchall()
     if not games:
         return []
-    ids = [g[0] for g in games]
     seats: dict[int, list[tuple]] = {}
     ecoles: dict[tuple[int, int], list[int]] = {}
     marques: dict[int, list[MarqueRow]] = {}
-    sel = json.dumps(ids)  # the games chosen (a read-only connection makes no temp table)
+    # the games chosen, as a subquery on games' indexes (a read-only connection makes no temp table)
+    chosen_ids = f"SELECT g.id FROM games g{w}"
     for gid, pid, name, holes, outcome in conn.execute(
         "SELECT r.game_id, r.player_id, p.name, r.holes, r.outcome FROM results r JOIN players p ON p.id = "
-        "r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) ORDER BY r.game_id, r.seat",
-        (sel,),
+        f"r.player_id WHERE r.game_id IN ({chosen_ids}) ORDER BY r.game_id, r.seat",
+        params,
     ):
         seats.setdefault(gid, []).append((pid, name, holes, outcome))
     for gid, claimant, made_by, points in conn.execute(
         "SELECT game_id, player_id, against_id, COALESCE(points, 0) FROM marks WHERE kind = 'ecole' "
-        "AND game_id IN (SELECT value FROM json_each(?))",
-        (sel,),
+        f"AND game_id IN ({chosen_ids})",
+        params,
     ):
         if made_by is not None:
             e = ecoles.setdefault((gid, made_by), [0, 0, 0, 0])
@@ -364,8 +363,8 @@ def standing_games(
             e[3] += points
     for gid, winner, loser, value, bred in conn.execute(
         "SELECT game_ref, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
-        "loser IS NOT NULL AND game_ref IN (SELECT value FROM json_each(?)) ORDER BY game_ref, number, id",
-        (sel,),
+        f"loser IS NOT NULL AND game_ref IN ({chosen_ids}) ORDER BY game_ref, number, id",
+        params,
     ):
         marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
     out = []
