@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..club.standings import StandingGame, compute_standings
+from ..notation.names import player_name
 from ..notation.textio import atomic_write_text
 from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
 from .i18n import labels
@@ -187,7 +188,7 @@ def publish_files(
                     GameSummary(
                         fname,
                         number,
-                        dict(record.headers),
+                        {k: player_name(v) if k in ("A", "B", "C", "D") else v for k, v in record.headers.items()},
                         len(record.coups),
                         nf,
                         _result_of(report, record, L),

@@ -276,3 +276,14 @@ def test_control_characters_in_names_are_escaped_in_every_table(tmp_path: Path) 
         assert not any(line.startswith("FORGED") for line in res.output.splitlines()), args
         assert "\x1b" not in res.output, args
     assert one_line("a\nb\tc\x1b") == "a\\nb\\tc\\x1b"
+
+
+def test_publish_gives_one_page_to_one_player_however_spaced_or_composed(tmp_path: Path) -> None:
+    recs = selfplay_records(2, seed=4)
+    games = [
+        copy_record(recs[0], A="Dupont ", B="Lefe\u0300vre", Date="2024.01.01", Round="1"),
+        copy_record(recs[1], A="Dupont", B="Lefèvre", Date="2024.01.02", Round="2"),
+    ]
+    res = run("publish", str(write_archive(tmp_path / "p.trn", games)), "-o", str(tmp_path / "www"))
+    assert res.exit_code == 0, res.output
+    assert len(list((tmp_path / "www" / "joueurs").glob("*.html"))) == 2  # Dupont, Lefèvre
