@@ -91,13 +91,14 @@ def unindexed(plan: list[str], sql: str = "") -> list[str]:
     without an index (a full-text index's own tables or a small table is no such line);
     ``sql`` names the tables behind the aliases the plan shows."""
     alias = {a: t for t, a in _ALIAS.findall(sql)}
+    made = {d.split()[-1] for d in plan if d.startswith("MATERIALIZE ")}  # a subquery's own rows
     bad = []
     for detail in plan:
         m = _SCAN.search(detail)
         if not m or "VIRTUAL TABLE" in detail or "USING" in m.group(2):
             continue
         table = str(alias.get(m.group(1), m.group(1)))
-        if table in SMALL_TABLES or "_fts" in table:
+        if table in SMALL_TABLES or table in made or "_fts" in table:
             continue
         bad.append(detail)
     return bad

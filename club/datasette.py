@@ -40,11 +40,11 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
           AND k.against_id = p.id AND (:season = '' OR g2.season = :season)) AS ecoles_made,
        (SELECT COUNT(*) FROM marks k JOIN games g2 ON g2.id = k.game_id WHERE k.kind = 'ecole'
           AND k.player_id = p.id AND (:season = '' OR g2.season = :season)) AS ecoles_claimed
-FROM results r
+FROM (SELECT id FROM games WHERE season = :season UNION ALL SELECT id FROM games WHERE :season = '') c
+JOIN results r ON r.game_id = c.id
 JOIN players p ON p.id = r.player_id
 JOIN games g ON g.id = r.game_id
 LEFT JOIN results ro ON ro.game_id = r.game_id AND ro.seat = r.opponent_seat
-WHERE :season = '' OR g.season = :season
 GROUP BY p.id
 ORDER BY wins DESC, net_value DESC, p.name""",
     },
