@@ -20,18 +20,11 @@ from typing import Any
 import click
 
 from ..club import queries
-from ..club.db import (
-    DatabaseMissing,
-    GameNotFound,
-    ImportReport,
-    ImportStep,
-    delete_game,
-    game_history,
-    import_records,
-    open_db,
-    reverify,
-)
-from ..club.queries import PlayerNotFound
+from ..club.db import DatabaseMissing, GameNotFound, delete_game, game_history, open_db
+from ..club.importer import import_records, reverify
+from ..club.queries import DamagedDatabase, PlayerNotFound
+from ..club.report import ImportReport, ImportStep
+from ..notation.names import describe_oddities, lookalikes, one_line
 from ..notation.textio import terminal_safe
 from .common import (
     BadInput,
@@ -39,9 +32,7 @@ from .common import (
     input_paths,
     jobs_option,
     json_option,
-    name_option,
     profile_option,
-    stdin_names,
 )
 
 
@@ -77,8 +68,8 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     database = _open(path)
     try:
         return fn(database, *args, **kwargs)
-    except (PlayerNotFound, GameNotFound) as e:
-        raise BadInput(str(e)) from None
+    except (PlayerNotFound, GameNotFound, DamagedDatabase) as e:
+        raise BadInput(f"{path}: {e}" if isinstance(e, DamagedDatabase) else str(e)) from None
     except sqlite3.DatabaseError as e:  # e.g. a file made by another program, without our views
         raise BadInput(f"{path}: not a trictrac club database ({e})") from None
     finally:
@@ -94,7 +85,7 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None)
         click.echo("(none)")
         return
     cols = list(columns or rows[0].keys())
-    cells = [["" if r.get(c) is None else terminal_safe(str(r.get(c))) for c in cols] for r in rows]
+    cells = [["" if r.get(c) is None else one_line(str(r.get(c))) for c in cols] for r in rows]
     width = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
     click.echo("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
     click.echo("  ".join("-" * w for w in width))
@@ -144,16 +135,22 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
     help="Club season rule, set when the file is created: the month a season starts "
     "(1 = seasons are calendar years; 9 = September to August, named 2024-2025).",
 )
+@click.option(
+    "--name",
+    "stdin_name",
+    default=None,
+    metavar="NAME",
+    help="The file name stored for the games read from standard input ('-'; default '-').",
+)
 @jobs_option
-@name_option
 @json_option
 def import_cmd(
     database: str,
     files: tuple[str, ...],
     profile: Any,
     season_start: int,
-    jobs: int,
     stdin_name: str | None,
+    jobs: int,
     as_json: bool,
 ) -> None:
     """Import record files (.trn) into DATABASE (created when missing).
@@ -177,7 +174,8 @@ def import_cmd(
     """
     given = files
     files = input_paths(files, pass_missing=True)  # the one input reader: '-', BOMs, junk refused (exit 2)
-    names = stdin_names(given, files, stdin_name)
+    # each game keeps the name of its file as given (a temporary copy's is not; stdin: --name or '-')
+    names = {p: (stdin_name or "-") if f == "-" else f for f, p in zip(given, files) if p != f}
     bar = None
     progress = None
     if not as_json and sys.stderr.isatty():
@@ -210,7 +208,9 @@ def import_cmd(
     if as_json:
         echo_json(report.as_dict())
     else:
-        _print_report(report)
+        _print_report(report, names)
+    if report.imported:
+        _warn_lookalikes(_query(database, lambda d: [n for (n,) in d.conn.execute("SELECT name FROM players")]))
     ctx = click.get_current_context()
     ctx.exit(2 if report.unreadable else 1 if report.failed else 0)
 
@@ -252,12 +252,24 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
     click.get_current_context().exit(1 if report.failures else 0)
 
 
-def _print_report(r: ImportReport) -> None:
+def _warn_lookalikes(names: Sequence[str]) -> None:
+    """One warning line (stderr) per group of player names that look alike (issue 27 row 7)."""
+    for group in lookalikes(names):
+        odd = "; ".join(f"{one_line(repr(n))}: {d}" for n in group if (d := describe_oddities(n)))
+        click.echo(
+            f"warning: player names that look alike: {', '.join(one_line(repr(n)) for n in group)}"
+            + (f" ({odd})" if odd else "")
+            + " — one player written two ways?",
+            err=True,
+        )
+
+
+def _print_report(r: ImportReport, names: dict[str, str] | None = None) -> None:
     rate = f" ({r.read / r.seconds:.0f} games/s)" if r.seconds and r.read else ""
     for path, c in r.per_file.items():
         click.echo(
             terminal_safe(
-                f"{path}: {c['added']} added, {c['replaced']} replaced, "
+                f"{(names or {}).get(path, path)}: {c['added']} added, {c['replaced']} replaced, "
                 f"{c['unchanged']} unchanged, {c['refused']} refused"
             )
         )
@@ -390,7 +402,9 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
       trictrac db players club.db --player Dupont --season 2024 --csv
     """
     if player is None:
-        _output(_query(database, queries.list_players), fmt)
+        rows = _query(database, queries.list_players)
+        _warn_lookalikes([r["name"] for r in rows])
+        _output(rows, fmt)
         return
     res, h2h = _query(
         database,
@@ -401,7 +415,7 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
     elif fmt == "csv":
         _csv([{"player": res["player"], **s} for s in res["seasons"]])
     else:
-        click.echo(f"{res['player']}: results by season")
+        click.echo(f"{one_line(res['player'])}: results by season")
         _table(res["seasons"])
         click.echo("\nhead-to-head")
         _table(
@@ -512,9 +526,12 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     click.echo(f"game {g['id']}")
     for k, v in g["headers"].items():
         click.echo(terminal_safe(f"  {k}: {v}"))
+    lines = f"{g['source_line']}-{g['source_end_line']}" if g.get("source_end_line") else f"{g['source_line']}"
     click.echo(
-        f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
-        f"findings: {g['n_findings']}  source: {g['source_file']}:{g['source_line']}"
+        terminal_safe(
+            f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
+            f"findings: {g['n_findings']}  source: {g['source_file']}, lines {lines}"
+        )
     )
     _table(g["results"])
     for n in g["notes"]:
@@ -522,7 +539,8 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     if g["findings"]:
         click.echo("findings:")
         for f in g["findings"]:
-            click.echo(f"  {f['line']}:{f['col']}: {f['kind']}: {f['message']} [RULES.md {f['rule']}]")
+            where = f"{g['source_file']}:{f['line']}:{f['col']}" if g["source_file"] else f"{f['line']}:{f['col']}"
+            click.echo(terminal_safe(f"  {where}: {f['kind']}: {f['message']} [RULES.md {f['rule']}]"))
     click.echo("")
     click.echo(terminal_safe(g["canonical"].rstrip("\n")))
 

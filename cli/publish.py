@@ -33,13 +33,13 @@ def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[t
     games written to a temporary file to publish (removed when the command ends)."""
     import tempfile
 
-    from ..club.standings import compute_standings, selected_games, standing_games
+    from ..club.standings import compute_standings, selected_sources, standing_games
     from .standings import read_selection
 
     standings, chosen = read_selection(
         db_path,
         selection,
-        lambda db: (compute_standings(standing_games(db, selection)), [] if files else selected_games(db, selection)),
+        lambda db: (compute_standings(standing_games(db, selection)), [] if files else selected_sources(db, selection)),
     )
     if files:
         return files, standings
@@ -49,9 +49,36 @@ def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[t
     tmp = tempfile.TemporaryDirectory(prefix="trictrac-publish-")
     click.get_current_context().call_on_close(tmp.cleanup)
     stem = Path(db_path).stem + (f"-{selection.season}" if selection.season else "")
-    target = Path(tmp.name) / f"{stem}.trn"
-    target.write_text("".join(text.rstrip("\n") + "\n\n" for _, _, text in chosen), encoding="utf-8")
-    return (str(target),), standings
+    return tuple(str(p) for p in _as_their_files(Path(tmp.name), chosen, f"{stem}.trn")), standings
+
+
+def _as_their_files(tmp: Path, chosen: list[tuple[Any, ...]], default: str) -> list[Path]:
+    """The games of the database written back as the files they were read from: each under its
+    file's name (``default`` when unknown), on its own lines (blank lines before it), so that the
+    pages cite the secretary's file and line numbers; games whose lines overlap (two versions of
+    a file) go to another file of the same name."""
+    files: dict[tuple[str | None, int], list[str]] = {}
+    ends: dict[tuple[str | None, int], int] = {}  # lines written so far in each file
+    for _, _, text, source_file, line in sorted(chosen, key=lambda c: (c[3] or "", c[4] or 0)):
+        body = text.rstrip("\n") + "\n"
+        n = 0
+        while line is not None and ends.get((source_file, n), 0) >= line:
+            n += 1  # its lines are taken (another version of the file): a file of the same name
+        key = (source_file, n)
+        written = ends.get(key, 0)
+        first = line if line is not None and line > written else written + 2
+        files.setdefault(key, []).append("\n" * (first - written - 1) + body)
+        ends[key] = first + body.count("\n") - 1
+    out = []
+    for k, ((source_file, _), parts) in enumerate(files.items()):
+        name = Path(source_file).name if source_file and source_file != "-" else default
+        if source_file == "-":
+            name = "stdin.trn"
+        target = tmp / str(k) / name
+        target.parent.mkdir()
+        target.write_text("".join(parts), encoding="utf-8")
+        out.append(target)
+    return out
 
 
 @click.command("publish")

@@ -19,7 +19,7 @@ from .queries import ECOLE_FINDINGS
 __all__ = ["CANNED_QUERIES", "datasette_metadata", "metadata_path", "plugins_path", "write_metadata", "write_plugins"]
 
 _SCORE_FINDINGS = (
-    "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
+    "(f.kind GLOB 'ecole*' OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', "
     "'marque-result-mismatch', 'result-mismatch'))"
 )
 
@@ -40,11 +40,11 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
           AND k.against_id = p.id AND (:season = '' OR g2.season = :season)) AS ecoles_made,
        (SELECT COUNT(*) FROM marks k JOIN games g2 ON g2.id = k.game_id WHERE k.kind = 'ecole'
           AND k.player_id = p.id AND (:season = '' OR g2.season = :season)) AS ecoles_claimed
-FROM results r
+FROM (SELECT id FROM games WHERE season = :season UNION ALL SELECT id FROM games WHERE :season = '') c
+JOIN results r ON r.game_id = c.id
 JOIN players p ON p.id = r.player_id
 JOIN games g ON g.id = r.game_id
 LEFT JOIN results ro ON ro.game_id = r.game_id AND ro.seat = r.opponent_seat
-WHERE :season = '' OR g.season = :season
 GROUP BY p.id
 ORDER BY wins DESC, net_value DESC, p.name""",
     },
@@ -60,11 +60,11 @@ FROM player_games WHERE player = :player ORDER BY date IS NULL, date, game_id"""
         "description": "The écoles of one game (its label, as in the first column of the game lists, or its id): "
         "those claimed at the table and those the verifier found, unclaimed ones included.",
         "sql": f"""SELECT 'claimed' AS source, e.coup, e.line, e.claimant, e.made_by, e.points, e.reason AS detail
-FROM ecoles e JOIN games g ON g.id = e.game_id WHERE g.label = :game OR g.id = :game
+FROM ecoles e JOIN games g ON g.id = e.game_ref WHERE g.label = :game OR g.sha256 = :game
 UNION ALL
 SELECT 'verifier: ' || f.kind, f.coup, f.line, NULL, p.name, f.entitled, f.message
 FROM findings f JOIN games g ON g.id = f.game_id LEFT JOIN players p ON p.id = f.player_id
-WHERE (g.label = :game OR g.id = :game) AND {ECOLE_FINDINGS}
+WHERE (g.label = :game OR g.sha256 = :game) AND {ECOLE_FINDINGS}
 ORDER BY line""",
     },
     "disputed_scores": {
@@ -78,21 +78,25 @@ ORDER BY line""",
 _TABLES: dict[str, dict[str, Any]] = {
     "games": {
         "title": "Parties",
-        "description": "One row per game, named by its label (date, players, round), its key; id, the hash of "
-        "its canonical text, is the key the other tables name. A corrected record replaces its earlier version "
-        "(see game_history).",
+        "description": "One row per game, named by its label (date, players, round); id is the key the other "
+        "tables name, sha256 (the hash of its canonical text) the game's id on the command line. A corrected "
+        "record replaces its earlier version (see game_history).",
         "label_column": "label",
         "sort_desc": "date_iso",
         "columns": {
             "label": "the game: date, players and round",
-            "id": "hash of the canonical text (named by the other tables)",
+            "id": "the game's key (named by the other tables)",
+            "sha256": "hash of the canonical text: the game's id (trictrac db show ID)",
             "game_key": "identity: Game-Id tag or hash of the tags",
             "date_iso": "date (YYYY-MM-DD)",
             "partie": "kind of partie",
             "n_findings": "findings of the verifier",
             "n_coups": "coups",
             "canonical": "canonical text",
-            "source": "text as read in its file",
+            "source": "text as read in its file (empty: the canonical text)",
+            "source_file": "the file it was read from",
+            "source_line": "its first line there",
+            "source_end_line": "its last line there",
         },
     },
     "players": {"title": "Joueurs", "label_column": "name", "columns": {"name": "name as written in the records"}},
@@ -111,7 +115,7 @@ _TABLES: dict[str, dict[str, Any]] = {
         "title": "Marques et écoles",
         "description": "Every action of a coup, in order: marks, écoles, "
         "decisions (s'en aller / tenir), corrections, comments.",
-        "fts_table": "ecole_reasons_fts",
+        "fts_table": "ecoles_fts",
         "fts_pk": "id",
         "columns": {
             "who": "seat (claimant of an école)",
@@ -125,7 +129,10 @@ _TABLES: dict[str, dict[str, Any]] = {
     },
     "findings": {
         "title": "Constats du vérificateur",
-        "description": "The verifier's findings, with the RULES.md section; searchable.",
+        "description": "The verifier's findings, with the RULES.md section; searchable (kinds in French and "
+        "English, messages).",
+        "fts_table": "findings_fts",
+        "fts_pk": "id",
         "columns": {
             "kind": "kind (docs/findings.md)",
             "entitled": "points due",
@@ -146,7 +153,7 @@ _TABLES: dict[str, dict[str, Any]] = {
     "ecoles": {
         "title": "Écoles prises",
         "description": "Every école claimed at the table; searchable by reason.",
-        "fts_table": "ecole_reasons_fts",
+        "fts_table": "ecoles_fts",
         "fts_pk": "id",
     },
     "disputed_games": {"title": "Parties au score disputé"},

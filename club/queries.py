@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # only named in annotations: ``db import`` runs without loadi
 
 __all__ = [
     "SEARCH_KINDS",
+    "DamagedDatabase",
     "PlayerNotFound",
     "bredouille_marques",
     "club_stats",
@@ -37,6 +38,10 @@ __all__ = [
 
 class PlayerNotFound(ValueError):
     """No stored player has this name."""
+
+
+class DamagedDatabase(ValueError):
+    """A stored value is not what the schema says (e.g. ``games.headers`` not JSON)."""
 
 
 def _rows(db: Database, sql: str, params: Any = ()) -> list[dict[str, Any]]:
@@ -89,17 +94,24 @@ def _filters(
 # --- games and players ------------------------------------------------------------------------
 
 
+# game_list's columns but its integer key (the JSON shape of ``db games``)
+_GAME_LIST_COLS = (
+    "game, date, season, event, site, partie, player_a, player_b, holes_a, holes_b, winner, result, "
+    "n_coups, n_findings, mode, profile, round, id"
+)
+
+
 def list_games(
     db: Database, *, player: str | None = None, season: str | None = None, limit: int | None = None
 ) -> list[dict[str, Any]]:
     """Stored games, oldest first: date, season, event, players, holes, winner, findings.
 
     In the CLI: ``trictrac db games``."""
-    sql = "SELECT * FROM game_list"
+    sql = f"SELECT {_GAME_LIST_COLS} FROM game_list"
     where, params = [], []
     if player is not None:
         pid = find_player(db, player)["id"]
-        where.append("id IN (SELECT game_id FROM game_players WHERE player_id = ?)")
+        where.append("game_ref IN (SELECT game_id FROM game_players WHERE player_id = ?)")
         params.append(pid)
     if season is not None:
         where.append("season = ?")
@@ -148,11 +160,21 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
     relevés, coups with their actions in order, comments and findings.
 
     In the CLI: ``trictrac db show``."""
-    gid = resolve_game_id(db, game_id)
-    game = _rows(db, "SELECT * FROM games WHERE id = ?", (gid,))[0]
-    game["headers"] = json.loads(game["headers"])
-    game["diagnostics"] = json.loads(game["diagnostics"])
-    game["notes"] = json.loads(game["notes"])
+    sha = resolve_game_id(db, game_id)
+    game = _rows(db, "SELECT * FROM games WHERE sha256 = ?", (sha,))[0]
+    gid = game.pop("id")  # the integer key the rows name; the public id is the hash
+    game = {"id": game.pop("sha256"), **game}
+    if game["source"] is None:  # stored once when the game was read as written canonically
+        game["source"] = game["canonical"]
+    try:
+        game["headers"] = json.loads(game["headers"])
+    except (TypeError, ValueError):
+        raise DamagedDatabase(f"game {sha[:12]}: its stored headers are not JSON (a damaged database?)") from None
+    try:
+        game["diagnostics"] = json.loads(game["diagnostics"])
+        game["notes"] = json.loads(game["notes"])
+    except (TypeError, ValueError):
+        raise DamagedDatabase(f"game {sha[:12]}: its stored notes are not JSON (a damaged database?)") from None
     game["players"] = {
         r["seat"]: r["name"]
         for r in _rows(
@@ -179,15 +201,15 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
     )
     coups = _rows(
         db,
-        "SELECT id, releve_id, marque_id, number, side, die1, die2, moves, line, col "
-        "FROM coups WHERE game_id = ? ORDER BY seq",
+        "SELECT c.seq AS id, c.releve_id, r.marque_id, c.number, c.side, c.die1, c.die2, c.moves, c.line, c.col "
+        "FROM coups c LEFT JOIN releves r ON r.id = c.releve_id WHERE c.game_id = ? ORDER BY c.seq",
         (gid,),
     )
     actions: dict[int, list[dict[str, Any]]] = {}
     for m in _rows(
         db,
-        "SELECT coup_id, phase, kind, who, against, points, holes, bredouille, leave, reason, text, "
-        "line, col FROM marks WHERE game_id = ? ORDER BY coup_id, seq",
+        "SELECT coup_seq AS coup_id, phase, kind, who, against, points, holes, bredouille, leave, reason, text, "
+        "line, col FROM marks WHERE game_id = ? ORDER BY coup_seq, seq",
         (gid,),
     ):
         cid = m.pop("coup_id")
@@ -196,10 +218,12 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
         c["roll"] = f"{c.pop('die1')}-{c.pop('die2')}"
         c["actions"] = actions.get(c["id"], [])
     game["coups"] = coups
-    game["comments"] = _rows(db, "SELECT coup_id, text, line, col FROM comments WHERE game_id = ? ORDER BY id", (gid,))
+    game["comments"] = _rows(
+        db, "SELECT coup_seq AS coup_id, text, line, col FROM comments WHERE game_id = ? ORDER BY id", (gid,)
+    )
     game["findings"] = _rows(
         db,
-        "SELECT coup_id, releve, marque, coup, line, col, who, kind, entitled, marked, "
+        "SELECT coup_seq AS coup_id, releve, marque, coup, line, col, who, kind, entitled, marked, "
         "consequence, rule, detail, alternatives, message FROM findings "
         "WHERE game_id = ? ORDER BY seq",
         (gid,),
@@ -243,7 +267,7 @@ def player_results(db: Database, player: str, *, season: str | None = None) -> d
 
 # The verifier's findings that are écoles (RULES.md §7): claimed or not (``unclaimed-ecole``),
 # wrongly claimed, and the écoles of a plein not filled or not kept (§7.7).
-ECOLE_FINDINGS = "(f.kind LIKE 'ecole%' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', 'must-conserve'))"
+ECOLE_FINDINGS = "(f.kind GLOB 'ecole*' OR f.kind IN ('unclaimed-ecole', 'fausse-ecole', 'must-fill', 'must-conserve'))"
 
 
 def ecoles(db: Database, *, player: str | None = None, season: str | None = None) -> dict[str, Any]:
@@ -294,7 +318,7 @@ def ecoles(db: Database, *, player: str | None = None, season: str | None = None
     found = _rows(
         db,
         f"""
-        SELECT g.label AS game, f.game_id, g.date_iso AS date, g.season, f.coup, f.line, f.kind,
+        SELECT g.label AS game, g.sha256 AS game_id, g.date_iso AS date, g.season, f.coup, f.line, f.kind,
                p.name AS made_by, f.entitled, f.marked, f.consequence, f.message
         FROM findings f JOIN games g ON g.id = f.game_id LEFT JOIN players p ON p.id = f.player_id
         WHERE {ECOLE_FINDINGS}{sw}{fw} ORDER BY g.date_iso IS NULL, g.date_iso, f.game_id, f.seq""",
@@ -343,9 +367,10 @@ def head_to_head(
                SUM(winner_id = ?) AS marques_won, SUM(loser_id = ?) AS marques_lost,
                SUM(winner_id = ? AND bredouille != 'none') AS won_in_bredouille,
                SUM(loser_id = ? AND bredouille != 'none') AS lost_in_bredouille
-        FROM marque_results WHERE (winner_id = ? OR loser_id = ?){sw}
+        FROM marque_results WHERE game_ref IN (SELECT game_id FROM game_players WHERE player_id = ?)
+          AND (winner_id = ? OR loser_id = ?){sw}
         GROUP BY 1""",
-        [p["id"]] * 7 + sp,
+        [p["id"]] * 8 + sp,
     )
     table: dict[int, dict[str, Any]] = {}
     names = {r["id"]: r["name"] for r in _rows(db, "SELECT id, name FROM players")}
@@ -391,21 +416,22 @@ _SEARCH_SQL = {
         FROM players_fts JOIN players p ON p.id = players_fts.rowid
         WHERE players_fts MATCH ? ORDER BY rank LIMIT ?""",
     "comment": """
-        SELECT 'comment' AS kind, c.text, g.label AS game, c.game_id, k.number AS coup, c.line, NULL AS games
+        SELECT 'comment' AS kind, c.text, g.label AS game, g.sha256 AS game_id, k.number AS coup, c.line,
+               NULL AS games
         FROM comments_fts JOIN comments c ON c.id = comments_fts.rowid JOIN games g ON g.id = c.game_id
-        LEFT JOIN coups k ON k.id = c.coup_id
+        LEFT JOIN coups k ON k.game_id = c.game_id AND k.seq = c.coup_seq
         WHERE comments_fts MATCH ? ORDER BY rank LIMIT ?""",
     "finding": """
-        SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, g.label AS game, f.game_id, f.coup, f.line,
-               NULL AS games
+        SELECT 'finding' AS kind, f.kind || ': ' || f.message AS text, g.label AS game, g.sha256 AS game_id,
+               f.coup, f.line, NULL AS games
         FROM findings_fts JOIN findings f ON f.id = findings_fts.rowid JOIN games g ON g.id = f.game_id
         WHERE findings_fts MATCH ? ORDER BY rank LIMIT ?""",
     "ecole": """
-        SELECT 'ecole' AS kind, k.token || ' ' || k.reason AS text, g.label AS game, k.game_id, c.number AS coup,
-               k.line, NULL AS games
-        FROM ecole_reasons_fts JOIN marks k ON k.id = ecole_reasons_fts.rowid JOIN games g ON g.id = k.game_id
-        LEFT JOIN coups c ON c.id = k.coup_id
-        WHERE ecole_reasons_fts MATCH ? ORDER BY rank LIMIT ?""",
+        SELECT 'ecole' AS kind, k.token || COALESCE(' ' || k.reason, '') AS text, g.label AS game,
+               g.sha256 AS game_id, c.number AS coup, k.line, NULL AS games
+        FROM ecoles_fts JOIN marks k ON k.id = ecoles_fts.rowid JOIN games g ON g.id = k.game_id
+        LEFT JOIN coups c ON c.game_id = k.game_id AND c.seq = k.coup_seq
+        WHERE ecoles_fts MATCH ? ORDER BY rank LIMIT ?""",
 }
 
 
@@ -452,7 +478,9 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
         "ecoles_claimed": one("SELECT COUNT(*) FROM marks WHERE kind = 'ecole'"),
         "findings": one("SELECT COUNT(*) FROM findings"),
         "games_with_findings": one("SELECT COUNT(*) FROM games WHERE n_findings > 0"),
-        "coups_with_findings": one("SELECT COUNT(DISTINCT coup_id) FROM findings WHERE coup_id IS NOT NULL"),
+        "coups_with_findings": one(
+            "SELECT COUNT(*) FROM (SELECT DISTINCT game_id, coup_seq FROM findings WHERE coup_seq IS NOT NULL)"
+        ),
         "bredouille_marques": one("SELECT COUNT(*) FROM marques WHERE bredouille IN ('petite', 'grande')"),
         "import_failures": one("SELECT COUNT(*) FROM import_failures"),
         "findings_by_kind": {

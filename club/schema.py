@@ -10,17 +10,20 @@ says which version a file has; an older file is migrated in place when it is ope
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
 # 3: games.game_key (a game's identity) and games.label; game_history; source_files;
 #    full-text indexes over findings and école reasons
 # 4: games.label is the primary key (unique, readable: the first column Datasette shows),
 #    games.id (the content hash that other tables name) a unique key further right
+# 5: games.id an INTEGER key that every other table names (issue 30: a tenth of the size),
+#    the content hash games.sha256 the public id; indexes for the queries a club runs only;
+#    games.source NULL when it is the canonical text, games.source_end_line; full-text
+#    indexes findings_fts (kind words, French and English names) and ecoles_fts (claims)
 
 # Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -33,11 +36,12 @@ CREATE TABLE IF NOT EXISTS meta (
 
 CREATE TABLE IF NOT EXISTS players (
     id   INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE
+    name TEXT NOT NULL UNIQUE                 -- normalised (notation.names.player_name)
 );
 
 CREATE TABLE IF NOT EXISTS games (
-    label          TEXT NOT NULL PRIMARY KEY, -- readable name, unique: date, players, round (free_label)
+    id             INTEGER PRIMARY KEY,       -- the key every other table names
+    label          TEXT NOT NULL UNIQUE,      -- readable name, unique: date, players, round (free_label)
     date_iso       TEXT,                      -- YYYY[-MM[-DD]] when readable
     season         TEXT,                      -- see club season rule (meta.season_start_month)
     event          TEXT,
@@ -47,7 +51,7 @@ CREATE TABLE IF NOT EXISTS games (
     result         TEXT,                      -- Result header as written
     n_coups        INTEGER NOT NULL,
     n_findings     INTEGER NOT NULL,
-    id             TEXT NOT NULL UNIQUE,      -- sha256 of the canonical text (what other tables name)
+    sha256         TEXT NOT NULL UNIQUE,      -- of the canonical text: the game's public id
     game_key       TEXT,                      -- identity (club.identity.game_key): a correction replaces
     date           TEXT,                      -- Date header as written
     profile        TEXT NOT NULL,             -- rules profile the game was verified with
@@ -62,23 +66,24 @@ CREATE TABLE IF NOT EXISTS games (
     headers        TEXT NOT NULL,             -- JSON object of every header tag
     diagnostics    TEXT NOT NULL,             -- JSON list: parser and verifier diagnostics
     canonical      TEXT NOT NULL,             -- canonical text (notation writer)
-    source         TEXT,                      -- the game as read in its file
-    source_file    TEXT,
-    source_line    INTEGER,
+    source         TEXT,                      -- the game as read in its file; NULL: the canonical text
+    source_file    TEXT,                      -- the file as named on the command line (- : standard input)
+    source_line    INTEGER,                   -- first line of the game in that file
+    source_end_line INTEGER,                  -- its last line
     engine_version TEXT NOT NULL,
     imported_at    TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS game_players (
-    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seat      TEXT NOT NULL CHECK (seat IN ('A', 'B', 'C', 'D')),
     player_id INTEGER NOT NULL REFERENCES players(id),
     PRIMARY KEY (game_id, seat)
-);
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS marques (
     id           INTEGER PRIMARY KEY,
-    game_id      TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     number       INTEGER NOT NULL,
     seq          INTEGER NOT NULL,            -- index of the section among the game's elements
     seat_x       TEXT NOT NULL,               -- the two seats who play this marqué
@@ -96,8 +101,8 @@ CREATE TABLE IF NOT EXISTS marques (
 
 CREATE TABLE IF NOT EXISTS releves (
     id        INTEGER PRIMARY KEY,
-    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    marque_id INTEGER REFERENCES marques(id) ON DELETE CASCADE,
+    game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    marque_id INTEGER,                        -- marques.id (deleted with the game)
     number    INTEGER NOT NULL,
     seq       INTEGER NOT NULL,
     line      INTEGER,
@@ -106,26 +111,23 @@ CREATE TABLE IF NOT EXISTS releves (
 );
 
 CREATE TABLE IF NOT EXISTS coups (
-    id        INTEGER PRIMARY KEY,
-    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    releve_id INTEGER REFERENCES releves(id) ON DELETE CASCADE,
-    marque_id INTEGER REFERENCES marques(id) ON DELETE CASCADE,
+    game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seq       INTEGER NOT NULL,               -- 0-based order of the coup in the game
+    releve_id INTEGER,                        -- releves.id (its marqué: releves.marque_id)
     number    INTEGER NOT NULL,               -- coup number as written
-    side      TEXT NOT NULL,                  -- seat letter of the roller
-    player_id INTEGER REFERENCES players(id),
+    side      TEXT NOT NULL,                  -- seat letter of the roller (his player: game_players)
     die1      INTEGER NOT NULL CHECK (die1 BETWEEN 1 AND 6),
     die2      INTEGER NOT NULL CHECK (die2 BETWEEN 1 AND 6),
     moves     TEXT NOT NULL,                  -- canonical: "1/7 1/6", "19/off", "-5" = cannot play a 5
-    line      INTEGER,
+    line      INTEGER,                        -- in the game's file (games.source_file)
     col       INTEGER,
-    UNIQUE (game_id, seq)
-);
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS marks (
     id              INTEGER PRIMARY KEY,
-    game_id         TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    coup_id         INTEGER NOT NULL REFERENCES coups(id) ON DELETE CASCADE,
+    game_id         INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    coup_seq        INTEGER NOT NULL,         -- the coup (coups.seq of this game)
     seq             INTEGER NOT NULL,         -- order within the coup (before, then after)
     phase           TEXT NOT NULL CHECK (phase IN ('before', 'after')),
     kind            TEXT NOT NULL CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
@@ -144,27 +146,29 @@ CREATE TABLE IF NOT EXISTS marks (
     token           TEXT NOT NULL,            -- the action in canonical notation: A+4t1b, B:école+8
     line            INTEGER,
     col             INTEGER,
-    UNIQUE (coup_id, seq)
+    UNIQUE (game_id, coup_seq, seq),
+    FOREIGN KEY (game_id, coup_seq) REFERENCES coups(game_id, seq) ON DELETE CASCADE
 );
 
 CREATE TABLE IF NOT EXISTS comments (
-    id      INTEGER PRIMARY KEY,
-    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    coup_id INTEGER REFERENCES coups(id) ON DELETE CASCADE,   -- NULL between coups
-    text    TEXT NOT NULL,
-    line    INTEGER,
-    col     INTEGER
+    id       INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    coup_seq INTEGER,                          -- the coup (coups.seq), NULL between coups
+    text     TEXT NOT NULL,
+    line     INTEGER,
+    col      INTEGER,
+    FOREIGN KEY (game_id, coup_seq) REFERENCES coups(game_id, seq) ON DELETE CASCADE
 );
 
 CREATE TABLE IF NOT EXISTS findings (
     id          INTEGER PRIMARY KEY,
-    game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    coup_id     INTEGER REFERENCES coups(id) ON DELETE CASCADE,
+    game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    coup_seq    INTEGER,                      -- the coup (coups.seq), NULL when not at a coup
     seq         INTEGER NOT NULL,             -- order in the verifier's report
     releve      INTEGER,
     marque      INTEGER,
     coup        INTEGER,
-    line        INTEGER,
+    line        INTEGER,                      -- in the game's file (games.source_file)
     col         INTEGER,
     who         TEXT,
     player_id   INTEGER REFERENCES players(id),
@@ -176,11 +180,12 @@ CREATE TABLE IF NOT EXISTS findings (
     detail      TEXT,                         -- sub-reason, e.g. the violation of an illegal move
     alternatives TEXT,                        -- JSON list of legal plays (move texts)
     message     TEXT NOT NULL,
-    UNIQUE (game_id, seq)
+    UNIQUE (game_id, seq),
+    FOREIGN KEY (game_id, coup_seq) REFERENCES coups(game_id, seq) ON DELETE CASCADE
 );
 
 CREATE TABLE IF NOT EXISTS results (
-    game_id       TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    game_id       INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seat          TEXT NOT NULL CHECK (seat IN ('A', 'B', 'C', 'D')),
     player_id     INTEGER REFERENCES players(id),
     opponent_seat TEXT,                       -- two-player games only
@@ -193,15 +198,15 @@ CREATE TABLE IF NOT EXISTS results (
     marque_value  INTEGER NOT NULL DEFAULT 0, -- value of marqués won minus marqués lost
     outcome       TEXT CHECK (outcome IN ('win', 'loss', 'draw')),  -- NULL = unfinished
     PRIMARY KEY (game_id, seat)
-);
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS game_history (
     id           INTEGER PRIMARY KEY,
-    game_id      TEXT NOT NULL,               -- the content id the version had
+    game_id      TEXT NOT NULL,               -- the content id (sha256) the version had
     game_key     TEXT,
     label        TEXT,
     action       TEXT NOT NULL CHECK (action IN ('replaced', 'deleted')),
-    replaced_by  TEXT,                        -- id of the version that replaced it
+    replaced_by  TEXT,                        -- content id of the version that replaced it
     at           TEXT NOT NULL,               -- when it was replaced or deleted
     imported_at  TEXT,
     n_findings   INTEGER,
@@ -214,7 +219,7 @@ CREATE TABLE IF NOT EXISTS game_history (
 CREATE TABLE IF NOT EXISTS source_files (
     sha256      TEXT PRIMARY KEY,             -- of the file's bytes: an unchanged file is not read again
     path        TEXT NOT NULL,
-    game_ids    TEXT NOT NULL,                -- JSON list of the games it holds
+    game_ids    TEXT NOT NULL,                -- JSON list of the content ids of the games it holds
     imported_at TEXT NOT NULL
 );
 
@@ -231,30 +236,23 @@ CREATE TABLE IF NOT EXISTS import_failures (
 );
 """
 
+# Only the indexes the queries of a club need (docs/database.md, "Indexes"): the primary
+# keys and UNIQUE constraints, which start with game_id, serve a game's rows and the cascades.
 INDEXES = """
 CREATE INDEX IF NOT EXISTS idx_games_season ON games(season);
+CREATE INDEX IF NOT EXISTS idx_games_date ON games(date_iso);
 CREATE UNIQUE INDEX IF NOT EXISTS idx_games_key ON games(game_key);
 CREATE INDEX IF NOT EXISTS idx_game_history_key ON game_history(game_key);
 CREATE INDEX IF NOT EXISTS idx_game_history_game ON game_history(game_id);
-CREATE INDEX IF NOT EXISTS idx_games_date ON games(date_iso);
 CREATE INDEX IF NOT EXISTS idx_game_players_player ON game_players(player_id);
-CREATE INDEX IF NOT EXISTS idx_marques_game ON marques(game_id);
-CREATE INDEX IF NOT EXISTS idx_marques_bredouille ON marques(bredouille);
-CREATE INDEX IF NOT EXISTS idx_releves_game ON releves(game_id);
-CREATE INDEX IF NOT EXISTS idx_releves_marque ON releves(marque_id);
-CREATE INDEX IF NOT EXISTS idx_coups_releve ON coups(releve_id);
-CREATE INDEX IF NOT EXISTS idx_coups_marque ON coups(marque_id);
-CREATE INDEX IF NOT EXISTS idx_coups_player ON coups(player_id);
-CREATE INDEX IF NOT EXISTS idx_marks_game ON marks(game_id);
-CREATE INDEX IF NOT EXISTS idx_marks_kind ON marks(kind);
-CREATE INDEX IF NOT EXISTS idx_marks_player ON marks(player_id);
-CREATE INDEX IF NOT EXISTS idx_marks_against ON marks(against_id);
-CREATE INDEX IF NOT EXISTS idx_comments_game ON comments(game_id);
-CREATE INDEX IF NOT EXISTS idx_comments_coup ON comments(coup_id);
-CREATE INDEX IF NOT EXISTS idx_findings_coup ON findings(coup_id);
+CREATE INDEX IF NOT EXISTS idx_results_player ON results(player_id);
+CREATE INDEX IF NOT EXISTS idx_marks_ecole_claimant ON marks(player_id) WHERE kind = 'ecole';
+CREATE INDEX IF NOT EXISTS idx_marks_ecole_made_by ON marks(against_id) WHERE kind = 'ecole';
+CREATE INDEX IF NOT EXISTS idx_marks_ecole_game ON marks(game_id) WHERE kind = 'ecole';
+CREATE INDEX IF NOT EXISTS idx_marks_correction_game ON marks(game_id) WHERE kind = 'correction';
+CREATE INDEX IF NOT EXISTS idx_comments_game ON comments(game_id, coup_seq);
 CREATE INDEX IF NOT EXISTS idx_findings_kind ON findings(kind);
 CREATE INDEX IF NOT EXISTS idx_findings_player ON findings(player_id);
-CREATE INDEX IF NOT EXISTS idx_results_player ON results(player_id);
 CREATE INDEX IF NOT EXISTS idx_import_failures_file ON import_failures(source_file);
 """
 
@@ -264,7 +262,7 @@ SELECT g.label AS game, g.date_iso AS date, g.season, g.event, g.site, g.partie,
        pa.name AS player_a, pb.name AS player_b,
        ra.holes AS holes_a, rb.holes AS holes_b,
        CASE WHEN ra.outcome = 'win' THEN pa.name WHEN rb.outcome = 'win' THEN pb.name END AS winner,
-       g.result, g.n_coups, g.n_findings, g.mode, g.profile, g.round, g.id
+       g.result, g.n_coups, g.n_findings, g.mode, g.profile, g.round, g.sha256 AS id, g.id AS game_ref
 FROM games g
 LEFT JOIN results ra ON ra.game_id = g.id AND ra.seat = 'A'
 LEFT JOIN results rb ON rb.game_id = g.id AND rb.seat = 'B'
@@ -272,12 +270,12 @@ LEFT JOIN players pa ON pa.id = ra.player_id
 LEFT JOIN players pb ON pb.id = rb.player_id;
 
 CREATE VIEW IF NOT EXISTS player_games AS
-SELECT p.name AS player, g.label AS game, r.player_id, r.game_id, g.date_iso AS date, g.season, g.event,
+SELECT p.name AS player, g.label AS game, r.player_id, g.sha256 AS game_id, g.date_iso AS date, g.season, g.event,
        g.partie, r.seat, op.name AS opponent, ro.player_id AS opponent_id, r.outcome,
        -- holes of a partie en douze trous; a partie à écrire counts its holes by marqué
        CASE WHEN g.n_marques = 0 THEN r.holes END AS holes,
        CASE WHEN g.n_marques = 0 THEN ro.holes END AS holes_against,
-       r.marques_won, r.marques_lost, r.marque_value
+       r.marques_won, r.marques_lost, r.marque_value, g.id AS game_ref
 FROM results r
 JOIN games g ON g.id = r.game_id
 JOIN players p ON p.id = r.player_id
@@ -285,12 +283,12 @@ LEFT JOIN results ro ON ro.game_id = r.game_id AND ro.seat = r.opponent_seat
 LEFT JOIN players op ON op.id = ro.player_id;
 
 CREATE VIEW IF NOT EXISTS marque_results AS
-SELECT g.label AS game, m.id, m.game_id, g.season, g.date_iso AS date, m.number,
+SELECT g.label AS game, m.id, g.sha256 AS game_id, g.season, g.date_iso AS date, m.number,
        CASE WHEN m.winner = m.seat_x THEN gx.player_id WHEN m.winner = m.seat_y THEN gy.player_id END AS winner_id,
        CASE WHEN m.winner = m.seat_x THEN px.name WHEN m.winner = m.seat_y THEN py.name END AS winner,
        CASE WHEN m.winner = m.seat_x THEN gy.player_id WHEN m.winner = m.seat_y THEN gx.player_id END AS loser_id,
        CASE WHEN m.winner = m.seat_x THEN py.name WHEN m.winner = m.seat_y THEN px.name END AS loser,
-       m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value
+       m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value, m.game_id AS game_ref
 FROM marques m
 JOIN games g ON g.id = m.game_id
 LEFT JOIN game_players gx ON gx.game_id = m.game_id AND gx.seat = m.seat_x
@@ -299,11 +297,11 @@ LEFT JOIN players px ON px.id = gx.player_id
 LEFT JOIN players py ON py.id = gy.player_id;
 
 CREATE VIEW IF NOT EXISTS ecoles AS
-SELECT g.label AS game, k.id, k.game_id, g.season, g.date_iso AS date, c.number AS coup, c.line,
+SELECT g.label AS game, k.id, g.sha256 AS game_id, g.season, g.date_iso AS date, c.number AS coup, c.line,
        pc.name AS claimant, k.player_id AS claimant_id,
-       pm.name AS made_by, k.against_id AS made_by_id, k.points, k.reason
+       pm.name AS made_by, k.against_id AS made_by_id, k.points, k.reason, k.game_id AS game_ref
 FROM marks k
-JOIN coups c ON c.id = k.coup_id
+JOIN coups c ON c.game_id = k.game_id AND c.seq = k.coup_seq
 JOIN games g ON g.id = k.game_id
 LEFT JOIN players pc ON pc.id = k.player_id
 LEFT JOIN players pm ON pm.id = k.against_id
@@ -313,34 +311,39 @@ CREATE VIEW IF NOT EXISTS disputed_games AS
 SELECT g.label AS game, g.date_iso AS date, g.season,
        (SELECT COUNT(*) FROM marks k WHERE k.game_id = g.id AND k.kind = 'ecole') AS ecoles_claimed,
        (SELECT COUNT(*) FROM marks k WHERE k.game_id = g.id AND k.kind = 'correction') AS corrections,
-       (SELECT COUNT(*) FROM findings f WHERE f.game_id = g.id AND (f.kind LIKE 'ecole%'
+       (SELECT COUNT(*) FROM findings f WHERE f.game_id = g.id AND (f.kind GLOB 'ecole*'
           OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', 'marque-result-mismatch',
                         'result-mismatch'))) AS score_findings,
-       g.n_findings, g.result, g.id
+       g.n_findings, g.result, g.sha256 AS id, g.id AS game_ref
 FROM games g
-WHERE EXISTS (SELECT 1 FROM marks k WHERE k.game_id = g.id AND k.kind IN ('ecole', 'correction'))
-   OR EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND (f.kind LIKE 'ecole%'
+WHERE g.id IN (SELECT k.game_id FROM marks k WHERE k.kind = 'ecole')
+   OR g.id IN (SELECT k.game_id FROM marks k WHERE k.kind = 'correction')
+   OR g.id IN (SELECT f.game_id FROM findings f WHERE f.kind GLOB 'ecole*'
           OR f.kind IN ('unclaimed-ecole', 'hole-mismatch', 'bredouille-lost', 'marque-result-mismatch',
-                        'result-mismatch')));
+                        'result-mismatch'));
 """
 
 # Views rebuilt by the migration to 3 (their columns changed).
 VIEWS_V3 = ("game_list", "player_games", "marque_results", "ecoles")
 
-# Full-text indexes made by hand (sqlite-utils indexes every row): the école reasons only.
+# Full-text indexes kept by the store (club.store: fed in bulk with each batch of games) and
+# emptied by triggers when their rows go: ``findings_fts`` holds each finding's kind words
+# (the kind spelled with spaces, its French and English names: club.rows.kind_terms), message
+# and detail; ``ecoles_fts`` each école claimed (a ``marks`` row of kind ``ecole``): the
+# words of a claim in both languages and its reason.  Rowids are the rows' ids.
 CUSTOM_FTS = """
-CREATE VIRTUAL TABLE IF NOT EXISTS ecole_reasons_fts USING fts5(
-    reason, content='marks', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-CREATE TRIGGER IF NOT EXISTS ecole_reasons_ai AFTER INSERT ON marks
-WHEN new.kind = 'ecole' AND new.reason IS NOT NULL BEGIN
-    INSERT INTO ecole_reasons_fts(rowid, reason) VALUES (new.id, new.reason); END;
-CREATE TRIGGER IF NOT EXISTS ecole_reasons_ad AFTER DELETE ON marks
-WHEN old.kind = 'ecole' AND old.reason IS NOT NULL BEGIN
-    INSERT INTO ecole_reasons_fts(ecole_reasons_fts, rowid, reason) VALUES ('delete', old.id, old.reason); END
+CREATE VIRTUAL TABLE IF NOT EXISTS findings_fts USING fts5(
+    terms, message, detail, tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER IF NOT EXISTS findings_fts_ad AFTER DELETE ON findings BEGIN
+    DELETE FROM findings_fts WHERE rowid = old.id; END;
+CREATE VIRTUAL TABLE IF NOT EXISTS ecoles_fts USING fts5(
+    terms, reason, tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER IF NOT EXISTS ecoles_fts_ad AFTER DELETE ON marks WHEN old.kind = 'ecole' BEGIN
+    DELETE FROM ecoles_fts WHERE rowid = old.id; END
 """
 
-# (table, columns) with an FTS5 index kept up to date by triggers.
-FTS = (("players", ("name",)), ("comments", ("text",)), ("findings", ("message", "detail")))
+# (table, columns) with an FTS5 index kept up to date by triggers (sqlite-utils).
+FTS = (("players", ("name",)), ("comments", ("text",)))
 
 
 class SchemaError(ValueError):
@@ -356,10 +359,12 @@ def create_schema(conn: sqlite3.Connection, *, season_start_month: int = 1) -> N
     """
     if not 1 <= season_start_month <= 12:
         raise ValueError(f"season_start_month must be 1..12, not {season_start_month}")
+    from .migrations import migrate
+
     with _foreign_keys_off(conn):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            _migrate(conn)
+            migrate(conn)
             _create_missing(conn)
             conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
             conn.execute(
@@ -380,6 +385,32 @@ def stored_version(conn: sqlite3.Connection) -> str | None:
     return row[0] if row else None
 
 
+def parse_version(text: object) -> int:
+    """``meta.schema_version`` read strictly (issue 27 row 12): ASCII digits only, no sign,
+    no spaces, no decimals, from 1 to :data:`SCHEMA_VERSION`; :class:`SchemaError` with what is
+    wrong otherwise, each case its own words."""
+    if not isinstance(text, str):
+        raise SchemaError(f"club database schema version {text!r}: not a text (a damaged meta table?)")
+    what = f"club database schema version {text!r}"
+    if text == "":
+        raise SchemaError(f"{what}: empty (a damaged meta table?)")
+    if text != text.strip():
+        raise SchemaError(f"{what}: spaces around the number (a damaged meta table?)")
+    if text.startswith(("-", "+")):
+        raise SchemaError(f"{what}: a version has no sign (a damaged meta table?)")
+    if not (text.isascii() and text.isdigit()):
+        kind = "a decimal" if text.replace(".", "", 1).isdigit() else "not a whole number"
+        raise SchemaError(f"{what}: {kind}; a version is a whole number such as {SCHEMA_VERSION}")
+    n = int(text)
+    if n == 0 or text.startswith("0"):
+        raise SchemaError(f"{what}: versions are numbered from 1, written without leading zeros")
+    if n > int(SCHEMA_VERSION):
+        raise SchemaError(
+            f"{what}: this trictrac reads versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)"
+        )
+    return n
+
+
 def upgrade_schema(conn: sqlite3.Connection) -> bool:
     """Bring an older club file to :data:`SCHEMA_VERSION` in place; True if it migrated.
 
@@ -389,10 +420,12 @@ def upgrade_schema(conn: sqlite3.Connection) -> bool:
     """
     if stored_version(conn) in (None, SCHEMA_VERSION):
         return False
+    from .migrations import migrate
+
     with _foreign_keys_off(conn):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            migrated = _migrate(conn)
+            migrated = migrate(conn)
             if migrated:
                 _create_missing(conn)
             conn.execute("COMMIT")
@@ -415,12 +448,6 @@ def _foreign_keys_off(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute(f"PRAGMA foreign_keys = {int(was)}")
 
 
-def _check_foreign_keys(conn: sqlite3.Connection, table: str) -> None:
-    bad = conn.execute(f"PRAGMA foreign_key_check({table})").fetchall()
-    if bad:
-        raise SchemaError(f"migrating {table}: {len(bad)} rows point at missing rows")
-
-
 def _create_missing(conn: sqlite3.Connection) -> None:
     from sqlite_utils import Database
 
@@ -433,151 +460,17 @@ def _create_missing(conn: sqlite3.Connection) -> None:
             db.table(table).enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
 
 
-def _migrate(conn: sqlite3.Connection) -> bool:
-    """Run the migrations from the stored version up to this one (inside the caller's
-    transaction); False when there is nothing to do."""
-    version = stored_version(conn)
-    if version in (None, SCHEMA_VERSION):
-        return False
-    if not version.isdigit() or int(version) > int(SCHEMA_VERSION) or version not in MIGRATIONS:
-        raise SchemaError(
-            f"club database schema version {version!r}: this trictrac reads versions up to "
-            f"{SCHEMA_VERSION} (a newer trictrac made the file?)"
-        )
-    while version != SCHEMA_VERSION:
-        version = MIGRATIONS[version](conn)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
-    return True
-
-
-def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
-    """Version 2 adds ``'replay'`` and ``'pavillon'`` to the ``marks.kind`` CHECK.  SQLite cannot alter a
-    CHECK, so ``marks`` is rebuilt: old table renamed aside, new one created from
-    :data:`TABLES`, rows copied with their ids, old table dropped, its indexes and
-    triggers made again from their saved SQL (which still names ``marks``).
-    ``legacy_alter_table`` keeps the rename from rewriting the views that name
-    ``marks`` (they must go on naming the new table)."""
-    saved = _saved_indexes_and_triggers(conn, "marks")
-    _rename_table(conn, "marks", "marks_v1")
-    conn.execute(_table_statement("marks"))
-    cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v1)"))
-    conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v1")
-    conn.execute("DROP TABLE marks_v1")
-    for sql in saved:
-        conn.execute(sql)
-    _check_foreign_keys(conn, "marks")
-    return "2"
-
-
-def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
-    """Version 3: ``games.label`` and ``games.game_key`` (filled from each game's
-    headers), the history and source-file tables, new views and full-text indexes
-    (made by :func:`_create_missing` after the migration)."""
-    from .identity import game_key, game_label
-
-    have = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
-    for col in ("label", "game_key"):
-        if col not in have:
-            conn.execute(f"ALTER TABLE games ADD COLUMN {col} TEXT")
-    seen: set[str] = {k for (k,) in conn.execute("SELECT game_key FROM games WHERE game_key IS NOT NULL")}
-    for gid, headers, date_iso in conn.execute(
-        "SELECT id, headers, date_iso FROM games WHERE game_key IS NULL ORDER BY rowid"
-    ).fetchall():
-        h = json.loads(headers)
-        key = game_key(h, gid)
-        if key in seen:  # two stored games with the same tags: both kept
-            key = game_key({}, gid)
-        seen.add(key)
-        conn.execute("UPDATE games SET label = ?, game_key = ? WHERE id = ?", (game_label(h, date_iso), key, gid))
-    for view in VIEWS_V3:
-        conn.execute(f"DROP VIEW IF EXISTS {view}")
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'ecole_reasons_fts'").fetchone():
-        for stmt in _statements(CUSTOM_FTS):
-            conn.execute(stmt)
-        conn.execute(
-            "INSERT INTO ecole_reasons_fts(rowid, reason) SELECT id, reason FROM marks "
-            "WHERE kind = 'ecole' AND reason IS NOT NULL"
-        )
-    return "3"
-
-
-def _migrate_3_to_4(conn: sqlite3.Connection) -> str:
-    """Version 4: ``games`` rebuilt with ``label`` as its primary key, first (Datasette shows
-    the key first: a readable name instead of a hash), ``id`` a unique key further right.
-    Rows copied in their order, each label made unique (:func:`free_label`); the views
-    naming ``games`` are dropped first and made again by :func:`_create_missing`; foreign
-    keys are off (:func:`_foreign_keys_off`), so the other tables keep their rows and go on
-    naming ``games(id)``, checked before the commit."""
-    from .identity import game_label
-
-    for view in _view_names():
-        conn.execute(f"DROP VIEW IF EXISTS {view}")
-    saved = _saved_indexes_and_triggers(conn, "games")
-    conn.execute(_table_statement("games").replace("games (", "games_v4 (", 1))
-    old = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
-    new = {r[1] for r in conn.execute("PRAGMA table_info(games_v4)")}
-    cols = [c for c in old if c in new and c != "label"]
-    names = ", ".join(cols)
-    rows = conn.execute("SELECT id, label, headers, date_iso FROM games ORDER BY rowid").fetchall()
-    for gid, label, headers, date_iso in rows:
-        base = label or game_label(json.loads(headers), date_iso)
-        conn.execute(
-            f"INSERT INTO games_v4 (label, {names}) SELECT ?, {names} FROM games WHERE id = ?",
-            (free_label(conn, base, gid, table="games_v4"), gid),
-        )
-    conn.execute("DROP TABLE games")
-    _rename_table(conn, "games_v4", "games")
-    for sql in saved:
-        conn.execute(sql)
-    for table in ("game_players", "marques", "releves", "coups", "marks", "comments", "findings", "results"):
-        _check_foreign_keys(conn, table)
-    return "4"
-
-
-def free_label(conn: sqlite3.Connection, label: str, gid: str, *, table: str = "games") -> str:
+def free_label(
+    conn: sqlite3.Connection, label: str, gid: str, *, table: str = "games", hash_col: str = "sha256"
+) -> str:
     """``label`` when no other stored game has it, else ``label #`` and as many first hex
     digits of the game's id as make it unique (``games.label`` is the primary key)."""
     for digits in (0, 8, 16, len(gid)):
         name = f"{label} #{gid[:digits]}" if digits else label
-        row = conn.execute(f"SELECT id FROM {table} WHERE label = ?", (name,)).fetchone()
+        row = conn.execute(f"SELECT {hash_col} FROM {table} WHERE label = ?", (name,)).fetchone()
         if row is None or row[0] == gid:
             return name
     raise SchemaError(f"no free label for game {gid}")
-
-
-MIGRATIONS = {
-    "1": _migrate_1_to_2,
-    "2": _migrate_2_to_3,
-    "3": _migrate_3_to_4,
-}  # stored version -> step to the next one (returns it)
-
-
-def _saved_indexes_and_triggers(conn: sqlite3.Connection, table: str) -> list[str]:
-    """The SQL of the indexes and triggers on ``table`` (a club may have added its own), to
-    make them again once the table is rebuilt (they go with the old table)."""
-    return [
-        sql
-        for (sql,) in conn.execute(
-            "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') "
-            "AND sql IS NOT NULL ORDER BY type, name",
-            (table,),
-        )
-    ]
-
-
-def _rename_table(conn: sqlite3.Connection, old: str, new: str) -> None:
-    """``ALTER TABLE old RENAME TO new`` without rewriting the views and triggers that name
-    either table (``legacy_alter_table``): they must go on naming the table of that name."""
-    legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
-    conn.execute("PRAGMA legacy_alter_table = ON")
-    try:
-        conn.execute(f"ALTER TABLE {old} RENAME TO {new}")
-    finally:
-        conn.execute(f"PRAGMA legacy_alter_table = {int(legacy)}")
-
-
-def _view_names() -> list[str]:
-    return [stmt.split(" AS", 1)[0].split()[-1] for stmt in _statements(VIEWS)]
 
 
 def _table_statement(name: str) -> str:

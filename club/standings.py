@@ -20,11 +20,12 @@ In both, écoles made (the player's mistakes the opponent claimed) and claimed (
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from ..notation.names import one_line
 
 if TYPE_CHECKING:  # only named in annotations: publishing loads this module without sqlite-utils
     from sqlite_utils import Database
@@ -292,7 +293,24 @@ def selected_games(db: Database, selection: GameSelection | None = None) -> list
     sel.check_season_rule(db)
     w, params = sel.where()
     return db.conn.execute(
-        f"SELECT g.id, g.label, COALESCE(g.source, g.canonical) FROM games g{w} "
+        f"SELECT g.sha256, g.label, COALESCE(g.source, g.canonical) FROM games g{w} "
+        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.label",
+        params,
+    ).fetchall()
+
+
+def selected_sources(
+    db: Database, selection: GameSelection | None = None
+) -> list[tuple[str, str, str, str | None, int | None]]:
+    """``(id, label, text, source_file, source_line)`` of the selected games, oldest first: as
+    :func:`selected_games`, with the file each game was read from (as named on the command line,
+    ``-`` for standard input) and its first line there, so that what is published from the
+    database cites the secretary's file and lines (issue 25 item 5)."""
+    sel = selection or GameSelection()
+    sel.check_season_rule(db)
+    w, params = sel.where()
+    return db.conn.execute(
+        f"SELECT g.sha256, g.label, COALESCE(g.source, g.canonical), g.source_file, g.source_line FROM games g{w} "
         f"ORDER BY g.date_iso IS NULL, g.date_iso, g.label",
         params,
     ).fetchall()
@@ -313,27 +331,27 @@ def standing_games(
     w, params = chosen.where()
     conn = db.conn
     games = conn.execute(
-        f"SELECT g.id, COALESCE(g.label, g.id), g.date_iso, g.season, g.n_marques FROM games g{w} "
-        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.id",
+        f"SELECT g.id, g.sha256, g.label, g.date_iso, g.season, g.n_marques FROM games g{w} "
+        f"ORDER BY g.date_iso IS NULL, g.date_iso, g.sha256",
         params,
     ).fetchall()
     if not games:
         return []
-    ids = [g[0] for g in games]
-    seats: dict[str, list[tuple]] = {}
-    ecoles: dict[tuple[str, int], list[int]] = {}
-    marques: dict[str, list[MarqueRow]] = {}
-    sel = json.dumps(ids)  # the games chosen (a read-only connection makes no temp table)
+    seats: dict[int, list[tuple]] = {}
+    ecoles: dict[tuple[int, int], list[int]] = {}
+    marques: dict[int, list[MarqueRow]] = {}
+    # the games chosen, as a subquery on games' indexes (a read-only connection makes no temp table)
+    chosen_ids = f"SELECT g.id FROM games g{w}"
     for gid, pid, name, holes, outcome in conn.execute(
         "SELECT r.game_id, r.player_id, p.name, r.holes, r.outcome FROM results r JOIN players p ON p.id = "
-        "r.player_id WHERE r.game_id IN (SELECT value FROM json_each(?)) ORDER BY r.game_id, r.seat",
-        (sel,),
+        f"r.player_id WHERE r.game_id IN ({chosen_ids}) ORDER BY r.game_id, r.seat",
+        params,
     ):
         seats.setdefault(gid, []).append((pid, name, holes, outcome))
     for gid, claimant, made_by, points in conn.execute(
         "SELECT game_id, player_id, against_id, COALESCE(points, 0) FROM marks WHERE kind = 'ecole' "
-        "AND game_id IN (SELECT value FROM json_each(?))",
-        (sel,),
+        f"AND game_id IN ({chosen_ids})",
+        params,
     ):
         if made_by is not None:
             e = ecoles.setdefault((gid, made_by), [0, 0, 0, 0])
@@ -344,20 +362,20 @@ def standing_games(
             e[2] += 1
             e[3] += points
     for gid, winner, loser, value, bred in conn.execute(
-        "SELECT game_id, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
-        "loser IS NOT NULL AND game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, number, id",
-        (sel,),
+        "SELECT game_ref, winner, loser, value, bredouille FROM marque_results WHERE winner IS NOT NULL AND "
+        f"loser IS NOT NULL AND game_ref IN ({chosen_ids}) ORDER BY game_ref, number, id",
+        params,
     ):
         marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
     out = []
-    for gid, label, date, game_season, n_marques in games:
+    for gid, sha, label, date, game_season, n_marques in games:
         rows = tuple(
             SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
             for pid, name, holes, outcome in seats.get(gid, [])
         )
         out.append(
             StandingGame(
-                gid,
+                sha,
                 label,
                 date,
                 game_season,
@@ -420,17 +438,17 @@ def format_standings(st: dict[str, Any], title: str = "Classement") -> str:
     """The standings as plain text: a table per kind of partie, then its crosstable
     (douze trous: wins-losses of the row player against the column player; à écrire:
     the row player's net value against him)."""
-    lines = [f"{title} — {st['games']} parties"]
+    lines = [f"{one_line(title)} — {st['games']} parties"]
     for kind, t in st["tables"].items():
         cols = _COLUMNS[kind]
         lines += ["", f"{_TITLES[kind]} ({t['games']} parties)"]
-        lines += _grid([c[1] for c in cols], [[str(r[c[0]]) for c in cols] for r in t["players"]])
+        lines += _grid([c[1] for c in cols], [[one_line(str(r[c[0]])) for c in cols] for r in t["players"]])
         order = t["crosstable"]["players"]
         cells = t["crosstable"]["cells"]
         lines += ["", "tableau croisé"]
         rows = []
         for i, a in enumerate(order):
-            row = [f"{i + 1}. {a}"]
+            row = [f"{i + 1}. {one_line(a)}"]
             for b in order:
                 c = cells.get(a, {}).get(b)
                 if a == b:

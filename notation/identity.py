@@ -12,9 +12,9 @@ players still name the same game.  The club database keys games by it
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections.abc import Mapping, MutableMapping
+
+from .names import player_name
 
 __all__ = ["GAME_ID_TAG", "IDENTITY_TAGS", "ID_TAGS", "add_game_id", "game_id"]
 
@@ -28,7 +28,7 @@ IDENTITY_TAGS = ("Event", "Date", "Round", "A", "B", "C", "D")
 
 def _norm(text: str) -> str:
     # Case, accents' composition and spacing do not make another game.
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip().casefold()
+    return player_name(text).casefold()
 
 
 def explicit_game_id(headers: Mapping[str, str]) -> str | None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..club.standings import StandingGame, compute_standings
+from ..notation.names import player_name
 from ..notation.textio import atomic_write_text
 from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
 from .i18n import labels
@@ -147,7 +148,7 @@ def publish_files(
     when it is not its own (standard input's temporary copy: ``-`` or ``--name``).
     """
     L = labels(lang)
-    from ..club.db import standing_game
+    from ..club.rows import standing_game
     from ..notation.reader import iter_records
     from ..replay.verify import verify
 
@@ -193,11 +194,11 @@ def publish_files(
                     GameSummary(
                         fname,
                         number,
-                        dict(record.headers),
+                        {k: player_name(v) if k in ("A", "B", "C", "D") else v for k, v in record.headers.items()},
                         len(record.coups),
                         nf,
                         _result_of(report, record, L),
-                        f"{Path(name).name} #{g + 1}",
+                        f"{Path(name).name}:{record.span.line}" if record.span.line else f"{Path(name).name} #{g + 1}",
                         None if error is None else L("not_verified_short", why=error),
                         partie_kind(record, L),
                     )

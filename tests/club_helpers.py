@@ -209,3 +209,64 @@ def as_v3(path: Path) -> None:
         conn.commit()
     finally:
         conn.close()
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def v4_file(dest: Path) -> Path:
+    """A schema-4 club database made by main at 42e2fd0 (tests/data/make_v4_fixtures.py):
+    five self-played games (one corrected: a history row; an école claimed, comments), the
+    findings fixtures e20, e28, e41, e44, e58, and a club's own indexes on games, marks, coups."""
+    import gzip
+    import shutil
+
+    with gzip.open(DATA / "club_v4.db.gz", "rb") as src, open(dest, "wb") as out:
+        shutil.copyfileobj(src, out)
+    return dest
+
+
+# (table, query) giving the same rows before (version 4: games named by hash) and after
+V4_CONTENT = {
+    "games": "SELECT id, label, game_key, season, canonical, source_file, source_line, n_coups FROM games",
+    "coups": "SELECT game_id, seq, number, side, die1, die2, moves, line, col, releve_id FROM coups",
+    "marks": "SELECT m.game_id, c.seq, m.seq, m.kind, m.token, m.player_id, m.against_id, m.reason, m.line "
+    "FROM marks m JOIN coups c ON c.id = m.coup_id",
+    "comments": "SELECT m.game_id, c.seq, m.text, m.line FROM comments m LEFT JOIN coups c ON c.id = m.coup_id",
+    "findings": "SELECT m.game_id, c.seq, m.seq, m.kind, m.message, m.line, m.player_id "
+    "FROM findings m LEFT JOIN coups c ON c.id = m.coup_id",
+    "results": "SELECT game_id, seat, player_id, holes, outcome, marques_won FROM results",
+    "game_players": "SELECT game_id, seat, player_id FROM game_players",
+    "marques": "SELECT id, game_id, number, winner, value FROM marques",
+    "releves": "SELECT id, game_id, marque_id, number, line FROM releves",
+    "game_history": "SELECT game_id, game_key, label, action, canonical FROM game_history",
+    "players": "SELECT id, name FROM players",
+}
+V5_CONTENT = {
+    "games": "SELECT sha256, label, game_key, season, canonical, source_file, source_line, n_coups FROM games",
+    "coups": "SELECT g.sha256, seq, number, side, die1, die2, moves, line, col, releve_id "
+    "FROM coups c JOIN games g ON g.id = c.game_id",
+    "marks": "SELECT g.sha256, m.coup_seq, m.seq, m.kind, m.token, m.player_id, m.against_id, m.reason, m.line "
+    "FROM marks m JOIN games g ON g.id = m.game_id",
+    "comments": "SELECT g.sha256, m.coup_seq, m.text, m.line FROM comments m JOIN games g ON g.id = m.game_id",
+    "findings": "SELECT g.sha256, m.coup_seq, m.seq, m.kind, m.message, m.line, m.player_id "
+    "FROM findings m JOIN games g ON g.id = m.game_id",
+    "results": "SELECT g.sha256, seat, player_id, holes, outcome, marques_won FROM results r "
+    "JOIN games g ON g.id = r.game_id",
+    "game_players": "SELECT g.sha256, seat, player_id FROM game_players r JOIN games g ON g.id = r.game_id",
+    "marques": "SELECT m.id, g.sha256, number, winner, value FROM marques m JOIN games g ON g.id = m.game_id",
+    "releves": "SELECT m.id, g.sha256, marque_id, number, line FROM releves m JOIN games g ON g.id = m.game_id",
+    "game_history": V4_CONTENT["game_history"],
+    "players": V4_CONTENT["players"],
+}
+
+
+def content(path: Path) -> dict[str, list[tuple]]:
+    """Every row of a club file that a migration must keep, each game named by its content
+    hash (version 4 and before: ``games.id``; version 5: ``games.sha256``), sorted."""
+    conn = sqlite3.connect(str(path))
+    try:
+        v5 = "sha256" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+        return {t: sorted(conn.execute(q).fetchall(), key=repr) for t, q in (V5_CONTENT if v5 else V4_CONTENT).items()}
+    finally:
+        conn.close()

@@ -152,7 +152,7 @@ def test_search(club) -> None:
     out = json.loads(run("db", "search", str(db_path), "école", "--only", "comment", "--json").output)
     assert [(h["kind"], h["game_id"]) for h in out] == [("comment", rep["game_ids"][0])]
     out = json.loads(run("db", "search", str(db_path), "école", "--json").output)  # findings too, by default
-    assert out[0]["kind"] == "comment" and {h["kind"] for h in out[1:]} == {"finding"}
+    assert out[0]["kind"] == "comment" and {h["kind"] for h in out[1:]} == {"finding", "ecole"}
     assert all("cole" in h["text"] and h["game"] for h in out)
     res = run("db", "search", str(db_path), "berard")
     assert res.exit_code == 0 and BERARD in res.output
@@ -181,7 +181,9 @@ def test_datasette_sees_plain_tables(club) -> None:
     for v in ("game_list", "player_games", "marque_results", "ecoles"):
         conn.execute(f"SELECT * FROM {v} LIMIT 1").fetchall()
     fks = conn.execute("PRAGMA foreign_key_list(coups)").fetchall()
-    assert {f[2] for f in fks} == {"games", "releves", "marques", "players"}
+    assert {f[2] for f in fks} == {"games"}  # schema 5: a coup's relevé and player are not looked up by key
+    fks = conn.execute("PRAGMA foreign_key_list(marks)").fetchall()
+    assert {f[2] for f in fks} == {"games", "coups", "players"}
 
 
 def test_reverify_command(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from club_helpers import copy_record, selfplay_records, with_table_talk, write_archive
 
 from trictrac.cli.main import cli
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 
 pytest.importorskip("datasette")
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
@@ -135,7 +135,8 @@ def test_table_pages_read_well_and_search_finds_findings_and_reasons(served) -> 
     games = _get(base + "/game_list")
     assert "Liste des parties" in games
     hits = json.loads(_get(base + "/findings.json?_search=marked&_shape=array"))
-    assert hits and all("marked" in h["message"] for h in hits)
+    marked = json.loads(_get(base + "/findings.json?_where=message+like+'%25marked%25'&_shape=array&_size=max"))
+    assert marked and {h["id"] for h in marked} <= {h["id"] for h in hits}  # and the kinds named so
     hits = json.loads(_get(base + "/ecoles.json?_search=petit&_shape=array"))
     assert [h["reason"] for h in hits] == ["marqué par trop au petit jan"]
 
@@ -144,14 +145,15 @@ def test_the_games_table_page_starts_with_the_readable_label(served) -> None:
     base, recs, _ = served
     page = _get(base + "/games?_sort=label")
     heads = re.findall(r'<th [^>]*data-column="([^"]+)"', page)
-    assert heads[0] == "label" and "id" in heads[5:]  # the hash further right
+    assert heads[:2] == ["id", "label"] and "sha256" in heads[5:]  # the integer key, the label, the hash further
+
     first = [
         html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r'<td class="col-label[^"]*">(.*?)</td>', page)
     ]
     assert len(first) == 3 and first[0] == "2024-04-01 Jean Dupont – Marie Martin, r. 1"
     assert not any(re.search(r"[0-9a-f]{16}", c) for c in first)
     data = json.loads(_get(base + "/games.json?_shape=objects&_size=1"))
-    assert data["columns"][0] == "label" and data["primary_keys"] == ["label"]
+    assert data["columns"][:2] == ["id", "label"] and data["primary_keys"] == ["id"]
 
 
 def test_a_link_to_a_game_from_another_table_opens_its_page(served) -> None:
@@ -159,9 +161,9 @@ def test_a_link_to_a_game_from_another_table_opens_its_page(served) -> None:
     page = _get(base + "/findings?_size=50")
     links = set(re.findall(r'<td class="col-game_id[^"]*"><a href="([^"]+)">([^<]+)</a>', page))
     assert links and all("/club/games/" in href for href, _ in links)
-    for href, label in links:  # the plugin: by the game's label, which is its key
-        assert not re.search(r"[0-9a-f]{64}", href)
+    for href, label in links:  # by the game's integer key (schema 5), shown by its label
+        assert re.search(r"/club/games/\d+$", href)
         row = _get(base.rsplit("/club", 1)[0] + html.unescape(href))
         assert html.unescape(label) in html.unescape(row)  # the game's own page (a 404 would raise)
     coups = _get(base + "/coups?_size=1")
-    assert '/club/games/2024-04-01+Jean+Dupont+~E2~80~93+Marie+Martin~2C+r~2E+1"' in coups
+    assert re.search(r'/club/games/\d+">2024-04-01 Jean Dupont – Marie Martin, r\. 1<', html.unescape(coups))

@@ -6,15 +6,19 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from club_helpers import as_v3, copy_record, counts, selfplay_records, with_table_talk, write_archive
+from club_helpers import as_v3, copy_record, counts, selfplay_records, v4_file, write_archive
 
 from trictrac.club import schema
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 from trictrac.club.queries import search
 
 
 def _as_v2(path: Path) -> None:
     """Take a file of today back to what version 2 had."""
+    conn = sqlite3.connect(path)
+    views = [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'view'")]  # version 4's
+    conn.close()
     as_v3(path)
     conn = sqlite3.connect(path)
     for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall():
@@ -29,7 +33,7 @@ def _as_v2(path: Path) -> None:
     conn.execute("ALTER TABLE games DROP COLUMN game_key")
     conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     conn.commit()
-    for sql in schema._statements(schema.VIEWS):  # the views of version 2 named no label
+    for sql in views:  # the views of version 2 named no label
         if "disputed_games" not in sql:
             conn.execute(sql.replace("g.label AS game, ", "").replace("SELECT g.label AS game, m.id", "SELECT m.id"))
     conn.commit()
@@ -37,10 +41,7 @@ def _as_v2(path: Path) -> None:
 
 
 def test_a_version_2_file_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
-    recs = [copy_record(r, Date="2023.11.02", Round=str(i + 1)) for i, r in enumerate(selfplay_records(3))]
-    recs[0] = with_table_talk(recs[0], ecoles=[(2, "B", 2, "oubli du petit jan")])
-    p = tmp_path / "v2.db"
-    import_records(p, [write_archive(tmp_path / "a.trn", recs)], verify=False)
+    p = v4_file(tmp_path / "v2.db")
     _as_v2(p)
     before = counts(p)
     conn = sqlite3.connect(p)
@@ -50,14 +51,14 @@ def test_a_version_2_file_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None
     conn = db.conn
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == schema.SCHEMA_VERSION
     rows = conn.execute("SELECT label, game_key FROM games ORDER BY label").fetchall()
-    assert [r[0] for r in rows] == [f"2023-11-02 Bot A – Bot B, r. {i}" for i in (1, 2, 3)]
-    assert all(k.startswith("tag:") for _, k in rows) and len({k for _, k in rows}) == 3
-    assert [h["kind"] for h in search(db, "petit", everywhere=True)] == ["ecole"]  # indexed from the old rows
-    assert conn.execute("SELECT COUNT(*) FROM disputed_games").fetchone()[0] == 1
+    assert [r[0][:30] for r in rows][:4] == [f"2025-02-03 Bot A – Bot B, r. {i}" for i in (1, 2, 3, 3)]
+    assert len({r[0] for r in rows}) == len(rows)  # made unique
+    assert sum(k.startswith("tag:") for _, k in rows) == 4 and len({k for _, k in rows}) == len(rows) == 9
+    assert [h["kind"] for h in search(db, "petit jan", everywhere=True)] == ["ecole"]  # indexed from the old rows
+    assert conn.execute("SELECT COUNT(*) FROM disputed_games").fetchone()[0] >= 1
     db.close()
     assert counts(p) == before
     # and a correction now replaces its stored version
-    rep = import_records(
-        p, [write_archive(tmp_path / "b.trn", [with_table_talk(recs[1], comments=[(0, "vu")])])], verify=False
-    )
+    rec = copy_record(selfplay_records(4, seed=5)[1], Date="2025.02.03", Round="2")
+    rep = import_records(p, [write_archive(tmp_path / "b.trn", [rec])], verify=False)
     assert (rep.added, rep.replaced) == (0, 1)

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trictrac.club import queries as q
-from trictrac.club.db import GameNotFound, import_records, open_db
+from trictrac.club.db import GameNotFound, open_db
+from trictrac.club.importer import import_records
 
 pytest.importorskip("trictrac.notation.writer")
 
@@ -104,9 +105,11 @@ def test_bredouille_marques(club) -> None:
 
 def test_search_names_and_comments_accents_folded(club) -> None:
     db, ids, _ = club
-    hits = q.search(db, "ecole")
+    hits = q.search(db, "ecole", kinds=("player", "comment"))
     assert [(h["kind"], h["game_id"]) for h in hits] == [("comment", ids[0])]
     assert hits[0]["coup"] is not None
+    claims = [h for h in q.search(db, "ecole") if h["kind"] == "ecole"]  # claims, with or without a reason
+    assert claims and all(h["text"].split()[0].startswith(("A:école", "B:école")) for h in claims)
     assert [h["text"] for h in q.search(db, "berard")] == [BERARD]
     assert [h["text"] for h in q.search(db, "dup")] == [DUPONT]
     assert q.search(db, "bredouille")[0]["game_id"] == ids[1]

@@ -12,12 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from club_helpers import orphans, selfplay_records, write_archive
+from club_helpers import content, orphans, selfplay_records, v4_file, write_archive
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trictrac.club import schema
-from trictrac.club.db import DatabaseMissing, game_id_of, import_records, open_db
+from trictrac.club import migrations, schema
+from trictrac.club.db import DatabaseMissing, open_db
+from trictrac.club.importer import import_records
+from trictrac.club.rows import game_id_of
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import CannotPlay, Coup, Move, Record, Replay
 from trictrac.notation.writer import write_coup, write_record
@@ -76,9 +78,13 @@ def coup_lines(conn: sqlite3.Connection, gid: str) -> list[str]:
     ``before`` tokens, the moves, the ``after`` tokens (``--`` for no move written)."""
     out = []
     for cid, number, side, d1, d2, moves in conn.execute(
-        "SELECT id, number, side, die1, die2, moves FROM coups WHERE game_id = ? ORDER BY seq", (gid,)
+        "SELECT seq, number, side, die1, die2, moves FROM coups WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) ORDER BY seq",
+        (gid,),
     ):
-        marks = conn.execute("SELECT phase, token FROM marks WHERE coup_id = ? ORDER BY seq", (cid,)).fetchall()
+        marks = conn.execute(
+            "SELECT phase, token FROM marks WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) AND coup_seq = ? ORDER BY seq",
+            (gid, cid),
+        ).fetchall()
         before = [t for p, t in marks if p == "before"]
         after = [t for p, t in marks if p == "after"]
         played = [moves] if moves != "-" else ["--"] if after else []
@@ -88,7 +94,7 @@ def coup_lines(conn: sqlite3.Connection, gid: str) -> list[str]:
 
 def rebuilt_record(conn: sqlite3.Connection, gid: str) -> Record:
     """A game of coups only (no sections, no comments between coups) from its rows."""
-    headers = json.loads(conn.execute("SELECT headers FROM games WHERE id = ?", (gid,)).fetchone()[0])
+    headers = json.loads(conn.execute("SELECT headers FROM games WHERE sha256 = ?", (gid,)).fetchone()[0])
     (rec,), diags = parse_text("\n".join(coup_lines(conn, gid)) + "\n")
     assert [d for d in diags if d.severity == "error"] == []
     return Record(headers=headers, elements=rec.elements)
@@ -108,7 +114,7 @@ def test_E59_003_216_fait_jouer_is_a_replay_row(tmp_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     rows = conn.execute(
         "SELECT m.who, p.name, m.text, m.token, m.phase, m.line, m.col, c.number, c.moves FROM marks m "
-        "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
+        "JOIN coups c ON c.game_id = m.game_id AND c.seq = m.coup_seq LEFT JOIN players p ON p.id = m.player_id "
         "WHERE m.kind = 'replay' ORDER BY m.id"
     ).fetchall()
     assert rows == [
@@ -118,10 +124,11 @@ def test_E59_003_216_fait_jouer_is_a_replay_row(tmp_path: Path) -> None:
     ]
     # the finding names the remedy; it is stored at the coup the replay belongs to
     kinds = conn.execute(
-        "SELECT f.kind, c.number FROM findings f JOIN coups c ON c.id = f.coup_id WHERE f.game_id = ?",
+        "SELECT f.kind, c.number FROM findings f JOIN coups c ON c.game_id = f.game_id AND c.seq = f.coup_seq "
+        "WHERE f.game_id = (SELECT id FROM games WHERE sha256 = ?)",
         (rep.game_ids[0],),
     ).fetchall()
-    assert kinds == [("illegal-move", 1)]
+    assert kinds == [("illegal-move", 1), ("remedy-not-allowed", 1)]  # as `trictrac check` judges it
     assert orphans(db_path) == []
 
 
@@ -136,12 +143,14 @@ def test_remedy_fixtures_round_trip_through_the_rows(tmp_path: Path, path: Path)
     gid = rep.game_ids[0]
     conn = sqlite3.connect(db_path)
     assert coup_lines(conn, gid) == [write_coup(c) for c in orig.coups]
-    n = conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = ? AND kind = 'replay'", (gid,)).fetchone()[0]
+    n = conn.execute(
+        "SELECT COUNT(*) FROM marks WHERE game_id = (SELECT id FROM games WHERE sha256 = ?) AND kind = 'replay'", (gid,)
+    ).fetchone()[0]
     assert n == sum(isinstance(a, Replay) for c in orig.coups for a in c.after) >= 1
     back = rebuilt_record(conn, gid)
     assert back == orig
     assert game_id_of(write_record(back)) == gid
-    assert conn.execute("SELECT canonical FROM games WHERE id = ?", (gid,)).fetchone()[0] == write_record(orig)
+    assert conn.execute("SELECT canonical FROM games WHERE sha256 = ?", (gid,)).fetchone()[0] == write_record(orig)
 
 
 def test_importing_twice_stays_idempotent(tmp_path: Path) -> None:
@@ -190,38 +199,35 @@ def test_any_replay_round_trips(tmp_path_factory: pytest.TempPathFactory, data: 
 
 
 def make_v1_file(path: Path, source: Path | None = None) -> None:
-    """A club file as version 1 made it: the old ``marks`` DDL, schema_version 1, and
-    (with ``source``) the rows of the v2 file ``source`` copied in."""
+    """A club file as version 1 made it: a file today's main made (version 4, with the club's
+    own indexes) taken back to the old ``marks`` DDL and schema_version 1; every step 1 -> 5
+    runs on it.  (``source`` is not used any more: the file holds its games.)"""
+    v4_file(path)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA foreign_keys = ON")
-    stmts = [V1_MARKS if s.split("(", 1)[0].split()[-1] == "marks" else s for s in schema._statements(schema.TABLES)]
-    assert V1_MARKS in stmts and "'replay'" not in V1_MARKS
-    for sql in (*stmts, *schema._statements(schema.INDEXES), *schema._statements(schema.VIEWS)):
+    saved = [
+        sql
+        for (sql,) in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name = 'marks' AND type IN ('index', 'trigger') AND sql IS NOT NULL"
+        )
+    ]
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    conn.execute("ALTER TABLE marks RENAME TO marks_v4")
+    conn.execute(
+        V1_MARKS.replace(
+            "'correction', 'joue-pour-tout', 'comment', 'glyph'", "'correction', 'joue-pour-tout', 'comment', 'glyph'"
+        )
+    )
+    conn.execute("INSERT INTO marks SELECT * FROM marks_v4")
+    conn.execute("DROP TABLE marks_v4")
+    for sql in saved:
         conn.execute(sql)
-    from sqlite_utils import Database
-
-    for table, columns in schema.FTS:
-        Database(conn)[table].enable_fts(columns, create_triggers=True, tokenize=schema.FTS_TOKENIZE)
-    if source is not None:
-        conn.execute("ATTACH DATABASE ? AS src", (str(source),))
-        for t in DATA_TABLES:
-            conn.execute(f"INSERT INTO main.{t} SELECT * FROM src.{t}")
-        conn.commit()
-        conn.execute("DETACH DATABASE src")
-    # something a club added while browsing (it must survive the rebuild of marks)
-    conn.execute("CREATE INDEX club_marks_token ON marks(token)")
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '1')")
-    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('season_start_month', '1')")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
 
 
 def snapshot(path: Path) -> dict[str, list[tuple]]:
-    conn = sqlite3.connect(path)
-    try:
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in DATA_TABLES if t != "meta"}
-    finally:
-        conn.close()
+    return content(path)
 
 
 def schema_of(path: Path, kind: str, table: str | None = None) -> dict[str, str]:
@@ -281,18 +287,20 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
     p = tmp_path / "v1.db"
     make_v1_file(p, v2_source)
     rows = snapshot(p)
-    views = {v: sqlite3.connect(p).execute(f"SELECT * FROM {v}").fetchall() for v in schema_of(p, "view")}
+    views = schema_of(p, "view")
     assert version_of(p) == "1"
 
     open_db(p, create=create).close()
 
-    assert version_of(p) == schema.SCHEMA_VERSION == "4"
-    assert snapshot(p) == rows  # every row, with its id
+    assert version_of(p) == schema.SCHEMA_VERSION == "5"
+    assert snapshot(p) == rows  # every row, with its values
     conn = sqlite3.connect(p)
-    assert {v: conn.execute(f"SELECT * FROM {v}").fetchall() for v in views} == views
+    assert {v for v in schema_of(p, "view")} == set(views)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    assert conn.execute("SELECT name FROM sqlite_master WHERE name LIKE 'marks_v%'").fetchall() == []
+    assert (
+        conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%_v4' OR name LIKE 'marks_v%'").fetchall() == []
+    )
     conn.close()
     # the same schema as a file made new today: marks DDL, its indexes, the views
     fresh = tmp_path / "fresh.db"
@@ -302,14 +310,15 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
     indexes = schema_of(p, "index", "marks")
     assert indexes.pop("club_marks_token") == "CREATE INDEX club_marks_token ON marks(token)"
     assert indexes == schema_of(fresh, "index", "marks")
-    assert set(indexes) >= {"idx_marks_game", "idx_marks_kind", "idx_marks_player"}
+    assert set(indexes) >= {"idx_marks_ecole_claimant", "idx_marks_ecole_made_by", "idx_marks_ecole_game"}
     assert schema_of(p, "view") == schema_of(fresh, "view")
     # foreign keys still hold: deleting a game cascades to its marks
     conn = sqlite3.connect(p)
     conn.execute("PRAGMA foreign_keys = ON")
-    gid = rows["games"][0][0]
-    conn.execute("DELETE FROM games WHERE id = ?", (gid,))
-    assert conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = ?", (gid,)).fetchone()[0] == 0
+    gno = conn.execute("SELECT id FROM games WHERE n_coups > 0 ORDER BY id").fetchone()[0]
+    assert conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = ?", (gno,)).fetchone()[0] > 0
+    conn.execute("DELETE FROM games WHERE id = ?", (gno,))
+    assert conn.execute("SELECT COUNT(*) FROM marks WHERE game_id = ?", (gno,)).fetchone()[0] == 0
     conn.rollback()
     conn.close()
     # now it takes replays; importing the old games again changes nothing
@@ -342,30 +351,30 @@ def test_a_failed_migration_leaves_version_1_intact(
     p = tmp_path / "v1.db"
     make_v1_file(p, v2_source)
     rows, ddl = snapshot(p), schema_of(p, "table")
-    step = schema.MIGRATIONS["1"]
+    step = migrations.MIGRATIONS["1"]
 
     def boom(conn: sqlite3.Connection) -> str:
         step(conn)
         raise RuntimeError("power cut")
 
-    monkeypatch.setitem(schema.MIGRATIONS, "1", boom)
+    monkeypatch.setitem(migrations.MIGRATIONS, "1", boom)
     with pytest.raises(RuntimeError, match="power cut"):
         open_db(p)
     assert version_of(p) == "1" and snapshot(p) == rows and schema_of(p, "table") == ddl
-    monkeypatch.setitem(schema.MIGRATIONS, "1", step)
+    monkeypatch.setitem(migrations.MIGRATIONS, "1", step)
     open_db(p).close()
     assert version_of(p) == schema.SCHEMA_VERSION and snapshot(p) == rows
 
 
 CRASH = """
 import os, sys
-from trictrac.club import schema
+from trictrac.club import migrations, schema
 from trictrac.club.db import open_db
-step = schema.MIGRATIONS["1"]
+step = migrations.MIGRATIONS["1"]
 def crash(conn):
     step(conn)
     os._exit(3)  # the process dies inside the transaction: no rollback, no close
-schema.MIGRATIONS["1"] = crash
+migrations.MIGRATIONS["1"] = crash
 open_db(sys.argv[1])
 """
 
@@ -398,21 +407,20 @@ def test_processes_opening_a_v1_file_at_once_migrate_it_once(tmp_path: Path, v2_
 
 
 def test_a_read_only_v1_file_is_still_read(tmp_path: Path, v2_source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Queries open with ``create=False``; a file they cannot write (read-only mount)
-    is read as version 1.  (The tests run as root, so the failure is simulated.)"""
+    """The query commands open read-only; a file they cannot write (read-only mount) is read
+    through a copy migrated in memory, and left as it is.  (The tests run as root, so the
+    file system's refusal is simulated.)"""
     from trictrac.club import db as clubdb
     from trictrac.club.queries import list_games
 
     p = tmp_path / "v1.db"
     make_v1_file(p, v2_source)
-
-    def readonly(conn: sqlite3.Connection) -> bool:
-        raise sqlite3.OperationalError("attempt to write a readonly database")
-
-    monkeypatch.setattr(clubdb, "upgrade_schema", readonly)
-    db = open_db(p, create=False)
-    assert len(list_games(db)) == 5
+    before = p.read_bytes()
+    monkeypatch.setattr(clubdb.os, "access", lambda path, mode: False)
+    db = open_db(p, create=False, readonly=True)
+    assert len(list_games(db)) == 9
     db.close()
+    assert p.read_bytes() == before and version_of(p) == "1"
     assert version_of(p) == "1"
 
 
@@ -476,7 +484,7 @@ def test_pavillon_is_a_row_of_its_own_kind(tmp_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     rows = conn.execute(
         "SELECT m.who, p.name, m.token, m.phase, m.line, m.col, c.number, m.points, m.holes, m.text FROM marks m "
-        "JOIN coups c ON c.id = m.coup_id LEFT JOIN players p ON p.id = m.player_id "
+        "JOIN coups c ON c.game_id = m.game_id AND c.seq = m.coup_seq LEFT JOIN players p ON p.id = m.player_id "
         "WHERE m.kind = 'pavillon' ORDER BY m.id"
     ).fetchall()
     assert rows == [
@@ -506,6 +514,6 @@ def test_v1_file_refuses_a_pavillon_and_takes_it_once_migrated(tmp_path: Path) -
     assert version_of(p) == schema.SCHEMA_VERSION
     assert "'pavillon'" in schema_of(p, "table", "marks")["marks"]
     conn = sqlite3.connect(p)  # foreign keys off: only the CHECK is tried here
-    conn.execute(insert)
+    conn.execute(insert.replace("coup_id", "coup_seq"))
     conn.rollback()
     conn.close()

@@ -24,14 +24,15 @@ from club_helpers import (
     write_archive,
 )
 
-from trictrac.club.db import import_records, open_db, readonly_uri
+from trictrac.club.db import open_db, readonly_uri
+from trictrac.club.importer import import_records
 
 N = 12
 
 # Prints one line per stored game, so the parent can kill it at a chosen moment.
 _STEPPER = """
 import sys
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 def step(s):
     print(s.status, flush=True)
 import_records(sys.argv[1], sys.argv[2:], progress=step)
@@ -105,9 +106,9 @@ def test_an_import_killed_leaves_whole_games_and_a_rerun_completes_it(tmp_path: 
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == N  # each game once, old or new
     history = conn.execute("SELECT COUNT(*) FROM game_history").fetchone()[0]
-    replaced = conn.execute("SELECT COUNT(*) FROM games WHERE id IN (SELECT replaced_by FROM game_history)").fetchone()[
-        0
-    ]
+    replaced = conn.execute(
+        "SELECT COUNT(*) FROM games WHERE sha256 IN (SELECT replaced_by FROM game_history)"
+    ).fetchone()[0]
     assert history == replaced  # every replaced version is in the history, once
     conn.close()
     rep = import_records(db_path, [fixed])
@@ -121,7 +122,7 @@ def test_an_import_killed_leaves_whole_games_and_a_rerun_completes_it(tmp_path: 
 
 _IMPORTER = """
 import sys
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 rep = import_records(sys.argv[1], sys.argv[2:])
 print(rep.added, rep.replaced, rep.unchanged, len(rep.failures))
 """

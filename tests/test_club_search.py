@@ -13,7 +13,8 @@ from club_helpers import copy_record, selfplay_records, with_table_talk, write_a
 
 from trictrac.cli.main import cli
 from trictrac.club import queries
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
 LABEL = "2024-05-02 Jean Dupont – Marie Martin, r. 1"

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from club_helpers import copy_record, selfplay_records, write_archive
 
 from trictrac.cli.main import cli
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 from trictrac.club.standings import GameSelection, SelectionError, selected_games, standing_games
 
 # (date, A, B): a club whose seasons start in September

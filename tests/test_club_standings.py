@@ -16,7 +16,8 @@ from club_helpers import (
 )
 
 from trictrac.cli.main import cli
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 from trictrac.club.standings import (
     MarqueRow,
     SeatRow,

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from trictrac.cli.main import cli as main
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 from trictrac.notation.reader import iter_records
 from trictrac.replay.stats import corpus_stats
 from trictrac.replay.verify import verify

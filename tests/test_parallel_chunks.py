@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trictrac.club.db import import_records
+from trictrac.club.importer import import_records
 from trictrac.notation.reader import iter_records
 from trictrac.replay.verify import chunk_records, game_chunks, verify_file
 
@@ -76,7 +76,8 @@ def _content(db: Path) -> dict[str, list[tuple]]:
     out = {}
     for table in ("games", "marques", "releves", "coups", "marks", "comments", "findings", "results", "players"):
         cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[1] != "imported_at"]
-        out[table] = conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY rowid").fetchall()
+        order = "game_id, seq" if table == "coups" else "game_id, seat" if table == "results" else "rowid"
+        out[table] = conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}").fetchall()
     out["import_failures"] = conn.execute(
         "SELECT source_file, game_index, line, game_id, reason, message FROM import_failures ORDER BY rowid"
     ).fetchall()
@@ -105,7 +106,7 @@ def test_a_parallel_import_skips_the_games_stored_already(archive: Path, tmp_pat
 
 
 def test_a_worker_sees_the_games_stored_already(archive: Path, tmp_path: Path) -> None:
-    from trictrac.club.db import _stored_in
+    from trictrac.club.workers import _stored_in
 
     db = tmp_path / "club.db"
     rep = import_records(db, [archive])
@@ -127,11 +128,11 @@ _ORIGINAL_CHUNK = None
 def test_a_chunk_whose_worker_fails_is_one_failure_and_the_rest_is_stored(
     archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from trictrac.club import db
+    from trictrac.club import workers
 
     global _ORIGINAL_CHUNK
-    _ORIGINAL_CHUNK = db._import_chunk
-    monkeypatch.setattr(db, "_import_chunk", _first_chunk_dies)  # the forked workers inherit it
+    _ORIGINAL_CHUNK = workers._import_chunk
+    monkeypatch.setattr(workers, "_import_chunk", _first_chunk_dies)  # the forked workers inherit it
     whole = import_records(tmp_path / "whole.db", [archive])
     rep = import_records(tmp_path / "club.db", [archive], jobs=2)
     lost = [f for f in rep.failures if f.reason == "verify-error"]
@@ -154,7 +155,7 @@ class _Recorded:
 
 def test_a_fresh_import_sends_the_first_chunks_before_opening_the_database(archive: Path, tmp_path: Path) -> None:
     """``db import -j``: the workers start while the database is made (issue 17)."""
-    from trictrac.club.db import ENGINE_VERSION, _Readers, _Work
+    from trictrac.club.workers import ENGINE_VERSION, _Readers, _Work
 
     pool = _Recorded()
     readers = _Readers(str(tmp_path / "new.db"), pool, 2, _Work(None, True, 9, ENGINE_VERSION))
@@ -165,7 +166,7 @@ def test_a_fresh_import_sends_the_first_chunks_before_opening_the_database(archi
 
 
 def test_a_file_imported_before_sends_nothing_early(tmp_path: Path) -> None:
-    from trictrac.club.db import ENGINE_VERSION, _Readers, _Work
+    from trictrac.club.workers import ENGINE_VERSION, _Readers, _Work
 
     db, clean = tmp_path / "club.db", ROOT / "fixtures" / "corpus" / "multi.trn"
     import_records(db, [clean], season_start_month=9)
@@ -204,7 +205,7 @@ def test_the_early_peek_does_not_wait_for_a_lock(tmp_path: Path) -> None:
     opening then waits and says why, as without the peek), not after a busy timeout."""
     import time
 
-    from trictrac.club.db import _peek_season_rule
+    from trictrac.club.workers import _peek_season_rule
 
     db = tmp_path / "club.db"
     import_records(db, [ROOT / "fixtures" / "corpus" / "multi.trn"], season_start_month=9)
@@ -224,7 +225,7 @@ def test_the_early_peek_does_not_wait_for_a_lock(tmp_path: Path) -> None:
 def test_a_database_in_a_directory_that_cannot_be_entered_is_not_peeked(tmp_path: Path, monkeypatch) -> None:
     """``Path.exists`` raises for a directory the user may not enter (EACCES): no peek, no
     traceback; the writer's opening reports the database as it always did."""
-    from trictrac.club.db import _peek_season_rule
+    from trictrac.club.workers import _peek_season_rule
 
     def denied(self):
         raise PermissionError(13, "Permission denied", str(self))

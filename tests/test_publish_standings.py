@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from publish_helpers import XSS, have_chromium, run_chromium, selfplay_record
 
 from trictrac.cli.main import cli
-from trictrac.club.db import import_records, open_db
+from trictrac.club.db import open_db
+from trictrac.club.importer import import_records
 from trictrac.club.standings import compute_standings, standing_games
 from trictrac.notation.writer import write_records
 from trictrac.publish.site import publish_files

@@ -1,0 +1,711 @@
+"""The rows of one game (``games``, ``marques``, ``releves``, ``coups``, ``marks``,
+``comments``, ``findings``, ``results``) built from its record and its verifier report, outside
+any transaction; :mod:`trictrac.club.store` writes them.  Pure: no database here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cache
+from typing import Any
+
+from ..notation.names import player_name
+from ..notation.record import (
+    OFF,
+    Comment,
+    Correction,
+    Coup,
+    Decision,
+    Ecole,
+    Glyph,
+    JouePourTout,
+    Mark,
+    MarqueResult,
+    MarqueStart,
+    Move,
+    NeMarquePas,
+    Pavillon,
+    Record,
+    ReleveStart,
+    Replay,
+)
+from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from ..notation.writer import write_action
+from .identity import game_key, game_label
+from .standings import MarqueRow, SeatRow, StandingGame
+
+SEATS = ("A", "B", "C", "D")
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def game_id_of(canonical: str) -> str:
+    """The game id: SHA-256 (hex) of the canonical text, so a game has one id wherever it
+    was read from."""
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_DATE = re.compile(r"(\d{4})(?:[.\-/](\d{1,2}|\?\?)(?:[.\-/](\d{1,2}|\?\?))?)?")
+_DMY = re.compile(r"(\d{1,2})[.\-/](\d{1,2})[.\-/](\d{4})")
+
+
+def parse_date(text: str | None) -> str | None:
+    """``YYYY[-MM[-DD]]`` from a Date header (``2024.03.15``, ``2024-03-15``,
+    ``15/03/2024``, ``2024.??.??``); None when no year is readable."""
+    if not text:
+        return None
+    m = _DMY.search(text)
+    if m:
+        y, mo, d = int(m.group(3)), int(m.group(2)), int(m.group(1))
+        return f"{y:04d}-{mo:02d}-{d:02d}" if 1 <= mo <= 12 and 1 <= d <= 31 else f"{y:04d}"
+    m = _DATE.search(text)
+    if not m:
+        return None
+    out = m.group(1)
+    month = m.group(2)
+    if month and month != "??" and 1 <= int(month) <= 12:
+        out += f"-{int(month):02d}"
+        day = m.group(3)
+        if day and day != "??" and 1 <= int(day) <= 31:
+            out += f"-{int(day):02d}"
+    return out
+
+
+def season_of(date_iso: str | None, start_month: int = 1) -> str | None:
+    """The club season of a date.
+
+    ``start_month == 1`` (the default rule): the season is the calendar year, ``"2024"``.
+    Otherwise a season runs from ``start_month`` to the month before it in the next year
+    and is named by both years, ``"2024-2025"``; a date without a month belongs to the
+    season that starts in its year.
+    """
+    if not date_iso:
+        return None
+    year = int(date_iso[:4])
+    if start_month == 1:
+        return f"{year}"
+    month = int(date_iso[5:7]) if len(date_iso) >= 7 else start_month
+    first = year if month >= start_month else year - 1
+    return f"{first}-{first + 1}"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def moves_text(coup: Coup) -> str:
+    """The coup's checker moves in canonical notation (``notation.writer``): ``1/7 1/6``,
+    ``19/off``, ``-5`` for "cannot play a 5"; ``-`` when no move is written."""
+    return " ".join(map(_move_text, coup.moves)) if coup.moves else "-"
+
+
+def _move_text(m: object) -> str:
+    # a plain move spelled here as the writer does (its visitor costs ~10 % of the rows)
+    if type(m) is Move:
+        return f"{m.from_}/{'off' if m.to == OFF else m.to}"
+    return write_action(m)
+
+
+def _b(v: bool | None) -> int | None:
+    return None if v is None else int(v)
+
+
+def _diag_dict(d: Any) -> dict[str, Any]:
+    if hasattr(d, "as_dict"):
+        return d.as_dict()
+    if isinstance(d, dict):
+        return d
+    return {"message": str(d)}
+
+
+def _score_of(final_score: Any, seat: str) -> Any:
+    """A seat's PlayerScore in the verifier's final score (ScoreState or dict), or None."""
+    if final_score is None:
+        return None
+    try:
+        return final_score[seat]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return getattr(final_score, seat.lower(), None)
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+# --- building the rows of one game ---------------------------------------------------------
+
+# Each table's rows use *local* ids 1..n; the store adds the table's current max id.
+_ID_TABLES = ("marques", "releves", "marks", "comments", "findings")  # coups: keyed (game, seq)
+
+
+#: the columns of a ``games`` row as built (``games.id`` is given by the store)
+GAME_COLS = (
+    "sha256", "label", "game_key", "event", "site", "date", "date_iso", "season", "round", "partie",
+    "profile", "mode", "start_position", "result", "annotator", "n_releves", "n_marques", "n_coups",
+    "n_findings", "verified", "stopped", "notes", "headers", "diagnostics", "canonical", "source",
+    "source_file", "source_line", "source_end_line", "engine_version", "imported_at",
+)  # fmt: skip
+G_SHA256, G_LABEL, G_KEY, G_DATE_ISO, G_SEASON = 0, 1, 2, 6, 7
+G_N_RELEVES, G_N_COUPS = 15, 17
+G_SOURCE_FILE, G_SOURCE_LINE, G_SOURCE_END = 26, 27, 28
+G_IMPORTED_AT = 30
+assert [GAME_COLS[i] for i in (G_KEY, G_SEASON, G_N_COUPS, G_SOURCE_END, G_IMPORTED_AT)] == [
+    "game_key", "season", "n_coups", "source_end_line", "imported_at"
+]  # fmt: skip
+
+
+@dataclass(slots=True)
+class _GameRows:
+    game: list[Any]  # GAME_COLS
+    names: dict[str, str]  # seat -> player name
+    marques: list[list[Any]] = field(default_factory=list)
+    releves: list[list[Any]] = field(default_factory=list)
+    coups: list[list[Any]] = field(default_factory=list)
+    marks: list[list[Any]] = field(default_factory=list)
+    comments: list[list[Any]] = field(default_factory=list)
+    findings: list[list[Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+class _RowsWalker(RecordVisitor[None]):
+    """One walk over a record's movetext (``notation.visitor``) filling the ``marques``,
+    ``releves``, ``coups``, ``marks`` and ``comments`` rows of ``rows``."""
+
+    def __init__(self, rows: _GameRows, gid: str) -> None:
+        self.rows, self.gid = rows, gid
+        self.seq = 0  # the element's index in the movetext
+        self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
+        self.marque: list[Any] | None = None  # current marqué row
+        self.releve_id: int | None = None
+
+    def opponent(self, seat: str) -> str | None:
+        pair = self.pair
+        return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
+
+    def _new_marque(self, number: int, players: tuple[str, str] | None, span: Any) -> list[Any]:
+        row = [
+            len(self.rows.marques) + 1,
+            self.gid,
+            number,
+            self.seq,
+            *(players or ("A", "B")),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            span.line or None,
+            span.col or None,
+        ]
+        self.rows.marques.append(row)
+        return row
+
+    def visit_marque_start(self, start: MarqueStart) -> None:
+        self.marque = self._new_marque(start.number, start.players, start.span)
+        self.pair = start.players or ("A", "B")
+        self.releve_id = None
+
+    def visit_marque_result(self, result: MarqueResult) -> None:
+        if self.marque is None or self.marque[10] is not None:  # a result without its start
+            self.marque = self._new_marque(len(self.rows.marques) + 1, None, result.span)
+        self.marque[6:12] = [
+            result.winner,
+            result.winner_holes,
+            result.loser_holes,
+            result.bredouille,
+            int(result.refait),
+            result.value,
+        ]
+
+    def visit_releve_start(self, start: ReleveStart) -> None:
+        self.releve_id = len(self.rows.releves) + 1
+        self.rows.releves.append(
+            [
+                self.releve_id,
+                self.gid,
+                self.marque[0] if self.marque else None,
+                start.number,
+                self.seq,
+                start.span.line or None,
+                start.span.col or None,
+            ]
+        )
+
+    def visit_coup(self, coup: Coup) -> None:
+        # ~290 coups a game: one row list, no per-coup bookkeeping (_coup_index builds
+        # the keys of findings from these rows, only for a game that has findings)
+        coups, marque = self.rows.coups, self.marque
+        cid = len(coups) + 1
+        side, roll, moves, span = coup.side, coup.roll, coup.moves, coup.span
+        coups.append(
+            [
+                cid,
+                self.gid,
+                self.releve_id,
+                marque[0] if marque else None,
+                cid - 1,
+                coup.number,
+                side,
+                roll[0],
+                roll[1],
+                " ".join(map(_move_text, moves)) if moves else "-",
+                span.line or None,
+                span.col or None,
+            ]
+        )
+        if coup.before or coup.after:
+            self._actions(coup, cid)
+
+    def _actions(self, coup: Coup, cid: int) -> None:
+        marks = self.rows.marks
+        k = 0
+        for phase, actions in (("before", coup.before), ("after", coup.after)):
+            for a in actions:
+                marks.append(_mark_row(len(marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
+                if type(a) is Comment:
+                    self._comment(a, cid)
+                k += 1
+
+    def visit_comment(self, comment: Comment) -> None:
+        self._comment(comment, None)
+
+    def _comment(self, comment: Comment, cid: int | None) -> None:
+        self.rows.comments.append(
+            [
+                len(self.rows.comments) + 1,
+                self.gid,
+                cid,
+                comment.text,
+                comment.span.line or None,
+                comment.span.col or None,
+            ]
+        )
+
+
+def _build_rows(
+    rec: Record,
+    gid: str,
+    canonical: str,
+    report: Any,
+    *,
+    profile_name: str,
+    parse_diagnostics: Sequence[Any],
+    source_file: str | None,
+    source: str | None,
+    season_start_month: int,
+    engine_version: str,
+) -> _GameRows:
+    h = rec.headers
+    names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
+    date_iso = parse_date(h.get("Date"))
+    findings = list(_get(report, "findings") or ()) if report is not None else []
+    diags = [_diag_dict(d) for d in parse_diagnostics]
+    if report is not None:
+        diags += [_diag_dict(d) for d in (_get(report, "diagnostics") or ())]
+    notes = [str(n) for n in (_get(report, "notes") or ())] if report is not None else []
+    span = rec.span
+    rows = _GameRows(
+        game=[  # GAME_COLS
+            gid,
+            game_label(h, date_iso),
+            game_key(h, gid),
+            h.get("Event"),
+            h.get("Site"),
+            h.get("Date"),
+            date_iso,
+            season_of(date_iso, season_start_month),
+            h.get("Round"),
+            h.get("Partie"),
+            profile_name,
+            rec.mode,
+            rec.start,
+            h.get("Result"),
+            h.get("Annotator"),
+            0,  # n_releves, n_marques, n_coups: set below, from the walk
+            0,
+            0,
+            len(findings),
+            int(report is not None),
+            _bool_int(_get(report, "stopped")) if report is not None else None,
+            json.dumps(notes, ensure_ascii=False),
+            json.dumps(h, ensure_ascii=False),
+            json.dumps(diags, ensure_ascii=False),
+            canonical,
+            None if source is None or source.rstrip("\n") == canonical.rstrip("\n") else source,
+            source_file,
+            span.line or None,
+            _last_line(span, source),
+            engine_version,
+            _now(),
+        ],
+        names=names,
+    )
+
+    _walk(rec, rows, gid)
+    rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
+    if findings:
+        rows.findings = _finding_rows(findings, rows, gid)
+    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
+    return rows
+
+
+def _last_line(span: Any, source: str | None) -> int | None:
+    """The game's last line in its file: its first line and the lines of its text as read
+    (blank lines after it are not the game's)."""
+    if not span.line:
+        return None
+    if source is not None:
+        return int(span.line + source.rstrip("\n").count("\n"))
+    return span.end_line or None
+
+
+def _walk(rec: Record, rows: _GameRows, gid: str) -> None:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`)."""
+    walker = _RowsWalker(rows, gid)
+    visit_coup = walker.visit_coup
+    for seq, el in enumerate(rec.elements):
+        if type(el) is Coup:  # nearly every element: no dispatch
+            visit_coup(el)
+        else:
+            walker.seq = seq
+            visit_element(el, walker)
+
+
+def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]]:
+    """The coups of ``rows`` by (marqué, relevé, number) (the first one of each) and
+    their (line, local id) in order: where a finding points."""
+    marques, releves = rows.marques, rows.releves
+    keys: dict[tuple[int, int, int], int] = {}
+    lines = []
+    for c in rows.coups:  # id 0, releve_id 2, marque_id 3, number 5, line 10
+        mnum = marques[c[3] - 1][2] if c[3] else 0
+        rnum = releves[c[2] - 1][3] if c[2] else 0
+        keys.setdefault((mnum, rnum, c[5]), c[0])
+        lines.append((c[10], c[0]))
+    return keys, lines
+
+
+def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[Any]]:
+    """The ``findings`` rows (columns of ``_FINDING_COLS``), each tied to its coup."""
+    coup_keys, coup_lines = _coup_index(rows)
+    out: list[list[Any]] = []
+    for i, f in enumerate(findings):
+        # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
+        # else the last coup written before its line.
+        key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
+        index = _get(f, "index")
+        cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else None
+        if cid is not None and key[2] and rows.coups[cid - 1][5] != key[2]:
+            cid = None  # the verifier counted a coup the record left out (recovered from): by number
+        if cid is None:
+            cid = coup_keys.get(key)
+        line = _get(f, "line") or None
+        if cid is None and line and key[2]:
+            before = [c for ln, c in coup_lines if ln and ln <= line]
+            cid = before[-1] if before else None
+        ent, mk = _get(f, "entitled"), _get(f, "marked")
+        alts = _get(f, "alternatives")
+        out.append(
+            [
+                len(out) + 1,
+                gid,
+                cid,
+                i,
+                key[1] or None,
+                key[0] or None,
+                key[2] or None,
+                line,
+                _get(f, "col") or None,
+                _get(f, "who"),
+                _get(f, "who"),
+                str(_get(f, "kind")),
+                _int(ent),
+                _int(mk),
+                _str_or_none(_get(f, "consequence")) or None,
+                _str_or_none(_get(f, "rule")) or None,
+                _str_or_none(_get(f, "detail")),
+                json.dumps(list(alts), ensure_ascii=False) if alts else None,
+                str(_get(f, "message") or ""),
+            ]
+        )
+    return out
+
+
+def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
+    """The row :func:`trictrac.club.standings.compute_standings` takes for one verified
+    game (``key`` names it), from the very rows :func:`import_records` stores: a
+    published site's standings and the database's agree."""
+    rows = _build_rows(
+        rec,
+        key,
+        "",
+        report,
+        profile_name="",
+        parse_diagnostics=(),
+        source_file=None,
+        source=None,
+        season_start_month=1,
+        engine_version="",
+    )
+    names = rows.names
+    ecoles: dict[str, list[int]] = {}
+    for m in rows.marks:  # _MARK_COLS: kind at 5, claimant seat at 7, the seat that made it at 9
+        if m[5] != "ecole":
+            continue
+        points = m[10] or 0
+        if m[9] in names:
+            e = ecoles.setdefault(m[9], [0, 0, 0, 0])
+            e[0] += 1
+            e[1] += points
+        if m[7] in names:
+            e = ecoles.setdefault(m[7], [0, 0, 0, 0])
+            e[2] += 1
+            e[3] += points
+    seats = tuple(
+        SeatRow(names[r["seat"]], r["holes"], r["outcome"], *ecoles.get(r["seat"], (0, 0, 0, 0)))
+        for r in rows.results
+        if r["seat"] in names
+    )
+    marques = []
+    for m in rows.marques:  # _MARQUE_COLS: seat_x 4, seat_y 5, winner 6, bredouille 9, value 11
+        winner, x, y = m[6], m[4], m[5]
+        loser = y if winner == x else x if winner == y else None
+        if loser is not None and winner in names and loser in names:
+            marques.append(MarqueRow(names[winner], names[loser], m[11], m[9] or "none"))
+    g = rows.game
+    return StandingGame(
+        key,
+        g[G_LABEL],
+        g[G_DATE_ISO],
+        g[G_SEASON],
+        "a-ecrire" if rows.marques else "douze-trous",
+        seats,
+        tuple(marques),
+    )
+
+
+def _str_or_none(v: Any) -> str | None:
+    return None if v is None else str(v)
+
+
+def _mark_row(
+    mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str, opponent: Callable[[str], str | None]
+) -> list[Any]:
+    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
+    return _MarkRow(mid, gid, cid, k, phase, side, opponent).of(a)
+
+
+class _MarkRow(ActionVisitor[list[Any]]):
+    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``); ``side`` is
+    the coup's roller (the token of a replay says whether he or his opponent decided)."""
+
+    def __init__(
+        self, mid: int, gid: str, cid: int, k: int, phase: str, side: str, opponent: Callable[[str], str | None]
+    ) -> None:
+        self.base: list[Any] = [mid, gid, cid, k, phase]
+        self.side, self.opponent = side, opponent
+        self.tail: list[Any] = []
+
+    def of(self, a: Any) -> list[Any]:
+        self.tail = [write_action(a, self.side), a.span.line or None, a.span.col or None]
+        row = visit_action(a, self)
+        if row is None:  # a move is no action of a marks row
+            raise TypeError(f"unknown action {type(a).__name__}")
+        return row
+
+    def _row(
+        self,
+        kind: str,
+        who: str | None,
+        against: str | None = None,
+        points: int | None = None,
+        holes: int | None = None,
+        bredouille: int | None = None,
+        leave: int | None = None,
+        reason: str | None = None,
+        text: str | None = None,
+    ) -> list[Any]:
+        return [
+            *self.base,
+            kind,
+            who,
+            who,
+            against,
+            against,
+            points,
+            holes,
+            bredouille,
+            leave,
+            reason,
+            text,
+            *self.tail,
+        ]
+
+    def visit_mark(self, mark: Mark) -> list[Any]:
+        return self._row("mark", mark.who, points=mark.points, holes=mark.holes, bredouille=_b(mark.bredouille))
+
+    def visit_ne_marque_pas(self, token: NeMarquePas) -> list[Any]:
+        return self._row("ne-marque-pas", token.who)
+
+    def visit_decision(self, decision: Decision) -> list[Any]:
+        return self._row("decision", decision.who, leave=int(decision.leave))
+
+    def visit_ecole(self, ecole: Ecole) -> list[Any]:
+        # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
+        return self._row(
+            "ecole", ecole.claimant, self.opponent(ecole.claimant), points=ecole.points, reason=ecole.reason
+        )
+
+    def visit_correction(self, correction: Correction) -> list[Any]:
+        return self._row(
+            "correction", correction.who, points=correction.points, holes=correction.holes, reason=correction.reason
+        )
+
+    def visit_joue_pour_tout(self, token: JouePourTout) -> list[Any]:
+        return self._row("joue-pour-tout", token.who)
+
+    def visit_pavillon(self, token: Pavillon) -> list[Any]:
+        # prendre le pavillon: ``who`` sets the mark of hole-bredouille (RULES.md §5.4; 001 r.58)
+        return self._row("pavillon", token.who)
+
+    def visit_replay(self, replay: Replay) -> list[Any]:
+        # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
+        # holds the moves played again as written between the parentheses.
+        moves = " ".join(map(write_action, replay.moves)) or "--"
+        return self._row("replay", replay.who, text=moves)
+
+    def visit_comment(self, comment: Comment) -> list[Any]:
+        return self._row("comment", None, text=comment.text)
+
+    def visit_glyph(self, glyph: Glyph) -> list[Any]:
+        return self._row("glyph", None, text=glyph.glyph)
+
+
+def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final_score: Any) -> list[dict[str, Any]]:
+    """One row per seat: final score, marqués won/lost and the outcome.
+
+    Outcome: with marqués (partie à écrire, RULES.md §8.2) by the net written value of
+    the marqués (by the number won when no value is written); otherwise (partie en douze
+    trous, RULES.md §8.1) the seat with more holes wins once someone has twelve; a game
+    that stops before (a book problem, an unfinished evening) has no outcome.
+    """
+    # marqué row layout: id, game, number, seq, seat_x, seat_y, winner, winner_holes,
+    # loser_holes, bredouille, refait, value, line, col
+    seats = set(names) | {"A", "B"}
+    for m in marques:
+        seats.update((m[4], m[5]))
+    seats = {s for s in seats if s in SEATS}
+    two = seats <= {"A", "B"}
+    out: dict[str, dict[str, Any]] = {}
+    for s in sorted(seats):
+        # The verifier's score has two sides; with more seats it is the last marqué's pair.
+        sc = _score_of(final_score, s) if two else None
+        out[s] = {
+            "seat": s,
+            "name": names.get(s),
+            "opponent_seat": ("B" if s == "A" else "A") if two else None,
+            "holes": _int(_get(sc, "holes")) if sc is not None else None,
+            "points": _int(_get(sc, "points")) if sc is not None else None,
+            "bredouille": _bool_int(_get(sc, "bredouille")) if sc is not None else None,
+            "pavillon": _bool_int(_get(sc, "pavillon")) if sc is not None else None,
+            "marques_won": 0,
+            "marques_lost": 0,
+            "marque_value": 0,
+            "outcome": None,
+        }
+    played = [m for m in marques if m[10] is not None]  # a result was written
+    if played:
+        any_value = False
+        for m in played:
+            winner, x, y, value = m[6], m[4], m[5], m[11]
+            if winner not in (x, y):
+                continue
+            loser = y if winner == x else x
+            out[winner]["marques_won"] += 1
+            out[loser]["marques_lost"] += 1
+            if value is not None:
+                any_value = True
+                out[winner]["marque_value"] += value
+                out[loser]["marque_value"] -= value
+        for r in out.values():
+            net = r["marque_value"] if any_value else r["marques_won"] - r["marques_lost"]
+            if r["marques_won"] or r["marques_lost"]:
+                r["outcome"] = "win" if net > 0 else "loss" if net < 0 else "draw"
+    elif two and out["A"]["holes"] is not None and out["B"]["holes"] is not None:
+        ha, hb = out["A"]["holes"], out["B"]["holes"]
+        if max(ha, hb) >= 12 and ha != hb:
+            out["A"]["outcome"] = "win" if ha > hb else "loss"
+            out["B"]["outcome"] = "loss" if ha > hb else "win"
+    elif two and final_score is None:
+        # Not verified: the Result header ("A 12-7": winner, his holes, the other's).
+        res = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
+        if res and res.group(1) in ("A", "B"):
+            w, lo = res.group(1), "B" if res.group(1) == "A" else "A"
+            out[w]["outcome"], out[lo]["outcome"] = "win", "loss"
+            out[w]["holes"], out[lo]["holes"] = int(res.group(2)), int(res.group(3))
+    return list(out.values())
+
+
+_RESULT = re.compile(r"([AB=])\s+(\d+)\s*-\s*(\d+)")
+
+
+def _int(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _bool_int(v: Any) -> int | None:
+    return int(v) if isinstance(v, bool) else None
+
+
+# --- the words the full-text indexes hold -------------------------------------------------------
+
+#: the finding kinds that are écoles (RULES.md §7; ``queries.ECOLE_FINDINGS`` in SQL)
+ECOLE_KINDS_EXTRA = frozenset(("unclaimed-ecole", "fausse-ecole", "must-fill", "must-conserve"))
+
+#: what an école claimed is called, in French and English (``ecoles_fts.terms``)
+ECOLE_CLAIM_TERMS = "école réclamée école claimed"
+
+
+def is_ecole_kind(kind: str) -> bool:
+    return kind.startswith("ecole") or kind in ECOLE_KINDS_EXTRA
+
+
+@cache
+def kind_terms(kind: str) -> str:
+    """The words ``findings_fts.terms`` holds for a kind of finding: its id spelled with spaces
+    (``ecole par trop``), its French name (``école par trop``) and its English description, and
+    ``école`` for every kind that is one, so that a club finds it in either language, accents
+    or not (the tokenizer folds them)."""
+    words = [kind.replace("-", " ")]
+    try:  # the names live with the catalogue of findings (replay/, publish/)
+        from ..publish.messages import KIND_NAMES_FR
+
+        words.append(KIND_NAMES_FR.get(kind, ""))
+    except ImportError:
+        pass
+    try:
+        from ..replay.findings import FINDING_KINDS
+
+        entry = FINDING_KINDS.get(kind)
+        words.append(str(entry[1]) if isinstance(entry, tuple) and len(entry) > 1 else "")
+    except ImportError:
+        pass
+    if is_ecole_kind(kind):
+        words.append("école")
+    return " ".join(w for w in words if w)
+
+
+def finding_fts_rows(findings: Iterable[Sequence[Any]]) -> list[tuple[Any, str, Any, Any]]:
+    """``findings_fts`` rows ``(rowid, terms, message, detail)`` of ``(id, kind, message, detail)``."""
+    return [(fid, kind_terms(kind), message, detail) for fid, kind, message, detail in findings]
+
+
+def ecole_fts_rows(claims: Iterable[Sequence[Any]]) -> list[tuple[Any, str, Any]]:
+    """``ecoles_fts`` rows ``(rowid, terms, reason)`` of école marks ``(id, token, reason)``."""
+    return [(mid, f"{token} {ECOLE_CLAIM_TERMS}", reason) for mid, token, reason in claims]

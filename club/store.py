@@ -1,0 +1,250 @@
+"""Writing the rows of a game (:mod:`trictrac.club.rows`) into the club database, inside
+the caller's transaction: prepared statements, one ``executemany`` a table."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from .db import _to_history
+from .report import ImportFailure
+from .rows import _ID_TABLES, G_KEY, G_LABEL, G_SHA256, GAME_COLS, _GameRows, _now, ecole_fts_rows, finding_fts_rows
+from .schema import free_label
+
+# --- storing one game -----------------------------------------------------------------------
+
+# Each row list of club.rows holds the game's content id at index 1: the store puts the
+# game's INTEGER key there (games.id, known once its games row is written).
+_MARQUE_COLS = (
+    "id, game_id, number, seq, seat_x, seat_y, winner, winner_holes, loser_holes, bredouille, refait, value, line, col"
+)
+_RELEVE_COLS = "id, game_id, marque_id, number, seq, line, col"
+_COUP_COLS = "game_id, releve_id, seq, number, side, die1, die2, moves, line, col"
+_MARK_COLS = (
+    "id, game_id, coup_seq, seq, phase, kind, who, player_id, against, against_id, points, holes, "
+    "bredouille, leave, reason, text, token, line, col"
+)
+_COMMENT_COLS = "id, game_id, coup_seq, text, line, col"
+_FINDING_COLS = (
+    "id, game_id, coup_seq, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
+    "marked, consequence, rule, detail, alternatives, message"
+)
+
+
+def _insert_sql(table: str, cols: str) -> str:
+    n = cols.count(",") + 1
+    return f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * n)})"
+
+
+_SQL = {
+    "games": _insert_sql("games", ", ".join(GAME_COLS)),
+    "games_with_id": _insert_sql("games", ", ".join(("id", *GAME_COLS))),
+    "game_players": "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
+    "marques": _insert_sql("marques", _MARQUE_COLS),
+    "releves": _insert_sql("releves", _RELEVE_COLS),
+    "coups": _insert_sql("coups", _COUP_COLS),
+    "marks": _insert_sql("marks", _MARK_COLS),
+    "comments": _insert_sql("comments", _COMMENT_COLS),
+    "findings": _insert_sql("findings", _FINDING_COLS),
+    "results": _insert_sql(
+        "results",
+        "game_id, seat, player_id, opponent_seat, holes, points, bredouille, pavillon, "
+        "marques_won, marques_lost, marque_value, outcome",
+    ),
+    "findings_fts": "INSERT INTO findings_fts (rowid, terms, message, detail) VALUES (?, ?, ?, ?)",
+    "ecoles_fts": "INSERT INTO ecoles_fts (rowid, terms, reason) VALUES (?, ?, ?)",
+}
+
+
+def _off(v: int | None, b: int) -> int | None:
+    return None if v is None else v + b
+
+
+def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int], gno: int) -> None:
+    """Every row of one game but the ``games`` and ``game_players`` ones, local ids made
+    global and ``gno`` (the game's INTEGER key) put in (inside the caller's transaction);
+    then the full-text rows of its findings and école claims, in bulk."""
+    base = dict(zip(_ID_TABLES, conn.execute(_MAX_IDS).fetchone()))
+    bm, br, bk = base["marques"], base["releves"], base["marks"]
+    get = pid.get
+    ex = conn.executemany
+    if rows.marques:
+        ex(_SQL["marques"], [(r[0] + bm, gno, *r[2:]) for r in rows.marques])
+    ex(_SQL["releves"], [(r[0] + br, gno, _off(r[2], bm), *r[3:]) for r in rows.releves])
+    # ~290 coups a game: unpacked, keyed (game, seq); a row's local coup id is its seq + 1
+    ex(
+        _SQL["coups"],
+        [
+            (gno, rel and rel + br, seq, num, side, d1, d2, moves, line, col)
+            for _, _, rel, _, seq, num, side, d1, d2, moves, line, col in rows.coups
+        ],
+    )
+    marks = rows.marks
+    ex(
+        _SQL["marks"],
+        [(r[0] + bk, gno, r[2] - 1, *r[3:7], get(r[7]), r[8], get(r[9]), *r[10:]) for r in marks],
+    )
+    claims = [(r[0] + bk, r[16], r[14]) for r in marks if r[5] == "ecole"]  # _MARK_COLS: kind 5, reason 14, token 16
+    if claims:
+        ex(_SQL["ecoles_fts"], ecole_fts_rows(claims))
+    if rows.comments:
+        bo = base["comments"]
+        ex(_SQL["comments"], [(r[0] + bo, gno, _off(r[2], -1), *r[3:]) for r in rows.comments])
+    if rows.findings:
+        bf = base["findings"]
+        ex(
+            _SQL["findings"],
+            [(r[0] + bf, gno, _off(r[2], -1), *r[3:10], get(r[10]), *r[11:]) for r in rows.findings],
+        )
+        # _FINDING_COLS: kind 11, detail 16, message 18
+        ex(_SQL["findings_fts"], finding_fts_rows([(r[0] + bf, r[11], r[18], r[16]) for r in rows.findings]))
+    ex(
+        _SQL["results"],
+        [
+            (gno, r["seat"], get(r["seat"]), r["opponent_seat"], r["holes"], r["points"], r["bredouille"])
+            + (r["pavillon"], r["marques_won"], r["marques_lost"], r["marque_value"], r["outcome"])
+            for r in rows.results
+        ],
+    )
+
+
+_MAX_IDS = "SELECT " + ", ".join(f"(SELECT COALESCE(MAX(id), 0) FROM {t})" for t in _ID_TABLES)
+
+
+class _Store:
+    """Writes games into one connection; caches player ids that are committed."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.players: dict[str, int] = {}
+
+    def exists(self, gid: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM games WHERE sha256 = ?", (gid,)).fetchone() is not None
+
+    def _player(self, name: str, pending: dict[str, int]) -> int:
+        pid = self.players.get(name) or pending.get(name)
+        if pid is None:
+            row = self.conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+            new = row[0] if row else self.conn.execute("INSERT INTO players(name) VALUES (?)", (name,)).lastrowid
+            assert new is not None  # an INSERT gives its row id
+            pid = pending[name] = int(new)
+        return pid
+
+    def store(self, rows: _GameRows, *, replace: bool = False) -> str:
+        """Write one game in its own transaction: ``added``, ``replaced`` (a game with the
+        same ``game_key`` and another text was there: it goes to ``game_history``) or
+        ``unchanged`` (this very text was there).  ``replace``: rewrite the stored game of
+        this id in place (re-verification), in the same transaction."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        pending: dict[str, int] = {}
+        try:
+            status = self._write(rows, replace, pending)
+            conn.execute("ROLLBACK" if status == "unchanged" else "COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self.players.update(pending)
+        return status
+
+    def store_batch(self, games: Sequence[_GameRows]) -> list[str]:
+        """Write several games in one transaction (one commit instead of one a game: the
+        WAL pages they share are written once), each as :meth:`store` would: their
+        statuses in order.  Any error rolls the whole batch back and is raised: the
+        caller stores the games one by one then, to know which game failed."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        pending: dict[str, int] = {}
+        try:
+            statuses = [self._write(rows, False, pending) for rows in games]
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self.players.update(pending)
+        return statuses
+
+    def _write(self, rows: _GameRows, replace: bool, pending: dict[str, int]) -> str:
+        """One game's rows, inside the caller's transaction (nothing written when the
+        status is ``unchanged``); new players' ids go to ``pending`` until the commit."""
+        conn = self.conn
+        g = rows.game
+        sha = g[G_SHA256]
+        status = "added"
+        keep: int | None = None  # re-verification keeps the game's integer key
+        if replace:
+            row = conn.execute("SELECT id FROM games WHERE sha256 = ?", (sha,)).fetchone()
+            keep = row[0] if row else None
+            conn.execute("DELETE FROM games WHERE sha256 = ?", (sha,))
+        elif self.exists(sha):
+            return "unchanged"
+        else:
+            old = conn.execute("SELECT sha256 FROM games WHERE game_key = ?", (g[G_KEY],)).fetchone()
+            if old is not None:
+                _to_history(conn, old[0], "replaced", sha)
+                status = "replaced"
+        pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
+        values = g.copy()
+        values[G_LABEL] = free_label(conn, g[G_LABEL], sha)  # unique: a readable name for one game
+        if keep is None:
+            gno = conn.execute(_SQL["games"], values).lastrowid
+        else:
+            gno = conn.execute(_SQL["games_with_id"], (keep, *values)).lastrowid
+        assert gno is not None  # an INSERT gives its row id
+        conn.executemany(_SQL["game_players"], [(gno, s, p) for s, p in pid.items()])
+        _insert_rows(conn, rows, pid, gno)
+        return status
+
+    def known_file(self, digest: str) -> list[str] | None:
+        return _known_file(self.conn, digest)
+
+    def remember_file(self, digest: str, path: str, ids: list[str]) -> None:
+        with self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO source_files (sha256, path, game_ids, imported_at) VALUES (?, ?, ?, ?)",
+                (digest, path, json.dumps(ids), _now()),
+            )
+
+    def fail(self, f: ImportFailure) -> None:
+        """Log a failure (once per file, line, reason and message) in its own transaction."""
+        fid = hashlib.sha256("\0".join(map(str, (f.source_file, f.line, f.reason, f.message))).encode()).hexdigest()[
+            :32
+        ]
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute(
+                "INSERT OR IGNORE INTO import_failures (id, source_file, game_index, line, game_id, reason, message, "
+                "diagnostics, attempted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    fid,
+                    f.source_file,
+                    f.game_index,
+                    f.line,
+                    f.game_id,
+                    f.reason,
+                    f.message,
+                    json.dumps(list(f.diagnostics), ensure_ascii=False),
+                    _now(),
+                ),
+            )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+
+def _known_file(conn: sqlite3.Connection, digest: str) -> list[str] | None:
+    """The games of a file imported before with these bytes, if every one is still stored."""
+    row = conn.execute("SELECT game_ids FROM source_files WHERE sha256 = ?", (digest,)).fetchone()
+    if row is None:
+        return None
+    ids = json.loads(row[0])
+    n = conn.execute(
+        "SELECT COUNT(*) FROM games WHERE sha256 IN (SELECT value FROM json_each(?))", (row[0],)
+    ).fetchone()[0]
+    return ids if n == len(set(ids)) else None
