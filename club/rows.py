@@ -35,6 +35,7 @@ from ..notation.record import (
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from ..notation.writer import write_action
+from ..replay.findings import FINDING_KINDS
 from .identity import game_key, game_label
 from .standings import MarqueRow, SeatRow, StandingGame
 
@@ -679,23 +680,15 @@ def is_ecole_kind(kind: str) -> bool:
 @cache
 def kind_terms(kind: str) -> str:
     """The words ``findings_fts.terms`` holds for a kind of finding: its id spelled with spaces
-    (``ecole par trop``), its French name (``école par trop``) and its English description, and
-    ``école`` for every kind that is one, so that a club finds it in either language, accents
-    or not (the tokenizer folds them)."""
+    (``ecole par trop``), its names in the catalogue's languages (``école par trop``,
+    ``école par trop (over-marked)``), and ``école`` for every kind that is one, so that a
+    club finds it in either language, accents or not (the tokenizer folds them)."""
+    from ..replay.findings import kind_name
+    from ..words import LANGS
+
     words = [kind.replace("-", " ")]
-    try:  # the names live with the catalogue of findings (replay/, publish/)
-        from ..publish.messages import KIND_NAMES_FR
-
-        words.append(KIND_NAMES_FR.get(kind, ""))
-    except ImportError:
-        pass
-    try:
-        from ..replay.findings import FINDING_KINDS
-
-        entry = FINDING_KINDS.get(kind)
-        words.append(str(entry[1]) if isinstance(entry, tuple) and len(entry) > 1 else "")
-    except ImportError:
-        pass
+    if kind in FINDING_KINDS:
+        words += [kind_name(kind, lang) for lang in LANGS]
     if is_ecole_kind(kind):
         words.append("école")
     return " ".join(w for w in words if w)

@@ -688,10 +688,7 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     ):
         # "je reste" with no hole of his own throw (nor one marked, a wrong mark's finding):
         # no decision to make, and no mistake
-        table.notes.append(
-            f'coup {facts.coup.number}: {facts.side} says "je reste" without a hole of his own throw: '
-            "there was nothing to decide (Lelasseux-Lafosse 1852, art. 155-158)"
-        )
+        table.notes.append(Note.of("reste-without-hole", coup=facts.coup.number, who=facts.side))
 
 
 def _gains_as_played(table: TableState, facts: CoupFacts) -> None:

@@ -16,10 +16,10 @@ from publish_helpers import XSS, html5_problems, selfplay_record
 from trictrac.notation.record import Comment
 from trictrac.notation.writer import write_records
 from trictrac.publish.html import CSS, GameSummary, render_game, render_index, render_player
-from trictrac.words.build import load
 from trictrac.publish.markup import esc, safe_href
 from trictrac.publish.site import publish_files
 from trictrac.replay.verify import verify
+from trictrac.words.build import load
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -17,9 +17,9 @@ from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
 from trictrac.publish.html import render_game
 from trictrac.replay.findings import FINDING_KINDS, Finding, FindingKind, kind_name, say
-from trictrac.replay.rulebook import rule_for_kind
 from trictrac.replay.inject import inject
 from trictrac.replay.moves import VIOLATIONS
+from trictrac.replay.rulebook import rule_for_kind
 from trictrac.replay.selfplay import play_partie
 from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
 from trictrac.replay.typo_bench import make_typo

@@ -488,8 +488,7 @@ def _judge_erasure(table: TableState, facts: CoupFacts, r: Remet, found: Finding
     who, whom = table.letter(x), table.letter(y)
     if not table.profile.erasing_opponent_ecole:
         table.notes.append(
-            f"coup {facts.coup.number}: {who} erases {wrong} of {whom}'s points that were his; no école "
-            f"under {table.profile.name} (003 §181)"
+            Note.of("erased-no-ecole", coup=facts.coup.number, who=who, n=wrong, whom=whom, profile=table.profile.name)
         )
         return
     where = table.where(facts.coup, r.span)
