@@ -30,7 +30,7 @@ HAND = "fixtures/records/douze_trous.trn"
 
 def keys_of_game(rec, coups=None, session=None):
     """The keys typed for each coup (one string per coup), from a shadow session."""
-    shadow = session or RecordingSession.new(headers_of(rec))
+    shadow = session or RecordingSession.new(headers_of(rec), game_id=False)
     return ["".join(type_coup(shadow, c)) for c in (rec.coups if coups is None else coups)]
 
 
@@ -47,7 +47,7 @@ def test_whole_partie_typed_at_the_prompt(tmp_path):
     rec = fixture_game(DOUZE)
     path = tmp_path / "g.trn"
     keys = keys_of_game(rec)
-    shown = drive(RecordingSession.new(headers_of(rec), path=str(path)), "".join(keys))
+    shown = drive(RecordingSession.new(headers_of(rec), path=str(path), game_id=False), "".join(keys))
     assert path.read_text(encoding="utf-8") == write_record(rec)
     assert f"partie finie : {rec.headers['Result']}" in shown
     leave = next(line for line in write_record(rec).splitlines() if "s'en-va" in line)
@@ -75,7 +75,7 @@ def test_time_from_keystroke_to_display(capsys):
     """Each entry, and each key typed (hint, completions), updates the display in
     at most 50 ms (median; the 95th percentile is printed)."""
     rec = fixture_game(DOUZE)
-    s = RecordingSession.new(headers_of(rec))
+    s = RecordingSession.new(headers_of(rec), game_id=False)
     times = []
     for coup in rec.coups:
         shadow_keys = []
@@ -101,10 +101,10 @@ def test_time_from_keystroke_to_display(capsys):
 def test_ecole_claim_undo_and_comment_at_the_prompt(tmp_path):
     rec = fixture_game(HAND)
     path = tmp_path / "g.trn"
-    s = RecordingSession.new(headers_of(rec), path=str(path))
+    s = RecordingSession.new(headers_of(rec), path=str(path), game_id=False)
     keys = "".join(keys_of_game(rec, rec.coups[:4]))
     # coup 5: A forgets his jan de trois coups, B claims it; then an undo and again
-    plays_shadow = RecordingSession.new(headers_of(rec))
+    plays_shadow = RecordingSession.new(headers_of(rec), game_id=False)
     keys_of_game(rec, rec.coups[:4], plays_shadow)
     plays_shadow.enter("65")
     n = plays_shadow.state.plays.index("1/7 1/6") + 1
@@ -282,7 +282,7 @@ def _invoke_typing(args, keys):
 def test_from_a_book_position(tmp_path):
     rec = fixture_game("fixtures/records/book_e36_sortie_pour_tout.trn")
     path = tmp_path / "g.trn"
-    keys = "".join(keys_of_game(rec, rec.coups[:1], RecordingSession.new(headers_of(rec))))
+    keys = "".join(keys_of_game(rec, rec.coups[:1], RecordingSession.new(headers_of(rec), game_id=False)))
     r = _invoke_typing([str(path), "--from", rec.start, "--partie", rec.headers["Partie"]], keys + "/q\r")
     assert r.exit_code == 0, r.output
     text = path.read_text(encoding="utf-8")
@@ -297,7 +297,7 @@ def test_db_import_at_the_end(tmp_path):
     """The last coup typed after --resume ends the partie; --db imports the record."""
     rec = fixture_game(DOUZE)
     path = tmp_path / "g.trn"
-    s = RecordingSession.new(headers_of(rec), path=str(path))
+    s = RecordingSession.new(headers_of(rec), path=str(path), game_id=False)
     keys_of_game(rec, rec.coups[:-1], s)
     s.path = None
     keys = "".join(keys_of_game(rec, rec.coups[-1:], s))
