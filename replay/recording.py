@@ -121,7 +121,8 @@ def parse_roll(text: str) -> tuple[int, int] | None:
 
 
 def event_words(e: ScoringEvent) -> str:
-    """One scoring event in the game's words: ``battre à vrai sur la 7 (2 façons) 8``."""
+    """One scoring event in the game's words, its value apart from the point it names:
+    ``battre à vrai sur la 7 (2 façons) = 8`` (the point in the roller's frame)."""
     s = _EVENT_WORDS.get(e.kind, e.kind)
     if e.how:
         s += f" ({e.how})"
@@ -129,7 +130,7 @@ def event_words(e: ScoringEvent) -> str:
         s += f" sur la {e.target}"
     if e.ways > 1:
         s += f" ({e.ways} façons)"
-    return f"{s} {e.points}"
+    return f"{s} = {e.points}"
 
 
 def _words(cs: CoupScore, side: str) -> str:
@@ -355,7 +356,7 @@ def _worth_lines(
     """What the throw is worth to each side, in the game's words (RULES.md §4-§6):
     ``cs`` what it entitles, ``after_gains`` the roller's score and holes after his gains."""
     state, holes = after_gains
-    worth = [f"{side} : {_words(cs, 'mover')} = {cs.mover}"]
+    worth = [f"{side} : {_words(cs, 'mover')} ; total {cs.mover}"]
     if holes:
         worth.append(
             f"   {holes} trou{'s' if holes > 1 else ''}"
@@ -365,7 +366,7 @@ def _worth_lines(
         )
     elif cs.mover and state[side].bredouille:
         worth.append("   en bredouille")
-    worth.append(f"{other_side(side)} : {_words(cs, 'other')} = {cs.other}")
+    worth.append(f"{other_side(side)} : {_words(cs, 'other')} ; total {cs.other}")
     return tuple(worth)
 
 
@@ -564,19 +565,30 @@ def _score_line(table: _Table, headers: dict[str, str], kind: str) -> str:
 
 
 def _board_diagram(pos: Position) -> str:
-    """A text diagram of the position in A's frame (B's point q is A's 25-q; RULES.md §2.2)."""
-    a, b = pos.side_counts("A"), pos.side_counts("B")
+    """A text diagram of the position in the frame of the side to throw, the frame of
+    the moves and of every point number the recorder shows (his point p is the other's
+    25-p; RULES.md §2.2)."""
+    me, them = pos.turn, other_side(pos.turn)
+    a, b = pos.side_counts(me), pos.side_counts(them)
 
-    def cell(n: int, letter: str) -> str:
-        return f"{n}{letter}".rjust(4) if n else "   ."
+    def cell(p: int) -> str:
+        if a[p]:
+            return f"{a[p]}{me}".rjust(4)
+        return f"{b[25 - p]}{them}".rjust(4) if b[25 - p] else "   ."
 
+    label = f"points de {me}"  # 11 + 48 columns: within 60
     top = "".join(f"{p:>4}" for p in range(13, 25))
-    row_top = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(13, 25))
     bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
-    row_bottom = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(12, 0, -1))
-    off = f"hors du jeu : A {a[25]}, B {b[25]}"
+    pad = " " * len(label)
+    off = f"hors du jeu : {me} {a[25]}, {them} {b[25]}"
     return "\n".join(
-        ["points de A" + top, "           " + row_top, "           " + row_bottom, "points de A" + bottom, off]
+        [
+            label + top,
+            pad + "".join(cell(p) for p in range(13, 25)),
+            pad + "".join(cell(p) for p in range(12, 0, -1)),
+            label + bottom,
+            off,
+        ]
     )
 
 

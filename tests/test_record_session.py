@@ -184,7 +184,9 @@ def test_comment_and_views(tmp_path):
     assert parse_text(text)[0][0] == s.record
     assert "A (Dupont) : 0 trous, 4 points" in s.score_text()
     board = s.board_text()
-    assert "9A" in board.splitlines()[2] and "2B" in board.splitlines()[1]  # talons and B's moved checkers
+    lines = board.splitlines()  # B to throw: his frame, as his moves are typed
+    assert lines[0].startswith("points de B") and lines[3].startswith("points de B")
+    assert lines[1].endswith("9A") and lines[2].endswith("11B") and "2B" in lines[2]  # the talons
 
 
 def test_from_position_numbers_coups_from_the_position():
