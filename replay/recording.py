@@ -441,6 +441,8 @@ def _read_play(t: str, e: _Entry, side: str, profile: Profile) -> _Played:
             raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
         return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
     moves = _read_moves(play_toks)
+    if not moves:
+        raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
     _check_checkers(e.game.position, moves)
     j = judge_play(e.game.position, e.roll, moves, profile)
     if j.legal and j.play is not None:
