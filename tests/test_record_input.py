@@ -99,6 +99,7 @@ def test_numbers_and_moves_never_taken_for_each_other() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @pytest.mark.skipif(not os.environ.get("TRICTRAC_SLOW"), reason="on demand: TRICTRAC_SLOW=1")
 def test_numbers_and_moves_10000() -> None:
     _numbers_and_moves(10_000, 2026)
