@@ -342,7 +342,7 @@ def record(
         raise BadInput(str(err)) from None
     except OSError as err:
         raise BadInput(f"{err.filename}: {err.strerror}") from None
-    click.echo(f"{path} ; {HELP}", err=True)
+    click.echo(wrap(f"{path} ; {HELP}", max(60, shutil.get_terminal_size((80, 24)).columns)), err=True)
     try:
         run(session)
     finally:
