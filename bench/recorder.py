@@ -38,7 +38,7 @@ FIXTURES = ("fixtures/corpus/douze-trous.trn", "fixtures/corpus/a-ecrire.trn")
 
 def _long_partie(coups: int, seed: int) -> Record:
     """A self-played partie à écrire of enough marqués to hold ``coups`` coups."""
-    marques = max(4, coups // 60)
+    marques = max(4, coups // 150 + 4)  # about 200 coups a marqué
     while True:
         rec = play_partie(random.Random(seed), "a-ecrire", marques=marques)
         if len(rec.coups) >= coups:
@@ -108,6 +108,8 @@ def run(coups: int = 10_000, window: int = 40, seed: int = 26) -> dict[str, Any]
         )
         t_start = time.perf_counter()
         for n, coup in enumerate(rec.coups[: coups + window], 1):
+            if s.state.finished:
+                raise RuntimeError(f"the session ended the partie at coup {n} of {len(rec.coups)}")
             seconds, _ = _enter_coup(s, coup)
             for at, times in probes.items():
                 if at <= n < at + window:

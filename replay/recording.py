@@ -242,11 +242,39 @@ class _Agreement:
 # -- the table, derived from the record ---------------------------------------------------
 
 
-def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> _Table:
+class _Tally:
+    """The marqués begun (their indices) and the marqué results of the record, kept as
+    it grows: an entry costs the same at coup 10 and at coup 10,000 (internal).  A
+    record changed before its end (an undo, a comment) is counted again."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.last: object = None
+        self.starts: list[int] = []
+        self.results: list[MarqueResult] = []
+
+    def of(self, els: list[Element]) -> _Tally:
+        n = self.n
+        if n > len(els) or (n and els[n - 1] is not self.last):
+            self.__init__()  # type: ignore[misc]
+            n = 0
+        for i in range(n, len(els)):
+            e = els[i]
+            if isinstance(e, MarqueStart):
+                self.starts.append(i)
+            elif isinstance(e, MarqueResult):
+                self.results.append(e)
+        self.n = len(els)
+        self.last = els[-1] if els else None
+        return self
+
+
+def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement, tally: _Tally | None = None) -> _Table:
     """The table before the next coup: position, score, numbers, the end of the partie,
     a throw played again (RULES.md §6.5, §8.1-8.2)."""
     els = record.elements
-    marque = max(1, sum(1 for e in els if isinstance(e, MarqueStart)))
+    tally = (tally or _Tally()).of(els)
+    marque = max(1, len(tally.starts))
     releve = next((e.number for e in reversed(els) if isinstance(e, ReleveStart)), 1)  # within the marqué
     number = _next_coup_number(els)
     if not trace:
@@ -260,7 +288,7 @@ def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> 
     pos, score = last.position_after, last.score_standing
     if isinstance(els[-1], ReleveStart) and any(isinstance(e, MarqueStart) for e in els[-2:]):
         score = ScoreState()  # a new marqué: fresh score (RULES.md §8.2)
-        pos = start_position(_marque_primaute(els, rules.profile))
+        pos = start_position(_marque_primaute(els, rules.profile, tally))
     if last.releve_ended:
         number = 1
     winner = None
@@ -268,7 +296,7 @@ def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> 
         winner = twelve_hole_winner(last.score_standing)
         finished = winner is not None
     else:
-        finished = sum(1 for e in els if isinstance(e, MarqueResult) and not e.refait) >= rules.marques
+        finished = sum(1 for e in tally.results if not e.refait) >= rules.marques
     forced = None
     last_coup = next(e for e in reversed(els) if isinstance(e, Coup))
     if last.releve_ended and not last.left and any(isinstance(a, JouePourTout) for a in last_coup.before):
@@ -286,13 +314,13 @@ def _next_coup_number(els: list[Element]) -> int:
     return 1
 
 
-def _marque_primaute(els: list[Element], profile: Profile) -> str:
+def _marque_primaute(els: list[Element], profile: Profile, tally: _Tally) -> str:
     """Who throws first in the new marqué (``course.primaute_after_marque``: the winner
     or the leaver by the profile, RULES.md §8.2 D21; after a refait whoever threw
     first in it, 003 §226)."""
     result = next(e for e in reversed(els) if isinstance(e, MarqueResult))
     leaver = next(e for e in reversed(els) if isinstance(e, Coup)).side
-    starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+    starts = tally.starts
     first = _first_thrower(els, starts[-2] if len(starts) >= 2 else -1, leaver)
     winner = None if result.refait else (result.winner or leaver)
     return primaute_after_marque(winner, leaver, first, profile)
@@ -303,7 +331,9 @@ def _first_thrower(els: list[Element], start: int, default: str) -> str:
     return next((e.side for e in els[start + 1 :] if isinstance(e, Coup)), default)
 
 
-def _sections_after(trace: CoupTrace, els: list[Element], table: _Table, rules: _Agreement) -> list[Element]:
+def _sections_after(
+    trace: CoupTrace, els: list[Element], table: _Table, rules: _Agreement, tally: _Tally | None = None
+) -> list[Element]:
     """The sections after a coup that ended its relevé (RULES.md §6.2, §8.1-8.2)."""
     st = trace.score_standing
     out: list[Element] = []
@@ -316,17 +346,17 @@ def _sections_after(trace: CoupTrace, els: list[Element], table: _Table, rules: 
     if mo is None:
         out.append(ReleveStart(table.releve + 1))
         return out
+    tally = (tally or _Tally()).of(els)
     refaits = 0
-    for e in reversed(els):
-        if isinstance(e, MarqueResult):
-            if not e.refait:
-                break
-            refaits += 1
-    starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+    for e in reversed(tally.results):
+        if not e.refait:
+            break
+        refaits += 1
+    starts = tally.starts
     first = _first_thrower(els, starts[-1] if starts else -1, leaver)
     m = close_marque(table.marque, mo, leaver, first, refaits, rules.profile).outcome
     out.append(MarqueResult(m.winner, m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value))
-    results = [e for e in els + out if isinstance(e, MarqueResult)]
+    results = [*tally.results, *(e for e in out if isinstance(e, MarqueResult))]
     if not partie_over(results, rules.marques):
         out.append(MarqueStart(table.marque + 1))
         out.append(ReleveStart(1))
@@ -654,6 +684,7 @@ class RecordingSession:
         elif self.record.start and not self.record.elements and self.kind == "a-ecrire":
             self.record.elements.append(MarqueStart(1))
         self.live = LiveVerifier(self.record, self.profile, recover=True)
+        self._tally = _Tally()
         self._refresh()
         self._entry: _Entry | None = None
         self._file: RecordFile | None = None
@@ -751,7 +782,7 @@ class RecordingSession:
 
     def _refresh(self) -> None:
         self.report = self._verify()
-        self.table = _derive_table(self.record, self.report.trace, self.rules)
+        self.table = _derive_table(self.record, self.report.trace, self.rules, self._tally)
 
     @property
     def findings(self) -> list[Finding]:
@@ -966,13 +997,13 @@ class RecordingSession:
         trace = report.trace[-1]
         added: list[Element] = [coup]
         if trace.releve_ended:
-            sections = _sections_after(trace, els, self.table, self.rules)
+            sections = _sections_after(trace, els, self.table, self.rules, self._tally)
             els.extend(sections)
             added.extend(sections)
             if sections:
                 report = self._verify()
         self.report = report
-        self.table = _derive_table(self.record, report.trace, self.rules)
+        self.table = _derive_table(self.record, report.trace, self.rules, self._tally)
         self._entry = None
         if self.table.finished:
             self.record.headers["Result"] = self.result_text()

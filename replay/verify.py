@@ -1129,8 +1129,9 @@ class LiveVerifier:
             self._walked += 1
 
     def _lists(self, v: _Verifier) -> tuple[list[Any], ...]:
+        """The lists of the walk that only grow (appended to, never changed in place)."""
         t = v.table
-        return (v.found.items, v.trace, t.closed, t.notes)
+        return (v.found.items, v.trace, t.closed, t.notes, t.marques, t.partie.winners, t.partie.multi_lines)
 
     def _clone(self) -> tuple[_Verifier, tuple[int, ...]]:
         """A copy of the live state that shares the lists that only grow (see the class

@@ -56,7 +56,7 @@ def test_worth_and_plays_are_shown_after_the_roll():
     step = s.enter("65")  # A's third coup: jan de trois coups (RULES.md §4.6)
     st = step.state
     assert st.stage == "play" and st.roll == (6, 5)
-    assert any("jan de trois coups 4" in w for w in st.worth)
+    assert any("jan de trois coups = 4" in w for w in st.worth)  # the value apart
     assert "1/7 1/6" in st.plays and "1/12" not in st.plays  # one checker never takes the coin (C1)
     s.enter(str(st.plays.index("1/7 1/6") + 1))
     assert s.state.stage == "marks" and s.state.default_marks == "A+4b"  # first points: in bredouille (RULES.md §5.2)
