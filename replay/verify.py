@@ -1020,12 +1020,14 @@ class LiveVerifier:
     as :func:`verify` closes them at the record's end.  The copy shares the lists that
     only grow (findings, trace, closed mistakes, notes) and gives them back to their
     length afterwards.  A change before the tail (an undo past the last coup) walks
-    the record again from a snapshot taken before the last commits (:attr:`SNAPSHOTS`
-    of them), else from the start.
+    the record again from the last snapshot before the change (one is taken every
+    :attr:`SNAPSHOT_EVERY` elements walked), else from the start.
     """
 
-    #: states kept for undo (one per commit)
+    #: states kept for an undo past the tail: one every SNAPSHOT_EVERY elements walked
+    #: (an undo walks again from the last one before it), the last SNAPSHOTS of them
     SNAPSHOTS = 16
+    SNAPSHOT_EVERY = 64
 
     def __init__(self, record: Record, profile: Profile | None = None, *, recover: bool = True) -> None:
         self.record = record
@@ -1116,7 +1118,8 @@ class LiveVerifier:
         els = self.record.elements
         end = self._frontier()
         v = self._v
-        if self._walked < end:
+        last = self._snapshots[-1][0] if self._snapshots else -self.SNAPSHOT_EVERY
+        if self._walked < end and self._walked - last >= self.SNAPSHOT_EVERY:
             self._snapshots.append((self._walked, *self._clone()))
         while self._walked < end and not v.table.stopped:
             i = self._walked
