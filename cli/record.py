@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import shutil
 import sys
+import textwrap
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import click
@@ -22,24 +25,81 @@ HELP = (
     "touches : F2 tablier, F3 score, F4 annuler, Échap efface l'entrée, Ctrl-D quitte ; "
     "commandes : /b /s /u /c texte /q"
 )
+#: the recorder's own words (issue 25's catalogue swaps them); the rules' words come
+#: from the session (``replay.recording``: findings, claims, worth)
+WORDS = {
+    "frame": "{side} jette {a}-{b} — les points sont ceux de {side} (son talon est 1)",
+    "plays": "jeux (points de {side}) :",
+    "only": "seul jeu : {play} (Entrée)",
+    "leave": "v. je m'en vais",
+    "claims": "écoles à marquer (tapez-les ici, avant le jet) :",
+    "resume": "{path} est écrit ; pour continuer : trictrac record --resume {path}",
+    "unsaved": "{n} coup(s) pas encore écrits (disque plein ?) : libérez de la place puis /q, ou /q! pour les perdre",
+    "aborted": "entrée abandonnée",
+    "over": "partie finie : {result}",
+    "ask": "{label}",
+}
+_ASKED = (("A", "joueur A"), ("B", "joueur B"), ("Event", "événement"), ("Partie", "partie (douze-trous, a-ecrire N)"))
+_DEFAULTS = {"A": "A", "B": "B", "Event": "", "Partie": "douze-trous"}
 
 
-def screen(state: State) -> str:
-    """What is shown before an entry: the throw's worth and the numbered plays."""
+def wrap(text: str, width: int) -> str:
+    """``text`` wrapped at spaces only (never inside a word), each line within ``width``."""
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * min(len(line) - len(line.lstrip(" ")) + 3, width // 3)
+        out.extend(
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(out)
+
+
+def screen(state: State, width: int = 80) -> str:
+    """What is shown before an entry: the écoles that may be marked (at the throw), the
+    throw's worth and the numbered plays (at the play), every point in the roller's
+    frame, labelled; lines wrapped at ``width`` (at least 60) between words."""
+    width = max(60, width)
+    lines: list[str] = []
+    if state.stage == "roll" and state.claims:
+        lines.append(WORDS["claims"])
+        lines.extend(f"  {c}" for c in state.claims)
     if state.stage != "play":
-        return ""
-    lines = list(state.worth)
+        return wrap("\n".join(lines), width)
+    roll = state.roll or (0, 0)
+    lines.append(WORDS["frame"].format(side=state.side, a=roll[0], b=roll[1]))
+    lines.extend(state.worth)
     if len(state.plays) > 1 or state.can_leave:
+        lines.append(WORDS["plays"].format(side=state.side))
         cells = [f"{i:>2}. {p}" for i, p in enumerate(state.plays, 1)]
         if state.can_leave:
-            cells.append(" v. je m'en vais")
-        width = max(len(c) for c in cells) + 2
-        per = max(1, 78 // width)
+            cells.append(" " + WORDS["leave"])
+        cell = max(len(c) for c in cells) + 2
+        per = max(1, width // cell)
         for k in range(0, len(cells), per):
-            lines.append("".join(c.ljust(width) for c in cells[k : k + per]).rstrip())
+            lines.append("".join(c.ljust(cell) for c in cells[k : k + per]).rstrip())
     elif state.plays:
-        lines.append(f"seul jeu : {state.plays[0]} (Entrée)")
-    return "\n".join(lines)
+        lines.append(WORDS["only"].format(play=state.plays[0]))
+    return wrap("\n".join(lines), width)
+
+
+def ask_headers(headers: dict[str, str | None], ask: Callable[[str, str], str]) -> dict[str, str | None]:
+    """The header fields not given (players, event, kind of partie) asked one by one:
+    ``ask(label, default)`` returns the answer (Enter: the default)."""
+    out = dict(headers)
+    for tag, label in _ASKED:
+        if not out.get(tag):
+            answer = ask(WORDS["ask"].format(label=label), _DEFAULTS[tag]).strip()
+            out[tag] = answer or _DEFAULTS[tag] or None
+    return out
 
 
 def _prompt_parts(session: RecordingSession) -> Any:
@@ -63,17 +123,28 @@ def _prompt_parts(session: RecordingSession) -> Any:
     return _Completer(), _Validator()
 
 
-def run(session: RecordingSession, *, input: Any = None, output: Any = None, out: TextIO | None = None) -> int:
+def run(
+    session: RecordingSession,
+    *,
+    input: Any = None,
+    output: Any = None,
+    out: TextIO | None = None,
+    width: int | None = None,
+) -> int:
     """The entry loop; returns the number of coups written.  ``input``/``output`` are
-    prompt_toolkit's (pipe input and dummy output in the tests)."""
+    prompt_toolkit's (pipe input and dummy output in the tests); ``width`` the
+    terminal's columns (default: asked of the terminal)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.key_binding import KeyBindings
 
     out = out or sys.stdout
 
+    def columns() -> int:
+        return width or shutil.get_terminal_size((80, 24)).columns
+
     def say(text: str) -> None:
         if text:
-            out.write(terminal_safe(text) + "\n")
+            out.write(terminal_safe(wrap(text, max(60, columns()))) + "\n")
             out.flush()
 
     kb = KeyBindings()
@@ -101,13 +172,17 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
 
     def toolbar() -> str:
         text = ps.default_buffer.text
-        return terminal_safe(session.hint(text) if text and not text.startswith("/") else HELP)
+        line = session.hint(text) if text and not text.startswith("/") else HELP
+        return terminal_safe(_fit(line, max(60, columns()) - 1))
 
+    for notice in session.notices:
+        say(notice)
     say(session.score_text())
     written = 0
+    quit_warned = False
     while not session.state.finished:
         st = session.state
-        say(screen(st))
+        say(screen(st, columns()))
         try:
             text = ps.prompt(
                 st.prompt,
@@ -115,10 +190,10 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
                 pre_run=lambda: ps.default_buffer.on_text_changed.add_handler(auto_submit),
             )
         except KeyboardInterrupt:
-            say("entrée abandonnée")
+            say(WORDS["aborted"])
             continue
         except EOFError:
-            break
+            text = "/q"
         finally:
             ps.default_buffer.on_text_changed.remove_handler(auto_submit)
         text = text.strip()
@@ -127,8 +202,12 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
         try:
             if text.startswith("/"):
                 cmd, _, arg = text[1:].partition(" ")
-                if cmd in ("q", "quit"):
-                    break
+                if cmd in ("q", "quit", "q!"):
+                    if session.flush() or cmd == "q!" or quit_warned:
+                        break
+                    say(WORDS["unsaved"].format(n=session.unsaved))
+                    quit_warned = True
+                    continue
                 if cmd in ("b", "board"):
                     say(session.board_text())
                 elif cmd in ("s", "score"):
@@ -149,8 +228,19 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
             say(step.appended.rstrip("\n"))
         say("\n".join(f"! {m}" for m in step.messages))
     if session.state.finished:
-        say(f"partie finie : {session.state.result}")
+        session.flush()
+        say(WORDS["over"].format(result=session.state.result))
+    elif session.path:
+        say(WORDS["resume"].format(path=session.path))
     return written
+
+
+def _fit(line: str, width: int) -> str:
+    """One toolbar line within ``width``: cut at a space, with an ellipsis."""
+    if len(line) <= width:
+        return line
+    cut = line.rfind(" ", 0, width - 1)
+    return line[: cut if cut > 0 else width - 1] + "…"
 
 
 @click.command("record")
@@ -161,13 +251,18 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
     type=click.Path(dir_okay=False, exists=True, path_type=str),
     help="Continue the partly written record in this file.",
 )
-@click.option("-a", "--player-a", "a", default="A", show_default=True, help="Player of seat A.")
-@click.option("-b", "--player-b", "b", default="B", show_default=True, help="Player of seat B.")
+@click.option("-a", "--player-a", "a", default=None, help="Player of seat A (asked when not given).")
+@click.option("-b", "--player-b", "b", default=None, help="Player of seat B (asked when not given).")
 @click.option("--event", default=None, help="Event (club evening, tournament).")
 @click.option("--site", "--club", "site", default=None, help="Club or place.")
 @click.option("--date", default=None, help="Date YYYY.MM.DD (default: today).")
 @click.option("--round", "round_", default=None, help="Round of a tournament.")
-@click.option("--partie", default="douze-trous", show_default=True, help="douze-trous, or 'a-ecrire N' (N marqués).")
+@click.option("--partie", default=None, help="douze-trous, or 'a-ecrire N' (N marqués); asked when not given.")
+@click.option(
+    "--ask/--no-ask",
+    default=None,
+    help="Ask the players, event and partie not given (default: when the input is a terminal).",
+)
 @click.option("--profile", default="lelasseux-1852", show_default=True, help="Rules profile (RULES.md §10.2).")
 @click.option(
     "--first", type=click.Choice(["A", "B"]), default="A", show_default=True, help="Who throws first (the primauté)."
@@ -183,13 +278,14 @@ def run(session: RecordingSession, *, input: Any = None, output: Any = None, out
 def record(
     file: str | None,
     resume: str | None,
-    a: str,
-    b: str,
+    a: str | None,
+    b: str | None,
     event: str | None,
     site: str | None,
     date: str | None,
     round_: str | None,
-    partie: str,
+    partie: str | None,
+    ask: bool | None,
     profile: str,
     first: str,
     position: str | None,
@@ -211,6 +307,7 @@ def record(
       trictrac record --resume soiree.trn
     """
     from ..replay.game import GameFlowError
+    from ..replay.record_file import RecordFileError
 
     try:
         if resume:
@@ -222,26 +319,34 @@ def record(
             path = file or f"partie-{_dt.datetime.now():%Y%m%d-%H%M}.trn"
             if os.path.exists(path):
                 raise BadInput(f"{path} exists; continue it with --resume {path}")
+            given: dict[str, str | None] = {"A": a, "B": b, "Event": event, "Partie": partie}
+            if ask if ask is not None else sys.stdin.isatty():
+                given = ask_headers(given, lambda label, default: click.prompt(label, default=default, err=True))
             headers = {
-                "Event": event,
+                "Event": given["Event"],
                 "Site": site,
                 "Date": date or f"{_dt.date.today():%Y.%m.%d}",
                 "Round": round_,
-                "A": a,
-                "B": b,
-                "Partie": partie,
+                "A": given["A"] or "A",
+                "B": given["B"] or "B",
+                "Partie": given["Partie"] or "douze-trous",
                 "Profile": profile,
                 "Record": "full",
                 "Position": position,
                 "Result": "*",
             }
             session = RecordingSession.new({k: v for k, v in headers.items() if v}, path=path, first=first)
+    except RecordFileError as err:
+        raise BadInput(str(err)) from None
     except (RecordingError, GameFlowError, ValueError) as err:
         raise BadInput(str(err)) from None
     except OSError as err:
         raise BadInput(f"{err.filename}: {err.strerror}") from None
-    click.echo(f"{path} ; {HELP}", err=True)
-    run(session)
+    click.echo(wrap(f"{path} ; {HELP}", max(60, shutil.get_terminal_size((80, 24)).columns)), err=True)
+    try:
+        run(session)
+    finally:
+        session.close()
     if db and session.state.finished:
         from ..club.db import import_records
 

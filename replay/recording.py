@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from ..notation.identity import GAME_ID_TAG, explicit_game_id
 from ..notation.reader import DOUBLET_NAMES, parse_text
 from ..notation.record import (
     Action,
@@ -52,23 +54,26 @@ from ..notation.record import (
     Record,
     ReleveStart,
 )
-from ..notation.textio import atomic_write_text
 from ..notation.writer import write_action, write_element, write_record
 from .course import after_leave, close_marque, partie_over, primaute_after_marque
+from .findings import Finding
 from .game import Game, find_play, partie_kind, start_of
 from .ledger import ScoreState
 from .moves import Play, PlaySet, judge_play
 from .partie import twelve_hole_winner
 from .position import Position, other_side, start_position
 from .profiles import DEFAULT_PROFILE, Profile, find_profile
+from .record_file import RecordFile, RecordFileError, read_record_text
 from .scoring import CoupScore, ScoringEvent
 from .selfplay import coup_element, evaluate, play_moves
-from .verify import CoupTrace, GameReport, verify
+from .verify import CoupTrace, GameReport, LiveVerifier, OpenClaim
 
 __all__ = [
     "ROLLS",
     "RecordingError",
     "RecordingSession",
+    "claim_text",
+    "finding_text",
     "State",
     "Step",
     "event_words",
@@ -116,7 +121,8 @@ def parse_roll(text: str) -> tuple[int, int] | None:
 
 
 def event_words(e: ScoringEvent) -> str:
-    """One scoring event in the game's words: ``battre à vrai sur la 7 (2 façons) 8``."""
+    """One scoring event in the game's words, its value apart from the point it names:
+    ``battre à vrai sur la 7 (2 façons) = 8`` (the point in the roller's frame)."""
     s = _EVENT_WORDS.get(e.kind, e.kind)
     if e.how:
         s += f" ({e.how})"
@@ -124,7 +130,7 @@ def event_words(e: ScoringEvent) -> str:
         s += f" sur la {e.target}"
     if e.ways > 1:
         s += f" ({e.ways} façons)"
-    return f"{s} {e.points}"
+    return f"{s} = {e.points}"
 
 
 def _words(cs: CoupScore, side: str) -> str:
@@ -135,7 +141,8 @@ def _words(cs: CoupScore, side: str) -> str:
 class State:
     """What a front end shows before the next entry (immutable).
 
-    ``stage`` is ``"roll"``, ``"play"``, ``"marks"`` or ``"over"``.  ``plays`` are the
+    ``stage`` is ``"roll"``, ``"play"``, ``"marks"`` or ``"over"``; ``side`` throws
+    and every point number shown is in his frame (his talon is 1; RULES.md §2.2).  ``plays`` are the
     legal plays numbered from 1 (most plausible first), ``default_marks`` the marks the
     rules give for the chosen play (the ``marks`` stage's Enter), ``worth`` lines
     saying what the throw is worth to each side.
@@ -151,6 +158,9 @@ class State:
     worth: tuple[str, ...] = ()
     finished: bool = False
     result: str = "*"
+    #: the écoles that may still be marked (RULES.md §7.2), in words: at the throw's
+    #: prompt a claim typed (``B:école+4``) goes to the last coup, in time
+    claims: tuple[str, ...] = ()
 
     @property
     def prompt(self) -> str:
@@ -232,11 +242,39 @@ class _Agreement:
 # -- the table, derived from the record ---------------------------------------------------
 
 
-def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> _Table:
+class _Tally:
+    """The marqués begun (their indices) and the marqué results of the record, kept as
+    it grows: an entry costs the same at coup 10 and at coup 10,000 (internal).  A
+    record changed before its end (an undo, a comment) is counted again."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.last: object = None
+        self.starts: list[int] = []
+        self.results: list[MarqueResult] = []
+
+    def of(self, els: list[Element]) -> _Tally:
+        n = self.n
+        if n > len(els) or (n and els[n - 1] is not self.last):
+            self.__init__()  # type: ignore[misc]
+            n = 0
+        for i in range(n, len(els)):
+            e = els[i]
+            if isinstance(e, MarqueStart):
+                self.starts.append(i)
+            elif isinstance(e, MarqueResult):
+                self.results.append(e)
+        self.n = len(els)
+        self.last = els[-1] if els else None
+        return self
+
+
+def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement, tally: _Tally | None = None) -> _Table:
     """The table before the next coup: position, score, numbers, the end of the partie,
     a throw played again (RULES.md §6.5, §8.1-8.2)."""
     els = record.elements
-    marque = max(1, sum(1 for e in els if isinstance(e, MarqueStart)))
+    tally = (tally or _Tally()).of(els)
+    marque = max(1, len(tally.starts))
     releve = next((e.number for e in reversed(els) if isinstance(e, ReleveStart)), 1)  # within the marqué
     number = _next_coup_number(els)
     if not trace:
@@ -250,7 +288,7 @@ def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> 
     pos, score = last.position_after, last.score_standing
     if isinstance(els[-1], ReleveStart) and any(isinstance(e, MarqueStart) for e in els[-2:]):
         score = ScoreState()  # a new marqué: fresh score (RULES.md §8.2)
-        pos = start_position(_marque_primaute(els, rules.profile))
+        pos = start_position(_marque_primaute(els, rules.profile, tally))
     if last.releve_ended:
         number = 1
     winner = None
@@ -258,7 +296,7 @@ def _derive_table(record: Record, trace: list[CoupTrace], rules: _Agreement) -> 
         winner = twelve_hole_winner(last.score_standing)
         finished = winner is not None
     else:
-        finished = sum(1 for e in els if isinstance(e, MarqueResult) and not e.refait) >= rules.marques
+        finished = sum(1 for e in tally.results if not e.refait) >= rules.marques
     forced = None
     last_coup = next(e for e in reversed(els) if isinstance(e, Coup))
     if last.releve_ended and not last.left and any(isinstance(a, JouePourTout) for a in last_coup.before):
@@ -276,13 +314,13 @@ def _next_coup_number(els: list[Element]) -> int:
     return 1
 
 
-def _marque_primaute(els: list[Element], profile: Profile) -> str:
+def _marque_primaute(els: list[Element], profile: Profile, tally: _Tally) -> str:
     """Who throws first in the new marqué (``course.primaute_after_marque``: the winner
     or the leaver by the profile, RULES.md §8.2 D21; after a refait whoever threw
     first in it, 003 §226)."""
     result = next(e for e in reversed(els) if isinstance(e, MarqueResult))
     leaver = next(e for e in reversed(els) if isinstance(e, Coup)).side
-    starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+    starts = tally.starts
     first = _first_thrower(els, starts[-2] if len(starts) >= 2 else -1, leaver)
     winner = None if result.refait else (result.winner or leaver)
     return primaute_after_marque(winner, leaver, first, profile)
@@ -293,7 +331,9 @@ def _first_thrower(els: list[Element], start: int, default: str) -> str:
     return next((e.side for e in els[start + 1 :] if isinstance(e, Coup)), default)
 
 
-def _sections_after(trace: CoupTrace, els: list[Element], table: _Table, rules: _Agreement) -> list[Element]:
+def _sections_after(
+    trace: CoupTrace, els: list[Element], table: _Table, rules: _Agreement, tally: _Tally | None = None
+) -> list[Element]:
     """The sections after a coup that ended its relevé (RULES.md §6.2, §8.1-8.2)."""
     st = trace.score_standing
     out: list[Element] = []
@@ -306,17 +346,17 @@ def _sections_after(trace: CoupTrace, els: list[Element], table: _Table, rules: 
     if mo is None:
         out.append(ReleveStart(table.releve + 1))
         return out
+    tally = (tally or _Tally()).of(els)
     refaits = 0
-    for e in reversed(els):
-        if isinstance(e, MarqueResult):
-            if not e.refait:
-                break
-            refaits += 1
-    starts = [i for i, e in enumerate(els) if isinstance(e, MarqueStart)]
+    for e in reversed(tally.results):
+        if not e.refait:
+            break
+        refaits += 1
+    starts = tally.starts
     first = _first_thrower(els, starts[-1] if starts else -1, leaver)
     m = close_marque(table.marque, mo, leaver, first, refaits, rules.profile).outcome
     out.append(MarqueResult(m.winner, m.winner_holes, m.loser_holes, m.bredouille, m.refait, m.value))
-    results = [e for e in els + out if isinstance(e, MarqueResult)]
+    results = [*tally.results, *(e for e in out if isinstance(e, MarqueResult))]
     if not partie_over(results, rules.marques):
         out.append(MarqueStart(table.marque + 1))
         out.append(ReleveStart(1))
@@ -346,7 +386,7 @@ def _worth_lines(
     """What the throw is worth to each side, in the game's words (RULES.md §4-§6):
     ``cs`` what it entitles, ``after_gains`` the roller's score and holes after his gains."""
     state, holes = after_gains
-    worth = [f"{side} : {_words(cs, 'mover')} = {cs.mover}"]
+    worth = [f"{side} : {_words(cs, 'mover')} ; total {cs.mover}"]
     if holes:
         worth.append(
             f"   {holes} trou{'s' if holes > 1 else ''}"
@@ -356,7 +396,7 @@ def _worth_lines(
         )
     elif cs.mover and state[side].bredouille:
         worth.append("   en bredouille")
-    worth.append(f"{other_side(side)} : {_words(cs, 'other')} = {cs.other}")
+    worth.append(f"{other_side(side)} : {_words(cs, 'other')} ; total {cs.other}")
     return tuple(worth)
 
 
@@ -431,6 +471,8 @@ def _read_play(t: str, e: _Entry, side: str, profile: Profile) -> _Played:
             raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
         return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
     moves = _read_moves(play_toks)
+    if not moves:
+        raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
     _check_checkers(e.game.position, moves)
     j = judge_play(e.game.position, e.roll, moves, profile)
     if j.legal and j.play is not None:
@@ -491,58 +533,48 @@ def _read_marks(t: str, side: str) -> _Marks:
 
 
 # -- messages ----------------------------------------------------------------------------
+# Every word the session says is here, in these functions (issue 25's catalogue swaps
+# them): the verifier's findings rendered by one function, the open claims by another.
 
-_Flag = tuple[int, str, str]  # (coup index, who, message) flagged at entry
-
-
-def _coup_flags(
-    coup: Coup, report: GameReport, seen: set[tuple[int, str, str | None]]
-) -> tuple[list[str], list[_Flag]]:
-    """Messages for this coup: what was marked against what the rules give, in the
-    game's words, and the verifier's new findings (illegal plays, claims…); with the
-    flags among them that stay with the coup."""
-    msgs: list[str] = []
-    flags: list[_Flag] = []
-    tr = next(t for t in reversed(report.trace) if t.coup_number == coup.number)
-    index = tr.index
-    for who, text in _marks_against_due(coup, tr):
-        msgs.append(text)
-        flags.append((index, who, text))
-    for f in report.findings:
-        if (f.index, f.kind, f.who) in seen or _END_TAIL in f.consequence:
-            continue
-        if f.kind in ("ecole-par-moins", "ecole-par-trop", "unclaimed-ecole") and f.index < index:
-            msgs.append(f"{f.kind} (coup {f.coup}) : {f.consequence}")
-            continue  # an earlier mistake closed: flagged when it was made
-        if f.kind in ("ecole-par-moins", "ecole-par-trop") and f.index == index:
-            msgs.append(f"{f.kind} : {f.consequence}")
-            continue  # flagged above with its marks
-        text = f"{f.kind} : {f.message}" + (f" — {f.consequence}" if f.consequence else "")
-        msgs.append(text)
-        flags.append((f.index, f.who or coup.side, text))
-    return msgs, flags
+_Flag = tuple[int, str, str]  # (coup index, who, message) of a finding
 
 
-def _marks_against_due(coup: Coup, tr: CoupTrace) -> list[tuple[str, str]]:
-    """``(who, message)`` for each side that marked other than the rules give: an école
-    the other may mark (RULES.md §7)."""
-    out: list[tuple[str, str]] = []
-    side, opp = coup.side, other_side(coup.side)
-    (r, o), (mx, my) = tr.entitled, tr.marked
-    words = {side: _words(CoupScore(tr.events, r, o), "mover"), opp: _words(CoupScore(tr.events, r, o), "other")}
-    for who, due, got in ((side, r, mx), (opp, o, my)):
-        if got is None or got == due:
-            continue
-        claimant = other_side(who)
-        if got < due:
-            text = (
-                f"école de {due - got} points : {words[who]} non marqué par {who} "
-                f"({got} pour {due}) — {claimant} peut la marquer"
-            )
-        else:
-            text = f"école de {got - due} points : {who} a marqué {got} pour {due} dû — {claimant} peut la marquer"
-        out.append((who, text))
-    return out
+def finding_text(f: Finding) -> str:
+    """A finding of the verifier as the recorder shows it (one line)."""
+    return f"{f.kind} (coup {f.coup}) : {f.message}" + (f" — {f.consequence}" if f.consequence else "")
+
+
+def claim_text(c: OpenClaim) -> str:
+    """An école its adversary may still mark (RULES.md §7.2: until he throws)."""
+    return (
+        f"école de {c.amount} point{'s' if c.amount > 1 else ''} : {c.message} — "
+        f"{c.claimant} peut la marquer ({c.claimant}:école+{c.amount}) jusqu'à son prochain jet"
+    )
+
+
+def _provisional(f: Finding) -> bool:
+    """A finding the record's end gave: a claim window still open (shown as a claim)."""
+    return _END_TAIL in f.consequence
+
+
+def _say(key: str, **kw: object) -> str:
+    """The session's other messages."""
+    return _MESSAGES[key].format(**kw)
+
+
+_MESSAGES = {
+    "ends": "ses points lui donnent le douzième trou : rien n'est joué",
+    "cancelled": "entrée annulée",
+    "undone": "annulé : {text}",
+    "comment": "commentaire noté",
+    "claim": "noté sur le coup {number} : {text}",
+    "over": "fin de la partie : {result}",
+    "unsaved": "{error} — le coup est gardé ici mais pas encore écrit ({n} coup(s) en attente) : "
+    "libérez de la place, il sera écrit à la prochaine entrée",
+    "saved": "{path} : les coups en attente sont écrits",
+    "torn": "{path} : la dernière ligne, coupée ({line!r}), est retirée ; le reste est repris",
+    "converted": "{path} : réécrit en UTF-8 ({was}) au premier coup",
+}
 
 
 # -- views -------------------------------------------------------------------------------
@@ -565,19 +597,30 @@ def _score_line(table: _Table, headers: dict[str, str], kind: str) -> str:
 
 
 def _board_diagram(pos: Position) -> str:
-    """A text diagram of the position in A's frame (B's point q is A's 25-q; RULES.md §2.2)."""
-    a, b = pos.side_counts("A"), pos.side_counts("B")
+    """A text diagram of the position in the frame of the side to throw, the frame of
+    the moves and of every point number the recorder shows (his point p is the other's
+    25-p; RULES.md §2.2)."""
+    me, them = pos.turn, other_side(pos.turn)
+    a, b = pos.side_counts(me), pos.side_counts(them)
 
-    def cell(n: int, letter: str) -> str:
-        return f"{n}{letter}".rjust(4) if n else "   ."
+    def cell(p: int) -> str:
+        if a[p]:
+            return f"{a[p]}{me}".rjust(4)
+        return f"{b[25 - p]}{them}".rjust(4) if b[25 - p] else "   ."
 
+    label = f"points de {me}"  # 11 + 48 columns: within 60
     top = "".join(f"{p:>4}" for p in range(13, 25))
-    row_top = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(13, 25))
     bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
-    row_bottom = "".join(cell(a[p], "A") if a[p] else cell(b[25 - p], "B") for p in range(12, 0, -1))
-    off = f"hors du jeu : A {a[25]}, B {b[25]}"
+    pad = " " * len(label)
+    off = f"hors du jeu : {me} {a[25]}, {them} {b[25]}"
     return "\n".join(
-        ["points de A" + top, "           " + row_top, "           " + row_bottom, "points de A" + bottom, off]
+        [
+            label + top,
+            pad + "".join(cell(p) for p in range(13, 25)),
+            pad + "".join(cell(p) for p in range(12, 0, -1)),
+            label + bottom,
+            off,
+        ]
     )
 
 
@@ -602,11 +645,21 @@ def _result_tag(table: _Table, els: list[Element], kind: str) -> str:
 class RecordingSession:
     """A game being recorded (module docstring).  ``record`` may already hold coups
     (``--resume``); ``first`` is who throws first when it holds none and has no
-    ``Position`` tag.  The table and the entries' reading are the module's functions;
-    the session holds the record, the verifier's report and the coup being entered."""
+    ``Position`` tag.  With a ``path`` the session locks the record for its whole life
+    (:class:`~.record_file.RecordFile`; :meth:`close` gives it back) and writes every
+    coup to it.  The table and the entries' reading are the module's functions; the
+    session holds the record, the verifier that follows it (:class:`~.verify.LiveVerifier`)
+    and the coup being entered."""
 
     def __init__(
-        self, record: Record, *, path: str | None = None, profile: Profile | None = None, first: str = "A"
+        self,
+        record: Record,
+        *,
+        path: str | None = None,
+        profile: Profile | None = None,
+        first: str = "A",
+        file: RecordFile | None = None,
+        on_disk: bool = False,
     ) -> None:
         self.record = Record(headers=dict(record.headers), elements=list(record.elements))
         h = self.record.headers
@@ -624,71 +677,161 @@ class RecordingSession:
             start_of(self.record.start)  # raises GameFlowError on a bad Position
         self.rules = _Agreement(self.kind, self.marques, self.profile, first)
         self.path = path
-        self.flags: list[_Flag] = []
         if not self.record.elements and not self.record.start:
             if self.kind == "a-ecrire":
                 self.record.elements.append(MarqueStart(1))
             self.record.elements.append(ReleveStart(1))
         elif self.record.start and not self.record.elements and self.kind == "a-ecrire":
             self.record.elements.append(MarqueStart(1))
+        self.live = LiveVerifier(self.record, self.profile, recover=True)
+        self._tally = _Tally()
         self._refresh()
         self._entry: _Entry | None = None
-        if path is not None and not os.path.exists(path):
-            self._rewrite()
+        self._file: RecordFile | None = None
+        #: the file holds the record as the session would write it (else: rewrite whole)
+        self._in_step = on_disk
+        self.unsaved = 0  # coups entered that a failed write kept from the disk
+        self.notices: list[str] = []  # said once by the front end (a repaired file...)
+        self._notice: list[str] = []  # said with the next step (a write that failed...)
+        if path is not None:
+            self._file = file or RecordFile(path)
+            if not os.path.exists(path) or not os.path.getsize(path):
+                try:
+                    self._file.rewrite(self.text())
+                except RecordFileError:
+                    self.close()
+                    raise
+                self._in_step = True
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def new(cls, headers: dict[str, str], *, path: str | None = None, first: str = "A") -> RecordingSession:
-        return cls(Record(headers=dict(headers)), path=path, first=first)
+    def new(
+        cls, headers: dict[str, str], *, path: str | None = None, first: str = "A", game_id: bool = True
+    ) -> RecordingSession:
+        """A new record; it gets a ``GameId`` tag (every party its own game in the club
+        database, issue 26) unless it has an identity tag or ``game_id`` is False.  A
+        ``path`` that exists is refused (resume it)."""
+        h = dict(headers)
+        if game_id and not explicit_game_id(h):
+            h[GAME_ID_TAG] = secrets.token_hex(8)
+        file = None
+        if path is not None:
+            file = RecordFile(path)
+            if os.path.exists(path) and os.path.getsize(path):
+                file.close()
+                raise RecordFileError(f"{path} exists; continue it with --resume {path}")
+        try:
+            return cls(Record(headers=h), path=path, first=first, file=file)
+        except BaseException:
+            if file is not None:
+                file.close()
+            raise
 
     @classmethod
     def resume(cls, path: str) -> RecordingSession:
-        """Continue the record in ``path`` (its last game)."""
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        records, diags = parse_text(text, file=path)
-        errors = [d for d in diags if d.severity == "error"]
-        if not records or errors:
-            raise RecordingError(errors[0].render() if errors else f"{path}: no game to resume")
-        if len(records) > 1:
-            raise RecordingError(f"{path}: {len(records)} games; the recorder resumes a file of one game")
-        session = cls(records[0], path=path)
-        if write_record(session.record) != text:
-            session._rewrite()  # canonical from now on
+        """Continue the record in ``path`` (its last game), locked for the session.
+
+        The file is read as ``trictrac check`` reads it (UTF-16, Latin-1…) and is not
+        rewritten until a coup, an undo or a comment is entered (then whole, in UTF-8,
+        canonical); a last line a crash cut (no newline, not readable) is left out and
+        the file rewritten without it at once, saying so (``notices``)."""
+        file = RecordFile(path)
+        try:
+            read = read_record_text(path)
+            text, notices = read.text, []
+            records, errors = _parsed(text, path)
+            torn = ""
+            if text and not text.endswith("\n"):
+                cut = text.rfind("\n") + 1
+                if errors or not _parsed(text + "\n", path)[0]:
+                    kept, kept_errors = _parsed(text[:cut], path)
+                    if kept and not kept_errors:
+                        torn, text, records, errors = text[cut:], text[:cut], kept, kept_errors
+            if not records or errors:
+                raise RecordingError(errors[0].render() if errors else f"{path}: no game to resume")
+            if len(records) > 1:
+                raise RecordingError(f"{path}: {len(records)} games; the recorder resumes a file of one game")
+            session = cls(records[0], path=path, file=file)
+        except BaseException:
+            file.close()
+            raise
+        session._in_step = read.utf8 and write_record(session.record) == text and not torn
+        if torn:
+            session._write_whole()
+            notices.append(_say("torn", path=path, line=torn))
+        if not read.utf8:
+            notices.append(_say("converted", path=path, was=read.encoding_note))
+        session.notices = notices
         return session
+
+    def close(self) -> None:
+        """Give the record's lock back (the front end calls it when it quits)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> RecordingSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- derived state ------------------------------------------------------------------
     def _verify(self) -> GameReport:
-        return verify(self.record, self.profile)
+        return self.live.report()
 
     def _refresh(self) -> None:
         self.report = self._verify()
-        self.table = _derive_table(self.record, self.report.trace, self.rules)
+        self.table = _derive_table(self.record, self.report.trace, self.rules, self._tally)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The verifier's findings on the record so far (``trictrac check`` on the file
+        finds these), a claim window still open included as the record's end closes it."""
+        return list(self.report.findings)
+
+    @property
+    def flags(self) -> list[_Flag]:
+        """``(coup index, who, message)`` of every finding so far but the claims still open."""
+        return [(f.index, f.who or "", finding_text(f)) for f in self.report.findings if not _provisional(f)]
+
+    @property
+    def open_claims(self) -> tuple[OpenClaim, ...]:
+        """The écoles that may still be marked, and by whom (RULES.md §7.2)."""
+        return self.live.open_claims
 
     @property
     def state(self) -> State:
         t = self.table
+        claims = tuple(claim_text(c) for c in self.open_claims)
         if t.finished:
-            return State("over", t.position.turn, t.number, finished=True, result=self.result_text())
+            return State("over", t.position.turn, t.number, finished=True, result=self.result_text(), claims=claims)
         e = self._entry
         if e is None:
-            return State("roll", t.position.turn, t.number)
+            return State("roll", t.position.turn, t.number, claims=claims)
         plays = tuple(p.text() for p in e.plays)
         if e.defaults is None:
-            return State("play", t.position.turn, t.number, e.roll, plays, e.can_leave, "", e.worth)
+            return State("play", t.position.turn, t.number, e.roll, plays, e.can_leave, "", e.worth, claims=claims)
         marks = _marks_text(e.defaults)
-        return State("marks", t.position.turn, t.number, e.roll, plays, e.can_leave, marks, e.worth)
+        return State("marks", t.position.turn, t.number, e.roll, plays, e.can_leave, marks, e.worth, claims=claims)
 
     # -- entries ------------------------------------------------------------------------
     def complete(self, text: str) -> bool:
-        """Is ``text`` a whole entry nothing longer could change (auto-submit as typed)?"""
+        """Is ``text`` a whole entry nothing longer could change (auto-submit as typed)?
+
+        A throw of two digits; a play number only when no longer number and no move
+        could follow it (no checker of his on a point its digits begin, RULES.md §9.6),
+        so that moves being typed are never taken for a number (issue 26)."""
         st = self.state
         t = text.strip()
         if st.stage == "roll":
             return bool(re.fullmatch(r"[1-6][1-6]", t))
-        if st.stage == "play" and t.isdigit():
+        if st.stage == "play" and t.isdigit() and t == text:
             n = int(t)
-            return 1 <= n <= len(st.plays) and n * 10 > len(st.plays)
+            if not (1 <= n <= len(st.plays)) or n * 10 <= len(st.plays):
+                return False
+            mover = self.table.position.mover
+            return not any(mover[p] > 0 and str(p).startswith(t) for p in range(1, 25))
         return False
 
     def check(self, text: str) -> str | None:
@@ -700,30 +843,41 @@ class RecordingSession:
         return None
 
     def hint(self, text: str) -> str:
-        """One line for the toolbar as ``text`` is typed: the fault, or what it means."""
+        """One line for the toolbar as ``text`` is typed: the fault, or what it means
+        (the play a number names, the moves as they will be written)."""
         st = self.state
         t = text.strip()
         try:
             if st.stage == "roll":
+                if _is_marks(t):
+                    return _HINTS["claim"].format(text=t)
                 roll = self._parse_roll(t)
-                return f"jet {roll[0]}-{roll[1]}"
+                return _HINTS["roll"].format(a=roll[0], b=roll[1])
             if st.stage == "play":
                 played = self._parse_play(t)
                 if played.leave:
-                    return "je m'en vais"
+                    return _HINTS["leave"]
                 written = " ".join(write_action(m) for m in played.moves) or "--"
                 problem = played.problem
-                return f"{written} — illégal ({problem}) : Entrée l'écrit tel quel" if problem else written
+                if problem:
+                    return _HINTS["illegal"].format(written=written, problem=problem)
+                head = t.split()[0] if t else ""
+                if head.isdigit():
+                    return _HINTS["number"].format(n=int(head), written=written)
+                return _HINTS["moves"].format(written=written)
             self._parse(text)
         except RecordingError as err:
             return f"? {err}"
-        return "marques : " + (text.strip() or st.default_marks or "rien")
+        return _HINTS["marks"].format(marks=text.strip() or st.default_marks or "rien")
 
     def completions(self, text: str) -> list[str]:
+        """Throws (doublet names too: ``so`` → ``sonnez``) or plays starting with ``text``."""
         st = self.state
         t = text.strip()
         if st.stage == "roll":
-            return [r for r in ROLLS if r.startswith(t) or r.replace("-", "").startswith(t)]
+            rolls = [r for r in ROLLS if r.startswith(t) or r.replace("-", "").startswith(t)]
+            names = [n for n in DOUBLET_NAMES if t and n.startswith(t.lower())]
+            return rolls + names
         if st.stage == "play":
             opts = [f"{i}" for i in range(1, len(st.plays) + 1)] + list(st.plays)
             if st.can_leave:
@@ -737,6 +891,8 @@ class RecordingSession:
         st = self.state
         t = text.strip()
         if st.stage == "roll":
+            if _is_marks(t):
+                return self._parse_marks(t)
             return self._parse_roll(t)
         if st.stage == "play":
             return self._parse_play(t)
@@ -757,14 +913,18 @@ class RecordingSession:
         return _read_marks(t, self.table.position.turn)
 
     def enter(self, text: str) -> Step:
-        """Take one entry at the current stage (module docstring)."""
+        """Take one entry at the current stage (module docstring).  At the throw's
+        prompt, marks (``B:école+4``) are added to the last coup: a claim made before
+        the claimant throws (RULES.md §7.2)."""
         st = self.state
         t = text.strip()
         if st.stage == "roll":
+            if _is_marks(t):
+                return self.add_to_last_coup(t)
             new = self._entry = _start_entry(self.table, self.rules, self._parse_roll(t))
             if new.ends:
                 new.defaults = _default_coup(new, self.table.number)
-                return Step(self.state, "", ("ses points lui donnent le douzième trou : rien n'est joué",))
+                return Step(self.state, "", (_say("ends"),))
             if not new.plays or (len(new.plays) == 1 and not new.plays[0].steps and not new.can_leave):
                 return self.enter("")  # nothing to choose: impuissance
             return Step(self.state)
@@ -787,60 +947,95 @@ class RecordingSession:
         return self._commit(coup)
 
     def _open_ecole(self) -> bool:
-        """Is a mistake of an earlier coup still open for a claim (the verifier's words)?"""
-        return any(f.consequence.endswith(_END_TAIL) or _END_TAIL in f.consequence for f in self.report.findings)
+        """May someone but the roller still mark an école (the roller's throw closed his)?"""
+        roller = self.table.position.turn
+        return any(c.claimant != roller for c in self.open_claims)
+
+    def add_to_last_coup(self, text: str) -> Step:
+        """Marks typed before the next throw (a claim, a late mark) written after the last
+        coup's own actions; the verifier judges them where they stand."""
+        self._refuse_over()
+        before, after = self._parse_marks(text)
+        els = self.record.elements
+        k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
+        if k < 0:
+            raise RecordingError("no coup yet to add marks to")
+        c = els[k]
+        assert isinstance(c, Coup)  # k is the last coup
+        seen = self._seen()
+        els[k] = replace(c, after=c.after + before + after)
+        self.live.changed(k)
+        self._refresh()
+        msgs = [_say("claim", number=c.number, text=text.strip()), *self._new_flags(seen)]
+        self._write_whole()
+        return Step(self.state, "", tuple(msgs + self._saved_notice()))
+
+    def _seen(self) -> set[tuple[int, str, str | None, str]]:
+        return {(f.index, f.kind, f.who, f.message) for f in self.report.findings if not _provisional(f)}
+
+    def _new_flags(self, seen: set[tuple[int, str, str | None, str]]) -> list[str]:
+        """The findings the last entry made, then the écoles it opened."""
+        msgs = [
+            finding_text(f)
+            for f in self.report.findings
+            if not _provisional(f) and (f.index, f.kind, f.who, f.message) not in seen
+        ]
+        msgs.extend(claim_text(c) for c in self.open_claims if c.index >= self.report.coups_verified - 1)
+        return msgs
 
     def _commit(self, coup: Coup) -> Step:
-        before_findings = {(f.index, f.kind, f.who) for f in self.report.findings}
-        old = list(self.record.elements)
-        self.record.elements.append(coup)
+        seen = self._seen()
+        els = self.record.elements
+        n0 = len(els)
+        els.append(coup)
         report = self._verify()
         if report.stopped:
-            self.record.elements[:] = old
+            del els[n0:]
+            self.live.changed(n0)
+            self.report = self._verify()
             raise RecordingError("the record cannot go on from this coup (a checker that is not there)")
         trace = report.trace[-1]
-        added: list[object] = [coup]
+        added: list[Element] = [coup]
         if trace.releve_ended:
-            sections = _sections_after(trace, self.record.elements, self.table, self.rules)
-            self.record.elements.extend(sections)
+            sections = _sections_after(trace, els, self.table, self.rules, self._tally)
+            els.extend(sections)
             added.extend(sections)
             if sections:
                 report = self._verify()
         self.report = report
-        self.table = _derive_table(self.record, report.trace, self.rules)
+        self.table = _derive_table(self.record, report.trace, self.rules, self._tally)
         self._entry = None
         if self.table.finished:
             self.record.headers["Result"] = self.result_text()
-            self.report = report = self._verify()
-        msgs, flags = _coup_flags(coup, report, before_findings)
-        self.flags.extend(flags)
+            self.report = self._verify()
+        msgs = self._new_flags(seen)
         appended = "\n".join(write_element(x) for x in added) + "\n"
-        if self.table.finished or not old:
-            self._rewrite()  # the Result tag, or the blank line after the tags
+        if self.table.finished or n0 == 0 or not self._in_step or self.unsaved:
+            self._write_whole(coups=1)  # the Result tag, the blank line after the tags, a retry
         else:
-            self._append(appended)
+            self._write_append(appended)
         if self.table.finished:
-            msgs.append(f"fin de la partie : {self.result_text()}")
-        return Step(self.state, appended, tuple(msgs))
+            msgs.append(_say("over", result=self.result_text()))
+        return Step(self.state, appended, tuple(msgs + self._saved_notice()))
 
     # -- undo, comments, views -------------------------------------------------------------
     def undo(self) -> Step:
         """Forget the coup being entered, or else the last coup written (and its sections)."""
         if self._entry is not None:
             self._entry = None
-            return Step(self.state, "", ("entrée annulée",))
+            return Step(self.state, "", (_say("cancelled"),))
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
             raise RecordingError("nothing to undo")
         gone = els[k]
         del els[k:]
+        self.live.changed(k)
         self.record.headers["Result"] = "*"
         self._refresh()
-        index = len(self.report.trace)
-        self.flags = [f for f in self.flags if f[0] < index]
-        self._rewrite()
-        return Step(self.state, "", (f"annulé : {write_element(gone)}",))
+        self.unsaved = max(0, self.unsaved - 1)
+        self._write_whole()
+        return Step(self.state, "", (_say("undone", text=write_element(gone)), *self._saved_notice()))
 
     def comment(self, text: str) -> Step:
         """A remark on the last coup written (or on the game when none is written yet)."""
@@ -851,20 +1046,23 @@ class RecordingSession:
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
             els.append(Comment(text))
+            self.live.changed(len(els) - 1)
         else:
             c = els[k]
             assert isinstance(c, Coup)  # k is the last coup
             els[k] = replace(c, after=c.after + (Comment(text),))
+            self.live.changed(k)
         self.report = self._verify()
-        self._rewrite()
-        return Step(self.state, "", ("commentaire noté",))
+        self._write_whole()
+        return Step(self.state, "", (_say("comment"), *self._saved_notice()))
 
     def score_text(self) -> str:
         """The score as it stands at the table (RULES.md §5)."""
         return _score_line(self.table, self.record.headers, self.kind)
 
     def board_text(self) -> str:
-        """A text diagram of the position in A's frame (RULES.md §2.2)."""
+        """A text diagram of the position in the frame of the side to throw (the frame of
+        the moves typed and of every point number shown, RULES.md §2.2)."""
         return _board_diagram(self.table.position)
 
     def result_text(self) -> str:
@@ -875,15 +1073,60 @@ class RecordingSession:
         return write_record(self.record)
 
     # -- the file -----------------------------------------------------------------------------
-    def _rewrite(self) -> None:
-        if self.path is not None:
-            atomic_write_text(self.path, self.text())
+    def _saved_notice(self) -> list[str]:
+        notice, self._notice = self._notice, []
+        return notice
 
-    def _append(self, text: str) -> None:
-        """Append the new lines, flushed and fsync'ed: the file is the record so far."""
-        if self.path is None:
+    def _write_whole(self, coups: int = 0) -> None:
+        """Rewrite the file whole (atomic); on failure keep everything in memory."""
+        if self._file is None:
             return
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            self._file.rewrite(self.text())
+        except RecordFileError as err:
+            self.unsaved += coups
+            self._in_step = False
+            self._notice = [_say("unsaved", error=err, n=max(1, self.unsaved))]
+            return
+        if self.unsaved:
+            self._notice = [_say("saved", path=self.path)]
+        self.unsaved = 0
+        self._in_step = True
+
+    def _write_append(self, text: str) -> None:
+        """Append the new lines whole or not at all (``RecordFile.append``)."""
+        if self._file is None:
+            return
+        try:
+            self._file.append(text)
+        except RecordFileError as err:
+            self.unsaved += 1
+            self._in_step = False
+            self._notice = [_say("unsaved", error=err, n=self.unsaved)]
+
+    def flush(self) -> bool:
+        """Write what a failed write kept in memory; True when the file holds everything."""
+        if self.unsaved:
+            self._write_whole()
+        return not self.unsaved
+
+
+_HINTS = {
+    "roll": "jet {a}-{b}",
+    "claim": "ajouté au dernier coup : {text}",
+    "leave": "je m'en vais",
+    "illegal": "{written} — illégal ({problem}) : Entrée l'écrit tel quel",
+    "number": "jeu {n} : {written} (Entrée)",
+    "moves": "{written}",
+    "marks": "marques : {marks}",
+}
+
+
+def _is_marks(t: str) -> bool:
+    """Marks in notation (``B:école+4``, ``A+2``, ``{remark}``), not a throw."""
+    return bool(t) and ("+" in t or ":" in t or t.startswith("{"))
+
+
+def _parsed(text: str, path: str) -> tuple[list[Record], list[Any]]:
+    records, diags = parse_text(text, file=path)
+    return records, [d for d in diags if d.severity == "error"]

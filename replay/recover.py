@@ -89,6 +89,7 @@ class Walk(Protocol):
     table: TableState
     found: Findings
     after_of: list[object]  # per element, the next one (comments skipped): read-only
+    trace: list[Any]  # the coups walked (CoupTrace): copied empty for a trial
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
@@ -409,6 +410,12 @@ def _clone(flow: Walk) -> Walk:
         id(table.profile): table.profile,
         id(table.roll_cache): table.roll_cache,
         id(flow.after_of): flow.after_of,
+        # the trial counts new findings and reads no trace: the lists that only grow are
+        # copied shallow (the recorder's live verifier keeps them long, issue 26)
+        id(flow.trace): [],
+        id(flow.found.items): list(flow.found.items),
+        id(table.closed): list(table.closed),
+        id(table.notes): list(table.notes),
     }
     twin = copy.deepcopy(flow, memo)
     twin.table.recover = False  # a second mistake in the look-ahead stops the trial

@@ -118,6 +118,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "CoupTrace",
+    "LiveVerifier",
+    "OpenClaim",
     "GameChunk",
     "GameReport",
     "VerifyError",
@@ -1013,3 +1015,230 @@ def verify_file(
             yield from reports
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+# ------------------------------------------------------------------------------------
+# a record that grows at its end (the recorder, issue 26)
+# ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenClaim:
+    """A mistake its adversary may still claim after the record's last coup (RULES.md
+    §7.2: until he throws): who may claim, who made it, the points he may mark, the
+    pending kind (``par-moins``, ``par-trop``, ``plein``…), the coup index, the words."""
+
+    claimant: str
+    offender: str
+    amount: int
+    kind: str
+    index: int
+    message: str
+
+
+class LiveVerifier:
+    """The verifier's findings on a record that grows at its end, kept up to date at a
+    cost that does not grow with the record (issue 26: the recorder's one judge).
+
+    ``record`` is shared with the caller, who appends elements to it (or changes,
+    removes, comments its *tail*: the last coup and what follows it) and then asks
+    :meth:`report`, which is always what :func:`verify` ``(record, profile,
+    recover=recover)`` gives on the record as it stands (the property test of
+    ``tests/test_record_judge.py`` compares them after every coup).
+
+    How: the walk of an element depends on the table's state and, for a coup, on the
+    element after it (is it the last coup, does a section follow) and, when a coup
+    cannot mean what is written and ``recover`` is on, on the coups after it (the typo
+    recovery tries its candidates over them: ``replay/recover.py``).  So the elements
+    before the last coup are walked once, on the live state (*committed*), except a
+    coup the recovery may look past, which waits until the coups it may read follow it
+    (:meth:`_looks_ahead`);
+    the rest (the tail: a coup and its sections, usually) is walked on a copy of the
+    state, and the windows still open and the ``Result`` tag are closed on that copy
+    as :func:`verify` closes them at the record's end.  The copy shares the lists that
+    only grow (findings, trace, closed mistakes, notes) and gives them back to their
+    length afterwards.  A change before the tail (an undo past the last coup) walks
+    the record again from the last snapshot before the change (one is taken every
+    :attr:`SNAPSHOT_EVERY` elements walked), else from the start.
+    """
+
+    #: states kept for an undo past the tail: one every SNAPSHOT_EVERY elements walked
+    #: (an undo walks again from the last one before it), the last SNAPSHOTS of them
+    SNAPSHOTS = 16
+    SNAPSHOT_EVERY = 64
+
+    def __init__(self, record: Record, profile: Profile | None = None, *, recover: bool = True) -> None:
+        self.record = record
+        self.recover = recover
+        notes: list[str] = []
+        self.profile = _profile_for(record, profile, notes)
+        self._notes0 = notes
+        self._start()
+
+    def _start(self) -> None:
+        self._v = _Verifier(self.record, self.profile, 0, None, True, self.recover)
+        self._v.table.notes[:0] = self._notes0
+        self._walked = 0  # elements walked on the live state
+        self._known = len(self.record.elements)  # elements whose followers are known
+        self._snapshots: deque[tuple[int, _Verifier, tuple[int, ...]]] = deque(maxlen=self.SNAPSHOTS)
+        self.open_claims: tuple[OpenClaim, ...] = ()
+
+    # -- the record changed -------------------------------------------------------------
+    def changed(self, length: int) -> None:
+        """The elements from index ``length`` on were removed or replaced (an undo, a
+        comment, a claim added to the last coup): the next :meth:`report` walks again
+        from there (from a snapshot when ``length`` is before the tail)."""
+        if length >= self._walked:
+            self._known = min(self._known, length)
+            return
+        while self._snapshots and self._snapshots[-1][0] > length:
+            self._snapshots.pop()
+        if not self._snapshots:
+            self._start()
+            self._known = 0
+            return
+        walked, saved, lengths = self._snapshots.pop()
+        self._restore(saved, lengths)
+        self._walked = walked
+        self._known = min(walked, length)
+
+    # -- the walk -----------------------------------------------------------------------
+    def _followers(self) -> None:
+        """``after_of`` and ``last_coup`` for the elements appended since the last call."""
+        v, els = self._v, self.record.elements
+        n, old = len(els), self._known
+        after = v.after_of
+        del after[n:]
+        after.extend([None] * (n - len(after)))
+        following: object = None
+        for i in range(n - 1, -1, -1):
+            after[i] = following
+            el = els[i]
+            if not isinstance(el, Comment):
+                following = el
+                if i < old:
+                    break
+        v.last_coup = next((i for i in range(n - 1, -1, -1) if isinstance(els[i], Coup)), -1)
+        self._known = n
+
+    def _frontier(self) -> int:
+        """The elements that may be walked on the live state: those before the last coup,
+        but a coup the recovery may look past and the ones after it wait."""
+        last = self._v.last_coup
+        return max(self._walked, last if last >= 0 else 0)
+
+    def _looks_ahead(self, coup: Coup) -> int:
+        """How many coups after ``coup`` the typo recovery may read (0: none), from
+        ``recover.recovered``'s first test taken conservatively: a coup written for the
+        side not to throw may be a coup left out (up to ``recover.AGREEING`` coups read),
+        a play that does not fit its throw a digit mistyped (``recover.LOOKAHEAD``)."""
+        from .recover import AGREEING, LOOKAHEAD, LOOKAHEAD_MISSING, _fits, bad_tokens, first_expected
+
+        table = self._v.table
+        far = max(LOOKAHEAD, LOOKAHEAD_MISSING, *AGREEING)
+        if not table.recover:
+            return 0
+        if bad_tokens(table):
+            return far
+        roller = table.seat_of.get(coup.side)
+        if roller is None:
+            return 0
+        if table.pos is None:
+            first = first_expected(table)
+            if first is not None and first != coup.side:
+                return far
+            return 0 if _fits(start_position(roller), coup) else LOOKAHEAD
+        if table.pos.turn != roller:
+            return far
+        return 0 if _fits(table.pos, coup) else LOOKAHEAD
+
+    def _commit(self) -> None:
+        els = self.record.elements
+        end = self._frontier()
+        v = self._v
+        last = self._snapshots[-1][0] if self._snapshots else -self.SNAPSHOT_EVERY
+        if self._walked < end and self._walked - last >= self.SNAPSHOT_EVERY:
+            self._snapshots.append((self._walked, *self._clone()))
+        while self._walked < end and not v.table.stopped:
+            i = self._walked
+            el = els[i]
+            if isinstance(el, Coup):
+                hold = self._looks_ahead(el)
+                if hold and sum(1 for e in els[i + 1 :] if isinstance(e, Coup)) <= hold:
+                    return
+            v.element(i)
+            self._walked += 1
+
+    def _lists(self, v: _Verifier) -> tuple[list[Any], ...]:
+        """The lists of the walk that only grow (appended to, never changed in place)."""
+        t = v.table
+        return (v.found.items, v.trace, t.closed, t.notes, t.marques, t.partie.winners, t.partie.multi_lines)
+
+    def _clone(self) -> tuple[_Verifier, tuple[int, ...]]:
+        """A copy of the live state that shares the lists that only grow (see the class
+        docstring), and their lengths now."""
+        import copy
+
+        v = self._v
+        shared = self._lists(v)
+        memo: dict[int, Any] = {id(x): x for x in shared}
+        t = v.table
+        for x in (t.rec, t.profile, t.roll_cache, v.after_of):
+            memo[id(x)] = x
+        return copy.deepcopy(v, memo), tuple(len(x) for x in shared)
+
+    def _restore(self, saved: _Verifier, lengths: tuple[int, ...]) -> None:
+        for lst, n in zip(self._lists(saved), lengths, strict=True):
+            del lst[n:]
+        self._v = saved
+
+    def report(self) -> GameReport:
+        """What :func:`verify` says on the record as it stands."""
+        with quiet_gc():
+            self._followers()
+            self._commit()
+            twin, lengths = self._clone()
+            try:
+                return self._finish(twin)
+            finally:
+                for lst, n in zip(self._lists(self._v), lengths, strict=True):
+                    del lst[n:]
+
+    def _finish(self, v: _Verifier) -> GameReport:
+        """The tail walked on ``v`` and the record's end closed, as :meth:`_Verifier.run`;
+        the report holds copies of the shared lists."""
+        els = self.record.elements
+        table, found = v.table, v.found
+        for i in range(self._walked, len(els)):
+            if table.stopped:
+                break
+            v.element(i)
+        self.open_claims = tuple(
+            OpenClaim(table.letter(p.claimant), table.letter(p.offender), p.amount, p.kind, p.where.index, p.message)
+            for p in table.pending
+            if p.status == "open" and p.kind != "impossible"
+        )
+        for p in table.pending:
+            if p.status == "open":
+                close_mistake(table, p, found, end=True)
+        rec = self.record
+        if not table.stopped and rec.headers.get("Result"):
+            check_result(table, rec.headers["Result"], found)
+        items = sorted(found.items, key=lambda f: (f.index if f.index >= 0 else 1 << 30, f.line, f.col))
+        return GameReport(
+            findings=items,
+            final_score=table.std.state,
+            trace=list(v.trace),
+            diagnostics=list(table.diagnostics),
+            profile_name=table.profile.name,
+            coups_verified=table.index,
+            entitled_score=table.ent.state,
+            game=table.game,
+            file=table.file,
+            headers=dict(rec.headers),
+            stopped=table.stopped,
+            notes=list(table.notes),
+            marques=list(table.marques),
+            double_holes={table.letter(s): n for s, n in table.double_holes.items()},
+            partie=douze_trous_outcome(table),
+        )

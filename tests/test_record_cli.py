@@ -21,6 +21,7 @@ from record_helpers import fixture_game, headers_of, type_coup
 
 from trictrac.cli.main import cli
 from trictrac.cli.record import run, screen
+from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
 from trictrac.replay.recording import RecordingSession
 
@@ -30,7 +31,7 @@ HAND = "fixtures/records/douze_trous.trn"
 
 def keys_of_game(rec, coups=None, session=None):
     """The keys typed for each coup (one string per coup), from a shadow session."""
-    shadow = session or RecordingSession.new(headers_of(rec))
+    shadow = session or RecordingSession.new(headers_of(rec), game_id=False)
     return ["".join(type_coup(shadow, c)) for c in (rec.coups if coups is None else coups)]
 
 
@@ -47,7 +48,7 @@ def test_whole_partie_typed_at_the_prompt(tmp_path):
     rec = fixture_game(DOUZE)
     path = tmp_path / "g.trn"
     keys = keys_of_game(rec)
-    shown = drive(RecordingSession.new(headers_of(rec), path=str(path)), "".join(keys))
+    shown = drive(RecordingSession.new(headers_of(rec), path=str(path), game_id=False), "".join(keys))
     assert path.read_text(encoding="utf-8") == write_record(rec)
     assert f"partie finie : {rec.headers['Result']}" in shown
     leave = next(line for line in write_record(rec).splitlines() if "s'en-va" in line)
@@ -75,7 +76,7 @@ def test_time_from_keystroke_to_display(capsys):
     """Each entry, and each key typed (hint, completions), updates the display in
     at most 50 ms (median; the 95th percentile is printed)."""
     rec = fixture_game(DOUZE)
-    s = RecordingSession.new(headers_of(rec))
+    s = RecordingSession.new(headers_of(rec), game_id=False)
     times = []
     for coup in rec.coups:
         shadow_keys = []
@@ -101,21 +102,22 @@ def test_time_from_keystroke_to_display(capsys):
 def test_ecole_claim_undo_and_comment_at_the_prompt(tmp_path):
     rec = fixture_game(HAND)
     path = tmp_path / "g.trn"
-    s = RecordingSession.new(headers_of(rec), path=str(path))
+    s = RecordingSession.new(headers_of(rec), path=str(path), game_id=False)
     keys = "".join(keys_of_game(rec, rec.coups[:4]))
     # coup 5: A forgets his jan de trois coups, B claims it; then an undo and again
-    plays_shadow = RecordingSession.new(headers_of(rec))
+    plays_shadow = RecordingSession.new(headers_of(rec), game_id=False)
     keys_of_game(rec, rec.coups[:4], plays_shadow)
     plays_shadow.enter("65")
     n = plays_shadow.state.plays.index("1/7 1/6") + 1
     coup5 = f"65{n}{'' if plays_shadow.complete(str(n)) else chr(13)}B:école+4\r"
     keys += coup5 + "\x1bOS" + coup5 + "/c oublié\r"  # F4 = undo
-    shown = drive(s, keys + "/s\r/b\r/q\r")
-    assert "! école de 4 points : jan de trois coups 4 non marqué par A (0 pour 4) — B peut la marquer" in shown
+    shown = drive(s, keys + "/s\r/b\r/q\r").replace("\n   ", " ")  # lines wrapped at 80 columns
+    assert "! ecole-par-moins (coup 5) : A marked 0 for a throw worth 4 to him — claimed by B" in shown
     assert "annulé : 5. A 6-5 1/7 1/6 B:école+4" in shown
     text = path.read_text(encoding="utf-8")
     assert text.endswith("5. A 6-5 1/7 1/6 B:école+4 {oublié}\n")
     assert "B (Martin) : 0 trous, 4 points" in shown and "points de A" in shown
+    assert f"pour continuer : trictrac record --resume {path}" in shown
     result = CliRunner().invoke(cli, ["check", "--json", str(path)])
     assert result.exit_code == 1 and result.output.count('"kind": "ecole-par-moins"') == 1
     assert result.output.count('"kind":') == 1
@@ -222,16 +224,19 @@ def test_killed_then_resumed(tmp_path):
     path = tmp_path / "g.trn"
     h = headers_of(rec)
     args = [str(path), "-a", h["A"], "-b", h["B"], "--event", h["Event"], "--round", h["Round"], "--date", "2026.11.24"]
-    shadow = RecordingSession.new({**h, "Date": "2026.11.24"})
+    args += ["--partie", h["Partie"]]
     with _Terminal(args, tmp_path) as term:  # leaving the block SIGKILLs the recorder
+        assert _wait_for(lambda: b"1. A jet ?" in term.seen), bytes(term.seen)[-300:]
+        game_id = parse_text(path.read_text(encoding="utf-8"))[0][0].headers["GameId"]  # its own
+        shadow = RecordingSession.new({**h, "Date": "2026.11.24", "GameId": game_id})
         _type_coups(term, shadow, rec.coups[:4], path)
         _wait_for_prompt(term, shadow.state.prompt)
         term.type("4")  # half an entry being typed, read: the throws it may start are listed
         assert _wait_for(lambda: b"4-1" in term.seen), bytes(term.seen)[-300:]
     assert path.read_text(encoding="utf-8") == write_record(shadow.record)
     with _Terminal(["--resume", str(path)], tmp_path) as term:
-        resumed = RecordingSession.resume(str(path))
-        resumed.path = None  # the shadow of what the recorder writes, not a second writer
+        # the shadow of what the recorder writes, not a second writer (that one is refused)
+        resumed = RecordingSession(parse_text(path.read_text(encoding="utf-8"))[0][0])
         _type_coups(term, resumed, rec.coups[4:8], path)
         _wait_for_prompt(term, resumed.state.prompt)
         term.type("\x04")  # Ctrl-D: quit, the file is already written
@@ -258,11 +263,11 @@ def test_a_closed_terminal_leaves_no_reader(tmp_path):
     """Closing a terminal waits for its drain thread, even a late one: the next terminal
     gets the same descriptor number, and a drain thread left reading it took the next
     recorder's output, prompt included (a flake of test_killed_then_resumed)."""
-    first = _LateReader([str(tmp_path / "a.trn")], tmp_path)
+    first = _LateReader([str(tmp_path / "a.trn"), "--no-ask"], tmp_path)
     _wait_for_prompt(first, "1. A jet ?")
     first.close()
     assert not first._drain.is_alive()
-    with _Terminal([str(tmp_path / "b.trn")], tmp_path) as second:
+    with _Terminal([str(tmp_path / "b.trn"), "--no-ask"], tmp_path) as second:
         assert second.master == first.master  # the number reused: the case that went wrong
         assert _wait_for(lambda: b"1. A jet ?" in second.seen), bytes(second.seen)
         assert f"{tmp_path / 'b.trn'} ; ".encode() in second.seen  # its first line too
@@ -282,7 +287,7 @@ def _invoke_typing(args, keys):
 def test_from_a_book_position(tmp_path):
     rec = fixture_game("fixtures/records/book_e36_sortie_pour_tout.trn")
     path = tmp_path / "g.trn"
-    keys = "".join(keys_of_game(rec, rec.coups[:1], RecordingSession.new(headers_of(rec))))
+    keys = "".join(keys_of_game(rec, rec.coups[:1], RecordingSession.new(headers_of(rec), game_id=False)))
     r = _invoke_typing([str(path), "--from", rec.start, "--partie", rec.headers["Partie"]], keys + "/q\r")
     assert r.exit_code == 0, r.output
     text = path.read_text(encoding="utf-8")
@@ -297,9 +302,9 @@ def test_db_import_at_the_end(tmp_path):
     """The last coup typed after --resume ends the partie; --db imports the record."""
     rec = fixture_game(DOUZE)
     path = tmp_path / "g.trn"
-    s = RecordingSession.new(headers_of(rec), path=str(path))
+    s = RecordingSession.new(headers_of(rec), path=str(path), game_id=False)
     keys_of_game(rec, rec.coups[:-1], s)
-    s.path = None
+    s.close()  # the lock given back; the session writes no more
     keys = "".join(keys_of_game(rec, rec.coups[-1:], s))
     db = tmp_path / "club.db"
     r = _invoke_typing(["--resume", str(path), "--db", str(db)], keys)
