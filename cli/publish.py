@@ -88,6 +88,12 @@ def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[t
     help="Rank the club's games of this database on standings.html (default: the games published); "
     "without FILE, publish its games too.",
 )
+@click.option(
+    "--analyse",
+    "analyse_play",
+    is_flag=True,
+    help="Add the play analysis to each game's page (docs/analysis.md; about half a minute a partie).",
+)
 @selection_options
 @profile_option
 @json_option
@@ -99,6 +105,7 @@ def publish(
     title: str | None,
     standings_href: str | None,
     db_path: str | None,
+    analyse_play: bool,
     season: str | None,
     date_from: str | None,
     date_to: str | None,
@@ -146,6 +153,8 @@ def publish(
         "standings_href": standings_href,
         "standings": standings,
     }
+    if analyse_play:  # issue 29
+        opts["analyse"] = True
     try:
         if show_bar:
             shown: Any = click.progressbar(

@@ -223,6 +223,21 @@ FR: dict[str, str] = {
     "st_cross_douze": "Parties gagnées–perdues du joueur de la ligne contre celui de la colonne.",
     "st_cross_ecrire": "Solde en jetons du joueur de la ligne contre celui de la colonne.",
     "st_self": "×",
+    # play analysis (issue 29; publish/analysis_view.py)
+    "an_title": "Analyse du jeu",
+    "an_note": "Chances de gagner la partie selon l'évaluateur (docs/analysis.md) ; coup douteux ?! (2 % de chances perdues), faute ? (4 %), grosse faute ?? (8 %).",
+    "an_player": "Joueur",
+    "an_choices": "Coups à choix",
+    "an_mean_loss": "Perte moyenne",
+    "an_doubtful": "douteux",
+    "an_mistake": "faute",
+    "an_blunder": "grosse faute",
+    "an_chart": "Chances au fil de la partie",
+    "an_chart_title": "Chances de gagner de {a} après chaque coup",
+    "an_coups": "Le coup joué et le meilleur",
+    "an_loss": "{loss} de chances perdues",
+    "an_written": "Joué : {moves} ({win})",
+    "an_best": "Meilleur : {moves} ({win})",
 }
 
 EN: dict[str, str] = {
@@ -407,6 +422,21 @@ EN: dict[str, str] = {
     "st_cross_douze": "Games won–lost by the row's player against the column's.",
     "st_cross_ecrire": "Net jetons of the row's player against the column's.",
     "st_self": "×",
+    # play analysis (issue 29; publish/analysis_view.py)
+    "an_title": "Play analysis",
+    "an_note": "Chances to win the partie by the evaluator (docs/analysis.md); doubtful ?! (2 % of chances lost), mistake ? (4 %), blunder ?? (8 %).",
+    "an_player": "Player",
+    "an_choices": "Coups with a choice",
+    "an_mean_loss": "Mean loss",
+    "an_doubtful": "doubtful",
+    "an_mistake": "mistake",
+    "an_blunder": "blunder",
+    "an_chart": "Chances through the game",
+    "an_chart_title": "Chances to win of {a} after each coup",
+    "an_coups": "The play made and the best",
+    "an_loss": "{loss} of chances lost",
+    "an_written": "Played: {moves} ({win})",
+    "an_best": "Best: {moves} ({win})",
 }
 
 LABELS: dict[str, dict[str, str]] = {"fr": FR, "en": EN}

@@ -118,6 +118,13 @@ def player_pages(names: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def _play_analysis(record: Any, profile: Any) -> dict[str, Any] | None:
+    """The play analysis of a record (issue 29; docs/analysis.md)."""
+    from ..analysis.review import analyse_record
+
+    return analyse_record(record, profile=profile)
+
+
 def publish_files(
     paths: Iterable[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
@@ -129,6 +136,7 @@ def publish_files(
     title: str | None = None,
     standings_href: str | None = None,
     standings: dict[str, Any] | None = None,
+    analyse: bool = False,
 ) -> PublishReport:
     """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
     player.
@@ -172,8 +180,16 @@ def publish_files(
                 except ValueError as e:  # e.g. an unknown Profile header: this game is published unverified
                     report, error = None, str(e)
                     rep.failures.append((name, g, error))
+                played = _play_analysis(record, profile) if analyse and report is not None else None  # issue 29
                 done = game_page(
-                    record, report, profile=profile, number=number, index_href="index.html", not_verified=error, lang=L
+                    record,
+                    report,
+                    profile=profile,
+                    number=number,
+                    index_href="index.html",
+                    not_verified=error,
+                    lang=L,
+                    analysis=played,
                 )
                 target = out / fname
                 atomic_write_text(target, done.html)
