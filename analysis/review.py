@@ -246,9 +246,14 @@ def render_review(result: dict[str, Any], *, name: str = "") -> str:
     return "\n".join(lines)
 
 
-def annotate_review(record: Record, result: dict[str, Any]) -> Record:
+#: the comment's words in French (the published pages' language)
+_FR = {"doubtful": "douteux", "mistake": "faute", "blunder": "grosse faute", "s'en aller": "s'en aller"}
+
+
+def annotate_review(record: Record, result: dict[str, Any], lang: str = "en") -> Record:
     """A copy of ``record`` with each classed coup's glyph and, as a comment, the best
-    choice and the loss (the record reads again: comments and glyphs of the notation)."""
+    choice and the loss (the record reads again: comments and glyphs of the notation).
+    ``lang`` ``"fr"``: the comment in French."""
     by_index = {c["index"]: c for c in result["coups"]}
     out: list[Any] = []
     idx = -1
@@ -259,12 +264,20 @@ def annotate_review(record: Record, result: dict[str, Any]) -> Record:
             if c is not None and (c["class"] or c.get("decision")):
                 extra: list[Any] = []
                 b = c["best"]
-                text = (
-                    f"analysis: best {b['moves']} (chances {_pct(b['win'])}), "
-                    f"written {_pct(c['written']['win'])}, loss {_pct(c['loss']['win'])}"
-                )
-                if c["class"]:
-                    text += f", {c['class']}"
+                if lang == "fr":
+                    text = (
+                        f"analyse : meilleur {b['moves']} (chances {_pct(b['win'])}), "
+                        f"joué {_pct(c['written']['win'])}, perte {_pct(c['loss']['win'])}"
+                    ).replace(".", ",")
+                    if c["class"]:
+                        text += f", {_FR[c['class']]}"
+                else:
+                    text = (
+                        f"analysis: best {b['moves']} (chances {_pct(b['win'])}), "
+                        f"written {_pct(c['written']['win'])}, loss {_pct(c['loss']['win'])}"
+                    )
+                    if c["class"]:
+                        text += f", {c['class']}"
                 extra.append(Comment(text.replace("{", "(").replace("}", ")")))
                 if c["class"]:
                     extra.append(Glyph(GLYPHS[c["class"]]))

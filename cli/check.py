@@ -235,7 +235,7 @@ def annotate(file: str, output: str, explain: bool, lang: str, analyse_play: boo
             if analyse_play:  # issue 29
                 from ..analysis.review import analyse_record, annotate_review
 
-                annotated = annotate_review(annotated, analyse_record(pr.record, profile=profile))
+                annotated = annotate_review(annotated, analyse_record(pr.record, profile=profile), lang)
             texts.append(write_record(annotated))
     if not texts:
         raise BadInput(f"{file}: no game found")

@@ -19,6 +19,10 @@ from .markup import esc
 
 __all__ = ["analysis_section", "evaluation_chart"]
 
+#: the two boards side by side (wrapping on a narrow screen)
+_BESIDE = "display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start"
+_FIGURE = "margin:0;max-width:320px"
+
 #: classed coups drawn at most (the page stays small; the JSON has them all)
 MAX_DRAWN = 40
 
@@ -45,11 +49,12 @@ def evaluation_chart(analysis: dict[str, Any], names: tuple[str, str], L: Labels
         if c["class"]
     )
     return (
-        f'<svg id="analysis-chart" class="an-chart" viewBox="0 0 {width} {h}" role="img" aria-labelledby="an-chart-t">'
+        f'<svg id="analysis-chart" class="an-chart" viewBox="0 0 {width} {h}" width="{width}" height="{h}" '
+        f'style="max-width:100%;height:auto" role="img" aria-labelledby="an-chart-t">'
         f'<title id="an-chart-t">{title}</title>'
         f'<rect x="{pad}" y="{pad}" width="{width - 2 * pad}" height="{h - 2 * pad}" fill="none" stroke="#999"/>'
         f'<line x1="{pad}" y1="{mid:.1f}" x2="{width - pad}" y2="{mid:.1f}" stroke="#999" stroke-dasharray="4 3"/>'
-        f'<text x="2" y="{pad + 4}" font-size="10">100 %</text><text x="2" y="{h - pad + 4}" font-size="10">0 %</text>'
+        f'<text x="0" y="{pad - 6}" font-size="9">100 %</text><text x="0" y="{h - 6}" font-size="9">0 %</text>'
         f'<polyline points="{line}" fill="none" stroke="#333" stroke-width="1.5"/>{marks}</svg>'
     )
 
@@ -136,7 +141,7 @@ def _pair(c: dict[str, Any], game: Any, L: Labels) -> str:
     best = _drawn(game, roll, b, "an-best", L("an_best", moves=b["moves"], win=_pct(b["win"], L)))
     return (
         f'<div class="an-coup" id="an-{c["index"]}"><p class="an-head">{esc(head)}</p>'
-        f'<div class="an-boards">{written}{best}</div></div>'
+        f'<div class="an-boards" style="{_BESIDE}">{written}{best}</div></div>'
     )
 
 

@@ -714,7 +714,7 @@ def game_page(
     if analysis is not None:  # issue 29: the classes' glyphs and best plays in the coups
         from ..analysis.review import annotate_review
 
-        record = annotate_review(record, analysis)
+        record = annotate_review(record, analysis, labels(lang).lang)
     L = labels(lang)
     names = seat_names(record)
     pair = (names["A"], names["B"])

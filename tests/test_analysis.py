@@ -243,6 +243,11 @@ def test_annotate_round_trip() -> None:
             assert notes and row["best"]["moves"] in notes[0]
     # the annotated record analyses the same (comments and glyphs change nothing)
     assert analyse_record(again[0])["players"] == res["players"]
+    # in French too (the published pages' words)
+    fr, diags = parse_text(write_record(annotate_review(rec, res, "fr")))
+    assert not [d for d in diags if d.severity == "error"]
+    notes = [a.text for e in fr[0].elements if isinstance(e, Coup) for a in e.after if isinstance(a, Comment)]
+    assert notes and all(n.startswith("analyse : meilleur ") for n in notes)
 
 
 # -- the commands ------------------------------------------------------------------------
@@ -296,3 +301,14 @@ def test_choice_of_leaving_is_offered() -> None:
                 assert Choice(None, True) in choices(g, roll)
                 return
     pytest.fail("no hole made in 400 coups")
+
+
+def test_match_plays_both_seats_on_the_same_dice() -> None:
+    from trictrac.analysis.match import play_one, run_match
+
+    s = run_match("random", 2, seed=3)
+    assert s["parties"] == 4 and 0.0 <= s["win_rate"]["mean"] <= 1.0
+    assert s["win_rate"]["low"] <= s["win_rate"]["mean"] <= s["win_rate"]["high"]
+    # the same seed and seats give the same partie
+    seats = {"A": analyse_bot(), "B": bot_coup}
+    assert play_one(3, 0, seats) == play_one(3, 0, seats)
