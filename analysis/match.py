@@ -5,8 +5,8 @@ the same dice (seeded from ``--seed`` and ``i``) are thrown for both parties, th
 analyse player in seat A in one and in seat B in the other (who throws first is drawn
 from the same seed, so each side opens as often).  Reported from the analyse player's
 side: the win rate and the holes per partie (his holes less his opponent's at the end),
-each with a 95 % confidence interval (normal approximation, mean ± 1.96 standard
-errors over the parties).  ``-j N`` plays on N processes; the figures do not depend on it.
+each with a 95 % confidence interval (the win rate: Wilson's score interval; the holes:
+the normal approximation, mean ± 1.96 standard errors over the parties).  ``-j N`` plays on N processes; the figures do not depend on it.
 
     python -m trictrac.analysis.match --against heuristic -n 1000 --seed 1 -j 2
 """
@@ -68,6 +68,16 @@ def _ci(xs: list[float]) -> dict[str, float]:
     return {"mean": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4)}
 
 
+def _wilson(xs: list[float]) -> dict[str, float]:
+    """A proportion with its 95 % Wilson score interval (sound also at 0 % or 100 %)."""
+    n = len(xs)
+    p = sum(xs) / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return {"mean": round(p, 4), "low": round(centre - half, 4), "high": round(centre + half, 4)}
+
+
 def summary(rows: Iterable[tuple[float, float, int]], against: str, seed: int, deep: int) -> dict[str, Any]:
     rows = list(rows)
     return {
@@ -75,24 +85,36 @@ def summary(rows: Iterable[tuple[float, float, int]], against: str, seed: int, d
         "against": against,
         "seed": seed,
         "parties": len(rows),
-        "win_rate": _ci([r[0] for r in rows]),
+        "win_rate": _wilson([r[0] for r in rows]),
         "holes_per_partie": _ci([r[1] for r in rows]),
         "coups_per_partie": round(sum(r[2] for r in rows) / max(1, len(rows)), 1),
     }
 
 
-def run_match(against: str, pairs: int, seed: int = 1, jobs: int = 1, deep: int = 0) -> dict[str, Any]:
-    """``pairs`` pairs of parties (2 × pairs parties) against ``against``."""
+def run_match(
+    against: str, pairs: int, seed: int = 1, jobs: int = 1, deep: int = 0, *, every: int = 0, log: Any = None
+) -> dict[str, Any]:
+    """``pairs`` pairs of parties (2 × pairs parties) against ``against``; with
+    ``every`` the summary of the pairs played so far (always the first ones, in order)
+    is printed to ``log`` every ``every`` pairs."""
     work = [(seed, i, against, deep) for i in range(pairs)]
     t0 = time.perf_counter()
     rows: list[tuple[float, float, int]] = []
+
+    def done(pair: list[tuple[float, float, int]]) -> None:
+        rows.extend(pair)
+        if every and log is not None and len(rows) % (2 * every) == 0:
+            s = summary(rows, against, seed, deep)
+            s["seconds"] = round(time.perf_counter() - t0, 1)
+            print(format_summary(s), file=log, flush=True)
+
     if jobs > 1:
         with get_context("fork").Pool(jobs) as pool:
-            for pair in pool.imap(_pair, work, chunksize=4):
-                rows.extend(pair)
+            for pair in pool.imap(_pair, work, chunksize=1):
+                done(pair)
     else:
         for w in work:
-            rows.extend(_pair(w))
+            done(_pair(w))
     out = summary(rows, against, seed, deep)
     out["seconds"] = round(time.perf_counter() - t0, 1)
     return out
@@ -116,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--deep", type=int, default=0, help="choices valued again by the 21 replies (default 0)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--every", type=int, default=0, help="print the summary so far every N pairs (to stderr)")
     a = ap.parse_args(argv)
     if a.pairs < 1 or a.jobs < 1 or a.deep < 0:
         print("match: -n and -j must be >= 1, --deep >= 0", file=sys.stderr)
@@ -123,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     against = [b for b in BOTS if b != "analyse"] if a.against == "all" else [a.against]
     results = []
     for b in against:
-        s = run_match(b, a.pairs, a.seed, a.jobs, a.deep)
+        s = run_match(b, a.pairs, a.seed, a.jobs, a.deep, every=a.every, log=sys.stderr)
         results.append(s)
         if not a.json:
             print(format_summary(s), flush=True)

@@ -312,3 +312,23 @@ def test_match_plays_both_seats_on_the_same_dice() -> None:
     # the same seed and seats give the same partie
     seats = {"A": analyse_bot(), "B": bot_coup}
     assert play_one(3, 0, seats) == play_one(3, 0, seats)
+
+
+def _leave_or_stay(a: dict[int, int], b: dict[int, int], points: int, roll: tuple[int, int]) -> str:
+    pos = Position.from_points(
+        a, b, turn="A", mover_coups=8, other_coups=8, mover_coin_taken=a.get(12, 0) >= 2, other_coin_taken=True
+    )
+    g = Game("douze-trous", start=pos, score=ScoreState(PlayerScore(points=points, holes=3), PlayerScore(holes=3)))
+    assert g.can_leave(roll)
+    return "leave" if EV.rank(g, roll)[0].choice.leave else "stay"
+
+
+def test_leave_or_stay_as_003_art_159() -> None:
+    # 003 §159: « un grand avantage à s'en aller, si l'on a un jeu moins bien disposé que
+    # celui de l'adversaire »; stay when one's game is better disposed to conserve.
+    # A scattered, B's grand jan made: A's 3-1 hits à vrai on B's 2nd point (4 points, a hole)
+    poor = {1: 10, 3: 1, 4: 1, 5: 1, 20: 1, 21: 1}
+    strong = {1: 3, 7: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 2}
+    assert _leave_or_stay(poor, {1: 2, 2: 1, 7: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 2}, 10, (3, 1)) == "leave"
+    # A's grand jan made, B on his talon and coin: A conserves (4 points, a hole) and stays
+    assert _leave_or_stay(strong, {1: 13, 12: 2}, 8, (2, 1)) == "stay"
