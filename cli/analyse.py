@@ -1,5 +1,7 @@
-"""``trictrac analyse``: legal plays, scoring events and chances of a position
-(wiring only; the work is :func:`trictrac.replay.analyse.analyse`)."""
+"""``trictrac analyse``: legal plays, scoring events and chances of a position, each
+throw's plays ranked by the evaluator; with ``--game FILE`` the play analysis of whole
+games (wiring only; the work is :func:`trictrac.replay.analyse.analyse`,
+:mod:`trictrac.analysis.evaluator` and :mod:`trictrac.analysis.review`)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ from typing import Any
 import click
 
 from ..notation.position import parse_position
+from ..notation.textio import terminal_safe
 from ..replay.analyse import analyse as analyse_position
 from ..replay.analyse import parse_roll, render_text
+from ..replay.ledger import ScoreState
 from ..replay.position import Position
 from ..replay.profiles import DEFAULT_PROFILE, Profile
-from .common import BadInput, echo_json, json_option, profile_option
+from .common import BadInput, echo_json, jobs_option, json_option, profile_option, read_input
 
 _JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
 
@@ -109,6 +113,109 @@ def position_from_text(text: str) -> Position:
     return Position.from_spec(spec)
 
 
+def score_from_text(text: str) -> ScoreState:
+    """The score of a one-line position (zero when it gives none)."""
+    spec, _ = parse_position(text)
+    return ScoreState() if spec is None else ScoreState.from_spec(spec)
+
+
+def _analyse_one(args: tuple[int, Any, Profile | None]) -> dict[str, Any]:
+    from ..analysis.review import analyse_record
+
+    i, record, profile = args
+    out = analyse_record(record, profile=profile)
+    out["game"] = i
+    return out
+
+
+def analyse_games(records: list[Any], profile: Profile | None, jobs: int = 1) -> list[dict[str, Any]]:
+    """The play analysis of each record (``analysis.review.analyse_record``), on
+    ``jobs`` processes across games."""
+    work = [(i, r, profile) for i, r in enumerate(records)]
+    if jobs > 1 and len(work) > 1:
+        from multiprocessing import get_context
+
+        with get_context("fork").Pool(min(jobs, len(work))) as pool:
+            return list(pool.imap(_analyse_one, work))
+    return [_analyse_one(w) for w in work]
+
+
+def read_records(file: str) -> list[Any]:
+    """The records of FILE (``-`` standard input); :class:`BadInput` when none."""
+    from ..notation.reader import iter_records
+
+    inp = read_input(file)
+    with inp.stream() as fh:
+        records = [pr.record for pr in iter_records(fh, file=inp.name)]
+    records = [r for r in records if r.headers or r.elements]
+    if not records:
+        raise BadInput(f'{file}: no trictrac record found (a record starts with [Tag "value"] lines)')
+    return records
+
+
+def _analyse_game_file(file: str, profile: Profile | None, jobs: int, as_json: bool) -> None:
+    from ..analysis.review import render_review
+
+    results = analyse_games(read_records(file), profile, jobs)
+    if as_json:
+        echo_json(results)
+        return
+    for res in results:
+        click.echo(terminal_safe(render_review(res, name=f"{file} game {res['game'] + 1}")))
+
+
+def _ranked(pos: Position, score: ScoreState, profile: Profile, kind: str, result: dict[str, Any]) -> None:
+    """Each roll of ``result`` gains ``ranked``: its choices valued by the evaluator,
+    best first (docs/architecture.md, the analyse JSON)."""
+    from ..analysis.evaluator import load_evaluator
+    from ..analysis.review import FULL, KEEP
+    from ..replay.game import Game, GameFlowError
+
+    ev = load_evaluator()
+    try:
+        game = Game(kind, profile, start=pos, score=score)
+    except GameFlowError as e:
+        raise BadInput(f"position: {e}") from None
+    if game.finished:
+        for r in result["rolls"]:
+            r["ranked"] = []
+        return
+    for r in result["rolls"]:
+        roll = parse_roll(r["roll"])
+        ranked = ev.rank(game, roll, depth=2, keep=KEEP, full=FULL)
+        r["ranked"] = [
+            {
+                "play": x.moves(),
+                "moves": x.text(),
+                "leave": x.choice.leave,
+                "equity": round(x.value.equity, 4),
+                "win": round(x.value.win, 4),
+                "depth": x.depth,
+                "points": x.points,
+                "given": x.given,
+                "reply_points": None if x.reply_points is None else round(x.reply_points, 3),
+                "reply_hit": None if x.reply_hit is None else round(x.reply_hit, 2),
+            }
+            for x in ranked
+        ]
+
+
+def _ranked_text(result: dict[str, Any], shown: int = 5) -> str:
+    lines = []
+    for r in result["rolls"]:
+        if not r.get("ranked"):
+            continue
+        lines.append(f"{r['roll']} ranked (chances to win, equity):")
+        for x in r["ranked"][:shown]:
+            extra = ""
+            if x["reply_points"] is not None:
+                extra = f"; his reply: {x['reply_points']:.1f} points on average, hits {x['reply_hit']:.0f}/36"
+            lines.append(
+                f"  {x['moves']}: {100 * x['win']:.1f} %, {x['equity']:+.3f} (now +{x['points']}, gives {x['given']}{extra})"
+            )
+    return "\n".join(lines)
+
+
 @click.command("analyse")
 @click.argument("position", required=False)
 @click.option("--roll", "roll", default=None, metavar="A-B", help="Analyse one roll only, e.g. 5-4 (default: all 21).")
@@ -120,10 +227,35 @@ def position_from_text(text: str) -> Position:
     help='The position as JSON: {"mover": {"1": 13, "12": 2}, "other": {"1": 15}, '
     '"mover_off": 0, "other_off": 0, "mover_coups": 1, "other_coups": 1}.',
 )
+@click.option(
+    "--game",
+    "game_file",
+    default=None,
+    metavar="FILE",
+    help="Analyse the plays of every game of FILE ('-' standard input): each coup's choices ranked, "
+    "the written one's loss and class, each player's summary (docs/analysis.md).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["douze-trous", "a-ecrire"]),
+    default="douze-trous",
+    show_default=True,
+    help="The partie the position is played in (the unit of the equity).",
+)
+@click.option("--no-rank", is_flag=True, help="Do not rank the plays (legal plays, events and chances only).")
+@jobs_option
 @profile_option
 @json_option
 def analyse(
-    position: str | None, roll: str | None, position_json: str | None, profile: Profile | None, as_json: bool
+    position: str | None,
+    roll: str | None,
+    position_json: str | None,
+    game_file: str | None,
+    kind: str,
+    no_rank: bool,
+    jobs: int,
+    profile: Profile | None,
+    as_json: bool,
 ) -> None:
     """Legal plays and scoring events of POSITION for one roll or all 21, the points
     of each side, and the chances out of 36 of each kind of event.
@@ -138,8 +270,17 @@ def analyse(
       trictrac analyse "A{1:13,12:2} B{1:15}" --roll 6-1 --json
       trictrac analyse --position-json '{"mover": {"1": 13, "12": 2}, "other": {"1": 15}, "mover_off": 0, "other_off": 0, "mover_coups": 1, "other_coups": 1}'
 
-    Exit codes: 0 ok, 2 bad position, roll or options.
+    Each roll's plays (and s'en aller when the throw completes a hole) are ranked by
+    the evaluator (docs/analysis.md): chances to win and equity, the points of the
+    throw, and the opponent's average reply.  --game FILE analyses whole games.
+
+    Exit codes: 0 ok, 2 bad position, roll, file or options.
     """
+    if game_file is not None:
+        if position is not None or position_json is not None or roll is not None:
+            raise BadInput("--game FILE analyses games: give no POSITION, --position-json or --roll with it")
+        _analyse_game_file(game_file, profile, jobs, as_json)
+        return
     if (position is None) == (position_json is None):
         raise BadInput("give either POSITION or --position-json (exactly one)")
     pos = position_from_json(position_json) if position_json is not None else position_from_text(position or "")
@@ -147,8 +288,14 @@ def analyse(
         r = parse_roll(roll) if roll is not None else None
     except ValueError as e:
         raise BadInput(f"--roll: {e}") from None
-    result: dict[str, Any] = analyse_position(pos, profile or DEFAULT_PROFILE, r)
+    prof = profile or DEFAULT_PROFILE
+    result: dict[str, Any] = analyse_position(pos, prof, r)
+    if not no_rank:
+        score = score_from_text(position) if position is not None else ScoreState()
+        _ranked(pos, score, prof, kind, result)
     if as_json:
         echo_json(result)
     else:
         click.echo(render_text(result))
+        if not no_rank:
+            click.echo(_ranked_text(result))

@@ -94,9 +94,24 @@ def _streamed(
     help="Stop a game at the first mistake of the record itself (a move it cannot make, a coup "
     "for the wrong side) instead of proposing the nearest legal play and going on.",
 )
+@click.option(
+    "--analyse",
+    "analyse_play",
+    is_flag=True,
+    help="Also analyse the plays: each coup's loss against the best choice, its class and each "
+    'player\'s summary (docs/analysis.md; JSON: an "analysis" key per game).',
+)
 @lang_option
 @batch_collector()
-def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: int, strict: bool, lang: Words) -> None:
+def check(
+    files: tuple[str, ...],
+    profile: Profile | None,
+    as_json: bool,
+    jobs: int,
+    strict: bool,
+    analyse_play: bool,
+    lang: Words,
+) -> None:
     """Verify recorded games against the rules: one line per finding, a summary per game
     (and a last line of totals when several files are given).  FILE '-' reads standard
     input; a missing or unreadable FILE is reported and the others are still checked.
@@ -121,7 +136,9 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
         try:
             inp = open_input(name)
             path = terminal_safe(inp.name)
+            plays = _play_analysis(inp, profile) if analyse_play else None  # issue 29
             for rep in _streamed(inp, profile, jobs, recover=not strict):
+                played = next(plays, None) if plays is not None else None
                 errors = [d for d in rep.diagnostics if d.severity == "error"]
                 games += 1
                 coups += rep.coups_verified
@@ -129,11 +146,13 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
                 if rep.findings or errors:
                     dirty = True
                 if as_json:
-                    text = json.dumps(rep.as_dict(lang=lang), ensure_ascii=False, indent=2)
+                    text = json.dumps(rep.as_dict(lang=lang) | _analysis_key(played), ensure_ascii=False, indent=2)
                     click.echo(("[\n" if not items else ",\n") + textwrap.indent(text, "  "), nl=False)
                     items += 1
                     continue
                 _echo_report(rep, path, colour, lang)
+                if played is not None:
+                    click.echo(terminal_safe(_analysis_text(played, path)))
         except (InputError, BadInput) as e:
             click.echo(f"Error: {terminal_safe(str(e.format_message() if isinstance(e, BadInput) else e))}", err=True)
             bad += 1
@@ -142,6 +161,28 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
     elif len(files) > 1:
         click.echo(summary_line(len(files), games, coups, findings, unreadable=bad, lang=lang))
     raise SystemExit(2 if bad else 1 if dirty else 0)
+
+
+def _play_analysis(inp: Input, profile: Profile | None) -> Iterator[dict[str, Any]]:
+    """The play analysis of each game of ``inp`` in turn (``analysis.review``)."""
+    from ..analysis.review import analyse_record
+    from ..notation.reader import iter_records
+
+    with inp.stream() as fh:
+        for i, pr in enumerate(iter_records(fh, file=inp.name)):
+            res = analyse_record(pr.record, profile=profile)
+            res["game"] = i
+            yield res
+
+
+def _analysis_key(played: dict[str, Any] | None) -> dict[str, Any]:
+    return {} if played is None else {"analysis": played}
+
+
+def _analysis_text(played: dict[str, Any], path: str) -> str:
+    from ..analysis.review import render_review
+
+    return render_review(played, name=f"{path} game {played['game'] + 1}")
 
 
 def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
@@ -165,9 +206,15 @@ def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
     help="Where to write the annotated record ('-' = standard output).",
 )
 @click.option("--explain", is_flag=True, help="Also write each coup's entitled marks.")
+@click.option(
+    "--analyse",
+    "analyse_play",
+    is_flag=True,
+    help="Also write the play analysis: the classes as glyphs (?! ? ??) and the best choice as a comment.",
+)
 @lang_option
 @profile_option
-def annotate(file: str, output: str, explain: bool, lang: Words, profile: Profile | None) -> None:
+def annotate(file: str, output: str, explain: bool, lang: Words, analyse_play: bool, profile: Profile | None) -> None:
     """Write FILE in canonical notation with every finding as a comment and a glyph.
     FILE '-' reads standard input.  The output file is written whole or not at all.
 
@@ -190,7 +237,12 @@ def annotate(file: str, output: str, explain: bool, lang: Words, profile: Profil
             rep = verify(
                 pr.record, profile, file=inp.name, game=i, trace=explain, diagnostics=pr.diagnostics, recover=True
             )
-            texts.append(write_record(annotate_record(pr.record, rep, explain=explain, lang=lang)))
+            annotated = annotate_record(pr.record, rep, explain=explain, lang=lang)
+            if analyse_play:  # issue 29
+                from ..analysis.review import analyse_record, annotate_review
+
+                annotated = annotate_review(annotated, analyse_record(pr.record, profile=profile), lang.lang)
+            texts.append(write_record(annotated))
     if not texts:
         raise BadInput(f"{file}: no game found")
     text = "\n".join(texts)

@@ -115,6 +115,12 @@ def _as_their_files(tmp: Path, chosen: list[tuple[Any, ...]], default: str) -> l
     help="Rank the club's games of this database on standings.html (default: the games published); "
     "without FILE, publish its games too.",
 )
+@click.option(
+    "--analyse",
+    "analyse_play",
+    is_flag=True,
+    help="Add the play analysis to each game's page (docs/analysis.md; about half a minute a partie).",
+)
 @selection_options
 @profile_option
 @name_option
@@ -127,6 +133,7 @@ def publish(
     title: str | None,
     standings_href: str | None,
     db_path: str | None,
+    analyse_play: bool,
     season: str | None,
     date_from: str | None,
     date_to: str | None,
@@ -178,6 +185,8 @@ def publish(
         "standings": standings,
         "names": names,
     }
+    if analyse_play:  # issue 29
+        opts["analyse"] = True
     try:
         if show_bar:
             shown: Any = click.progressbar(

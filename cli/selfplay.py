@@ -58,6 +58,20 @@ from .common import BadInput, profile_option, progress
     default=None,
     help="Where to write the injected mistakes (default: OUTPUT.injected.json).",
 )
+@click.option(
+    "--bot",
+    type=click.Choice(["heuristic", "random", "analyse"]),
+    default="heuristic",
+    show_default=True,
+    help="The bot that plays (both seats; see --against): heuristic (replay/selfplay.py), random, "
+    "or analyse (the evaluator, docs/analysis.md).",
+)
+@click.option(
+    "--against",
+    type=click.Choice(["heuristic", "random", "analyse"]),
+    default=None,
+    help="The bot in seat B (default: the same as --bot).",
+)
 @profile_option
 @click.option(
     "-o",
@@ -75,6 +89,8 @@ def selfplay(
     inject_k: int,
     kinds: str | None,
     truth: Path | None,
+    bot: str,
+    against: str | None,
     profile: Profile | None,
     output: Path | None,
 ) -> None:
@@ -93,6 +109,13 @@ def selfplay(
     prof = profile or DEFAULT_PROFILE
     if marques is not None and kind in MULTI and marques % (3 if kind == "a-tourner" else 2):
         raise BadInput(f"a partie {kind} needs a number of marqués divisible by {3 if kind == 'a-tourner' else 2}")
+    bots = None
+    if bot != "heuristic" or against not in (None, "heuristic"):  # issue 29
+        if kind in MULTI:
+            raise BadInput(f"--bot and --against play parties of two; not {kind}")
+        from ..analysis.player import make_bot
+
+        bots = {"A": make_bot(bot), "B": make_bot(against or bot)}
     kind_list = None
     if kinds:
         kind_list = [k.strip() for k in kinds.split(",") if k.strip()]
@@ -111,7 +134,7 @@ def selfplay(
     with stack:
         bar = stack.enter_context(progress(n if output else 0, "selfplay"))  # on a terminal only
         rng = random.Random(f"inject:{seed}")
-        for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques)):
+        for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques, bots=bots)):
             if inject_k:
                 try:
                     rec, done = inject(rec, inject_k, rng, kind_list, prof)

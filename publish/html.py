@@ -677,6 +677,7 @@ def render_game(
     index_href: str | None = None,
     not_verified: str | None = None,
     lang: str | Labels = "fr",
+    analysis: dict[str, Any] | None = None,
 ) -> str:
     """A full HTML5 page for one game (see the module docstring).
 
@@ -686,7 +687,14 @@ def render_game(
     ``not_verified``: why there is no report (shown instead of the findings).
     """
     return game_page(
-        record, report, profile=profile, number=number, index_href=index_href, not_verified=not_verified, lang=lang
+        record,
+        report,
+        profile=profile,
+        number=number,
+        index_href=index_href,
+        not_verified=not_verified,
+        lang=lang,
+        analysis=analysis,
     ).html
 
 
@@ -708,10 +716,17 @@ def game_page(
     index_href: str | None = None,
     not_verified: str | None = None,
     lang: str | Labels = "fr",
+    analysis: dict[str, Any] | None = None,
 ) -> GamePage:
-    """:func:`render_game`, keeping the sheet's body for the page of all sheets."""
+    """:func:`render_game`, keeping the sheet's body for the page of all sheets.
+    ``analysis``: the play analysis of the record (``analysis.review.analyse_record``),
+    shown by :mod:`.analysis_view`."""
     from .sheet import feuille_body, feuille_head
 
+    if analysis is not None:  # issue 29: the classes' glyphs and best plays in the coups
+        from ..analysis.review import annotate_review
+
+        record = annotate_review(record, analysis, labels(lang).lang)
     L = labels(lang)
     names = seat_names(record)
     pair = (names["A"], names["B"])
@@ -740,6 +755,10 @@ def game_page(
     body.append(_coups_table(record, findings, trace, st, names, L))
     body.append("</section></div>")
     body.append(_chart_section(st, pair, L))
+    if analysis is not None:
+        from .analysis_view import analysis_section
+
+        body.append(analysis_section(record, analysis, names, L))
     sheet = feuille_body(record, report, profile, trace, L)
     body.append(feuille_head(L) + sheet)
     body.append(f"<footer><p>{esc(L('footer'))}</p></footer>")

@@ -122,6 +122,13 @@ def player_pages(names: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def _play_analysis(record: Any, profile: Any) -> dict[str, Any] | None:
+    """The play analysis of a record (issue 29; docs/analysis.md)."""
+    from ..analysis.review import analyse_record
+
+    return analyse_record(record, profile=profile)
+
+
 def publish_files(
     paths: Iterable[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
@@ -134,6 +141,7 @@ def publish_files(
     standings_href: str | None = None,
     standings: dict[str, Any] | None = None,
     names: dict[str, str] | None = None,
+    analyse: bool = False,
 ) -> PublishReport:
     """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
     player.
@@ -179,8 +187,16 @@ def publish_files(
                 except ValueError as e:  # e.g. an unknown Profile header: this game is published unverified
                     report, error = None, str(e)
                     rep.failures.append((name, g, error))
+                played = _play_analysis(record, profile) if analyse and report is not None else None  # issue 29
                 done = game_page(
-                    record, report, profile=profile, number=number, index_href="index.html", not_verified=error, lang=L
+                    record,
+                    report,
+                    profile=profile,
+                    number=number,
+                    index_href="index.html",
+                    not_verified=error,
+                    lang=L,
+                    analysis=played,
                 )
                 target = out / fname
                 atomic_write_text(target, done.html)

@@ -48,7 +48,7 @@ hits one throw ahead only, throw by throw rather than by the exact ways of B3.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from ..notation.record import (
     Action,
@@ -351,6 +351,10 @@ def bot_coup(
     return roll, ps, None if leave else play, leave, say
 
 
+#: a bot: ``(game, rng, *, pour_tout, dice) -> (roll, legal plays, play, leave, pour_tout)``
+BotCoup = Callable[..., tuple[tuple[int, int], PlaySet, Play | None, bool, bool]]
+
+
 def play_partie(
     rng: random.Random,
     kind: str = "douze-trous",
@@ -361,6 +365,7 @@ def play_partie(
     first: str | None = None,
     headers: dict[str, str] | None = None,
     pour_tout: bool = False,
+    bots: Mapping[str, BotCoup] | None = None,
 ) -> Record:
     """Play one whole partie between two bots and return its record.
 
@@ -368,6 +373,8 @@ def play_partie(
     the same record.  ``first`` = who has the primauté (thrown for when None, 003 §28).
     ``pour_tout``: a bot that bears off first with a doublet says *je joue pour tout*
     (RULES.md §6.5; full records only, a compact record cannot show it).
+    ``bots``: seat -> a function like :func:`bot_coup` that plays that seat (default
+    :func:`bot_coup` for both; ``trictrac.analysis.player`` has others).
     """
     if first is None:
         first = "A" if rng.random() < 0.5 else "B"
@@ -378,7 +385,8 @@ def play_partie(
         # bounded by the game: a partie à écrire of N marqués (refaits included) may take N times a marqué
         if game.coups > MAX_COUPS * (len(game.marque_results) + 1):
             raise RuntimeError("selfplay: partie did not end (bot bug)")
-        roll, ps, play, leave, say = bot_coup(game, rng, pour_tout=pour_tout and not compact, dice=dice)
+        bot = bot_coup if bots is None else bots[game.turn]
+        roll, ps, play, leave, say = bot(game, rng, pour_tout=pour_tout and not compact, dice=dice)
         out = game.apply_coup(roll, play, leave=leave, pour_tout=say)
         rb.add(rb.coup(out, ps.unplayable), out)
     return rb.finish()
@@ -414,6 +422,7 @@ def selfplay(
     profile: Profile = DEFAULT_PROFILE,
     *,
     marques: int | None = None,
+    bots: Mapping[str, BotCoup] | None = None,
 ) -> Iterator[Record]:
     """``n`` parties from one seed (game ``i`` uses its own generator seeded from
     ``(seed, i)``, so a game does not depend on the ones before it).  ``kind``:
@@ -426,7 +435,7 @@ def selfplay(
         if kind in MULTI:
             rec = play_partie_multi(rng, kind, profile, compact=compact, marques=marques)
         else:
-            rec = play_partie(rng, kind, profile, compact=compact, marques=marques or 4)
+            rec = play_partie(rng, kind, profile, compact=compact, marques=marques or 4, bots=bots)
         rec.headers["Round"] = str(i + 1)
         yield rec
 

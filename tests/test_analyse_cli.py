@@ -34,7 +34,7 @@ def test_json_all_rolls() -> None:
     assert set(data) == {"rolls", "chances"} and len(data["rolls"]) == 21
     assert data["chances"] == {"jan-de-mezeas": 11}
     r61 = next(r for r in data["rolls"] if r["roll"] == "6-1")
-    assert set(r61) == {"roll", "plays", "moves", "events", "points"}
+    assert set(r61) == {"roll", "plays", "moves", "events", "points", "ranked"}
     assert r61["events"] == [{"side": "mover", "kind": "jan-de-mezeas", "ways": 1, "points": 4}]
     assert r61["points"] == {"mover": 4, "other": 0}
 
