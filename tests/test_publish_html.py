@@ -93,7 +93,11 @@ def test_findings_are_highlighted_with_explanation_and_rule(xss_game) -> None:
     expl = row.getnext()
     assert "finding" in expl.get("class").split()
     text = expl.text_content()
-    assert "unclaimed-ecole" in text and "Lelasseux-Lafosse 1852, art. 167, 182" in text and f"dû {marked}, marqué {marked + 2}" in text
+    assert (
+        "unclaimed-ecole" in text
+        and "Lelasseux-Lafosse 1852, art. 167, 182" in text
+        and f"dû {marked}, marqué {marked + 2}" in text
+    )
     summary = doc.xpath("//section[@class='findings-summary']//a/@href")
     assert summary == [f"#coup-{index}"]
     # the board after that coup says the two ledgers part there (RULES.md §7.3)

@@ -59,7 +59,9 @@ def test_E58_003_211_no_tout_d_une_after_a_correct_first_number():
     rep = one(E58 + "1. A 2-1 6/8 1/3 B:fait-jouer(1/4)\n")
     assert ("remedy-not-allowed", "first-number") in kinds(rep)
     # said: the first number stays, only the misplaced checker is taken back (no tout d'une)
-    assert "the first number was played right" in next(f for f in rep.findings if f.kind == "remedy-not-allowed").message
+    assert (
+        "the first number was played right" in next(f for f in rep.findings if f.kind == "remedy-not-allowed").message
+    )
 
 
 def test_a_legal_play_is_not_replayed_at_the_opponents_demand():
