@@ -126,7 +126,9 @@ class Finding:
     ``unclaimed``, ``kept``, ``given-back``, ``correct`` under bonne compagnie,
     ``remedied``, ``stopped``), ``remedy`` the play as the table had it played again
     and by whom (``("B", "6/8 1/2")``); ``facts`` what a written result gets wrong, as
-    ``(aspect, what the record gives, what is written)``.  The words are :func:`say`'s.
+    ``(aspect, what the record gives, what is written)``; ``claim_open`` a mistake whose
+    claim window the record's end cut while it was still open at the table (the
+    opponent may still claim it: the recorder shows it so).  The words are :func:`say`'s.
     """
 
     kind: str
@@ -147,6 +149,7 @@ class Finding:
     outcome: str | None = None
     remedy: tuple[str, str] | None = None
     facts: tuple[tuple[str, str, str], ...] = ()
+    claim_open: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -208,6 +211,7 @@ class Finding:
             "facts": [{"aspect": a, "expected": e, "written": w} for a, e, w in self.facts],
             "alternatives": list(self.alternatives),
             "record_mistake": self.record_mistake,
+            "claim_open": self.claim_open,
             "proposal": self.proposal,
             "name": s.name,
             "message": s.message,
@@ -378,6 +382,7 @@ class Findings:
                 outcome=details.get("outcome"),
                 remedy=details.get("remedy"),
                 facts=details.get("facts", ()),
+                claim_open=details.get("claim_open", False),
                 alternatives=details.get("alternatives", ()),
                 file=self.file,
             )

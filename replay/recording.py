@@ -55,8 +55,9 @@ from ..notation.record import (
     ReleveStart,
 )
 from ..notation.writer import write_action, write_element, write_record
+from ..words import words
 from .course import after_leave, close_marque, partie_over, primaute_after_marque
-from .findings import Finding
+from .findings import Finding, say
 from .game import Game, find_play, partie_kind, start_of
 from .ledger import ScoreState
 from .moves import Play, PlaySet, judge_play
@@ -86,7 +87,6 @@ ROLLS: tuple[str, ...] = tuple(f"{a}-{b}" for a in range(6, 0, -1) for b in rang
 _ROLL = re.compile(r"^\s*([1-6])\s*-?\s*([1-6])\s*$")
 _MOVE = re.compile(r"^(\d{1,2})/(\d{1,2}|off|o|bande)$")
 _CANNOT = re.compile(r"^[-x]([1-6])$")
-_END_TAIL = "claim window closed)"  # the verifier's words for a window the record's end cut
 
 _EVENT_WORDS = {
     "jan-de-trois-coups": "jan de trois coups",
@@ -539,22 +539,39 @@ def _read_marks(t: str, side: str) -> _Marks:
 _Flag = tuple[int, str, str]  # (coup index, who, message) of a finding
 
 
-def finding_text(f: Finding) -> str:
-    """A finding of the verifier as the recorder shows it (one line)."""
-    return f"{f.kind} (coup {f.coup}) : {f.message}" + (f" — {f.consequence}" if f.consequence else "")
+def finding_text(f: Finding, lang: str = "fr") -> str:
+    """A finding of the verifier as the recorder shows it (one line), in the catalogue's
+    words (the recorder speaks French, as the table does)."""
+    said = say(f, lang)
+    return f"{said.name} (coup {f.coup}) : {said.message}" + (f" — {said.consequence}" if said.consequence else "")
+
+
+#: a pending mistake's kind (``judges.claims``) -> the kind of finding it becomes
+_PENDING_KINDS = {
+    "par-trop": "ecole-par-trop",
+    "par-moins": "ecole-par-moins",
+    "nmp": "ecole-par-moins",
+    "plein": "ecole-plein-not-made",
+    "must-fill": "must-fill",
+    "must-conserve": "must-conserve",
+    "fausse": "ecole-claimed-wrongly",
+    "too-late": "ecole-too-late",
+}
 
 
 def claim_text(c: OpenClaim) -> str:
     """An école its adversary may still mark (RULES.md §7.2: until he throws)."""
+    kind = _PENDING_KINDS.get(c.kind, "ecole-par-moins")
+    said = say(Finding(kind, who=c.offender, detail=c.kind), "fr").message
     return (
-        f"école de {c.amount} point{'s' if c.amount > 1 else ''} : {c.message} — "
+        f"école de {words('fr').n('rep.points', c.amount)} : {said} — "
         f"{c.claimant} peut la marquer ({c.claimant}:école+{c.amount}) jusqu'à son prochain jet"
     )
 
 
 def _provisional(f: Finding) -> bool:
     """A finding the record's end gave: a claim window still open (shown as a claim)."""
-    return _END_TAIL in f.consequence
+    return f.claim_open
 
 
 def _say(key: str, **kw: object) -> str:

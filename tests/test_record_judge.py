@@ -183,7 +183,7 @@ def test_a_late_claim_is_flagged_and_a_timely_one_guided() -> None:
                 assert "unclaimed-ecole" in kinds and "ecole-too-late" in kinds
                 # the verifier's word: a claim after the throw is itself a mistake B may mark
                 assert [c.kind for c in s.open_claims] == ["too-late"]
-                assert any("after throwing" in m for m in late.messages), late.messages
+                assert any("après avoir jeté ses dés" in m for m in late.messages), late.messages
                 break
         else:
             s.enter("")

@@ -77,7 +77,7 @@ def _jan_de_trois_coups_played():
 def test_ecole_flagged_then_claimed_and_check_finds_exactly_it():
     _rec, s = _jan_de_trois_coups_played()
     step = s.enter("B:école+4")  # A forgot his jan de trois coups; B marks it
-    assert [m.split(" :")[0] for m in step.messages] == ["ecole-par-moins (coup 5)"]  # the verifier's finding
+    assert [m.split(" :")[0] for m in step.messages] == ["école par moins (coup 5)"]  # the verifier's finding, said
     assert "5. A 6-5 1/7 1/6 B:école+4" in step.appended
     rep = verify(s.record)
     assert [(f.kind, f.who, f.coup) for f in rep.findings] == [("ecole-par-moins", "A", 5)]

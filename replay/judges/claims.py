@@ -201,7 +201,7 @@ def close_mistake(
         cons = f"école of {p.amount} (003 §192); " + cons
     outcome = "claimed" if claimed else "unclaimed"
     _report_closed(
-        found, kind, p, cons, p.detail, p.alternatives, outcome=outcome, claimed=p.claimed if claimed else None
+        found, kind, p, cons, p.detail, p.alternatives, outcome=outcome, claimed=p.claimed if claimed else None, end=end
     )
 
 
@@ -224,7 +224,16 @@ def _close_mark(table: TableState, p: Pending, claimed: bool, erased: bool, tail
     else:
         kind = "unclaimed-ecole"
         cons, outcome = _unclaimed(table, p, off, cl, tail)
-    _report_closed(found, kind, p, cons, p.detail or p.kind, outcome=outcome, claimed=p.claimed if claimed else None)
+    _report_closed(
+        found,
+        kind,
+        p,
+        cons,
+        p.detail or p.kind,
+        outcome=outcome,
+        claimed=p.claimed if claimed else None,
+        end=bool(tail),
+    )
 
 
 def _report_closed(
@@ -237,8 +246,10 @@ def _report_closed(
     *,
     outcome: str | None = None,
     claimed: int | None = None,
+    end: bool = False,
 ) -> None:
-    """The finding of a mistake whose claim window has closed, at its place."""
+    """The finding of a mistake whose claim window has closed, at its place (``end``:
+    closed by the record's end, the window still open at the table)."""
     found.add(
         kind,
         p.where,
@@ -251,6 +262,7 @@ def _report_closed(
         detail=detail,
         outcome=outcome,
         alternatives=alternatives,
+        claim_open=end,
     )
 
 
