@@ -122,7 +122,7 @@ def check(files: tuple[str, ...], profile: Profile | None, as_json: bool, jobs: 
                 errors = [d for d in rep.diagnostics if d.severity == "error"]
                 games += 1
                 coups += rep.coups_verified
-                findings += len(rep.findings) + len(errors)
+                findings += rep.finding_count + len(errors)
                 if rep.findings or errors:
                     dirty = True
                 if as_json:
@@ -146,6 +146,8 @@ def _echo_report(rep: GameReport, path: str, colour: bool) -> None:
         click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
     for f in rep.findings:
         click.echo(_paint(terminal_safe(f.render(path)), "red", colour))
+    for line in rep.more_lines():
+        click.echo(_paint(f"{path}: {line}", "red", colour))
     click.echo(_paint(terminal_safe(f"{path}: {rep.summary()}"), "yellow" if rep.findings else "green", colour))
     for note in rep.notes:
         click.echo(terminal_safe(f"{path}: note: {note}"))

@@ -123,6 +123,16 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
 # --- import -----------------------------------------------------------------------------
 
 
+def _remove_database(path: str) -> None:
+    """A database file this command created, and its journal, removed (a full disk must
+    not leave an empty database that later imports would take for a club's)."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except OSError:
+            pass
+
+
 @db.command("import")
 @DB_PATH
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
@@ -172,12 +182,18 @@ def import_cmd(
             bar.update(new - done[step.path])
             done[step.path] = new
 
+    created = not os.path.lexists(database)  # a database this import makes is removed if it fails
     try:
         report = import_records(
             database, files, profile=profile, progress=progress, season_start_month=season_start, jobs=jobs
         )
-    except sqlite3.DatabaseError as e:
-        raise BadInput(f"{database}: cannot write the database ({e})") from None
+    except (sqlite3.DatabaseError, OSError) as e:
+        if created:
+            _remove_database(database)
+        why = str(e) if isinstance(e, sqlite3.DatabaseError) else e.strerror or str(e)
+        raise BadInput(
+            f"{database}: cannot write the database ({why}){'; no database created' if created else ''}"
+        ) from None
     finally:
         if bar is not None:
             bar.update(bar.length or 0)  # steps report where a game starts: finish the last one

@@ -54,6 +54,7 @@ from ..notation.record import (
     ReleveStart,
     Replay,
 )
+from ..notation.textio import open_file
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from ..notation.writer import write_action
 from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
@@ -1332,7 +1333,7 @@ def _file_digest(path: str) -> str | None:
     """SHA-256 of the file's bytes, read by blocks (flat memory); None if unreadable."""
     h = hashlib.sha256()
     try:
-        with open(path, "rb") as fh:
+        with open_file(path) as fh:
             while block := fh.read(1 << 20):
                 h.update(block)
     except OSError:
@@ -1533,7 +1534,7 @@ class _Readers:
         if self.pool is None:
             from ..notation.reader import iter_records
 
-            with open(path, "rb") as raw:
+            with open_file(path) as raw:
                 for index, parsed in enumerate(iter_records(path, file=path)):
                     yield self.work.read_game(_Read(path, index, raw), parsed, stored)
             return

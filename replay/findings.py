@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..notation.compiled import mypyc_attr
+from ..notation.limits import MAX_FINDINGS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .judges.table import Where
@@ -217,19 +218,25 @@ class Findings:
     ``letter_of`` (the table's own mapping, updated in place when a marqué seats other
     players), the place comes from a ``Where``."""
 
-    __slots__ = ("file", "items", "letter_of")
+    __slots__ = ("file", "items", "letter_of", "more")
 
     def __init__(self, file: str | None, letter_of: dict[str, str]) -> None:
         self.file = file
         self.letter_of = letter_of
         self.items: list[Finding] = []
+        #: findings past ``MAX_FINDINGS``, counted by kind, not kept (issue 27 row 2)
+        self.more: dict[str, int] = {}
 
     def __len__(self) -> int:
-        return len(self.items)
+        """Every finding reported, the counted ones too (the typo recovery compares counts)."""
+        return len(self.items) + sum(self.more.values())
 
     def add(self, kind: str, where: Where, message: str, *, who: str | None = None, **details: Any) -> None:
         """Record one finding; ``details``: entitled, marked, consequence, detail,
-        alternatives (see :class:`Finding`)."""
+        alternatives (see :class:`Finding`).  Past ``MAX_FINDINGS`` it is only counted."""
+        if len(self.items) >= MAX_FINDINGS:
+            self.more[kind] = self.more.get(kind, 0) + 1
+            return
         sp = where.span
         self.items.append(
             Finding(

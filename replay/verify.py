@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..notation.compiled import mypyc_attr
+from ..notation.limits import MAX_FINDINGS_JUDGED
 from ..notation.position import parse_position
 from ..notation.record import (
     NO_SPAN,
@@ -61,6 +62,7 @@ from ..notation.record import (
     ReleveStart,
     Span,
 )
+from ..notation.textio import open_file
 from ..notation.visitor import RecordVisitor, visit_element
 from .course import after_leave, after_sortie, is_sortie
 from .findings import Finding, Findings
@@ -221,10 +223,24 @@ class GameReport:
     #: a finished partie en douze trous: winner, holes and the stake multiplier of the
     #: profile (RULES.md §8.1, §10 D1; 002); None otherwise
     partie: dict[str, Any] | None = None
+    #: findings past the first ``MAX_FINDINGS`` of the game, counted by kind, not listed
+    more_findings: dict[str, int] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
         return not self.findings and not any(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def finding_count(self) -> int:
+        """Every finding of the game, the counted ones past the cap too."""
+        return len(self.findings) + sum(self.more_findings.values())
+
+    def more_lines(self) -> list[str]:
+        """One line per kind of the findings past the cap: ``… N more findings of kind K``."""
+        return [
+            f"… {n} more finding{'s' if n > 1 else ''} of kind {kind} (a game lists its first {len(self.findings)})"
+            for kind, n in sorted(self.more_findings.items())
+        ]
 
     def summary(self) -> str:
         who = " - ".join(x for x in (self.headers.get("A"), self.headers.get("B")) if x) or "game"
@@ -235,7 +251,7 @@ class GameReport:
                 f"{x} {ps.holes} holes{self._doubles(x, ps.holes)} {ps.points} pts"
                 for x, ps in (("A", st.a), ("B", st.b))
             )
-        n = len(self.findings)
+        n = self.finding_count
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
         status = "clean" if n == 0 else f"{n} finding{'s' if n > 1 else ''}"
         if errors:
@@ -266,6 +282,7 @@ class GameReport:
             "coups_verified": self.coups_verified,
             "stopped": self.stopped,
             "findings": [finding.as_dict() for finding in self.findings],
+            "more_findings": dict(self.more_findings),
             "final_score": self.final_score.as_dict() if self.final_score is not None else None,
             "entitled_score": self.entitled_score.as_dict() if self.entitled_score is not None else None,
             "marques": list(self.marques),
@@ -329,6 +346,14 @@ class _Verifier(RecordVisitor[None]):
         for i in range(len(rec.elements)):
             if table.stopped:
                 break
+            if len(found) >= MAX_FINDINGS_JUDGED:  # the cost cap (issue 27 row 2)
+                left = sum(1 for el in rec.elements[i:] if isinstance(el, Coup))
+                table.stopped = True
+                table.notes.append(
+                    f"verification stopped after {len(found)} findings: the last {left} coups are not verified "
+                    "(docs/resilience.md)"
+                )
+                break
             self.element(i)
         # the record ends: windows still open close now
         for p in table.pending:
@@ -355,6 +380,7 @@ class _Verifier(RecordVisitor[None]):
             marques=table.marques,
             double_holes={table.letter(s): n for s, n in table.double_holes.items()},
             partie=douze_trous_outcome(table),
+            more_findings=dict(found.more),
         )
 
     def element(self, i: int) -> None:
@@ -848,7 +874,7 @@ def game_chunks(path: str, games: int = 8, max_bytes: int = 1 << 18) -> Iterator
     from ..notation.reader import _split_bytes
 
     start = end = line = first = n = 0
-    with open(path, "rb") as fh:
+    with open_file(path) as fh:
         size = os.fstat(fh.fileno()).st_size
         for k, (off, gline, data) in enumerate(_split_bytes(fh)):
             if n == 0:
@@ -870,7 +896,7 @@ def chunk_records(chunk: GameChunk) -> tuple[bytes, Iterator[ParsedRecord]]:
 
     from ..notation.reader import _iter_bytes
 
-    with open(chunk.path, "rb") as fh:
+    with open_file(chunk.path) as fh:
         fh.seek(chunk.start)
         data = fh.read(chunk.end - chunk.start)
     return data, _iter_bytes(io.BytesIO(data), chunk.path, False, base=chunk.start, line=chunk.line)
@@ -967,7 +993,7 @@ def verify_file(
                 pr.record, profile, file=path, game=i, trace=trace, diagnostics=pr.diagnostics, recover=recover
             )
         return
-    open(path, "rb").close()  # an unreadable file raises here, before any worker starts
+    open_file(path).close()  # an unreadable file raises here, before any worker starts
     tasks = ((c, profile, trace, recover) for c in game_chunks(path, chunk_games))
     pool = fork_pool(jobs)
     try:
