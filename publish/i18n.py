@@ -224,6 +224,7 @@ FR: dict[str, str] = {
     "st_cross": "Tableau croisé",
     "st_cross_douze": "Parties gagnées–perdues du joueur de la ligne contre celui de la colonne.",
     "st_cross_ecrire": "Solde en jetons du joueur de la ligne contre celui de la colonne.",
+    "st_cross_capped": "Seuls les {n} premiers classés des {players} joueurs.",
     "st_self": "×",
 }
 
@@ -410,6 +411,7 @@ EN: dict[str, str] = {
     "st_cross": "Crosstable",
     "st_cross_douze": "Games won–lost by the row's player against the column's.",
     "st_cross_ecrire": "Net jetons of the row's player against the column's.",
+    "st_cross_capped": "The {n} best ranked of the {players} players only.",
     "st_self": "×",
 }
 
