@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import shlex
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -334,7 +335,12 @@ def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(f"cannot write the metadata: {e}") from None
-    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path} --plugins-dir {plugins}"))
+    q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
+    click.echo(
+        terminal_safe(
+            f"wrote {path}; browse with: datasette {q(database)} -m {q(str(path))} --plugins-dir {q(str(plugins))}"
+        )
+    )
 
 
 # --- queries --------------------------------------------------------------------------------

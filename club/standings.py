@@ -210,8 +210,8 @@ class SelectionError(ValueError):
     """A season or date the club database cannot select by (its message is one line)."""
 
 
-_SEASON = re.compile(r"(\d{4})(?:-(\d{4}))?")
-_DATE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+_SEASON = re.compile(r"([0-9]{4})(?:-([0-9]{4}))?")  # [0-9]: \d takes every script's digits
+_DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,3 +65,8 @@ MAX_FINDINGS = 200
 #: with a note saying how many coups are left unverified), so a record wrong on every
 #: coup costs no more than a real one; the findings past ``MAX_FINDINGS`` are counted.
 MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
+#: typo recoveries the verifier tries per game ("did you mean"): each walks its
+#: candidates a few coups ahead on copies of the game's state, so a record wrong on
+#: every coup cost minutes for 3 KB (issue 27's fuzzing); past this the record is read
+#: as written (as with --strict).  Real records need a handful.
+MAX_RECOVERIES = 20

@@ -26,6 +26,7 @@ from . import limits as L
 from .action_reader import ACTION_WORDS as _ACTION_WORDS
 from .action_reader import KEYWORDS_HINT as _KEYWORDS_HINT
 from .action_reader import read_action
+from .dates import parse_date
 from .position import parse_position
 from .record import (
     OFF,
@@ -114,23 +115,23 @@ _WG = r"(?=[\s{}!?$]|\Z)"  # end of a word that a glyph may follow directly
 _TOKEN = re.compile(
     r"[^\S\n]*(?:"
     r"(?P<nl>\n)"
-    rf"|(?P<move>(?P<mv_a>\d{{1,9}})/(?P<mv_b>\d{{1,9}}|[oO][fF][fF]|[bB]ande|[oO])){_WG}"
-    rf"|(?P<mark>(?P<mk_who>[A-D])\+(?P<mk_pts>\d{{1,9}})(?:t(?P<mk_holes>\d{{1,9}}))?(?P<mk_bs>[bs])?){_WG}"
-    rf"|(?P<head>(?P<hd_num>\d{{1,9}})\.[ \t]*(?P<hd_side>[A-Da-d])[ \t]+"
-    rf"(?:(?P<hd_r1>\d)-(?P<hd_r2>\d)|(?P<hd_name>[^\W\d_][\w-]*))){_WG}"
+    rf"|(?P<move>(?P<mv_a>[0-9]{{1,9}})/(?P<mv_b>[0-9]{{1,9}}|[oO][fF][fF]|[bB]ande|[oO])){_WG}"
+    rf"|(?P<mark>(?P<mk_who>[A-D])\+(?P<mk_pts>[0-9]{{1,9}})(?:t(?P<mk_holes>[0-9]{{1,9}}))?(?P<mk_bs>[bs])?){_WG}"
+    rf"|(?P<head>(?P<hd_num>[0-9]{{1,9}})\.[ \t]*(?P<hd_side>[A-Da-d])[ \t]+"
+    rf"(?:(?P<hd_r1>[0-9])-(?P<hd_r2>[0-9])|(?P<hd_name>[^\W\d_][\w-]*))){_WG}"
     rf"|(?P<com>\{{[^}}\\\n]*{_PO}(?:(?:\\.|\n(?![^\S\n]*\n))[^}}\\\n]*{_PO})*{_PO}\}})"
-    rf"|(?P<act>(?P<ac_who>[A-D]):(?P<ac_word>[^\W\d_][\w'’]*{_PO}(?:-[^\W\d_][\w'’]*{_PO})*{_PO})(?P<ac_num>[+-]\d{{1,9}})?"
-    rf"(?:t(?P<ac_holes>[+-]\d{{1,9}}))?(?:\((?P<ac_reason>[^\\)\n]*{_PO}(?:\\.[^\\)\n]*{_PO})*{_PO})\))?){_WG}"
-    rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$\d{{1,9}}){_W}"
-    rf"|(?P<cant>[-xX](?P<ct_n>\d{{1,9}})){_WG}"
+    rf"|(?P<act>(?P<ac_who>[A-D]):(?P<ac_word>[^\W\d_][\w'’]*{_PO}(?:-[^\W\d_][\w'’]*{_PO})*{_PO})(?P<ac_num>[+-][0-9]{{1,9}})?"
+    rf"(?:t(?P<ac_holes>[+-][0-9]{{1,9}}))?(?:\((?P<ac_reason>[^\\)\n]*{_PO}(?:\\.[^\\)\n]*{_PO})*{_PO})\))?){_WG}"
+    rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,9}}){_W}"
+    rf"|(?P<cant>[-xX](?P<ct_n>[0-9]{{1,9}})){_WG}"
     rf"|(?P<none>--){_W}"
     rf"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_-]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*{_PO}(?:\\.[^\"\\\n]*{_PO})*{_PO})\"[ \t]*\])"
     r"(?=[^\S\n]*(?:\n|\Z))"
-    rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>\d{{1,9}})){_W}"
-    rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>\d{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
-    r"|(?P<res>(?i:r[eé]sultat|result)[ \t]+(?:(?P<rs_w>[A-D])|(?i:refait|void))[ \t]+(?P<rs_wh>\d{1,9})-(?P<rs_lh>\d{1,9})"
+    rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>[0-9]{{1,9}})){_W}"
+    rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>[0-9]{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
+    r"|(?P<res>(?i:r[eé]sultat|result)[ \t]+(?:(?P<rs_w>[A-D])|(?i:refait|void))[ \t]+(?P<rs_wh>[0-9]{1,9})-(?P<rs_lh>[0-9]{1,9})"
     r"(?:[ \t]+(?P<rs_bred>(?i:petite-bredouille|grande-bredouille|petite|grande)))?"
-    rf"(?:[ \t]+(?i:valeur|value)[ \t]+(?P<rs_val>\d{{1,9}}))?){_W}"
+    rf"(?:[ \t]+(?i:valeur|value)[ \t]+(?P<rs_val>[0-9]{{1,9}}))?){_W}"
     r"|(?P<ucom>\{[^\n]*)"
     r"|(?P<line>\[[^\n]*|(?i:r[eé]sultat|result|relev[eé]|marqu[eé])(?=[\s{]|\Z)[^\n]*)"
     r"|(?P<junk>[^\s{}]+|\})"
@@ -147,13 +148,13 @@ _COM_BODY = re.compile(rf"\{{[^}}\\\n]*{_PO}(?:(?:\\.|\n(?![^\S\n]*\n))[^}}\\\n]
 _UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
 _OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
 _PAREN_KEYWORD = re.compile(
-    rf"[A-D]:([^\W\d_][\w'’]*{_PO}(?:-[^\W\d_][\w'’]*{_PO})*{_PO})(?:[+-]\d{{1,9}})?(?:t[+-]\d{{1,9}})?\("
+    rf"[A-D]:([^\W\d_][\w'’]*{_PO}(?:-[^\W\d_][\w'’]*{_PO})*{_PO})(?:[+-][0-9]{{1,9}})?(?:t[+-][0-9]{{1,9}})?\("
 ).match
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
 _UNESC_TAG = re.compile(r"\\([\\\"])")
 _STRIP_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
-_PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?(\d{1,4}))?\Z")
+_PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?([0-9]{1,4}))?\Z")
 _PARTIE_ALIASES = {
     "12-trous": "douze-trous",
     "douze": "douze-trous",
@@ -219,7 +220,9 @@ _BAD_MOVE = {
 _FAST_OFF = False
 _MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
-_ROLL_LIKE = re.compile(r"\d-\d\Z")
+_ROLL_LIKE = re.compile(r"[0-9]-[0-9]\Z")
+# a digit of another script (Arabic-Indic, fullwidth...): \d takes them, int() reads them
+_FOREIGN_DIGIT = re.compile(r"(?![0-9])\d").search
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
 _T = TypeVar("_T")
@@ -484,6 +487,10 @@ class _GameSink:
                     d.message,
                     d.text,
                 )
+        elif name == "Date":
+            why = parse_date(value)[1]
+            if why is not None:
+                self.diag("bad-date", "warning", line, vcol, end_col, off, f"{why}; the game has no date", value)
         elif name == "Record":
             low = value.strip().lower()
             if low in ("full", "compact"):
@@ -765,6 +772,11 @@ class _GameTokens(_GameSink):
         ls = s - col + 1
         ecol = pos - ls + 1
         off = self.off0 + s
+        foreign = None if raw.isascii() else _FOREIGN_DIGIT(raw)
+        if foreign is not None:  # '١.', 'B+４': numbers are read in 0-9 only
+            message = f"numbers are written with the digits 0-9: {foreign[0]!r} is not read as one"
+            self.diag("non-ascii-digit", "error", line, col, ecol, off, message, raw)
+            return None if raw.endswith(".") else pos
         if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
             message = "a coup reads 'N. A 6-5 …': number, side letter, roll"
             self.diag("bad-coup", "error", line, col, ecol, off, message, raw)

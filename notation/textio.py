@@ -163,6 +163,29 @@ class _Chained(io.RawIOBase):
         return len(data)
 
 
+class _CrLines(io.RawIOBase):
+    """A file of old Mac line endings (CR only) given with LF (issue 27 row 15)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer)).replace(b"\r", b"\n")
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _cr_only(head: bytes) -> bool:
+    return b"\r" in head and b"\n" not in head
+
+
 class _Recoded(io.RawIOBase):
     """A UTF-16/UTF-32 stream given as UTF-8 bytes, decoded chunk by chunk."""
 
@@ -268,6 +291,10 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
             codec, skip = bom[1], len(bom[0])
             return Input(label, opener=lambda: io.BufferedReader(_Recoded(joined, codec, skip), _CHUNK))
         _check(label, head, b"\0" in head)  # a NUL further on is the reader's error, game by game
+        if _cr_only(head):
+            return Input(
+                label, opener=lambda: io.BufferedReader(_CrLines(io.BufferedReader(_Chained(head, src))), _CHUNK)
+            )
         return Input(label, opener=lambda: io.BufferedReader(_Chained(head, src), _CHUNK))
     p = Path(name)
     if p.is_dir():
@@ -309,6 +336,9 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     except OSError as e:
         raise InputError(f"{name}: cannot read: {e.strerror or e}") from None
     _check(name, head, nul)
+    if _cr_only(head):
+        path = os.fspath(p)
+        return Input(name, opener=lambda: io.BufferedReader(_CrLines(open_file(path)), _CHUNK))
     return Input(name, os.fspath(p), None)
 
 

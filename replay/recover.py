@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..notation.limits import MAX_RECOVERIES
 from ..notation.record import CannotPlay, Comment, Coup, Move
 from .judges.play import plays_by_distance
 from .judges.table import TableState, Where, moves_of
@@ -89,6 +90,7 @@ class Walk(Protocol):
     table: TableState
     found: Findings
     after_of: list[object]  # per element, the next one (comments skipped): read-only
+    recoveries: int  # recoveries tried in this game (at most MAX_RECOVERIES)
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
@@ -152,6 +154,14 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
         return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
+    if flow.recoveries >= MAX_RECOVERIES:  # the cost cap: each try walks copies of the game
+        if flow.recoveries == MAX_RECOVERIES:
+            flow.recoveries += 1
+            table.notes.append(
+                f"{MAX_RECOVERIES} typos tried: the rest of the game is read as written (docs/resilience.md)"
+            )
+        return False
+    flow.recoveries += 1
     unread = bad.get(coup.span.line, []) if bad else []
     found = _candidates(flow, i, coup, nxt, unread)
     if found is None:

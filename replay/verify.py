@@ -243,7 +243,7 @@ class GameReport:
         ]
 
     def summary(self) -> str:
-        who = " - ".join(x for x in (self.headers.get("A"), self.headers.get("B")) if x) or "game"
+        who = " - ".join(_clip(x) for x in (self.headers.get("A"), self.headers.get("B")) if x) or "game"
         st = self.final_score
         score = ""
         if st is not None:
@@ -296,6 +296,14 @@ class GameReport:
         return out
 
 
+#: characters of a player's name kept in a summary line (a 1 MB name is not printed whole)
+NAME_CLIP = 60
+
+
+def _clip(name: str) -> str:
+    return name if len(name) <= NAME_CLIP else name[: NAME_CLIP - 1] + "…"
+
+
 def clear_cache() -> None:
     ROLL_CACHE.clear()
 
@@ -338,6 +346,7 @@ class _Verifier(RecordVisitor[None]):
             table.std = Ledger(profile, std_state)
             table.ent = Ledger(profile, std_state)
         self.last_coup, self.after_of = _last_coup_and_followers(record.elements)
+        self.recoveries = 0  # typo recoveries tried (replay/recover.py: at most MAX_RECOVERIES)
 
     # -- the walk -------------------------------------------------------------------
     def run(self) -> GameReport:
