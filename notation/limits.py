@@ -65,8 +65,10 @@ MAX_FINDINGS = 200
 #: with a note saying how many coups are left unverified), so a record wrong on every
 #: coup costs no more than a real one; the findings past ``MAX_FINDINGS`` are counted.
 MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
-#: typo recoveries the verifier tries per game ("did you mean"): each walks its
-#: candidates a few coups ahead on copies of the game's state, so a record wrong on
-#: every coup cost minutes for 3 KB (issue 27's fuzzing); past this the record is read
-#: as written (as with --strict).  Real records need a handful.
-MAX_RECOVERIES = 20
+#: the typo recovery's budget ("did you mean"), in coups its trials walk per game: each
+#: recovery walks a few candidates up to 40 coups ahead on copies of the game, so a
+#: record wrong on every coup cost minutes for 3 KB (issue 27's fuzzing).  A constant
+#: for the few typos of a real record, and a few per coup of the game; past it the
+#: rest of the game is read as written (as with --strict), with a note.
+RECOVERY_COUPS = 4_000
+RECOVERY_COUPS_PER_COUP = 4
