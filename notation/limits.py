@@ -70,5 +70,5 @@ MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
 #: record wrong on every coup cost minutes for 3 KB (issue 27's fuzzing).  A constant
 #: for the few typos of a real record, and a few per coup of the game; past it the
 #: rest of the game is read as written (as with --strict), with a note.
-RECOVERY_COUPS = 4_000
-RECOVERY_COUPS_PER_COUP = 4
+RECOVERY_COUPS = 1_500
+RECOVERY_COUPS_PER_COUP = 2
