@@ -1,5 +1,5 @@
 """Growth exponents of ``check``, ``db import``, ``publish`` and ``standings`` (issue 27):
-CPU time and peak memory at n, 2n, 4n games, with as many players as games (a new
+CPU time (less the start-up, measured on one game) and peak memory at n, 2n, 4n games, with as many players as games (a new
 pair each game) or with a club of 20 players, and the exponent k of time ~ n^k.
 
     python tests/fuzz/growth.py [--games 250] [--steps 3]
@@ -46,6 +46,16 @@ def measure(argv: list[str]) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def _slope(points: list[tuple[int, float]]) -> float:
+    """The least-squares slope of log(time) on log(games): the exponent k of time ~ n^k."""
+    if len(points) < 2:
+        return float("nan")
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(t) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=250)
@@ -56,8 +66,8 @@ def main() -> None:
     try:
         for label, players in (("players = 2 x games", None), ("20 players", 20)):
             rows: dict[str, list[tuple[int, float, float]]] = {}
-            for step in range(args.steps):
-                n = args.games << step
+            for step in range(-1, args.steps):
+                n = 1 if step < 0 else args.games << step  # 1 game: the start-up, subtracted
                 src = work / f"g{n}.trn"
                 src.write_text(games_text(n, players), encoding="utf-8")
                 db = work / f"g{n}.db"
@@ -71,11 +81,11 @@ def main() -> None:
                     sec, mb = measure(argv)
                     rows.setdefault(name, []).append((n, sec, mb))
             print(f"{label}:")
-            for name, pts in rows.items():
-                (n0, t0, _), (n1, t1, _) = pts[0], pts[-1]
-                k = math.log(t1 / t0) / math.log(n1 / n0)
-                cells = ", ".join(f"{n} games {sec:.1f} s CPU {mb:.0f} MB" for n, sec, mb in pts)
-                print(f"  {name:10s} exponent {k:.2f}  ({cells})")
+            for name, (start, *pts) in rows.items():
+                base = start[1]  # interpreter and imports
+                k = _slope([(n, sec - base) for n, sec, _ in pts if sec - base > 0.05])
+                cells = ", ".join(f"{n} games {sec:.2f} s CPU {mb:.0f} MB" for n, sec, mb in pts)
+                print(f"  {name:10s} exponent {k:.2f}  (start-up {base:.2f} s; {cells})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
