@@ -142,7 +142,7 @@ def check(
                 errors = [d for d in rep.diagnostics if d.severity == "error"]
                 games += 1
                 coups += rep.coups_verified
-                findings += len(rep.findings) + len(errors)
+                findings += rep.finding_count + len(errors)
                 if rep.findings or errors:
                     dirty = True
                 if as_json:
@@ -190,6 +190,8 @@ def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
         click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
     for f in rep.findings:
         click.echo(_paint(terminal_safe(f.render(path, lang)), "red", colour))
+    for line in rep.more_lines():
+        click.echo(_paint(f"{path}: {line}", "red", colour))
     click.echo(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
     for note in rep.notes:
         click.echo(terminal_safe(lang("rep.note", file=path, note=note.say(lang))))

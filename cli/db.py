@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import shlex
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -123,6 +124,16 @@ DB_PATH = click.argument("database", type=click.Path(dir_okay=False))
 # --- import -----------------------------------------------------------------------------
 
 
+def _remove_database(path: str) -> None:
+    """A database file this command created, and its journal, removed (a full disk must
+    not leave an empty database that later imports would take for a club's)."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except OSError:
+            pass
+
+
 @db.command("import")
 @DB_PATH
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
@@ -189,6 +200,7 @@ def import_cmd(
             bar.update(new - done[step.path])
             done[step.path] = new
 
+    created = not os.path.lexists(database)  # a database this import makes is removed if it fails
     try:
         report = import_records(
             database,
@@ -199,8 +211,13 @@ def import_cmd(
             jobs=jobs,
             names=names,
         )
-    except sqlite3.DatabaseError as e:
-        raise BadInput(f"{database}: cannot write the database ({e})") from None
+    except (sqlite3.DatabaseError, OSError) as e:
+        if created:
+            _remove_database(database)
+        why = str(e) if isinstance(e, sqlite3.DatabaseError) else e.strerror or str(e)
+        raise BadInput(
+            f"{database}: cannot write the database ({why}){'; no database created' if created else ''}"
+        ) from None
     finally:
         if bar is not None:
             bar.update(bar.length or 0)  # steps report where a game starts: finish the last one
@@ -355,7 +372,12 @@ def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(f"cannot write the metadata: {e}") from None
-    click.echo(terminal_safe(f"wrote {path}; browse with: datasette {database} -m {path} --plugins-dir {plugins}"))
+    q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
+    click.echo(
+        terminal_safe(
+            f"wrote {path}; browse with: datasette {q(database)} -m {q(str(path))} --plugins-dir {q(str(plugins))}"
+        )
+    )
 
 
 # --- queries --------------------------------------------------------------------------------

@@ -7,14 +7,16 @@ a file whole or not at all (``notation.textio.atomic_write_text``).
 
 from __future__ import annotations
 
+import hashlib
 import sys
+from typing import Any
 
 import click
 
 from ..notation.identity import add_game_id
 from ..notation.reader import format_diagnostic, iter_records, source_lines
 from ..notation.record import Coup, Diagnostic
-from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
+from ..notation.textio import Input, InputError, OutputError, atomic_write_text, open_file, open_input, terminal_safe
 from ..notation.writer import write_record
 from .common import summary_line
 
@@ -25,14 +27,29 @@ def _report(inp: Input, diags: list[Diagnostic]) -> None:
         click.echo(terminal_safe(format_diagnostic(d, lines.get(d.span.line), inp.name)), err=True)
 
 
+class _Digested:
+    """A byte stream that hashes what is read from it: standard input is read once, as
+    it comes, and ``--check`` compares its digest, not a copy kept in memory."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.sha = hashlib.sha256()
+
+    def read(self, n: int = -1) -> bytes:
+        data: bytes = self.raw.read(n)
+        self.sha.update(data)
+        return data
+
+
 def _canonical(inp: Input, strict: bool, add_id: bool = False) -> tuple[str, list[Diagnostic], int, int]:
     """The canonical text of every game of ``inp`` (with ``add_id``, each given the
     ``GameId`` tag it lacks), its diagnostics, games and coups."""
     texts: list[str] = []
     diags: list[Diagnostic] = []
     games = coups = 0
-    with inp.stream() as fh:
-        for pr in iter_records(fh, file=inp.name, strict=strict):
+    with inp.stream() as raw:
+        fh = _Digested(raw)
+        for pr in iter_records(fh, file=inp.name, strict=strict):  # type: ignore[arg-type]
             diags.extend(pr.diagnostics)
             if add_id:
                 add_game_id(pr.record.headers)
@@ -41,15 +58,18 @@ def _canonical(inp: Input, strict: bool, add_id: bool = False) -> tuple[str, lis
                 texts.append(text)
                 games += 1
                 coups += sum(1 for e in pr.record.elements if type(e) is Coup)
+    _DIGESTS[id(inp)] = fh.sha.digest()
     return "\n".join(texts), diags, games, coups
+
+
+_DIGESTS: dict[int, bytes] = {}  # the digest of each input as read (standard input is read once)
 
 
 def _same(inp: Input, text: str) -> bool:
     want = text.encode("utf-8")
-    if inp.data is not None:  # standard input as read, or a UTF-16 file (never canonical)
-        return inp.path is None and inp.name == "<stdin>" and inp.data == want
-    assert inp.path is not None
-    with open(inp.path, "rb") as fh:
+    if inp.path is None:  # standard input as read, or a UTF-16 file (never canonical)
+        return inp.name == "<stdin>" and _DIGESTS.get(id(inp)) == hashlib.sha256(want).digest()
+    with open_file(inp.path) as fh:
         return fh.read(len(want) + 1) == want
 
 
@@ -127,6 +147,10 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: 
                 if write:
                     try:
                         atomic_write_text(name, text)
+                    except OutputError as e:  # names the file written (a link's target)
+                        click.echo(f"{terminal_safe(str(e)).replace(': ', ': error: ', 1)}", err=True)
+                        errors += 1
+                        continue
                     except OSError as e:
                         click.echo(f"{terminal_safe(name)}: error: cannot write: {e.strerror or e}", err=True)
                         errors += 1

@@ -57,6 +57,18 @@ class LazyGroup(click.Group):
                 ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> object:
+        """A command out of memory (a memory limit, ``ulimit -v``) is one line and exit 2,
+        never a traceback with exit 1, which reads as "findings" (issue 27 row 1)."""
+        try:
+            return super().invoke(ctx)
+        except MemoryError:
+            import gc
+
+            gc.collect()
+            click.echo("Error: out of memory: the input is too large for the memory limit", err=True)
+            ctx.exit(2)
+
     def load_all(self) -> MutableMapping[str, click.Command]:
         """Every command, imported (the docs tests walk them)."""
         ctx = click.Context(self)

@@ -7,12 +7,12 @@ Wiring only: the rules are in ``replay.ledger`` (points, holes, bredouille) and
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import click
 
 from ..notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
+from ..notation.textio import terminal_safe
 from ..replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
 from ..replay.partie import (
     PartieError,
@@ -22,7 +22,7 @@ from ..replay.partie import (
     twelve_hole_winner,
 )
 from ..replay.profiles import DEFAULT_PROFILE, Profile
-from .common import BadInput, echo_json, json_option, profile_option
+from .common import BadInput, echo_json, json_option, profile_option, read_input
 
 _EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")
 _HOLES = re.compile(r"\s*([ABab])\s*=\s*(\d+)\s*\Z")
@@ -273,66 +273,71 @@ def partie(file: str, method: str | None, profile: Profile | None, as_json: bool
       trictrac score partie fixtures/parties/ecrire_003_234.txt
       trictrac score partie fixtures/parties/tourner_12.txt --json
     """
+    inp = read_input(file)  # the one input reader: '-', BOMs, FIFOs and junk refused (issue 27 row 10)
     try:
-        if file == "-":
-            with click.open_file("-", encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = Path(file).read_text(encoding="utf-8")
+        with inp.stream() as fh:
+            data = fh.read(_MAX_PARTIE_BYTES + 1)
     except OSError as e:
-        raise BadInput(f"cannot read {file}: {e.strerror}") from None
+        raise BadInput(terminal_safe(f"{inp.name}: cannot read: {e.strerror or e}")) from None
+    if len(data) > _MAX_PARTIE_BYTES:
+        raise BadInput(terminal_safe(f"{inp.name}: over {_MAX_PARTIE_BYTES // 1_000_000} MB: not a list of marqués"))
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadInput(f"{file} is not UTF-8 text") from None
+        text = data.decode("latin-1")  # as the record reader: legacy 8-bit text
     try:
         result = settle_text(text, profile, method)
     except PartieError as e:
-        raise BadInput(f"{'<stdin>' if file == '-' else file}: {e}") from None
+        raise BadInput(terminal_safe(f"{inp.name}: {e}")) from None
     if as_json:
         echo_json(result)
         return
     _print_partie(result)
 
 
+def _say(text: str) -> None:
+    """A line of the settlement: names come from the file, never drive the terminal."""
+    click.echo(terminal_safe(text))
+
+
+#: a list of marqués is a few KB; a larger file is refused, not read into memory
+_MAX_PARTIE_BYTES = 10_000_000
+
+
 def _print_partie(r: dict) -> None:
     kind = r["kind"]
     if kind == "poule":
         for i, g in enumerate(r["games"], 1):
-            click.echo(f"game {i}: {g['winner']} beats {g['loser']}")
-        click.echo(f"pot {r['pot']}; paid in: " + ", ".join(f"{k} {v}" for k, v in r["paid"].items()))
-        click.echo(f"winner: {r['winner']}" if r["winner"] else f"next game: {' v '.join(r['next'])}")
-        click.echo("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
+            _say(f"game {i}: {g['winner']} beats {g['loser']}")
+        _say(f"pot {r['pot']}; paid in: " + ", ".join(f"{k} {v}" for k, v in r["paid"].items()))
+        _say(f"winner: {r['winner']}" if r["winner"] else f"next game: {' v '.join(r['next'])}")
+        _say("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
         return
     if kind == "douze":
         for i, g in enumerate(r["parties"], 1):
-            click.echo(f"partie {i}: {g['winner']} {g['holes'][0]}-{g['holes'][1]} × {g['multiplier']} = {g['value']}")
-        click.echo("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
+            _say(f"partie {i}: {g['winner']} {g['holes'][0]}-{g['holes'][1]} × {g['multiplier']} = {g['value']}")
+        _say("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
         return
     for m in r["marques_detail"]:
         who = " v ".join(m["players"])
         prim = f" (primauté {m['primaute']})" if m["primaute"] else ""
         if m.get("refait"):
-            click.echo(f"marqué {m['n']}: {who}{prim}: refait")
+            _say(f"marqué {m['n']}: {who}{prim}: refait")
             continue
         how = m.get("formula", str(m["value"]))
         idle = f"; {m['idle']} gets {m['idle_consolation']}" if m.get("idle") else ""
-        click.echo(f"marqué {m['n']}: {who}{prim}: {m['winner']} wins {how}{idle}")
-    click.echo(
-        "marqués lost: " + ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items()) + f" (share {r['share']})"
-    )
+        _say(f"marqué {m['n']}: {who}{prim}: {m['winner']} wins {how}{idle}")
+    _say("marqués lost: " + ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items()) + f" (share {r['share']})")
     if not r["complete"]:
-        click.echo(
-            f"partie not finished ({r['marques']} marqués agreed): no postillons, queue des jetons nor queue yet"
-        )
+        _say(f"partie not finished ({r['marques']} marqués agreed): no postillons, queue des jetons nor queue yet")
     for p in r["postillons"]:
-        click.echo(f"postillons: {p['payer']} pays {p['payee']} {p['count']} = {p['jetons']} jetons")
+        _say(f"postillons: {p['payer']} pays {p['payee']} {p['count']} = {p['jetons']} jetons")
     q = r["queue_des_jetons"]
     if r["complete"]:
-        click.echo(f"queue des jetons ({q['pool']} jetons): {' and '.join(q['winners'])}")
+        _say(f"queue des jetons ({q['pool']} jetons): {' and '.join(q['winners'])}")
         if r["queue"]["jetons"]:
-            click.echo(f"queue ({r['queue']['jetons']} jetons): {r['queue']['winner'] or 'nobody'}")
+            _say(f"queue ({r['queue']['jetons']} jetons): {r['queue']['winner'] or 'nobody'}")
     for name, m in r["methods"].items():
-        click.echo(
-            f"{name}: " + ", ".join(f"{a} {m['net'][a]:+d} jetons = {m['fiches'][a]:+d} fiches" for a in m["net"])
-        )
+        _say(f"{name}: " + ", ".join(f"{a} {m['net'][a]:+d} jetons = {m['fiches'][a]:+d} fiches" for a in m["net"]))
     for x, a in r["players"].items():
-        click.echo(f"{x}: {a['jetons']:+} jetons, {a['fiches']:+} fiches")
+        _say(f"{x}: {a['jetons']:+} jetons, {a['fiches']:+} fiches")

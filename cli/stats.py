@@ -53,7 +53,7 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool, lang:
                         trace=True,
                     )
                     coups += report.coups_verified
-                    findings += len(report.findings) + sum(1 for d in report.diagnostics if d.severity == "error")
+                    findings += report.finding_count + sum(1 for d in report.diagnostics if d.severity == "error")
                     if any(d.severity == "error" for d in parsed.diagnostics):
                         acc.skipped.append({"game": index, "reason": f"{path}: unreadable record"})  # nothing to judge
                     else:

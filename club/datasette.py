@@ -198,10 +198,10 @@ def write_plugins(db_path: str | Path, out: str | Path | None = None) -> Path:
     ``db_path``), for ``datasette --plugins-dir``; returns the directory."""
     from importlib.resources import files
 
-    from ..notation.textio import atomic_write_text
+    from ..notation.textio import write_inside
 
     target = Path(out) if out is not None else plugins_path(db_path)
-    target.mkdir(exist_ok=True)
     source = files(__package__).joinpath("datasette_links.py").read_text(encoding="utf-8")
-    atomic_write_text(target / "trictrac_links.py", source)
+    # never through a link: a linked NAME.plugins would have it written anywhere (issue 27)
+    write_inside(target.parent, f"{target.name}/trictrac_links.py", source)
     return target

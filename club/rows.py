@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
+from ..notation.dates import parse_date as _parse_date
 from ..notation.names import player_name
 from ..notation.record import (
     OFF,
@@ -51,30 +52,11 @@ def game_id_of(canonical: str) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-_DATE = re.compile(r"(\d{4})(?:[.\-/](\d{1,2}|\?\?)(?:[.\-/](\d{1,2}|\?\?))?)?")
-_DMY = re.compile(r"(\d{1,2})[.\-/](\d{1,2})[.\-/](\d{4})")
-
-
 def parse_date(text: str | None) -> str | None:
     """``YYYY[-MM[-DD]]`` from a Date header (``2024.03.15``, ``2024-03-15``,
-    ``15/03/2024``, ``2024.??.??``); None when no year is readable."""
-    if not text:
-        return None
-    m = _DMY.search(text)
-    if m:
-        y, mo, d = int(m.group(3)), int(m.group(2)), int(m.group(1))
-        return f"{y:04d}-{mo:02d}-{d:02d}" if 1 <= mo <= 12 and 1 <= d <= 31 else f"{y:04d}"
-    m = _DATE.search(text)
-    if not m:
-        return None
-    out = m.group(1)
-    month = m.group(2)
-    if month and month != "??" and 1 <= int(month) <= 12:
-        out += f"-{int(month):02d}"
-        day = m.group(3)
-        if day and day != "??" and 1 <= int(day) <= 31:
-            out += f"-{int(day):02d}"
-    return out
+    ``15/03/2024``, ``2024.??.??``); None when it holds no real date in ASCII digits
+    (read once: :func:`trictrac.notation.dates.parse_date`, issue 27)."""
+    return _parse_date(text)[0]
 
 
 def season_of(date_iso: str | None, start_month: int = 1) -> str | None:

@@ -188,13 +188,14 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
             continue
         ranked = _rank(rows, _douze_key if kind == "douze-trous" else _ecrire_key)
         order = [r["player"] for r in ranked]
+        place = {p: i for i, p in enumerate(order)}  # cells sorted by rank: linear in pairs, not players²
         tables[kind] = {
             "games": n_games[kind],
             "players": ranked,
             "crosstable": {
                 "players": order,
                 "cells": {
-                    a: {b: cross[kind][a][b] for b in order if b in cross[kind].get(a, {})}
+                    a: {b: cross[kind][a][b] for b in sorted(cross[kind][a], key=place.__getitem__)}
                     for a in order
                     if a in cross[kind]
                 },
@@ -210,8 +211,8 @@ class SelectionError(ValueError):
     """A season or date the club database cannot select by (its message is one line)."""
 
 
-_SEASON = re.compile(r"(\d{4})(?:-(\d{4}))?")
-_DATE = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+_SEASON = re.compile(r"([0-9]{4})(?:-([0-9]{4}))?")  # [0-9]: \d takes every script's digits
+_DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,6 +435,19 @@ def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
     return [fmt(header), "  ".join("-" * w for w in width), *(fmt(r) for r in rows)]
 
 
+#: players shown in a crosstable's grid (the best ranked): 4,000 players would make a grid
+#: of 16 million cells (145 MB of HTML, issue 27 row 3); every pair stays in ``--json``
+CROSSTABLE_PLAYERS = 40
+
+
+def crosstable_note(players: int) -> str:
+    """The line under a capped crosstable's title (French, as the text standings)."""
+    return (
+        f"(les {CROSSTABLE_PLAYERS} premiers des {players} joueurs ; "
+        "chaque paire dans --json / the first players only; every pair in --json)"
+    )
+
+
 def format_standings(st: dict[str, Any], title: str = "Classement") -> str:
     """The standings as plain text: a table per kind of partie, then its crosstable
     (douze trous: wins-losses of the row player against the column player; à écrire:
@@ -446,6 +460,9 @@ def format_standings(st: dict[str, Any], title: str = "Classement") -> str:
         order = t["crosstable"]["players"]
         cells = t["crosstable"]["cells"]
         lines += ["", "tableau croisé"]
+        if len(order) > CROSSTABLE_PLAYERS:  # a grid grows as players²: the best ranked only
+            lines.append(crosstable_note(len(order)))
+            order = order[:CROSSTABLE_PLAYERS]
         rows = []
         for i, a in enumerate(order):
             row = [f"{i + 1}. {one_line(a)}"]

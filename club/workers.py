@@ -18,6 +18,7 @@ from urllib.parse import quote
 from ..notation.record import (
     Record,
 )
+from ..notation.textio import open_file
 from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .db import readonly_uri
 from .identity import game_key
@@ -83,7 +84,7 @@ def _file_digest(path: str) -> str | None:
     """SHA-256 of the file's bytes, read by blocks (flat memory); None if unreadable."""
     h = hashlib.sha256()
     try:
-        with open(path, "rb") as fh:
+        with open_file(path) as fh:
             while block := fh.read(1 << 20):
                 h.update(block)
     except OSError:
@@ -286,7 +287,7 @@ class _Readers:
         if self.pool is None:
             from ..notation.reader import iter_records
 
-            with open(path, "rb") as raw:
+            with open_file(path) as raw:
                 for index, parsed in enumerate(iter_records(path, file=path)):
                     yield self.work.read_game(_Read(path, index, raw), parsed, stored)
             return

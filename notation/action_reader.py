@@ -69,11 +69,11 @@ KEYWORDS_HINT = (
     "rejoue(…), force(…), fait-marquer(…), remet(…)"
 )
 # one token inside the parentheses of a replay: a move, a cannot-play or "--"
-_REPLAY_TOKEN = re.compile(r"(\d{1,9})/(\d{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX](\d{1,9})|(--)").fullmatch
+_REPLAY_TOKEN = re.compile(r"([0-9]{1,9})/([0-9]{1,9}|[oO][fF][fF]|[bB]ande|[oO])|[-xX]([0-9]{1,9})|(--)").fullmatch
 _REPLAY_SPLIT = re.compile(r"\S+").finditer
 # the body of fait-marquer(B+4t1) and of remet(A-2t-1)
-_DEMAND_MARK = re.compile(r"([A-D])\+(\d{1,9})(?:t(\d{1,9}))?([bs])?").fullmatch
-_DEMAND_REMET = re.compile(r"([A-D])([+-]\d{1,9})(?:t([+-]\d{1,9}))?").fullmatch
+_DEMAND_MARK = re.compile(r"([A-D])\+([0-9]{1,9})(?:t([0-9]{1,9}))?([bs])?").fullmatch
+_DEMAND_REMET = re.compile(r"([A-D])([+-][0-9]{1,9})(?:t([+-][0-9]{1,9}))?").fullmatch
 _UNESC_REASON = re.compile(r"\\([\\)])")
 _tuple_new = tuple.__new__
 

@@ -57,3 +57,18 @@ MAX_GLYPH = 255
 #: times, the verifier judges it), no more.
 MAX_MOVES = 4
 MAX_CANNOT = 4
+#: findings listed per game: a game of 100,000 wrong coups would print 45 MB and publish
+#: 45 MB of HTML; past this many the verifier only counts them by kind, and every output
+#: says "... N more findings of kind K" (issue 27 row 2).  Real games hold under 60.
+MAX_FINDINGS = 200
+#: findings judged per game: at this many the game's verification stops (``stopped``,
+#: with a note saying how many coups are left unverified), so a record wrong on every
+#: coup costs no more than a real one; the findings past ``MAX_FINDINGS`` are counted.
+MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
+#: the typo recovery's budget ("did you mean"), in coups its trials walk per game: each
+#: recovery walks a few candidates up to 40 coups ahead on copies of the game, so a
+#: record wrong on every coup cost minutes for 3 KB (issue 27's fuzzing).  A constant
+#: for the few typos of a real record, and a few per coup of the game; past it the
+#: rest of the game is read as written (as with --strict), with a note.
+RECOVERY_COUPS = 1_500
+RECOVERY_COUPS_PER_COUP = 2

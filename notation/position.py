@@ -75,8 +75,8 @@ START_SPEC = PositionSpec(_START, _START)
 # non-blank characters.
 _FIELD = re.compile(r"[A-Za-z]\{[^}\n]*\}?|\S+")
 _SIDE = re.compile(r"([A-Za-z])\{([^}]*)(\}?)\Z")
-_PAIR = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*\Z")
-_INT = re.compile(r"\d{1,6}\Z")
+_PAIR = re.compile(r"\s*([0-9]+)\s*:\s*([0-9]+)\s*\Z")
+_INT = re.compile(r"[0-9]{1,6}\Z")
 
 
 def _fmt_side(c: tuple[int, ...]) -> str:

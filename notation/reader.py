@@ -18,6 +18,7 @@ import gc
 import io
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple, Protocol, TypeVar
 
@@ -25,6 +26,7 @@ from . import limits as L
 from .action_reader import ACTION_WORDS as _ACTION_WORDS
 from .action_reader import KEYWORDS_HINT as _KEYWORDS_HINT
 from .action_reader import read_action
+from .dates import parse_date
 from .position import parse_position
 from .record import (
     OFF,
@@ -52,6 +54,7 @@ from .record import (
     Remet,
     Span,
 )
+from .textio import open_file
 
 __all__ = [
     "ParsedRecord",
@@ -98,29 +101,37 @@ DOUBLET_NAMES: dict[str, int] = {
 
 _BREDOUILLE = {"petite-bredouille": "petite", "petite": "petite", "grande-bredouille": "grande", "grande": "grande"}
 
+# Repeated groups are possessive (``*+``, Python 3.11+): the regex engine then keeps no
+# backtracking state per repetition, so a tag value of 500,000 escapes or a comment of
+# 500,000 lines costs constant memory, not 400 MB (issue 27 row 1).  Each such group is
+# written so that giving a repetition back could never lead to a match (what it repeats
+# excludes what follows it), so possessive and greedy read the same tokens;
+# tests/test_resilience_bounds.py walks every pattern of notation/ for unbounded repeats
+# of groups that are not possessive.  Python 3.10 has no possessive repeats: greedy there.
+_PO = "+" if sys.version_info >= (3, 11) else ""
 _W = r"(?=[\s{}]|\Z)"  # end of a word
 _WG = r"(?=[\s{}!?$]|\Z)"  # end of a word that a glyph may follow directly
 
 _TOKEN = re.compile(
     r"[^\S\n]*(?:"
     r"(?P<nl>\n)"
-    rf"|(?P<move>(?P<mv_a>\d{{1,9}})/(?P<mv_b>\d{{1,9}}|[oO][fF][fF]|[bB]ande|[oO])){_WG}"
-    rf"|(?P<mark>(?P<mk_who>[A-D])\+(?P<mk_pts>\d{{1,9}})(?:t(?P<mk_holes>\d{{1,9}}))?(?P<mk_bs>[bs])?){_WG}"
-    rf"|(?P<head>(?P<hd_num>\d{{1,9}})\.[ \t]*(?P<hd_side>[A-Da-d])[ \t]+"
-    rf"(?:(?P<hd_r1>\d)-(?P<hd_r2>\d)|(?P<hd_name>[^\W\d_][\w-]*))){_WG}"
-    r"|(?P<com>\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*\})"
-    rf"|(?P<act>(?P<ac_who>[A-D]):(?P<ac_word>[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?P<ac_num>[+-]\d{{1,9}})?"
-    rf"(?:t(?P<ac_holes>[+-]\d{{1,9}}))?(?:\((?P<ac_reason>[^\\)\n]*(?:\\.[^\\)\n]*)*)\))?){_WG}"
-    rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$\d{{1,9}}){_W}"
-    rf"|(?P<cant>[-xX](?P<ct_n>\d{{1,9}})){_WG}"
+    rf"|(?P<move>(?P<mv_a>[0-9]{{1,9}})/(?P<mv_b>[0-9]{{1,9}}|[oO][fF][fF]|[bB]ande|[oO])){_WG}"
+    rf"|(?P<mark>(?P<mk_who>[A-D])\+(?P<mk_pts>[0-9]{{1,9}})(?:t(?P<mk_holes>[0-9]{{1,9}}))?(?P<mk_bs>[bs])?){_WG}"
+    rf"|(?P<head>(?P<hd_num>[0-9]{{1,9}})\.[ \t]*(?P<hd_side>[A-Da-d])[ \t]+"
+    rf"(?:(?P<hd_r1>[0-9])-(?P<hd_r2>[0-9])|(?P<hd_name>[^\W\d_][\w-]*))){_WG}"
+    rf"|(?P<com>\{{[^}}\\\n]*{_PO}(?:(?:\\.|\n(?![^\S\n]*\n))[^}}\\\n]*{_PO})*{_PO}\}})"
+    rf"|(?P<act>(?P<ac_who>[A-D]):(?P<ac_word>[^\W\d_][\w'’]*{_PO}(?:-[^\W\d_][\w'’]*{_PO})*{_PO})(?P<ac_num>[+-][0-9]{{1,9}})?"
+    rf"(?:t(?P<ac_holes>[+-][0-9]{{1,9}}))?(?:\((?P<ac_reason>[^\\)\n]*{_PO}(?:\\.[^\\)\n]*{_PO})*{_PO})\))?){_WG}"
+    rf"|(?P<gly>!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,9}}){_W}"
+    rf"|(?P<cant>[-xX](?P<ct_n>[0-9]{{1,9}})){_WG}"
     rf"|(?P<none>--){_W}"
-    r"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_-]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"[ \t]*\])"
+    rf"|(?P<tag>\[[ \t]*(?P<tg_name>[A-Za-z][A-Za-z0-9_-]*)[ \t]+\"(?P<tg_value>[^\"\\\n]*{_PO}(?:\\.[^\"\\\n]*{_PO})*{_PO})\"[ \t]*\])"
     r"(?=[^\S\n]*(?:\n|\Z))"
-    rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>\d{{1,9}})){_W}"
-    rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>\d{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
-    r"|(?P<res>(?i:r[eé]sultat|result)[ \t]+(?:(?P<rs_w>[A-D])|(?i:refait|void))[ \t]+(?P<rs_wh>\d{1,9})-(?P<rs_lh>\d{1,9})"
+    rf"|(?P<rel>(?i:relev[eé]|deal)[ \t]+(?P<rl_n>[0-9]{{1,9}})){_W}"
+    rf"|(?P<mq>(?i:marqu[eé])[ \t]+(?P<mq_n>[0-9]{{1,9}})(?:[ \t]+(?P<mq_p1>[A-D])-(?P<mq_p2>[A-D]))?){_W}"
+    r"|(?P<res>(?i:r[eé]sultat|result)[ \t]+(?:(?P<rs_w>[A-D])|(?i:refait|void))[ \t]+(?P<rs_wh>[0-9]{1,9})-(?P<rs_lh>[0-9]{1,9})"
     r"(?:[ \t]+(?P<rs_bred>(?i:petite-bredouille|grande-bredouille|petite|grande)))?"
-    rf"(?:[ \t]+(?i:valeur|value)[ \t]+(?P<rs_val>\d{{1,9}}))?){_W}"
+    rf"(?:[ \t]+(?i:valeur|value)[ \t]+(?P<rs_val>[0-9]{{1,9}}))?){_W}"
     r"|(?P<ucom>\{[^\n]*)"
     r"|(?P<line>\[[^\n]*|(?i:r[eé]sultat|result|relev[eé]|marqu[eé])(?=[\s{]|\Z)[^\n]*)"
     r"|(?P<junk>[^\s{}]+|\})"
@@ -133,15 +144,17 @@ _TOKEN = re.compile(
 _MOVE_RUN = re.compile(r"[ \t0-9/oOfFbBaAnNdDeExX-]*")
 # a comment's body up to where it stops (at '}' if closed): a '{' found before the stop of
 # an unclosed one is unclosed too (the parser then skips the rescan: linear, not quadratic)
-_COM_BODY = re.compile(r"\{[^}\\\n]*(?:(?:\\.|\n(?![^\S\n]*\n))[^}\\\n]*)*").match
+_COM_BODY = re.compile(rf"\{{[^}}\\\n]*{_PO}(?:(?:\\.|\n(?![^\S\n]*\n))[^}}\\\n]*{_PO})*{_PO}").match
 _UCOM = re.compile(r"[^\S\n]*(?P<ucom>\{[^\n]*)").match
 _OPEN_BRACE = re.compile(r"[^\S\n]*\{").match
-_PAREN_KEYWORD = re.compile(r"[A-D]:([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*)(?:[+-]\d{1,9})?(?:t[+-]\d{1,9})?\(").match
+_PAREN_KEYWORD = re.compile(
+    rf"[A-D]:([^\W\d_][\w'’]*{_PO}(?:-[^\W\d_][\w'’]*{_PO})*{_PO})(?:[+-][0-9]{{1,9}})?(?:t[+-][0-9]{{1,9}})?\("
+).match
 
 _UNESC_COMMENT = re.compile(r"\\([\\}\[])")
 _UNESC_TAG = re.compile(r"\\([\\\"])")
 _STRIP_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
-_PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?(\d{1,4}))?\Z")
+_PARTIE = re.compile(r"(douze-trous|a-ecrire|a-quatre|chouette|a-tourner)(?:[- ]?([0-9]{1,4}))?\Z")
 _PARTIE_ALIASES = {
     "12-trous": "douze-trous",
     "douze": "douze-trous",
@@ -209,7 +222,9 @@ _MAXM, _MAXC = L.MAX_MOVES, L.MAX_CANNOT
 #: the sides as PGN names them -> the notation's seat letters (a "did you mean")
 _ENGLISH_SIDES = {"white": "A", "black": "B"}
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z").match
-_ROLL_LIKE = re.compile(r"\d-\d\Z")
+_ROLL_LIKE = re.compile(r"[0-9]-[0-9]\Z")
+# a digit of another script (Arabic-Indic, fullwidth...): \d takes them, int() reads them
+_FOREIGN_DIGIT = re.compile(r"(?![0-9])\d").search
 _tuple_new = tuple.__new__
 _obj_new = object.__new__
 _T = TypeVar("_T")
@@ -486,6 +501,10 @@ class _GameSink:
                     d.message,
                     d.text,
                 )
+        elif name == "Date":
+            why = parse_date(value)[1]
+            if why is not None:
+                self.diag("bad-date", "warning", line, vcol, end_col, off, f"{why}; the game has no date", value)
         elif name == "Record":
             low = value.strip().lower()
             if low in ("full", "compact"):
@@ -767,6 +786,11 @@ class _GameTokens(_GameSink):
         ls = s - col + 1
         ecol = pos - ls + 1
         off = self.off0 + s
+        foreign = None if raw.isascii() else _FOREIGN_DIGIT(raw)
+        if foreign is not None:  # '١.', 'B+４': numbers are read in 0-9 only
+            message = f"numbers are written with the digits 0-9: {foreign[0]!r} is not read as one"
+            self.diag("non-ascii-digit", "error", line, col, ecol, off, message, raw)
+            return None if raw.endswith(".") else pos
         if raw[0].isdigit() and raw.endswith(".") and raw[:-1].isdigit():
             message = "a coup reads 'N. A 6-5 …': number, side letter, roll"
             said = text[pos : pos + 12].split(None, 1)
@@ -1392,7 +1416,7 @@ def iter_records(
     """
     if isinstance(path_or_stream, (str, os.PathLike)):
         name: str | None = file if file is not None else os.fspath(path_or_stream)
-        with open(path_or_stream, "rb") as f:
+        with open_file(path_or_stream) as f:
             yield from _iter_bytes(f, name, strict)
         return
     stream = path_or_stream
@@ -1421,7 +1445,7 @@ def parse_text(text: str, *, file: str | None = None, strict: bool = False) -> t
 
 def index_records(path: str | os.PathLike[str]) -> list[tuple[int, int]]:
     """``(byte_offset, byte_length)`` of every game in the file, without parsing them."""
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         return [(off, len(data)) for off, _first, data in _split_bytes(f)]
 
 
@@ -1431,7 +1455,7 @@ def read_record_at(
     """Read the one game that starts at ``offset`` (from :func:`index_records`).
     ``line`` is the file line number of its first line, if known (for diagnostics).
     None if there is no game there."""
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         f.seek(offset)
         for pr in _iter_bytes(f, os.fspath(path), strict, base=offset, line=line):
             return pr
@@ -1447,7 +1471,7 @@ def source_lines(path: str | os.PathLike[str], wanted: Iterable[int], *, width: 
         return out
     last = max(want)
     try:
-        with open(path, "rb") as f:
+        with open_file(path) as f:
             for n, raw in enumerate(iter(lambda: f.readline(MAX_LINE), b""), 1):
                 if n in want:
                     try:

@@ -21,11 +21,13 @@ or retitle the window of whoever checks the file.
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import re
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +35,19 @@ from typing import IO, Any, TextIO
 
 __all__ = [
     "STDIN",
+    "TREE_MANIFEST",
     "Input",
     "InputError",
+    "OutputError",
+    "OutputTree",
     "atomic_write_bytes",
     "atomic_write_text",
     "atomic_writer",
     "open_input",
+    "output_tree",
+    "sweep_stale",
     "terminal_safe",
+    "write_inside",
 ]
 
 #: the FILE argument that means standard input
@@ -66,39 +74,147 @@ class Input:
     """A FILE argument that passed :func:`open_input`.
 
     ``path`` is set when the reader may open the file itself (streaming, ``--jobs``);
-    ``data`` holds the bytes (UTF-8, or the file's own 8-bit text) when they had to be
-    read first: standard input, or a UTF-16/UTF-32 file decoded."""
+    ``data`` holds bytes already in memory (tests); ``opener`` gives the bytes as a
+    stream when they are not the file's own: standard input (read once, as it comes)
+    or a UTF-16/UTF-32 file re-encoded as UTF-8 while it is read.  Nothing is ever read
+    whole into memory (issue 27 row 9)."""
 
     name: str
     path: str | None = None
     data: bytes | None = None
+    opener: Callable[[], IO[bytes]] | None = None
 
     def stream(self) -> IO[bytes]:
         """The bytes to read, for ``notation.reader.iter_records``."""
         if self.data is not None:
             return io.BytesIO(self.data)
+        if self.opener is not None:
+            return self.opener()
         assert self.path is not None
-        return open(self.path, "rb")
+        return open_file(self.path)
 
     @contextmanager
     def as_path(self) -> Iterator[str]:
-        """A real file holding the input, for APIs that take paths (a temporary copy
-        for standard input or a decoded UTF-16 file, removed afterwards)."""
-        if self.data is None and self.path is not None:
+        """A real file holding the input, for APIs that take paths (a temporary copy,
+        written chunk by chunk, for standard input or a re-encoded UTF-16 file, removed
+        afterwards)."""
+        if self.data is None and self.opener is None and self.path is not None:
             yield self.path
             return
+        import shutil
         import tempfile  # only for standard input and atomic writes: not on check's start
 
         fd, tmp = tempfile.mkstemp(prefix="trictrac-input-", suffix=".trn")
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(self.data or b"")
+            with os.fdopen(fd, "wb") as fh, self.stream() as src:
+                shutil.copyfileobj(src, fh, _CHUNK)
             yield tmp
         finally:
             try:
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
+
+
+def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open ``path`` for reading, a regular file only: a FIFO, a device, a socket or a
+    directory is refused (an ``OSError`` whose ``strerror`` says which) without ever
+    blocking on it (issue 27 row 8).  Every reader of a record file opens it here."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = next((label for test, label in _KINDS if test(mode)), "not a regular file")
+            raise OSError(errno.EINVAL, f"{what}, not a record file", os.fspath(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+class _Chained(io.RawIOBase):
+    """``head`` then the rest of ``rest``, read as it comes (standard input after its probe)."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _CrLines(io.RawIOBase):
+    """A file of old Mac line endings (CR only) given with LF (issue 27 row 15)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer)).replace(b"\r", b"\n")
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _cr_only(head: bytes) -> bool:
+    return b"\r" in head and b"\n" not in head
+
+
+class _Recoded(io.RawIOBase):
+    """A UTF-16/UTF-32 stream given as UTF-8 bytes, decoded chunk by chunk."""
+
+    def __init__(self, raw: IO[bytes], codec: str, skip: int) -> None:
+        raw.read(skip)  # the byte-order mark
+        self._raw = raw
+        self._dec = codecs.getincrementaldecoder(codec)(errors="replace")
+        self._out = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._out and not self._eof:
+            chunk = self._raw.read(_CHUNK)
+            self._eof = not chunk
+            self._out = self._dec.decode(chunk, final=self._eof).encode("utf-8")
+        n = min(len(buffer), len(self._out))
+        buffer[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+_STRAY = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, as surrogateescape gives them
 
 
 def _refusal(head: bytes) -> str | None:
@@ -113,7 +229,10 @@ def _refusal(head: bytes) -> str | None:
         dec.decode(head, final=False)
     except UnicodeDecodeError as e:
         high = len(head) - len(head.translate(None, bytes(range(0x80, 0x100))))
-        if high * 4 > len(head):  # legacy 8-bit text has a few accented letters, not this
+        # UTF-8 with a few stray bytes (a Latin-1 letter pasted into a Cyrillic file) is
+        # read game by game, the game holding them as Latin-1 (issue 27 row 11)
+        stray = len(_STRAY.findall(head.decode("utf-8", "surrogateescape")))
+        if high * 4 > len(head) and stray * 50 > high:  # legacy 8-bit text has a few accented letters, not this
             return f"invalid UTF-8 (byte {e.start}) and not Latin-1 text either"
     return None
 
@@ -126,45 +245,88 @@ def _check(name: str, head: bytes, nul: bool) -> None:
         raise InputError(f"{name}: {why}")
 
 
-def _decode_bom(name: str, data: bytes) -> bytes | None:
-    """``data`` re-encoded as UTF-8 when it starts with a UTF-16/32 mark, else None."""
+def _bom_of(head: bytes) -> tuple[bytes, str, str] | None:
     for bom, codec, label in _BOMS:
-        if data.startswith(bom):
-            try:
-                return data[len(bom) :].decode(codec).encode("utf-8")
-            except UnicodeDecodeError as e:
-                raise InputError(f"{name}: invalid {label} (byte {e.start + len(bom)})") from None
+        if head.startswith(bom):
+            return bom, codec, label
     return None
+
+
+def _read_head(src: IO[bytes]) -> bytes:
+    """Up to ``_PROBE`` bytes of a pipe (which gives them a few at a time)."""
+    parts: list[bytes] = []
+    got = 0
+    while got < _PROBE:
+        chunk = src.read(_PROBE - got)
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def _decoded_head(name: str, head: bytes, bom: tuple[bytes, str, str], final: bool) -> bytes:
+    dec = codecs.getincrementaldecoder(bom[1])()
+    try:
+        return dec.decode(head[len(bom[0]) :], final=final).encode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: invalid {bom[2]} (byte {e.start + len(bom[0])})") from None
 
 
 def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     """Check the FILE argument ``name`` (a path, or ``-`` for standard input).
 
-    :raises InputError: missing, a directory, unreadable, empty, binary (see the module
-        docstring); the message is one line, ``"FILE: reason"``.
+    :raises InputError: missing, a directory, a FIFO or a device, unreadable, empty,
+        binary (see the module docstring); the message is one line, ``"FILE: reason"``.
     """
     if name == STDIN:
         src = stdin if stdin is not None else sys.stdin.buffer
-        data = src.read()
         label = "<stdin>"
-        decoded = _decode_bom(label, data)
-        if decoded is not None:
-            data = decoded
-        _check(label, data[:_PROBE], b"\0" in data)
-        return Input(label, None, data)
+        head = _read_head(src)
+        bom = _bom_of(head)
+        if bom is not None:
+            text = _decoded_head(label, head, bom, len(head) < _PROBE)
+            _check(label, text[:_PROBE], b"\0" in text)
+            joined = io.BufferedReader(_Chained(head, src), _CHUNK)
+            codec, skip = bom[1], len(bom[0])
+            return Input(label, opener=lambda: io.BufferedReader(_Recoded(joined, codec, skip), _CHUNK))
+        _check(label, head, b"\0" in head)  # a NUL further on is the reader's error, game by game
+        if _cr_only(head):
+            return Input(
+                label, opener=lambda: io.BufferedReader(_CrLines(io.BufferedReader(_Chained(head, src))), _CHUNK)
+            )
+        return Input(label, opener=lambda: io.BufferedReader(_Chained(head, src), _CHUNK))
     p = Path(name)
     if p.is_dir():
         raise InputError(f"{name}: a directory, not a record file")
     if not p.exists():
         raise InputError(f"{name}: cannot read: no such file")
     try:
-        with open(p, "rb") as fh:
+        with open_file(p) as fh:
             head = fh.read(_PROBE)
-            if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or head[:4] == codecs.BOM_UTF32_BE:
-                data = _decode_bom(name, head + fh.read())
-                if data is not None:
-                    _check(name, data[:_PROBE], b"\0" in data)
-                    return Input(name, None, data)
+            bom = _bom_of(head)
+            if bom is not None:
+                _, codec, label = bom
+                dec = codecs.getincrementaldecoder(codec)()
+                fh.seek(len(bom[0]))
+                first = b""
+                nul = False
+                while True:  # the whole file decoded once, chunk by chunk, nothing kept
+                    chunk = fh.read(_CHUNK)
+                    try:
+                        text = dec.decode(chunk, final=not chunk).encode("utf-8")
+                    except UnicodeDecodeError as e:
+                        raise InputError(f"{name}: invalid {label} (byte {fh.tell() - len(chunk) + e.start})") from None
+                    if len(first) < _PROBE:
+                        first += text[: _PROBE - len(first)]
+                    nul = nul or b"\0" in text
+                    if not chunk:
+                        break
+                _check(name, first, nul)
+                path = os.fspath(p)
+                return Input(
+                    name, opener=lambda: io.BufferedReader(_Recoded(open_file(path), codec, len(bom[0])), _CHUNK)
+                )
             nul = b"\0" in head
             while not nul:
                 chunk = fh.read(_CHUNK)
@@ -174,7 +336,92 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     except OSError as e:
         raise InputError(f"{name}: cannot read: {e.strerror or e}") from None
     _check(name, head, nul)
+    if _cr_only(head):
+        path = os.fspath(p)
+        return Input(name, opener=lambda: io.BufferedReader(_CrLines(open_file(path)), _CHUNK))
     return Input(name, os.fspath(p), None)
+
+
+class OutputError(OSError):
+    """An output that could not be written: ``str(e)`` is ``"OUTPUT: reason"`` (it names
+    the file written, never the input; the CLI exits 2 and nothing is left half-written)."""
+
+    def __init__(self, output: str | os.PathLike[str], reason: str, errno_: int = 0) -> None:
+        super().__init__(errno_, reason)
+        self.output = os.fspath(output)
+        self.filename = self.output
+
+    def __str__(self) -> str:
+        return f"{self.output}: {self.strerror}"
+
+
+def _reason(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+def _default_mode() -> int:
+    """0o666 less the umask: the mode of a new file, set explicitly (``mkstemp`` gives 0600)."""
+    return 0o666 & ~_umask()
+
+
+def _folder_mode() -> int:
+    return 0o777 & ~_umask()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _stale(name: str, stem: str) -> bool:
+    """``name`` is a temporary ``.<stem>.<pid>.…`` of a process that is gone (a SIGKILL)."""
+    if not name.startswith(f".{stem}."):
+        return False
+    pid = name[len(stem) + 2 :].split(".", 1)[0].split("-", 1)[0]
+    return pid.isdigit() and int(pid) != os.getpid() and not _pid_alive(int(pid))
+
+
+def sweep_stale(directory: str | os.PathLike[str], stem: str) -> int:
+    """Remove the temporaries of ``stem`` left in ``directory`` by a killed run (their
+    process is gone); the number removed.  Temporaries are named ``.<stem>.<pid>.…``."""
+    import shutil
+
+    removed = 0
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return 0
+    for entry in entries:
+        if _stale(entry.name, stem):
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)
+                else:
+                    os.unlink(entry.path)
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+def _final_target(path: str | os.PathLike[str]) -> Path:
+    """The file a write to ``path`` replaces: a symbolic link named by the user is
+    followed (``fmt --write link.trn`` rewrites the file it points to, as ``>`` would)."""
+    target = Path(path)
+    if target.is_symlink():
+        return Path(os.path.realpath(target))
+    return target
 
 
 def atomic_writer(path: str | os.PathLike[str], encoding: str = "utf-8") -> AbstractContextManager[TextIO]:
@@ -187,12 +434,18 @@ def atomic_writer(path: str | os.PathLike[str], encoding: str = "utf-8") -> Abst
 @contextmanager
 def _replacing(path: str | os.PathLike[str], mode: str, encoding: str | None = None) -> Iterator[Any]:
     """The file handle of a temporary file beside ``path``, flushed to disk and renamed
-    over ``path`` when the block ends normally, removed when it raises."""
-    target = Path(path)
+    over ``path`` when the block ends normally, removed when it raises.  A failure of
+    the write is an :class:`OutputError` naming ``path``."""
+    named = os.fspath(path)
+    target = _final_target(path)
     directory = target.parent if str(target.parent) else Path(".")
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
+    sweep_stale(directory, target.name)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
     try:
         with os.fdopen(fd, mode, encoding=encoding, newline="" if encoding else None) as handle:
             yield handle
@@ -200,22 +453,23 @@ def _replacing(path: str | os.PathLike[str], mode: str, encoding: str | None = N
             os.fsync(handle.fileno())
         _set_mode(tmp, target)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(e, OSError) and not isinstance(e, OutputError):
+            raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
         raise
 
 
 def _set_mode(tmp: str, target: Path) -> None:
-    """The temporary file takes the target's mode, or the umask's default for a new file."""
-    if target.exists():
+    """The temporary file takes the target's mode (the file it replaces, never through a
+    link: ``target`` is already the final file), or the umask's default for a new file."""
+    if target.exists() and not target.is_symlink():
         os.chmod(tmp, target.stat().st_mode & 0o7777)
     else:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        os.chmod(tmp, _default_mode())
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
@@ -227,6 +481,190 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` to ``path`` whole or not at all (see :func:`atomic_write_bytes`)."""
     atomic_write_bytes(path, text.encode(encoding))
+
+
+def write_inside(root: str | os.PathLike[str], relative: str, text: str) -> Path:
+    """Write ``text`` to ``root/relative`` whole or not at all, never through a symbolic
+    link below ``root`` (a linked folder or file there is refused: :class:`OutputError`),
+    with the default mode; ``root`` itself may be a link the user made."""
+    base = Path(root)
+    rel = Path(relative)
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise OutputError(base / rel, "not a path inside the output")
+    at = base
+    for part in rel.parts:
+        at = at / part
+        if at.is_symlink():
+            raise OutputError(at, "a symbolic link: nothing is written through it")
+    at.parent.mkdir(parents=True, exist_ok=True)
+    tmp = at.with_name(f".{at.name}.{os.getpid()}.tmp")
+    _write_new(tmp, text.encode("utf-8"), at)
+    try:
+        os.replace(tmp, at)
+    except OSError as e:
+        os.unlink(tmp)
+        raise OutputError(at, f"cannot write: {_reason(e)}", e.errno or 0) from None
+    return at
+
+
+def _write_new(path: Path, data: bytes, named: Path, *, sync: bool = True) -> None:
+    """Create ``path`` (never an existing file or a link), write ``data``, set the mode;
+    a failure removes it and is an :class:`OutputError` naming ``named``."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as e:
+        raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            if sync:
+                os.fsync(fh.fileno())
+            os.fchmod(fh.fileno(), _default_mode())
+    except OSError as e:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
+
+
+class OutputTree:
+    """A folder of output built aside and put in place whole (:func:`output_tree`)."""
+
+    def __init__(self, final: Path, build: Path) -> None:
+        self.final = final
+        self.build = build
+        self.written: list[str] = []
+        self._dirs: set[str] = set()
+
+    def write_text(self, relative: str, text: str) -> Path:
+        """Write ``relative`` (a path inside the tree, e.g. ``joueurs/x.html``); the
+        path it will have once in place is returned."""
+        rel = Path(relative)
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.as_posix() in self.written:
+            raise OutputError(self.final / rel, "not a new path inside the output")
+        parent = rel.parent.as_posix()
+        if parent != "." and parent not in self._dirs:
+            d = self.build
+            for part in rel.parent.parts:
+                d = d / part
+                try:
+                    d.mkdir()
+                    os.chmod(d, _folder_mode())
+                except FileExistsError:
+                    pass
+                except OSError as e:
+                    raise OutputError(self.final / rel.parent, f"cannot write: {_reason(e)}", e.errno or 0) from None
+            self._dirs.add(parent)
+        _write_new(self.build / rel, text.encode("utf-8"), self.final / rel, sync=False)
+        self.written.append(rel.as_posix())
+        return self.final / rel
+
+
+#: the list of the files a tree holds, written in it: the next build knows which entries
+#: of the old folder were its own (replaced) and which were put there by someone else (kept)
+TREE_MANIFEST = "published-files.txt"
+
+
+@contextmanager
+def output_tree(out_dir: str | os.PathLike[str], *, ours: Callable[[str], bool] | None = None) -> Iterator[OutputTree]:
+    """Build a folder of output (a site, a set of sheets) in a temporary folder beside
+    ``out_dir`` and swap it into place whole when the block ends normally, so a reader
+    sees the old folder or the new one, never a mix (issue 27 rows 4-6):
+
+    * nothing is written through a link (the tree is new; a link the old folder held is
+      not followed); ``out_dir`` itself may be a link the user made (its target is built);
+    * modes are set explicitly: files 0666, folders 0777, less the umask;
+    * the entries of the old folder that the new one does not hold are kept when they
+      are not the old tree's own (listed in its manifest, or ``ours(name)`` for a tree
+      written before manifests);
+    * on an exception the temporary folder is removed and the old one is untouched; the
+      temporaries a killed run left (``.<name>.<pid>.build``) are removed at the next run.
+    """
+    import shutil
+    import tempfile
+
+    final = Path(os.path.realpath(out_dir)) if Path(out_dir).is_symlink() else Path(os.path.abspath(out_dir))
+    parent = final.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(out_dir, f"cannot create its folder: {_reason(e)}", e.errno or 0) from None
+    sweep_stale(parent, final.name)
+    try:
+        build = Path(tempfile.mkdtemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".build", dir=parent))
+        os.chmod(build, _folder_mode())
+    except OSError as e:
+        raise OutputError(out_dir, f"cannot build beside it: {_reason(e)}", e.errno or 0) from None
+    tree = OutputTree(final, build)
+    try:
+        yield tree
+        _write_new(build / TREE_MANIFEST, "".join(f"{w}\n" for w in tree.written).encode(), final / TREE_MANIFEST)
+        if final.is_dir():
+            _keep_foreign(final, build, ours)
+        os.sync()  # the new tree on disk before it replaces the old one (one call, not one per file)
+        _swap(build, final)
+    except BaseException as e:
+        shutil.rmtree(build, ignore_errors=True)
+        if isinstance(e, OSError) and not isinstance(e, OutputError):
+            raise OutputError(out_dir, f"cannot write: {_reason(e)}", e.errno or 0) from None
+        raise
+
+
+def _keep_foreign(old: Path, new: Path, ours: Callable[[str], bool] | None) -> None:
+    """Move into ``new`` the entries of ``old`` the old tree did not write itself."""
+    try:
+        listed = {line.split("/", 1)[0] for line in (old / TREE_MANIFEST).read_text(encoding="utf-8").splitlines()}
+        had_manifest = True
+    except (OSError, UnicodeDecodeError):
+        listed, had_manifest = set(), False
+    for entry in os.scandir(old):
+        name = entry.name
+        if name == TREE_MANIFEST or name in listed or (new / name).exists() or (new / name).is_symlink():
+            continue
+        if not had_manifest and ours is not None and ours(name):
+            continue
+        if name.startswith(".") and name.endswith((".tmp", ".build", ".old")):
+            continue  # a temporary of an earlier run (killed): never carried over
+        os.rename(entry.path, new / name)
+
+
+def _swap(build: Path, final: Path) -> None:
+    """Put ``build`` at ``final``: one atomic exchange where the system has one
+    (Linux ``renameat2``), else two renames; the old folder is then removed."""
+    import shutil
+
+    if not final.exists() and not final.is_symlink():
+        os.rename(build, final)
+        return
+    if not final.is_dir() or final.is_symlink():
+        raise OutputError(final, "exists and is not a folder")
+    if _exchange(build, final):
+        shutil.rmtree(build, ignore_errors=True)  # build now holds the old tree
+        return
+    old = final.with_name(f".{final.name}.{os.getpid()}.old")
+    os.rename(final, old)
+    os.rename(build, final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False when unavailable."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+    return bool(rc == 0)
 
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidi overrides and isolates

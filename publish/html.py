@@ -747,7 +747,7 @@ def game_page(
         why = L("not_verified") + (f": {not_verified}" if not_verified else ".")
         body.append(f'<section class="findings-summary"><h2>{esc(L("findings"))}</h2><p>{esc(why)}</p></section>')
     else:
-        body.append(_findings_summary(findings, names, st.where, L))
+        body.append(_findings_summary(findings, names, st.where, L, getattr(report, "more_findings", None) or {}))
     body.append(_list_section("notes", L("notes"), [n.say(L) for n in getattr(report, "notes", ()) or ()]))
     body.append(_list_section("diagnostics", L("diagnostics"), _diagnostic_lines(report, L)))
     pane, mirror = _board_pane(st, pair, L)
@@ -787,12 +787,14 @@ def _chart_section(st: _Steps, pair: tuple[str, str], L: Labels) -> str:
 _SCRIPT_MIN = "\n".join(line.strip() for line in SCRIPT.splitlines() if line.strip())
 
 
-def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[int, str], L: Labels) -> str:
+def _findings_summary(
+    findings: list[Any], names: dict[str, str], where: dict[int, str], L: Labels, more: dict[str, int]
+) -> str:
     out = [f'<section class="findings-summary"><h2>{esc(L("findings"))}</h2>']
     if not findings:
         out.append(f"<p>{esc(L('no_finding'))}</p></section>")
         return "".join(out)
-    out.append(f"<p>{esc(L.n('n_findings', len(findings)))}</p><ul>")
+    out.append(f"<p>{esc(L.n('n_findings', len(findings) + sum(more.values())))}</p><ul>")
     for f in findings:
         out.append(f"<li {_finding_data(f)}>")
         idx = getattr(f, "index", -1)
@@ -800,6 +802,8 @@ def _findings_summary(findings: list[Any], names: dict[str, str], where: dict[in
             out.append(f'<a href="#coup-{idx}">{esc(where.get(idx) or L("coup", n=f.coup))}</a>{esc(L("colon"))}')
         out.append(_finding_html(f, names, L, full=False))
         out.append("</li>")
+    for kind, n in sorted(more.items()):  # past the cap: counted, not listed (issue 27 row 2)
+        out.append(f'<li class="more">{esc(L.n("more_findings", n, kind=kind))}</li>')
     out.append("</ul></section>")
     return "".join(out)
 

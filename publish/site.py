@@ -6,8 +6,10 @@ game (``notation.reader.iter_records``, streaming), verifies each game
 (``replay.verify.verify``), renders its page (:func:`trictrac.publish.html.render_game`)
 and writes the players' pages and the index last.  One game that cannot be
 verified is listed in the report and on the index; the others are still
-published.  Every page is written whole or not at all
-(``notation.textio.atomic_write_text``).
+published.  The site is built in a temporary folder beside ``out_dir`` and swapped
+into place whole (``notation.textio.output_tree``): a reader, a full disk or a kill
+sees the old site or the new one, never a mix; nothing is written through a link;
+a write that fails names the output (issue 27 rows 4-6).
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from typing import Any
 
 from ..club.standings import StandingGame, compute_standings
 from ..notation.names import player_name
-from ..notation.textio import atomic_write_text
+from ..notation.textio import OutputError, output_tree
 from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
 from .i18n import labels
 from .markup import esc
-from .rules_page import write_rules_page
+from .rules_page import render_rules_page, rules_page_name
 from .sheet import feuille_head
 from .standings import STANDINGS, render_standings
 
@@ -35,7 +37,16 @@ __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
 
 class PublishError(ValueError):
-    """API misuse (e.g. the output path is a file)."""
+    """API misuse (e.g. the output path is a file), or an output that could not be
+    written (the message names it; the old site is left as it was)."""
+
+
+_OURS = re.compile(r"\d{4}-[a-z0-9-]*\.html|index\.html|standings\.html|feuilles\.html|joueurs").fullmatch
+
+
+def _ours(name: str) -> bool:
+    """An entry a site published before manifests wrote (replaced, not kept)."""
+    return _OURS(name) is not None
 
 
 @dataclass(slots=True)
@@ -111,12 +122,14 @@ def player_pages(names: Iterable[str]) -> dict[str, str]:
     are told apart by a number."""
     out: dict[str, str] = {}
     taken: set[str] = set()
+    last: dict[str, int] = {}  # the last number given to a base: n look-alikes cost n, not n^2
     for name in sorted(set(names), key=lambda n: (n.casefold(), n)):
         base = _slug(name, 48) or "joueur"
-        slug, k = base, 1
+        slug, k = base, last.get(base, 1)
         while slug in taken:
             k += 1
             slug = f"{base}-{k}"
+        last[base] = k
         taken.add(slug)
         out[name] = f"{PLAYERS_DIR}/{slug}.html"
     return out
@@ -129,46 +142,28 @@ def _play_analysis(record: Any, profile: Any) -> dict[str, Any] | None:
     return analyse_record(record, profile=profile)
 
 
-def publish_files(
+def _build_site(
+    tree: Any,
     paths: Iterable[str | os.PathLike[str]],
-    out_dir: str | os.PathLike[str],
-    *,
-    profile: Any = None,
-    on_game: Callable[[int], None] | None = None,
-    lang: str = "fr",
-    club: str | None = None,
-    title: str | None = None,
-    standings_href: str | None = None,
-    standings: dict[str, Any] | None = None,
+    rep: PublishReport,
+    profile: Any,
+    on_game: Callable[[int], None] | None,
+    L: Any,
+    club: str | None,
+    title: str | None,
+    standings_href: str | None,
+    standings: dict[str, Any] | None,
     names: dict[str, str] | None = None,
     analyse: bool = False,
-) -> PublishReport:
-    """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
-    player.
-
-    ``profile``: the rules profile (None = each record's ``Profile`` header, else the
-    default).  ``on_game(n)`` is called after each game (progress bars).  ``lang``:
-    ``"fr"`` or ``"en"``.  ``club`` and ``title`` head the index;
-    The site's ``standings.html`` (:mod:`trictrac.publish.standings`) ranks the
-    published games, or shows ``standings`` when given (``compute_standings`` of the
-    club database: ``publish --db``); the index links it, or ``standings_href`` instead
-    when given (a page of the club's own).  ``names``: the name a path is shown under
-    when it is not its own (standard input's temporary copy: ``-`` or ``--name``).
-    """
-    L = labels(lang)
+) -> None:
+    """The pages of :func:`publish_files`, written into ``tree`` (an ``OutputTree``)."""
     from ..club.rows import standing_game
     from ..notation.reader import iter_records
     from ..replay.verify import verify
 
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise PublishError(f"{out} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
-    rep = PublishReport(out)
     summaries: list[GameSummary] = []
     ranked: list[StandingGame] = []  # the published games' standings rows
     sheets: list[str] = []  # every game's feuille de marque, for feuilles.html
-    t0 = time.perf_counter()
     number = 0
     for path in paths:
         name = (names or {}).get(str(path), str(path))
@@ -198,13 +193,11 @@ def publish_files(
                     lang=L,
                     analysis=played,
                 )
-                target = out / fname
-                atomic_write_text(target, done.html)
+                rep.pages.append(tree.write_text(fname, done.html))
                 # the game's sheet, built once: on its page and on the page of all sheets
                 sheets.append(feuille_head(L, f"{number}. " + _title_of(record, L)) + done.sheet)
-                rep.pages.append(target)
                 ranked.append(standing_game(record, report, fname))
-                nf = len(getattr(report, "findings", ()) or ())
+                nf = report.finding_count if report is not None else 0
                 rep.findings += nf
                 summaries.append(
                     GameSummary(
@@ -221,17 +214,24 @@ def publish_files(
                 )
                 if on_game:
                     on_game(number)
+        except OutputError:
+            raise  # an output that cannot be written is not an unreadable input
         except OSError as e:
             rep.unreadable.append((name, e.strerror or str(e)))
     players = player_pages(g.headers[k] for g in summaries for k in ("A", "B") if g.headers.get(k))
-    if players:
-        (out / PLAYERS_DIR).mkdir(exist_ok=True)
+    games_of: dict[str, list[GameSummary]] = {}  # one pass: linear in games, not players x games
+    for summary in summaries:
+        for k in ("A", "B"):
+            who = summary.headers.get(k)
+            if who:
+                mine = games_of.setdefault(who, [])
+                if not mine or mine[-1] is not summary:  # a player on both seats: his game once
+                    mine.append(summary)
     for name, href in players.items():
-        games = [g for g in summaries if name in (g.headers.get("A"), g.headers.get("B"))]
-        atomic_write_text(out / href, render_player(name, games, lang=L, club=club, player_pages=players))
+        tree.write_text(href, render_player(name, games_of.get(name, []), lang=L, club=club, player_pages=players))
     # the evening's sheets in one page: printed, one sheet a sheet of paper
-    atomic_write_text(
-        out / SHEETS,
+    tree.write_text(
+        SHEETS,
         page(
             esc(L("sheets")),
             [f'<nav><a href="index.html">{esc(L("back_index"))}</a></nav>', f"<h1>{esc(L('sheets'))}</h1>", *sheets],
@@ -240,9 +240,9 @@ def publish_files(
     )
     from_db = standings is not None
     st = standings if standings is not None else compute_standings(ranked)
-    atomic_write_text(out / STANDINGS, render_standings(st, lang=L, club=club, from_db=from_db, player_pages=players))
-    atomic_write_text(
-        out / "index.html",
+    tree.write_text(STANDINGS, render_standings(st, lang=L, club=club, from_db=from_db, player_pages=players))
+    tree.write_text(
+        "index.html",
         render_index(
             summaries,
             title=title,
@@ -253,7 +253,48 @@ def publish_files(
             sheets_href=SHEETS,
         ),
     )
-    rules = write_rules_page(out, L)  # the rules reference the findings link to (issue 25 §6)
-    rep.files = [*rep.pages, *(out / h for h in players.values()), out / SHEETS, out / STANDINGS, rep.index, rules]
+    # the rules reference the findings link to (issue 25 §6)
+    tree.write_text(rules_page_name(L), render_rules_page(L))
+    rep.files = [*rep.pages, *(rep.out_dir / h for h in players.values()), rep.out_dir / SHEETS]
+    rep.files += [rep.out_dir / STANDINGS, rep.index, rep.out_dir / rules_page_name(L)]
+
+
+def publish_files(
+    paths: Iterable[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    profile: Any = None,
+    on_game: Callable[[int], None] | None = None,
+    lang: str = "fr",
+    club: str | None = None,
+    title: str | None = None,
+    standings_href: str | None = None,
+    standings: dict[str, Any] | None = None,
+    names: dict[str, str] | None = None,
+    analyse: bool = False,
+) -> PublishReport:
+    """Write ``out_dir/index.html``, one page per game of ``paths`` and one per
+    player.
+
+    ``profile``: the rules profile (None = each record's ``Profile`` header, else the
+    default).  ``on_game(n)`` is called after each game (progress bars).  ``lang``:
+    ``"fr"`` or ``"en"``.  ``club`` and ``title`` head the index;
+    The site's ``standings.html`` (:mod:`trictrac.publish.standings`) ranks the
+    published games, or shows ``standings`` when given (``compute_standings`` of the
+    club database: ``publish --db``); the index links it, or ``standings_href`` instead
+    when given (a page of the club's own).  ``names``: the name a path is shown under
+    when it is not its own (standard input's temporary copy: ``-`` or ``--name``).
+    """
+    L = labels(lang)
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"{out} exists and is not a directory")
+    rep = PublishReport(out)
+    t0 = time.perf_counter()
+    try:
+        with output_tree(out, ours=_ours) as tree:
+            _build_site(tree, paths, rep, profile, on_game, L, club, title, standings_href, standings, names, analyse)
+    except OutputError as e:
+        raise PublishError(f"{e}; nothing published (the old site is left as it was)") from None
     rep.seconds = time.perf_counter() - t0
     return rep

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..club.standings import CROSSTABLE_PLAYERS
 from .html import page
 from .i18n import Labels, labels
 from .markup import clean, esc, safe_href
@@ -79,6 +80,9 @@ def _crosstable(kind: str, t: dict[str, Any], L: Labels) -> str:
     order: list[str] = t["crosstable"]["players"]
     cells: dict[str, dict[str, dict[str, int]]] = t["crosstable"]["cells"]
     note = L("st_cross_douze" if kind == "douze-trous" else "st_cross_ecrire")
+    if len(order) > CROSSTABLE_PLAYERS:  # the grid grows as players²: the best ranked only (issue 27)
+        note += " " + L("st_cross_capped", n=CROSSTABLE_PLAYERS, players=len(order))
+        order = order[:CROSSTABLE_PLAYERS]
     out = [
         f'<h3>{esc(L("st_cross"))}</h3><p class="numbering">{esc(note)}</p>',
         '<table class="index crosstable"><thead><tr><th scope="col"></th>',

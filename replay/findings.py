@@ -28,6 +28,7 @@ from string import Formatter
 from typing import TYPE_CHECKING, Any
 
 from ..notation.compiled import mypyc_attr
+from ..notation.limits import MAX_FINDINGS
 from ..words import Words, words
 from .rulebook import rule_for_finding
 
@@ -349,20 +350,26 @@ class Findings:
     ``letter_of`` (the table's own mapping, updated in place when a marqué seats other
     players), the place comes from a ``Where``."""
 
-    __slots__ = ("file", "items", "letter_of")
+    __slots__ = ("file", "items", "letter_of", "more")
 
     def __init__(self, file: str | None, letter_of: dict[str, str]) -> None:
         self.file = file
         self.letter_of = letter_of
         self.items: list[Finding] = []
+        #: findings past ``MAX_FINDINGS``, counted by kind, not kept (issue 27 row 2)
+        self.more: dict[str, int] = {}
 
     def __len__(self) -> int:
-        return len(self.items)
+        """Every finding reported, the counted ones too (the typo recovery compares counts)."""
+        return len(self.items) + sum(self.more.values())
 
     def add(self, kind: str, where: Where, gloss: str = "", *, who: str | None = None, **details: Any) -> None:
         """Record one finding; ``details``: entitled, marked, claimed, detail, outcome,
         remedy, alternatives (see :class:`Finding`).  ``gloss`` is the judge's note for the reader of the code:
-        the words users read are the catalogue's (:func:`say`)."""
+        the words users read are the catalogue's (:func:`say`). Past ``MAX_FINDINGS`` it is only counted."""
+        if len(self.items) >= MAX_FINDINGS:
+            self.more[kind] = self.more.get(kind, 0) + 1
+            return
         sp = where.span
         self.items.append(
             Finding(

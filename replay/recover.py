@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..notation.limits import RECOVERY_COUPS, RECOVERY_COUPS_PER_COUP
 from ..notation.record import CannotPlay, Comment, Coup, Move
 from .judges.play import plays_by_distance
 from .judges.table import TableState, Where, moves_of
@@ -90,6 +91,8 @@ class Walk(Protocol):
     found: Findings
     after_of: list[object]  # per element, the next one (comments skipped): read-only
     trace: list[Any]  # the coups walked (CoupTrace): copied empty for a trial
+    recoveries: int  # coups walked by this game's trials (at most _budget)
+    coups_in_record: int
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
@@ -153,6 +156,14 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
         if not _illegal(table, pos, coup):
             return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
+        return False
+    if flow.recoveries >= _budget(flow):  # the cost cap: each try walks copies of the game
+        if flow.recoveries < 1 << 60:
+            flow.recoveries = 1 << 60
+            table.notes.append(
+                "the typo recovery has walked its budget of coups: the rest of the game is read as written "
+                "(docs/resilience.md)"
+            )
         return False
     unread = bad.get(coup.span.line, []) if bad else []
     found = _candidates(flow, i, coup, nxt, unread)
@@ -417,6 +428,9 @@ def _clone(flow: Walk) -> Walk:
         id(table.closed): list(table.closed),
         id(table.notes): list(table.notes),
     }
+    trace = getattr(flow, "trace", None)
+    if isinstance(trace, list):
+        memo[id(trace)] = trace
     twin = copy.deepcopy(flow, memo)
     twin.table.recover = False  # a second mistake in the look-ahead stops the trial
     twin.table.keep_trace = False
@@ -434,7 +448,15 @@ def _trial(flow: Walk, i: int, cand: Candidate, reach: int) -> tuple[int, int]:
         coups += isinstance(els[j], Coup)
         twin.element(j)
         j += 1
+    flow.recoveries += coups + len(cand.coups)
     return int(twin.table.stopped), len(twin.found) - before
+
+
+def _budget(flow: Walk) -> int:
+    """Coups the trials of a game may walk: a constant for a few real typos, and a few
+    per coup of the game, so that the recovery costs at most a few times the game's
+    own verification (issue 27: a 3 KB game wrong on every coup cost minutes)."""
+    return RECOVERY_COUPS + RECOVERY_COUPS_PER_COUP * flow.coups_in_record
 
 
 def _walk(flow: Walk, cand: Candidate, nxt: object, last: bool) -> None:

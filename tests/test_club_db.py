@@ -404,7 +404,10 @@ def test_every_table_and_column_is_documented() -> None:
         ("1852", "1852"),
         ("soirée d'hiver", None),
         (None, None),
-        ("2024.13.01", "2024"),
+        ("2024.13.01", None),  # no half dates (issue 27)
+        ("2024.02.30", None),
+        ("\u0662\u0660\u0662\u0664.\u0660\u0661.\u0660\u0661", None),
+        ("99999999999999999999", None),
     ],
 )
 def test_parse_date(text: str | None, iso: str | None) -> None:

@@ -112,7 +112,10 @@ def test_ecole_claim_undo_and_comment_at_the_prompt(tmp_path):
     coup5 = f"65{n}{'' if plays_shadow.complete(str(n)) else chr(13)}B:école+4\r"
     keys += coup5 + "\x1bOS" + coup5 + "/c oublié\r"  # F4 = undo
     shown = drive(s, keys + "/s\r/b\r/q\r").replace("\n   ", " ")  # lines wrapped at 80 columns
-    assert "! école par moins (coup 5) : A ne marque rien quand il lui revient 4 : 4 de moins — l'adversaire l'a relevée" in shown
+    assert (
+        "! école par moins (coup 5) : A ne marque rien quand il lui revient 4 : 4 de moins — l'adversaire l'a relevée"
+        in shown
+    )
     assert "annulé : 5. A 6-5 1/7 1/6 B:école+4" in shown
     text = path.read_text(encoding="utf-8")
     assert text.endswith("5. A 6-5 1/7 1/6 B:école+4 {oublié}\n")
