@@ -379,7 +379,7 @@ def _event_text(ev: Any, side: str, L: Labels) -> str:
     evside = getattr(ev, "side", None) if not isinstance(ev, dict) else ev.get("side")
     who = side if evside in (None, "mover") else ("B" if side == "A" else "A") if evside == "other" else evside
     how = getattr(ev, "how", None) if not isinstance(ev, dict) else ev.get("how")
-    name = event_words(kind, how, L)
+    name = event_words(str(kind), how, L)
     return name if pts is None else L("event.points", event=name, points=pts, who=who)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..notation.limits import RECOVERY_COUPS, RECOVERY_COUPS_PER_COUP
 from ..notation.record import CannotPlay, Comment, Coup, Move
+from .findings import Note
 from .judges.play import plays_by_distance
 from .judges.table import TableState, Where, moves_of
 from .moves import judge_play, legal_plays
@@ -160,10 +161,7 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
     if flow.recoveries >= _budget(flow):  # the cost cap: each try walks copies of the game
         if flow.recoveries < 1 << 60:
             flow.recoveries = 1 << 60
-            table.notes.append(
-                "the typo recovery has walked its budget of coups: the rest of the game is read as written "
-                "(docs/resilience.md)"
-            )
+            table.notes.append(Note.of("recovery-budget"))
         return False
     unread = bad.get(coup.span.line, []) if bad else []
     found = _candidates(flow, i, coup, nxt, unread)

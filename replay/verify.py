@@ -383,10 +383,7 @@ class _Verifier(RecordVisitor[None]):
             if len(found) >= MAX_FINDINGS_JUDGED:  # the cost cap (issue 27 row 2)
                 left = sum(1 for el in rec.elements[i:] if isinstance(el, Coup))
                 table.stopped = True
-                table.notes.append(
-                    f"verification stopped after {len(found)} findings: the last {left} coups are not verified "
-                    "(docs/resilience.md)"
-                )
+                table.notes.append(Note.of("findings-cap", n=len(found), left=left))
                 break
             self.element(i)
         # the record ends: windows still open close now
@@ -851,7 +848,7 @@ def verify(
     """
     if not isinstance(record, Record):
         raise VerifyError(f"verify() needs a Record, not {type(record).__name__}")
-    notes: list[str] = []
+    notes: list[Note] = []
     prof = _profile_for(record, profile, notes)
     with quiet_gc():
         v = _Verifier(record, prof, game, file, trace, recover)
@@ -1106,7 +1103,7 @@ class LiveVerifier:
     def __init__(self, record: Record, profile: Profile | None = None, *, recover: bool = True) -> None:
         self.record = record
         self.recover = recover
-        notes: list[str] = []
+        notes: list[Note] = []
         self.profile = _profile_for(record, profile, notes)
         self._notes0 = notes
         self._start()
