@@ -22,6 +22,8 @@ from ..notation.record import (
     Coup,
     Decision,
     Ecole,
+    FaitMarquer,
+    Force,
     Glyph,
     JouePourTout,
     Mark,
@@ -32,6 +34,7 @@ from ..notation.record import (
     Pavillon,
     Record,
     ReleveStart,
+    Remet,
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
@@ -562,6 +565,20 @@ class _MarkRow(ActionVisitor[list[Any]]):
         # holds the moves played again as written between the parentheses.
         moves = " ".join(map(write_action, replay.moves)) or "--"
         return self._row("replay", replay.who, text=moves)
+
+    def visit_force(self, force: Force) -> list[Any]:
+        # the opponent obliges the roller to play these moves (RULES.md §3.8 P5; 003 §213)
+        moves = " ".join(map(write_action, force.moves)) or "--"
+        return self._row("force", force.who, self.side if force.who != self.side else None, text=moves)
+
+    def visit_fait_marquer(self, token: FaitMarquer) -> list[Any]:
+        # ``who`` obliges the other player to mark (003 §186)
+        m = token.mark
+        return self._row("fait-marquer", token.who, m.who, points=m.points, holes=m.holes, bredouille=_b(m.bredouille))
+
+    def visit_remet(self, remet: Remet) -> list[Any]:
+        # ``who`` puts ``target``'s jeton back by ``points`` (003 §181, §187; 001 r.56, r.67)
+        return self._row("remet", remet.who, remet.target, points=remet.points, holes=remet.holes)
 
     def visit_comment(self, comment: Comment) -> list[Any]:
         return self._row("comment", None, text=comment.text)

@@ -132,7 +132,7 @@ CREATE TABLE IF NOT EXISTS marks (
     phase           TEXT NOT NULL CHECK (phase IN ('before', 'after')),
     kind            TEXT NOT NULL CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
                                         'correction', 'joue-pour-tout', 'replay', 'pavillon',
-                                        'comment', 'glyph')),
+                                        'force', 'fait-marquer', 'remet', 'comment', 'glyph')),
     who             TEXT,                     -- seat letter (claimant for an école)
     player_id       INTEGER REFERENCES players(id),
     against         TEXT,                     -- école: the seat who made it (claimant's opponent)

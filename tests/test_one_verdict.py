@@ -146,3 +146,28 @@ def test_one_typo_games_give_the_same_findings_on_every_surface(tmp_path: Path) 
     assert sum(checked.values()) >= len(games) * 0.9, "each typo gives a finding"
     assert _page(path) == checked
     assert _without_who(_annotated(path, "fr")) == _without_who(checked)
+
+
+def test_the_database_stores_what_check_says(tmp_path: Path) -> None:
+    """Every fixture imported: each stored game's findings rows are check's (coup, who,
+    kind), the game found by its original file and first line (issue 25 §5)."""
+    db = tmp_path / "club.db"
+    res = CliRunner().invoke(cli, ["db", "import", str(db), *map(str, FIXTURES)])
+    assert res.exit_code == 0, res.output
+    start: dict[tuple[str, int], int] = {}  # (file, first line) -> game index
+    for path in FIXTURES:
+        for g, pr in enumerate(iter_records(path, file=str(path))):
+            start[(str(path), pr.record.span.line)] = g
+    con = sqlite3.connect(db)
+    stored: dict[tuple[str, int], Counter[Key]] = {}
+    for gid, src, line in con.execute("SELECT id, source_file, source_line FROM games"):
+        g = start[(src, line)]
+        rows = con.execute("SELECT coup, who, kind FROM findings WHERE game_id = ?", (gid,)).fetchall()
+        # a finding at no coup (a section, the result): coup 0 in check --json, NULL in the rows
+        stored[(src, g)] = Counter((g, coup or 0, who, kind) for coup, who, kind in rows)
+    assert len(stored) >= 150
+    for path in FIXTURES:
+        checked = _check_json(path)
+        for (src, g), found in stored.items():
+            if src == str(path):
+                assert found == Counter({k: n for k, n in checked.items() if k[0] == g}), (src, g)
