@@ -54,6 +54,9 @@ from .messages import (
     finding_consequence,
     finding_kind_name,
     finding_message,
+    is_a_ecrire,
+    marque_result_text,
+    partie_kind,
     seat_names,
 )
 from .rules_page import rule_href
@@ -307,31 +310,6 @@ def _action_text(a: Any, names: dict[str, str], side: str | None = None, L: Labe
     """An action in plain words (:class:`_ActionWords`); ``str(a)`` for a token without words."""
     words = visit_action(a, _ActionWords(L or labels("fr"), side))
     return str(a) if words is None else words
-
-
-def _partie(record: Record) -> tuple[str, int | None] | None:
-    from ..notation.reader import parse_partie
-
-    return parse_partie(record.headers.get("Partie", ""))
-
-
-def is_a_ecrire(record: Record) -> bool:
-    """A partie à écrire: marqué sections in the record, or a Partie tag saying so."""
-    if any(isinstance(e, (MarqueStart, MarqueResult)) for e in record.elements):
-        return True
-    p = _partie(record)
-    return p is not None and p[0] == "a-ecrire"
-
-
-def partie_kind(record: Record, L: Labels) -> str:
-    """The kind of partie in words (RULES.md §8)."""
-    p = _partie(record)
-    if is_a_ecrire(record):
-        return L("kind_ecrire_n", n=p[1]) if p is not None and p[1] else L("kind_ecrire")
-    kind = p[0] if p else "douze-trous"
-    return {"a-quatre": L("kind_quatre"), "chouette": L("kind_chouette"), "a-tourner": L("kind_tourner")}.get(
-        kind, L("kind_douze")
-    )
 
 
 # ----------------------------------------------------------------------------------
@@ -872,17 +850,6 @@ class _CoupRows(RecordVisitor[str]):
 
 def _section_row(text: str) -> str:
     return f'<tr class="section"><td colspan="6">{esc(text)}</td></tr>'
-
-
-def marque_result_text(r: MarqueResult, names: dict[str, str], L: Labels) -> str:
-    if r.refait or r.winner is None:
-        return L("refait", w=r.winner_holes, l=r.loser_holes)
-    s = L("marque_result", who=f"{r.winner} {names.get(r.winner, '')}".rstrip(), w=r.winner_holes, l=r.loser_holes)
-    if r.bredouille != "none":
-        s += L("marque_bredouille", kind=r.bredouille)
-    if r.value is not None:
-        s += L("marque_value", v=r.value)
-    return s
 
 
 def _coup_row(

@@ -1,4 +1,5 @@
-"""The verifier's findings on the pages: the words are the catalogue's
+"""The words of a record and of its verdict on the pages: the kind of partie, a
+marqué's result, and the verifier's findings, whose words are the catalogue's
 (:func:`trictrac.replay.findings.say`), said in the page's language with the
 players' names; nothing is judged or re-worded here.  The caller escapes the result.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..notation.record import MarqueResult, MarqueStart, Record
 from ..replay.findings import Finding, kind_name, say
 from ..words import Words, words
 
@@ -17,6 +19,9 @@ __all__ = [
     "finding_rule",
     "seat_names",
     "event_words",
+    "is_a_ecrire",
+    "partie_kind",
+    "marque_result_text",
 ]
 
 
@@ -51,3 +56,39 @@ def event_words(kind: str, how: str | None, lang: str | Words = "fr") -> str:
     W = words(lang)
     name = W.get(f"event.{kind}", kind)
     return W("event.said", kind=name, how=W(f"how.{how}")) if how else name
+
+
+def _partie(record: Record) -> tuple[str, int | None] | None:
+    from ..notation.reader import parse_partie
+
+    return parse_partie(record.headers.get("Partie", ""))
+
+
+def is_a_ecrire(record: Record) -> bool:
+    """A partie à écrire: marqué sections in the record, or a Partie tag saying so."""
+    if any(isinstance(e, (MarqueStart, MarqueResult)) for e in record.elements):
+        return True
+    p = _partie(record)
+    return p is not None and p[0] == "a-ecrire"
+
+
+def partie_kind(record: Record, L: Words) -> str:
+    """The kind of partie in words (RULES.md §8)."""
+    p = _partie(record)
+    if is_a_ecrire(record):
+        return L("kind_ecrire_n", n=p[1]) if p is not None and p[1] else L("kind_ecrire")
+    kind = p[0] if p else "douze-trous"
+    return {"a-quatre": L("kind_quatre"), "chouette": L("kind_chouette"), "a-tourner": L("kind_tourner")}.get(
+        kind, L("kind_douze")
+    )
+
+
+def marque_result_text(r: MarqueResult, names: dict[str, str], L: Words) -> str:
+    if r.refait or r.winner is None:
+        return L("refait", w=r.winner_holes, l=r.loser_holes)
+    s = L("marque_result", who=f"{r.winner} {names.get(r.winner, '')}".rstrip(), w=r.winner_holes, l=r.loser_holes)
+    if r.bredouille != "none":
+        s += L("marque_bredouille", kind=r.bredouille)
+    if r.value is not None:
+        s += L("marque_value", v=r.value)
+    return s

@@ -75,8 +75,7 @@ def feuille_head(L: Labels, title: str | None = None) -> str:
 def feuille_body(record: Record, report: Any, profile: Any, trace: list[Any], L: Labels) -> str:
     """The sheet after its heading (:func:`feuille_head`): the same on the game's
     page and on the page of all sheets, so a site builds it once."""
-    from .html import is_a_ecrire, partie_kind
-    from .messages import seat_names
+    from .messages import is_a_ecrire, partie_kind, seat_names
 
     names = seat_names(record)
     h = record.headers
@@ -140,7 +139,7 @@ def feuille_body(record: Record, report: Any, profile: Any, trace: list[Any], L:
 def _agreed_marques(record: Record, decided: int) -> int:
     """The number of marqués agreed (``Partie`` tag ``a-ecrire 4``), else the
     decided ones rounded up to an even number (003 §220: always even)."""
-    from .html import _partie
+    from .messages import _partie
 
     p = _partie(record)
     if p is not None and p[1]:
@@ -154,7 +153,7 @@ def _marques(record: Record, profile: Any, names: dict[str, str], L: Labels) -> 
     his account, the column sums and the difference (tens are fiches)."""
     from ..replay.partie import MarqueLine, PartieSpec, settle_partie
     from ..replay.profiles import DEFAULT_PROFILE
-    from .html import marque_result_text
+    from .messages import marque_result_text
 
     results = [e for e in record.elements if isinstance(e, MarqueResult)]
     if not results:

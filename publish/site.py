@@ -26,9 +26,10 @@ from typing import Any
 from ..club.standings import StandingGame, compute_standings
 from ..notation.names import player_name
 from ..notation.textio import OutputError, output_tree
-from .html import GameSummary, _title_of, game_page, page, partie_kind, render_index, render_player
+from .html import GameSummary, _title_of, game_page, page, render_index, render_player
 from .i18n import labels
 from .markup import esc
+from .messages import partie_kind
 from .rules_page import render_rules_page, rules_page_name
 from .sheet import feuille_head
 from .standings import STANDINGS, render_standings

@@ -94,7 +94,7 @@ def test_findings_are_highlighted_with_explanation_and_rule(xss_game) -> None:
     assert "finding" in expl.get("class").split()
     text = expl.text_content()
     assert (
-        "unclaimed-ecole" in text
+        expl.get("data-kind") == "unclaimed-ecole"
         and "Lelasseux-Lafosse 1852, art. 167, 182" in text
         and f"dû {marked}, marqué {marked + 2}" in text
     )
