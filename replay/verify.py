@@ -827,7 +827,7 @@ def verify(
     game: int = 0,
     trace: bool = True,
     diagnostics: Sequence[Diagnostic] = (),
-    recover: bool = True,
+    recover: bool = False,
     direct: bool = True,
     plain: bool = True,
 ) -> GameReport:
@@ -836,11 +836,12 @@ def verify(
     ``profile`` overrides the record's ``Profile`` header (RULES.md §10.2); None = the
     header's profile, else ``lelasseux-1852``.  Never raises on a bad record: its
     faults are findings; ``trace=False`` skips the per-coup trace (faster).
-    ``recover`` (the default, what every surface says: ``check``, ``annotate``, the
-    pages, the database, the recorder): a mistake of the record itself (a move it
-    cannot make, a coup written for the wrong side) is one finding with a "did you
-    mean" proposal and the walk goes on; False (``check --strict``) stops there as the
-    table's record cannot go on.
+    ``recover`` (what every surface asks: ``check``, ``annotate``, the pages, the
+    database, the recorder; ``tests/test_one_verdict.py`` holds them to it): a mistake
+    of the record itself (a move it cannot make, a coup written for the wrong side) is
+    one finding with a "did you mean" proposal and the walk goes on; False (the
+    library's default and ``check --strict``) stops there as the table's record cannot
+    go on.
     ``direct=False`` judges every written play by enumerating the legal plays instead of
     proving it directly first, and ``plain=False`` walks every coup through the full
     course, none as a plain coup (``replay/plain.py``): same verdicts, for the
@@ -883,7 +884,7 @@ def quiet_gc() -> Iterator[None]:
 
 
 def verify_text(
-    text: str, profile: Profile | None = None, *, file: str | None = None, trace: bool = True, recover: bool = True
+    text: str, profile: Profile | None = None, *, file: str | None = None, trace: bool = True, recover: bool = False
 ) -> list[GameReport]:
     """Parse ``text`` and verify every game in it (diagnostics attached to their game)."""
     from ..notation.reader import _iter_str, _text_lines
@@ -1023,7 +1024,7 @@ def verify_file(
     *,
     trace: bool = False,
     chunk_games: int = 8,
-    recover: bool = True,
+    recover: bool = False,
 ) -> Iterator[GameReport]:
     """Verify every game of a ``.trn`` file, streaming one :class:`GameReport` per game.
 
