@@ -89,7 +89,7 @@ def import_records(
             readers.use_season_rule(rule)
             ctx = _Context(_Store(conn), report, progress, readers)
             for k, path in enumerate(files):
-                report.files.append(path)
+                report.files.append((names or {}).get(path, path))  # as the user named it
                 ctx.import_file(path, early if k == 0 else None)
         finally:
             conn.close()
@@ -181,7 +181,9 @@ class _Context:
         first = len(self.report.game_ids)
         self._read_file(path)
         if digest and len(self.report.failures) == failures and len(self.report.game_ids) > first:
-            self.store.remember_file(digest, path, self.report.game_ids[first:])
+            # the file as the user named it (standard input: --name or '-'), not a temporary copy
+            shown = dict(self.readers.work.names).get(path, path)
+            self.store.remember_file(digest, shown, self.report.game_ids[first:])
 
     def _read_file(self, path: str) -> None:
         from ..replay.verify import quiet_gc

@@ -57,11 +57,11 @@ def read_record_text(path: str) -> RecordText:
     except InputError as e:
         raise RecordFileError(str(e)) from None
     note = ""
-    if inp.data is not None:
-        raw, utf8, note = inp.data, False, "UTF-16/32"
-    else:
-        raw = Path(path).read_bytes()
-        utf8 = True
+    with inp.stream() as fh:  # decoded to UTF-8 by the reader when the file is UTF-16/32
+        raw = fh.read()
+    utf8 = True
+    if raw != Path(path).read_bytes():
+        utf8, note = False, "UTF-16/32"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

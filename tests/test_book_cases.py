@@ -216,7 +216,13 @@ def test_002_douze_trous_multipliers(loser, pav, factor):
     assert twelve_hole_multiplier(st.a.holes, st.b.holes, st.a.pavillon, guiton) == factor
     # every result the verifier shows carries the multiplier (issue 13 §4): report, JSON, summary
     (rep,) = verify_text(_DOUZE.format(pav=pav, loser=loser), guiton)
-    assert rep.partie == {"winner": "A", "holes": [12, loser], "multiplier": factor, "rule": "guiton"}
+    assert rep.partie == {
+        "winner": "A",
+        "holes": [12, loser],
+        "multiplier": factor,
+        "rule": "guiton",
+        "pavillon": bool(pav),
+    }
     assert rep.as_dict()["partie"] == rep.partie
     assert f"A wins 12-{loser}, stake x{factor}" in rep.summary()
     assert reps[0].partie is not None and reps[0].partie["multiplier"] == 1  # lelasseux: no detail (003 §218)
@@ -253,7 +259,7 @@ def test_003_181_erasing_the_opponent_is_no_ecole():
     """« Si, croyant que l'adversaire fait école, on efface ses points, sans les marquer,
     on ne fait pas école » (003 §181; profile lelasseux-1852, switch D34 off)."""
     rep = check("003-181-points-effaces")
-    assert any("003 §181" in n for n in rep.notes)
+    assert any("Lelasseux-Lafosse 1852, art. 181" in str(n) for n in rep.notes)
 
 
 def test_001_r67_erasing_the_opponent_is_an_ecole_under_rigueur():

@@ -43,8 +43,8 @@ def test_search_finds_ecole_reasons_and_findings_by_default(club: str) -> None:
         ("ecole", "B:école+4(oubli au petit jan) oubli au petit jan", LABEL)
     ]
     assert hits[0]["coup"] == 3 and hits[0]["line"] > 0
-    hits = json.loads(run("db", "search", club, "throw worth", "--json").output)
-    assert [h["kind"] for h in hits] == ["finding"] and "worth 2" in hits[0]["text"]
+    hits = json.loads(run("db", "search", club, "entitled to", "--json").output)
+    assert [h["kind"] for h in hits] == ["finding"] and "entitled to 2" in hits[0]["text"]
     assert hits[0]["game"] == "? A – B, fixture" and hits[0]["coup"] == 1
 
 

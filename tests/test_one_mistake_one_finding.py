@@ -61,7 +61,8 @@ def test_marks_after_the_moves_are_one_ecole_unclaimed() -> None:
     (rep,) = verify_text(LATE.replace("@CLAIM@", ""))
     assert [(f.kind, f.coup, f.who, f.entitled, f.marked) for f in rep.findings] == [("unclaimed-ecole", 1, "A", 8, 0)]
     f = rep.findings[0]
-    assert "keeps the 8 points he marked after touching" in f.consequence and "lost" not in f.consequence
+    assert f.outcome == "late-kept" and "he keeps the points he marked after touching" in f.consequence
+    assert "lost" not in f.consequence
     assert rep.final_score.a.points == 10
 
 
@@ -74,7 +75,7 @@ def test_marks_after_the_moves_schooled_erase_the_late_mark() -> None:
 def test_marks_after_the_moves_given_back_in_bonne_compagnie() -> None:
     """001 III on r.47: points wrongly marked are never kept."""
     (rep,) = verify_text(LATE.replace("@CLAIM@", ""), profile=find_profile("bonne-compagnie"))
-    assert len(rep.findings) == 1 and "gives back the 8 points" in rep.findings[0].consequence
+    assert len(rep.findings) == 1 and "gives back the points he marked" in rep.findings[0].consequence
     assert rep.final_score.a.points == 2
 
 
@@ -95,7 +96,7 @@ def test_a_wrong_die_proposes_the_throw_the_moves_fit() -> None:
     f = rep.findings[0]
     assert (f.kind, f.detail, f.coup, f.who) == ("illegal-move", "did-you-mean", 1, "A")
     assert f.alternatives == ("4-1",) and "did you mean 4-1?" in f.message
-    assert "mistake of the record" in f.consequence
+    assert "mistake of the record" in f.message and f.record_mistake and f.proposal == "4-1"
     assert not rep.stopped and rep.coups_verified == 3
 
 

@@ -14,6 +14,8 @@ from publish_helpers import html5_problems, selfplay_record
 
 from trictrac.notation.record import Comment, Coup
 from trictrac.publish.html import render_game
+from trictrac.publish.i18n import labels
+from trictrac.replay.findings import say
 from trictrac.replay.verify import verify
 
 
@@ -30,10 +32,11 @@ def test_any_record_gives_a_valid_page_with_its_texts_escaped(record) -> None:
     assert html5_problems(page) == []
     doc = lxml.html.fromstring(page)
     assert len(doc.xpath("//script")) == 2
-    # every header value and comment is in the page as text
+    # every header value and comment is in the page as text (the notation's own word for
+    # the Record tag, full or compact, said in the page's language)
     text = doc.text_content()
-    for v in record.headers.values():
-        assert v.strip() in text
+    for k, v in record.headers.items():
+        assert (labels("fr").get(f"tag_value.{v}", v) if k == "Record" else v).strip() in text
     comments = [e.text for e in record.elements if isinstance(e, Comment)]
     comments += [
         a.text for c in record.elements if isinstance(c, Coup) for a in (*c.before, *c.after) if isinstance(a, Comment)
@@ -64,8 +67,8 @@ def test_injected_mistakes_are_shown_at_their_coup(seed: int) -> None:
         nxt = row.getnext()
         kinds = []
         while nxt is not None and "finding" in (nxt.get("class") or "").split():
-            kinds.append(nxt.text_content())
+            kinds.append((nxt.get("data-kind"), nxt.text_content()))
             nxt = nxt.getnext()
-        said = f.rule.replace("(see the sub-reason)", "(voir le motif)")  # a French page
-        assert any(f.kind in k and said in k for k in kinds)
-    assert len(doc.xpath("//tr[@class='finding']")) == sum(1 for f in rep.findings if f.index >= 0)
+        said = say(f, "fr").citation  # a French page: the rule as the rules reference cites it
+        assert any(f.kind == k and said in text for k, text in kinds)
+    assert len(doc.xpath("//tr[@data-kind]")) == sum(1 for f in rep.findings if f.index >= 0)

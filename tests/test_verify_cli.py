@@ -24,7 +24,7 @@ def test_check_prints_one_line_per_finding_and_exits_1():
     r = run("check", E40)
     assert r.exit_code == 1
     lines = r.output.splitlines()
-    assert lines[0].startswith(f"{E40}:8:1: ecole-par-trop: A marked 10")
+    assert lines[0].startswith(f"{E40}:8:1: ecole-par-trop: A marks 10")
     assert "1 finding" in lines[1]
 
 

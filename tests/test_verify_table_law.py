@@ -111,7 +111,7 @@ def test_E45_001_r62_missing_points_added_during_the_opponents_coup():
     rep = one(E45 + "1. A 6-6 A+8 -6 -6 B+4\n2. B 2-1 A+6 1/3 1/2\n")
     assert kinds(rep) == [("ecole-impossible", None)]
     assert (rep.final_score.a.holes, rep.final_score.a.points) == (1, 2)
-    assert any("Lepeintre 1818, rule 62" in str(n) for n in rep.notes)
+    assert any("Lepeintre 1818, rule 63" in str(n) for n in rep.notes)
 
 
 def test_E45_001_r62_after_throwing_again_the_omission_is_established():
