@@ -59,7 +59,7 @@ def test_ecoles_found_by_verifier_and_search(tmp_path: Path) -> None:
     assert "unclaimed-ecole" in kinds
     res = run("db", "ecoles", db, "--found-by-verifier")
     assert "unclaimed-ecole" in res.output
-    assert json.loads(run("db", "search", db, "marked", "--only", "player", "--only", "comment", "--json").output) == []
-    hits = json.loads(run("db", "search", db, "marked", "--json").output)  # findings are searched by default
-    assert hits and all(h["kind"] == "finding" and "marked" in h["text"] for h in hits)
-    assert json.loads(run("db", "search", db, "marked", "--everywhere", "--json").output) == hits  # kept
+    assert json.loads(run("db", "search", db, "marks", "--only", "player", "--only", "comment", "--json").output) == []
+    hits = json.loads(run("db", "search", db, "marks", "--json").output)  # findings are searched by default
+    assert hits and all(h["kind"] == "finding" and "marks" in h["text"] for h in hits)
+    assert json.loads(run("db", "search", db, "marks", "--everywhere", "--json").output) == hits  # kept

@@ -30,6 +30,19 @@ DOMAIN = "trictrac"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
 
+#: what the catalogue answers for a key it does not hold (a fallback: a translation may
+#: equal its key, English ``off`` -> ``off``)
+_MISSING = "\x00missing\x00"
+
+
+class _Missing(gettext.NullTranslations):
+    def gettext(self, message: str) -> str:
+        return _MISSING
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return _MISSING
+
+
 class Words:
     """``W("coup", n=24)`` -> "coup 24"; ``W.n("n_findings", 3)`` picks the plural form.
 
@@ -44,27 +57,28 @@ class Words:
         self.lang = lang
         with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as fp:
             self._t = gettext.GNUTranslations(fp)
+        self._t.add_fallback(_Missing())
 
     def __repr__(self) -> str:
         return f"Words({self.lang!r})"
 
     def has(self, key: str) -> bool:
-        return self._t.gettext(key) != key
+        return self._t.gettext(key) is not _MISSING
 
     def __call__(self, key: str, **kw: object) -> str:
         s = self._t.gettext(key)
-        if s == key:
+        if s is _MISSING:
             raise KeyError(f"{key!r} is not in the {self.lang} catalogue")
         return s.format(**kw) if kw else s
 
     def get(self, key: str, default: str) -> str:
         s = self._t.gettext(key)
-        return default if s == key else s
+        return default if s is _MISSING else s
 
     def n(self, key: str, n: int, **kw: object) -> str:
         """The form of ``key`` for the count ``n`` (``n`` is also a template field)."""
         s = self._t.ngettext(key, key + "_pl", n)
-        if s in (key, key + "_pl"):
+        if s is _MISSING:
             raise KeyError(f"{key!r} has no plural forms in the {self.lang} catalogue")
         return s.format(n=n, **kw)
 
