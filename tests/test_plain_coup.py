@@ -47,7 +47,11 @@ def _walk(rec: Record, profile: Profile | None, recover: bool, plain: bool) -> t
         report = verify_module.verify(rec, profile, trace=False, recover=recover, plain=plain)
     finally:
         mp.undo()
-    return report.as_dict(), states
+    out = report.as_dict()
+    # the recovery's cost cap counts the coups its trials walk, which the two walks do not
+    # share exactly; the verdict (findings, scores, trace) must agree, the cap's note may not
+    out["notes"] = [n for n in out["notes"] if "typo recovery has walked its budget" not in n]
+    return out, states
 
 
 def _compare(parties: int, seed: int) -> Counter:
