@@ -120,7 +120,7 @@ tr.section td{background:#f0ebe0;font-weight:600}
 tr.has-finding td{background:var(--badbg)}
 tr.finding td{background:var(--badbg);color:var(--bad);font-size:.88rem;border-bottom:2px solid var(--bad)}
 .finding .kind{font-weight:600}.kind-id,html[lang=en] .finding .kind{font-family:ui-monospace,monospace}
-.rule{color:var(--muted);white-space:nowrap}
+.rule{color:var(--muted);overflow-wrap:anywhere}
 .entitled{color:var(--muted);font-size:.85rem;display:block}
 .comment{font-style:italic;color:#444}
 .findings-summary li{color:var(--bad)}
@@ -378,7 +378,7 @@ def _finding_html(f: Any, names: dict[str, str], L: Labels, *, full: bool = True
     name = finding_kind_name(f, L)
     out = [f'<span class="kind">{esc(name)}</span>']
     who = getattr(f, "who", None)
-    if who:
+    if who and not getattr(f, "record_mistake", False):  # a typo of the record blames no player
         nm = names.get(who)
         out.append(esc(f" ({who}{' ' + nm if nm and nm != who else ''})"))
     s = L("colon") + finding_message(f, L, names)

@@ -313,7 +313,8 @@ def say(f: Finding, lang: str | Words = "en", names: dict[str, str] | None = Non
     stem = f"finding.{f.kind}"
     rule = rule_for_finding(f.kind, f.detail)
     return Said(
-        name=W(f"{stem}.name"),
+        # a typo of the secretary is named as one, whatever kind of fault it first looked like
+        name=W("finding.record-mistake.name") if f.record_mistake else W(f"{stem}.name"),
         message=_sentence(_render(W, f"{stem}.message", f, values)),
         consequence=_render(W, f"{stem}.consequence", f, values, f.outcome),
         citation=W("rule.cited", title=rule.title(W.lang), cite=rule.cite(W.lang)),

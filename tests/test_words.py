@@ -159,7 +159,7 @@ def test_a_mistake_of_the_record_is_said_as_one_with_its_proposal() -> None:
         assert en.message.startswith("A mistake of the record"), en
         if f.proposal and f.kind != "out-of-turn":
             assert f"vouliez-vous dire {f.proposal} ?" in fr.message and f"did you mean {f.proposal}?" in en.message
-        assert "joue contre la règle" not in fr.message
+        assert "joue contre la règle" not in fr.message and fr.name == "erreur de transcription"
 
 
 @pytest.mark.parametrize("kind", sorted(FINDING_KINDS))
@@ -169,7 +169,8 @@ def test_saying_never_fails_whatever_fields_are_missing(kind: str) -> None:
             f = Finding(kind, who=None, entitled=entitled, marked=marked, detail=detail)
             for lang in LANGS:
                 s = say(f, lang)
-                assert s.message and s.consequence and s.name == kind_name(kind, lang)
+                named = words(lang)("finding.record-mistake.name") if f.record_mistake else kind_name(kind, lang)
+                assert s.message and s.consequence and s.name == named
 
 
 def test_the_numbers_and_names_come_from_the_fields() -> None:
