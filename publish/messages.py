@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..notation.record import MarqueResult, MarqueStart, Record
-from ..replay.findings import Finding, kind_name, say
+from ..replay.findings import Finding, say
 from ..words import Words, words
 
 __all__ = [
@@ -26,8 +26,8 @@ __all__ = [
 
 
 def finding_kind_name(f: Finding, lang: str | Words = "fr") -> str:
-    """The kind's name in the page's language."""
-    return kind_name(f.kind, lang)
+    """The kind's name in the page's language (a mistake of the record is named as one)."""
+    return say(f, lang).name
 
 
 def finding_message(f: Finding, lang: str | Words = "fr", names: dict[str, str] | None = None) -> str:

@@ -94,8 +94,10 @@ def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> 
     j = (judge_direct if table.direct_judge else judge_play)(pos, roll, facts.moves, profile)
     if facts.acts.forces:
         j = _forced_by_demand(table, facts, j, found)
-    if table.recover and j.violation == "wrong-distance":
-        # a move the roll cannot make: a mistake of the record, not of the table
+    if table.recover and j.violation == "wrong-distance" and facts.acts.replay is None:
+        # a move the roll cannot make: a mistake of the record, not of the table — unless
+        # the table had it played again (a fausse case, a dame mal posée: 003 §216), which
+        # says the record wrote what was played
         head = f"{facts.side} plays {pairs_text(facts.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
         if _go_on_from_nearest(table, facts, ("illegal-move", head, "wrong-distance", "§3.1"), found):
             return judge_written_play(table, facts, found)
