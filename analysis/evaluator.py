@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, NamedTuple
 
-from ..replay import course
-from ..replay.game import Game
-from ..replay.moves import ROLLS, Play
-from ..replay.partie import PartieError, marque_value, twelve_hole_multiplier
-from ..replay.position import other_side
+from ..replay.rules import course
+from ..replay.rules.game import Game
+from ..replay.rules.moves import ROLLS, Play
+from ..replay.rules.partie import PartieError, marque_value, twelve_hole_multiplier
+from ..replay.rules.position import other_side
 from .features import POSITION_FEATURES, position_features
 
 __all__ = [

@@ -19,10 +19,10 @@ The score gives the holes, the points and the bredouille of each side (RULES.md 
 
 from __future__ import annotations
 
-from ..replay.moves import ROLLS
-from ..replay.position import Position
-from ..replay.profiles import DEFAULT_PROFILE, Profile
-from ..replay.scoring import score_roll
+from ..replay.rules.moves import ROLLS
+from ..replay.rules.position import Position
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
+from ..replay.rules.scoring import score_roll
 
 __all__ = [
     "SIDE_FEATURES",

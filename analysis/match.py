@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from multiprocessing import get_context
 from typing import Any
 
-from ..replay.game import Game
-from ..replay.position import other_side
-from ..replay.selfplay import BotCoup
+from ..replay.generate.selfplay import BotCoup
+from ..replay.rules.game import Game
+from ..replay.rules.position import other_side
 from .player import BOTS, make_bot
 
 __all__ = ["play_one", "run_match", "summary", "main"]

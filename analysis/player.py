@@ -10,7 +10,7 @@
   then, for the best :data:`FULL`, with it); the best few are valued again one throw
   deeper (the opponent's 21 replies) when ``deep`` > 0.
 
-Each is a function with :func:`~trictrac.replay.selfplay.bot_coup`'s signature.
+Each is a function with :func:`~trictrac.replay.generate.selfplay.bot_coup`'s signature.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..replay.game import Game
-from ..replay.moves import Play, PlaySet
-from ..replay.selfplay import BotCoup, bot_coup
+from ..replay.generate.selfplay import BotCoup, bot_coup
+from ..replay.rules.game import Game
+from ..replay.rules.moves import Play, PlaySet
 from .evaluator import Evaluator, load_evaluator
 
 __all__ = ["BOTS", "make_bot", "analyse_bot", "random_bot", "throw"]

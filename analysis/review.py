@@ -29,9 +29,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..notation.record import Comment, Coup, Glyph, Record
-from ..replay.game import Game, GameFlowError, _Replayer, find_play, moves_text
-from ..replay.moves import Play
-from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..replay.rules.game import Game, GameFlowError, _Replayer, find_play, moves_text
+from ..replay.rules.moves import Play
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .evaluator import Choice, Evaluator, Ranked, choices, load_evaluator
 
 __all__ = ["CLASSES", "THRESHOLDS", "GLYPHS", "KEEP", "classify", "analyse_record", "render_review", "annotate_review"]
@@ -73,7 +73,7 @@ def _choice_dict(r: Ranked) -> dict[str, Any]:
 
 def _written_choice(game: Game, coup: Coup, roll: tuple[int, int]) -> Choice:
     """The choice the record wrote (the same reading as ``replay.game``)."""
-    from ..replay.game import _Said
+    from ..replay.rules.game import _Said
 
     said = _Said(coup)
     leave = said.leave

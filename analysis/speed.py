@@ -14,9 +14,9 @@ import json
 import random
 import time
 
-from ..replay.game import Game
-from ..replay.moves import ROLLS
-from ..replay.selfplay import selfplay
+from ..replay.generate.selfplay import selfplay
+from ..replay.rules.game import Game
+from ..replay.rules.moves import ROLLS
 from .evaluator import load_evaluator
 from .review import FULL, KEEP, analyse_record
 

@@ -36,9 +36,9 @@ from typing import Any
 import numpy as np
 
 from ..notation.textio import atomic_write_text
-from ..replay.game import Game
-from ..replay.position import other_side
-from ..replay.selfplay import BotCoup, bot_coup
+from ..replay.generate.selfplay import BotCoup, bot_coup
+from ..replay.rules.game import Game
+from ..replay.rules.position import other_side
 from .evaluator import SCORE_FEATURES, Evaluator
 from .features import POSITION_FEATURES, THROW_FEATURES, position_features
 from .player import analyse_bot

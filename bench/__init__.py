@@ -59,8 +59,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..notation.compiled import active as compiled_core_active
-from ..replay import typo_bench
-from . import engine, judge, parse, pipeline
+from . import engine, judge, parse, pipeline, typo_bench
 from . import moves as moves_bench
 from .common import Row, byte_compile_package, peak_memory, progress
 from .corpus import count_games_and_coups, generate_corpus, head

@@ -66,7 +66,7 @@ def peak_memory() -> dict[str, float]:
 
 def clear_caches() -> None:
     """Empty the engine's caches, so that no step profits from an earlier one."""
-    from ..replay import moves, scoring
+    from ..replay.rules import moves, scoring
 
     moves.clear_cache()
     scoring.clear_cache()

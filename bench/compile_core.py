@@ -29,30 +29,36 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (the public data model), the visitors' bases (subclassed by club/, publish/, tests:
 #: an interpreted class cannot inherit from a compiled one) and the injector (its
 #: classes inherit from two bases, which mypyc cannot compile)
-KEEP_PYTHON = {"__init__.py", "notation/compiled.py", "notation/record.py", "notation/visitor.py", "replay/inject.py"}
+KEEP_PYTHON = {
+    "__init__.py",
+    "notation/compiled.py",
+    "notation/record.py",
+    "notation/visitor.py",
+    "replay/generate/inject.py",
+}
 #: ``--hot``: the verifier's hot path only (half the build time, the same check speed;
 #: docs/performance.md)
 HOT = (
     "notation/reader.py",
-    "replay/direct.py",
-    "replay/ledger.py",
-    "replay/moves.py",
-    "replay/plain.py",
-    "replay/position.py",
-    "replay/scoring.py",
-    "replay/verify.py",
+    "replay/rules/direct.py",
+    "replay/rules/ledger.py",
+    "replay/rules/moves.py",
+    "replay/rules/position.py",
+    "replay/rules/scoring.py",
+    "replay/verifier/plain.py",
+    "replay/verifier/verify.py",
 )
 
 
 def sources() -> list[str]:
-    """The sources compiled, relative to the repository (``replay/direct.py``, ...)."""
+    """The sources compiled, relative to the repository (``replay/rules/direct.py``, ...)."""
     found = sorted(str(p.relative_to(ROOT)) for part in ("notation", "replay") for p in (ROOT / part).rglob("*.py"))
     return [s for s in found if s not in KEEP_PYTHON and Path(s).name not in KEEP_PYTHON]
 
 
 def hot_sources() -> list[str]:
-    """:data:`HOT` and the judges (``replay/judges/*.py``)."""
-    return [*HOT, *(s for s in sources() if s.startswith("replay/judges/"))]
+    """:data:`HOT` and the judges (``replay/verifier/judges/*.py``)."""
+    return [*HOT, *(s for s in sources() if s.startswith("replay/verifier/judges/"))]
 
 
 def built_files() -> list[Path]:

@@ -17,7 +17,7 @@ __all__ = ["chess_pgn", "count_games_and_coups", "generate_corpus", "head", "rep
 
 def _game_text(task: tuple[int, int, str]) -> tuple[str, int]:
     from ..notation.writer import write_record
-    from ..replay.selfplay import play_partie
+    from ..replay.generate.selfplay import play_partie
 
     seed, i, kind = task
     rec = play_partie(random.Random(f"{seed}:{i}:{kind}"), kind)

@@ -19,12 +19,12 @@ import pstats
 import random
 import time
 
-from ..replay import moves, scoring
-from ..replay.analyse import analyse
-from ..replay.moves import ROLLS, legal_plays
-from ..replay.position import Position, start_position
-from ..replay.profiles import DEFAULT_PROFILE, Profile
-from ..replay.scoring import next_position, score_roll
+from ..replay.rules import moves, scoring
+from ..replay.rules.analyse import analyse
+from ..replay.rules.moves import ROLLS, legal_plays
+from ..replay.rules.position import Position, start_position
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
+from ..replay.rules.scoring import next_position, score_roll
 
 __all__ = ["corpus", "run"]
 

@@ -40,8 +40,8 @@ def parties(n: int, players: int, seasons: int, seed: int = 1, inject_every: int
     """``n`` self-played parties en douze trous, each between two of ``players`` players
     on a date of one of ``seasons`` years from 2024 (``Event``, ``Date``, ``A``, ``B``,
     ``Round`` set); one in ``inject_every`` carries one table mistake (``replay.inject``)."""
-    from ..replay.inject import InjectError, inject
-    from ..replay.selfplay import selfplay
+    from ..replay.generate.inject import InjectError, inject
+    from ..replay.generate.selfplay import selfplay
 
     names = player_names(players)
     rng = random.Random(f"federation:{seed}")

@@ -1,5 +1,5 @@
 """The written play judged directly against enumeration (the ``judge`` step of
-``trictrac bench``; :mod:`trictrac.replay.direct`, issue 17).
+``trictrac bench``; :mod:`trictrac.replay.rules.direct`, issue 17).
 
 On the coups of self-played games, as a record writes them (the verifier's common
 case), µs per coup of ``direct.judge_written`` (enumeration only where the proof is
@@ -15,13 +15,13 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..replay import moves
-from ..replay.direct import UNDECIDED, direct_play, judge_written
-from ..replay.moves import ROLLS, Play, legal_plays
-from ..replay.position import Position, start_position
-from ..replay.profiles import DEFAULT_PROFILE, Profile
-from ..replay.scoring import next_position
-from ..replay.selfplay import choose_play
+from ..replay.generate.selfplay import choose_play
+from ..replay.rules import moves
+from ..replay.rules.direct import UNDECIDED, direct_play, judge_written
+from ..replay.rules.moves import ROLLS, Play, legal_plays
+from ..replay.rules.position import Position, start_position
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
+from ..replay.rules.scoring import next_position
 
 __all__ = ["game_coups", "run", "written"]
 

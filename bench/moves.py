@@ -14,10 +14,10 @@ import random
 import time
 from itertools import pairwise
 
-from ..replay import moves
-from ..replay.moves import ROLLS, legal_plays
-from ..replay.position import Position, start_position
-from ..replay.profiles import DEFAULT_PROFILE, Profile
+from ..replay.rules import moves
+from ..replay.rules.moves import ROLLS, legal_plays
+from ..replay.rules.position import Position, start_position
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 
 
 def corpus(n: int, seed: int = 1852, profile: Profile = DEFAULT_PROFILE) -> list[Position]:
@@ -42,8 +42,8 @@ def game_corpus(
     n_games: int, seed: int = 7, profile: Profile = DEFAULT_PROFILE
 ) -> list[tuple[Position, tuple[int, int]]]:
     """(position before the coup, roll) of every coup of ``n_games`` self-played games."""
-    from ..replay.selfplay import selfplay
-    from ..replay.verify import verify
+    from ..replay.generate.selfplay import selfplay
+    from ..replay.verifier.verify import verify
 
     out: list[tuple[Position, tuple[int, int]]] = []
     for rec in selfplay(n_games, seed, profile=profile):

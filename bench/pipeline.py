@@ -55,7 +55,7 @@ def parse_corpus(path: str) -> list[Row]:
 
 def verify_in_process(path: str, jobs: int = 1) -> Row:
     """``verify_file`` in this process: coups verified per second."""
-    from ..replay.verify import verify_file
+    from ..replay.verifier.verify import verify_file
 
     clear_caches()
     c0 = cpu_seconds()

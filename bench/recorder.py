@@ -2,7 +2,7 @@
 updated state, at coup 300 and at coup 10,000 of one record (target: 20 ms both).
 
 A partie à écrire of many marqués is self-played (``replay.selfplay``) and re-entered
-coup by coup through a :class:`~trictrac.replay.recording.RecordingSession` writing a
+coup by coup through a :class:`~trictrac.replay.recorder.recording.RecordingSession` writing a
 file (lock, append, fsync included); around each probe the Enter that completes a
 coup is timed with everything the terminal then shows (``state``, ``screen``, the
 score line).  Also the keystrokes per coup on the fixture parties (median, target 4).
@@ -26,9 +26,9 @@ from typing import Any
 from ..notation.reader import parse_text
 from ..notation.record import Coup, Decision, Record
 from ..notation.writer import write_action
-from ..replay.game import moves_text
-from ..replay.recording import RecordingSession
-from ..replay.selfplay import play_partie
+from ..replay.generate.selfplay import play_partie
+from ..replay.recorder.recording import RecordingSession
+from ..replay.rules.game import moves_text
 
 __all__ = ["keystrokes", "run"]
 

@@ -1,6 +1,6 @@
 """``trictrac analyse``: legal plays, scoring events and chances of a position, each
 throw's plays ranked by the evaluator; with ``--game FILE`` the play analysis of whole
-games (wiring only; the work is :func:`trictrac.replay.analyse.analyse`,
+games (wiring only; the work is :func:`trictrac.replay.rules.analyse.analyse`,
 :mod:`trictrac.analysis.evaluator` and :mod:`trictrac.analysis.review`)."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import click
 
 from ..notation.position import parse_position
 from ..notation.textio import terminal_safe
-from ..replay.analyse import analyse as analyse_position
-from ..replay.analyse import parse_roll, render_text
-from ..replay.ledger import ScoreState
-from ..replay.position import Position
-from ..replay.profiles import DEFAULT_PROFILE, Profile
+from ..replay.rules.analyse import analyse as analyse_position
+from ..replay.rules.analyse import parse_roll, render_text
+from ..replay.rules.ledger import ScoreState
+from ..replay.rules.position import Position
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 from .common import BadInput, echo_json, jobs_option, json_option, profile_option, read_input
 
 _JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
@@ -169,7 +169,7 @@ def _ranked(pos: Position, score: ScoreState, profile: Profile, kind: str, resul
     best first (docs/architecture.md, the analyse JSON)."""
     from ..analysis.evaluator import load_evaluator
     from ..analysis.review import FULL, KEEP
-    from ..replay.game import Game, GameFlowError
+    from ..replay.rules.game import Game, GameFlowError
 
     ev = load_evaluator()
     try:

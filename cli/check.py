@@ -1,6 +1,6 @@
 """``trictrac check``, ``trictrac annotate``, ``trictrac replay``: the verifier's doors.
 
-Wiring only: each command calls :mod:`trictrac.replay.verify` and prints what it
+Wiring only: each command calls :mod:`trictrac.replay.verifier.verify` and prints what it
 returns (STYLE.md §5).  Exit codes: 0 clean, 1 findings, 2 unreadable input.
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 import click
 
 from ..notation.textio import Input, InputError, atomic_write_text, open_input, terminal_safe
-from ..replay.profiles import Profile
-from ..replay.verify import GameReport, verify, verify_file
+from ..replay.rules.profiles import Profile
+from ..replay.verifier.verify import GameReport, verify, verify_file
 from ..words import Words
 from .common import (
     BadInput,

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ..notation.textio import Input, InputError, open_input
-from ..replay.profiles import Profile, find_profile, profile_names
+from ..replay.rules.profiles import Profile, find_profile, profile_names
 from ..words import LANGS, Words, lang_from_env, words
 
 

@@ -596,7 +596,7 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
         for k, v in res["findings_by_kind"].items():
             click.echo(f"  {k}: {v}")
     if res.get("corpus"):
-        from ..replay.stats import format_stats
+        from ..replay.verifier.stats import format_stats
 
         click.echo("corpus statistics:")
         click.echo(format_stats(res["corpus"]))

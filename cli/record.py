@@ -18,7 +18,7 @@ from typing import Any, TextIO
 import click
 
 from ..notation.textio import terminal_safe
-from ..replay.recording import RecordingError, RecordingSession, State, Step
+from ..replay.recorder.recording import RecordingError, RecordingSession, State, Step
 from .common import BadInput
 
 HELP = (
@@ -306,8 +306,8 @@ def record(
       trictrac record ecrire.trn --partie "a-ecrire 4" --db club.db
       trictrac record --resume soiree.trn
     """
-    from ..replay.game import GameFlowError
-    from ..replay.record_file import RecordFileError
+    from ..replay.recorder.record_file import RecordFileError
+    from ..replay.rules.game import GameFlowError
 
     try:
         if resume:

@@ -13,15 +13,15 @@ import click
 
 from ..notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
 from ..notation.textio import terminal_safe
-from ..replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
-from ..replay.partie import (
+from ..replay.rules.ledger import Ledger, LedgerError, PlayerScore, ScoreState
+from ..replay.rules.partie import (
     PartieError,
     marque_value,
     settle_text,
     twelve_hole_multiplier,
     twelve_hole_winner,
 )
-from ..replay.profiles import DEFAULT_PROFILE, Profile
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 from .common import BadInput, echo_json, json_option, profile_option, read_input
 
 _EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")

@@ -1,6 +1,6 @@
 """``trictrac selfplay``: whole parties between two bots, written as records
-(wiring only; the work is :func:`trictrac.replay.selfplay.selfplay` and
-:func:`trictrac.replay.inject.inject`)."""
+(wiring only; the work is :func:`trictrac.replay.generate.selfplay.selfplay` and
+:func:`trictrac.replay.generate.inject.inject`)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import click
 
 from ..notation.textio import atomic_write_text, atomic_writer
 from ..notation.writer import write_record
-from ..replay.inject import INJECT_KINDS, InjectError, inject
-from ..replay.profiles import DEFAULT_PROFILE, Profile
-from ..replay.selfplay import MULTI
-from ..replay.selfplay import selfplay as generate
+from ..replay.generate.inject import INJECT_KINDS, InjectError, inject
+from ..replay.generate.selfplay import MULTI
+from ..replay.generate.selfplay import selfplay as generate
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 from .common import BadInput, profile_option, progress
 
 
@@ -63,7 +63,7 @@ from .common import BadInput, profile_option, progress
     type=click.Choice(["heuristic", "random", "analyse"]),
     default="heuristic",
     show_default=True,
-    help="The bot that plays (both seats; see --against): heuristic (replay/selfplay.py), random, "
+    help="The bot that plays (both seats; see --against): heuristic (replay/generate/selfplay.py), random, "
     "or analyse (the evaluator, docs/analysis.md).",
 )
 @click.option(
@@ -97,7 +97,7 @@ def selfplay(
     """Play N parties between two bots and write their records, every mark included.
 
     The bots play legally and sensibly and decide s'en aller / rester by a stated
-    heuristic (see replay/selfplay.py).  With --inject K each game gets K realistic
+    heuristic (see replay/generate/selfplay.py).  With --inject K each game gets K realistic
     table mistakes (kinds = the verifier's finding kinds) and the truth is written as
     JSON next to the output, to compare with `trictrac check --json`.
 

@@ -1,5 +1,5 @@
 """``trictrac stats``: how often each scoring event happens in a corpus of records
-(wiring only; the work is :func:`trictrac.replay.stats.corpus_stats`)."""
+(wiring only; the work is :func:`trictrac.replay.verifier.stats.corpus_stats`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from ..notation.reader import iter_records
-from ..replay.profiles import Profile
-from ..replay.stats import CorpusStats, format_stats
-from ..replay.verify import verify
+from ..replay.rules.profiles import Profile
+from ..replay.verifier.stats import CorpusStats, format_stats
+from ..replay.verifier.verify import verify
 from ..words import Words
 from .common import BadInput, echo_json, json_option, lang_option, profile_option, read_input, summary_line
 

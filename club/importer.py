@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..replay.profiles import Profile
+from ..replay.rules.profiles import Profile
 from .db import _connect_writer, open_db
 from .identity import game_key
 from .report import ImportFailure, ImportReport, ImportStep
@@ -72,7 +72,7 @@ def import_records(
     files = [str(p) for p in paths]
     pool = None
     if jobs > 1:
-        from ..replay.verify import fork_pool
+        from ..replay.verifier.verify import fork_pool
 
         pool = fork_pool(jobs)  # forked now, before the database connection exists
     try:
@@ -186,7 +186,7 @@ class _Context:
             self.store.remember_file(digest, shown, self.report.game_ids[first:])
 
     def _read_file(self, path: str) -> None:
-        from ..replay.verify import quiet_gc
+        from ..replay.verifier.verify import quiet_gc
 
         games = 0
         outcomes = self.readers.outcomes(path, self.store.exists)

@@ -506,9 +506,9 @@ def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dic
 
 def _corpus_stats(db: Database, profile: Any) -> Any:
     try:
-        from ..replay.stats import corpus_stats
+        from ..replay.verifier.stats import corpus_stats
     except ModuleNotFoundError as e:
-        if e.name != "trictrac.replay.stats":
+        if e.name != "trictrac.replay.verifier.stats":
             raise
         return None
     from ..notation.reader import parse_text

@@ -39,7 +39,7 @@ from ..notation.record import (
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from ..notation.writer import write_action
-from ..replay.findings import FINDING_KINDS
+from ..replay.verifier.findings import FINDING_KINDS
 from .identity import game_key, game_label
 from .standings import MarqueRow, SeatRow, StandingGame
 
@@ -682,7 +682,7 @@ def kind_terms(kind: str) -> str:
     (``ecole par trop``), its names in the catalogue's languages (``école par trop``,
     ``école par trop (over-marked)``), and ``école`` for every kind that is one, so that a
     club finds it in either language, accents or not (the tokenizer folds them)."""
-    from ..replay.findings import kind_name
+    from ..replay.verifier.findings import kind_name
     from ..words import LANGS
 
     words = [kind.replace("-", " ")]

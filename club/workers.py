@@ -19,7 +19,7 @@ from ..notation.record import (
     Record,
 )
 from ..notation.textio import open_file
-from ..replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .db import readonly_uri
 from .identity import game_key
 from .report import ImportFailure
@@ -50,9 +50,9 @@ def _resolve_profile(profile: Profile | str | None) -> Profile | None:
 def _verifier() -> Callable[..., Any] | None:
     """``replay.verify.verify`` when it is built; None stores games without findings."""
     try:
-        from ..replay.verify import verify
+        from ..replay.verifier.verify import verify
     except ModuleNotFoundError as e:
-        if e.name != "trictrac.replay.verify":
+        if e.name != "trictrac.replay.verifier.verify":
             raise
         return None
     return verify
@@ -227,7 +227,7 @@ def _stored_in(db_path: str) -> Callable[[str], bool]:
 def _import_chunk(args: tuple[_Work, Any, str]) -> list[_Outcome]:
     """Worker: read, parse, write, hash and verify one chunk of games (one read of
     the file), and build their rows; the main process only stores them."""
-    from ..replay.verify import chunk_records, quiet_gc
+    from ..replay.verifier.verify import chunk_records, quiet_gc
 
     work, chunk, db_path = args
     stored = _stored_in(db_path)
@@ -309,7 +309,7 @@ class _Readers:
 
 
 def _game_chunks(path: str) -> Iterator[Any]:
-    from ..replay.verify import game_chunks
+    from ..replay.verifier.verify import game_chunks
 
     return game_chunks(path)
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..analysis.review import CLASSES, GLYPHS
 from ..notation.record import Coup, Record
-from ..replay.game import GameFlowError, _Replayer
-from ..replay.profiles import DEFAULT_PROFILE, find_profile
+from ..replay.rules.game import GameFlowError, _Replayer
+from ..replay.rules.profiles import DEFAULT_PROFILE, find_profile
 from .board import board_svg, svg_text
 from .i18n import Labels
 from .markup import esc
@@ -107,7 +107,7 @@ def _boards(record: Record, analysis: dict[str, Any], L: Labels) -> list[str]:
 
 
 def _drawn(game: Any, roll: tuple[int, int], row: dict[str, Any], cls: str, caption: str) -> str:
-    from ..replay.game import find_play
+    from ..replay.rules.game import find_play
 
     g = game.copy()
     roller = g.position.turn

@@ -44,7 +44,7 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from ..replay.findings import say
+from ..replay.verifier.findings import say
 from .board import BoardScore, PageBoards, score_of_state
 from .chart import chart_svg
 from .i18n import Labels, labels

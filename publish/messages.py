@@ -1,6 +1,6 @@
 """The words of a record and of its verdict on the pages: the kind of partie, a
 marqué's result, and the verifier's findings, whose words are the catalogue's
-(:func:`trictrac.replay.findings.say`), said in the page's language with the
+(:func:`trictrac.replay.verifier.findings.say`), said in the page's language with the
 players' names; nothing is judged or re-worded here.  The caller escapes the result.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..notation.record import MarqueResult, MarqueStart, Record
-from ..replay.findings import Finding, say
+from ..replay.verifier.findings import Finding, say
 from ..words import Words, words
 
 __all__ = [

@@ -1,5 +1,5 @@
 """The site's rules page (issue 25 item 6): the rules reference of
-:mod:`trictrac.replay.rulebook`, one ``id`` per rule, each quoting its treatise, in
+:mod:`trictrac.replay.verifier.rulebook`, one ``id`` per rule, each quoting its treatise, in
 the site's language — ``regles.html`` in French, ``rules.html`` in English.
 
 A finding links its rule with :func:`rule_href` (``regles.html#ecole-par-trop``);
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..notation.textio import atomic_write_text
-from ..replay.rulebook import RULES, kinds_of, treatise_list, words
+from ..replay.verifier.rulebook import RULES, kinds_of, treatise_list, words
 from .markup import esc
 
 __all__ = ["RULES_PAGES", "rules_page_name", "rule_href", "render_rules_page", "write_rules_page"]

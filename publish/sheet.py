@@ -99,7 +99,7 @@ def feuille_body(record: Record, report: Any, profile: Any, trace: list[Any], L:
         final = getattr(report, "final_score", None)
         winner = None
         if not ecrire and final is not None:
-            from ..replay.partie import twelve_hole_winner
+            from ..replay.rules.partie import twelve_hole_winner
 
             winner = twelve_hole_winner(final)
         for k, line in enumerate(lines):
@@ -151,8 +151,8 @@ def _marques(record: Record, profile: Any, names: dict[str, str], L: Labels) -> 
     """The marqués and the *papier et crayon* (RULES.md §8.2; 003 §220-233): under
     each player's name the values of the marqués he lost, the postillons added to
     his account, the column sums and the difference (tens are fiches)."""
-    from ..replay.partie import MarqueLine, PartieSpec, settle_partie
-    from ..replay.profiles import DEFAULT_PROFILE
+    from ..replay.rules.partie import MarqueLine, PartieSpec, settle_partie
+    from ..replay.rules.profiles import DEFAULT_PROFILE
     from .messages import marque_result_text
 
     results = [e for e in record.elements if isinstance(e, MarqueResult)]

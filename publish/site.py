@@ -160,7 +160,7 @@ def _build_site(
     """The pages of :func:`publish_files`, written into ``tree`` (an ``OutputTree``)."""
     from ..club.rows import standing_game
     from ..notation.reader import iter_records
-    from ..replay.verify import verify
+    from ..replay.verifier.verify import verify
 
     summaries: list[GameSummary] = []
     ranked: list[StandingGame] = []  # the published games' standings rows

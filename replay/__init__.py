@@ -1,4 +1,5 @@
-"""The rules: positions and legal plays, scoring events, the score ledger, the verifier."""
+"""The rules and what is done with them: the engine (:mod:`.rules`), the verifier and its findings
+(:mod:`.verifier`), the recorder's session (:mod:`.recorder`), the generators (:mod:`.generate`)."""
 
 from ..notation.compiled import select
 

@@ -31,7 +31,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Redire
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..replay.profiles import PROFILES
+from ..replay.rules.profiles import PROFILES
 from .games import GameStore, LiveGame, StartError, Submission, board_defs_html, board_of
 from .security import COOKIE, Guard, Visitor, is_loopback, load_secret
 from .words import WORDS, say

@@ -38,7 +38,7 @@ from ..notation.reader import parse_text
 from ..notation.record import Comment, Coup, MarqueStart, Record, ReleveStart
 from ..notation.textio import atomic_write_text
 from ..notation.writer import write_element
-from ..replay.recording import RecordingError, RecordingSession, parse_roll
+from ..replay.recorder.recording import RecordingError, RecordingSession, parse_roll
 from .words import say
 
 _WARMER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-preview")

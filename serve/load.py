@@ -37,8 +37,8 @@ import httpx
 from ..notation.reader import parse_text
 from ..notation.record import Coup, Decision
 from ..notation.writer import write_element
-from ..replay.game import moves_text
-from ..replay.selfplay import play_partie
+from ..replay.generate.selfplay import play_partie
+from ..replay.rules.game import moves_text
 
 __all__ = ["main", "run_load"]
 

@@ -40,7 +40,7 @@ GAME_TABLES = ("game_players", "marques", "releves", "coups", "marks", "comments
 @cache
 def selfplay_records(n: int, seed: int = 7, compact: bool = False) -> tuple[Record, ...]:
     """``n`` bot games (douze trous), generated once per session."""
-    from trictrac.replay.selfplay import selfplay
+    from trictrac.replay.generate.selfplay import selfplay
 
     return tuple(selfplay(n, seed=seed, compact=compact))
 

@@ -1,5 +1,5 @@
 """Coups for the differential test of ``replay.direct``: self-play positions, the play
-the bot wrote, and the mistakes ``replay/inject.py`` injects plus random perturbations."""
+the bot wrote, and the mistakes ``replay/generate/inject.py`` injects plus random perturbations."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from trictrac.bench.judge import game_coups, written
-from trictrac.replay.direct import UNDECIDED, direct_play
-from trictrac.replay.moves import Play, PlaySet, judge_play, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from trictrac.replay.rules.direct import UNDECIDED, direct_play
+from trictrac.replay.rules.moves import Play, PlaySet, judge_play, legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 
 PROFILES: tuple[Profile, ...] = (
     DEFAULT_PROFILE,
@@ -25,7 +25,7 @@ Moves = list  # (from, to) pairs and bare ints, as judge_play takes them
 
 
 def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Random, profile: Profile) -> list[Moves]:
-    """Wrong writings of one coup: the kinds of ``replay/inject.py`` (illegal-move: two
+    """Wrong writings of one coup: the kinds of ``replay/generate/inject.py`` (illegal-move: two
     random steps of the roll; unplayed-number: one step alone; must-fill / must-conserve /
     both-numbers: a play an obligation excluded; missing-checker: a move one point off)
     and typos (a digit off, from and to exchanged, the steps swapped, a step dropped)."""
@@ -77,10 +77,10 @@ def injected_coups(games: int, seed: int) -> Iterator[tuple[Position, tuple[int,
     """The coups of self-played parties with ``replay.inject`` mistakes in them, as
     written, each from the position the verifier reached before it (its trace)."""
     from trictrac.notation.record import CannotPlay, Move
-    from trictrac.replay.inject import inject
-    from trictrac.replay.position import start_position
-    from trictrac.replay.selfplay import play_partie
-    from trictrac.replay.verify import verify
+    from trictrac.replay.generate.inject import inject
+    from trictrac.replay.generate.selfplay import play_partie
+    from trictrac.replay.rules.position import start_position
+    from trictrac.replay.verifier.verify import verify
 
     for i in range(games):
         rec = play_partie(random.Random(seed + i), "a-ecrire" if i % 2 else "douze-trous")

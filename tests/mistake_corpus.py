@@ -1,6 +1,6 @@
 """Records with the table's mistakes and the record's typos, for the differential tests
 of the verifier's fast paths (issue 17): self-played parties (douze trous and à écrire)
-with ``replay/inject.py``'s mistakes, half of them with a typo of ``replay/typo_bench.py``
+with ``replay/generate/inject.py``'s mistakes, half of them with a typo of ``bench/typo_bench.py``
 too, and the profiles to verify them under besides their own."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 
+from trictrac.bench.typo_bench import KINDS as TYPO_KINDS
+from trictrac.bench.typo_bench import make_typo
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Record
 from trictrac.notation.writer import write_record
-from trictrac.replay.inject import inject
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
-from trictrac.replay.selfplay import play_partie
-from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
-from trictrac.replay.typo_bench import make_typo
+from trictrac.replay.generate.inject import inject
+from trictrac.replay.generate.selfplay import play_partie
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 
 #: profiles the records are verified under besides their own (other movement laws)
 OTHER_PROFILES: tuple[Profile | None, ...] = (

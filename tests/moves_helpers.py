@@ -6,9 +6,9 @@ import random
 
 from hypothesis import strategies as st
 
-from trictrac.replay.moves import GRAND_JAN, ROLLS, Play, apply_play, legal_plays, plein_made
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from trictrac.replay.rules.moves import GRAND_JAN, ROLLS, Play, apply_play, legal_plays, plein_made
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile
 
 #: an opponent out of the way of a mover in his own 12..24 (RULES.md §11: "unlisted
 #: checkers are assumed not to interfere"): on the mover's 7..11, neither of his pleins

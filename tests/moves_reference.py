@@ -1,6 +1,6 @@
 """An independent, slow reference for legal plays, written straight from RULES.md §3.
 
-It shares no code with ``replay/moves.py``: the mover's 15 checkers are a list of
+It shares no code with ``replay/rules/moves.py``: the mover's 15 checkers are a list of
 individual positions, every assignment of the two numbers to checkers is tried
 step by step (both orders), each law is checked literally, then the obligations
 are applied in the order of RULES.md §3.12.  Used only by the tests.
@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import Profile
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import Profile
 
 PLEINS = {1: range(1, 7), 2: range(7, 13), 4: range(19, 25)}  # bit -> points (RULES.md §2.4)
 

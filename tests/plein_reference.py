@@ -1,6 +1,6 @@
 """A slow, independent reference for RULES.md §3.8 P3: can a side still fill a table?
 
-Used only by the tests, to check :func:`trictrac.replay.moves.can_still_make_plein`
+Used only by the tests, to check :func:`trictrac.replay.rules.moves.can_still_make_plein`
 (a running count: 2k checkers on or behind the k-th point).  This one shares no code
 with it: it *searches* the side's future moves, ignoring dice, until the six points of
 the table hold two checkers each or no move is left.

@@ -25,7 +25,7 @@ def selfplay_record(
     seed: int, kind: str = "douze-trous", *, names: tuple[str, str] = ("Bot A", "Bot B"), marques: int = 2
 ):
     """A whole generated partie (bots, RULES.md-legal) with the given player names."""
-    from trictrac.replay.selfplay import play_partie
+    from trictrac.replay.generate.selfplay import play_partie
 
     return play_partie(random.Random(seed), kind, marques=marques, headers={"A": names[0], "B": names[1]})
 

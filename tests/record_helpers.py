@@ -7,8 +7,8 @@ from conftest import ROOT
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Coup, Decision, Record
 from trictrac.notation.writer import write_action
-from trictrac.replay.game import moves_text
-from trictrac.replay.recording import RecordingSession
+from trictrac.replay.recorder.recording import RecordingSession
+from trictrac.replay.rules.game import moves_text
 
 
 def fixture_game(name: str, index: int = 0) -> Record:

@@ -1,12 +1,12 @@
 """How much the corrected P3 and M13 (issue 13 §1-§2) change the engine's answers.
 
-Plays self-play games (the bots of :mod:`trictrac.replay.selfplay`, moving with the
+Plays self-play games (the bots of :mod:`trictrac.replay.generate.selfplay`, moving with the
 engine named by ``--games-by``), keeps the middle-game positions (each side past
 its fourth coup of the relevé) and compares, throw by throw (the 36 outcomes of two
 dice, a simple roll weighing 2, a doublet 1):
 
-* ``old``: the engine before the correction, ``replay/moves.py`` and
-  ``replay/scoring.py`` of commit ``d23f60d`` loaded as separate modules;
+* ``old``: the engine before the correction, ``replay/rules/moves.py`` and
+  ``replay/rules/scoring.py`` of commit ``d23f60d`` loaded as separate modules;
 * ``new``: this working tree (lelasseux-1852);
 * ``new+D33``: this tree with ``score_remplir_en_passant`` on — it differs from
   ``old`` by P3 alone, and from ``new`` by M13 alone.
@@ -29,11 +29,11 @@ import types
 from dataclasses import replace
 from pathlib import Path
 
-from trictrac.replay import moves as new_moves
-from trictrac.replay import scoring as new_scoring
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE
-from trictrac.replay.selfplay import choose_play
+from trictrac.replay.generate.selfplay import choose_play
+from trictrac.replay.rules import moves as new_moves
+from trictrac.replay.rules import scoring as new_scoring
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_COMMIT = "d23f60d"
@@ -56,8 +56,10 @@ def old_engine(commit: str = OLD_COMMIT) -> tuple[types.ModuleType, types.Module
             ["git", "-C", str(ROOT), "show", f"{commit}:{path}"], check=True, capture_output=True, text=True
         ).stdout
 
-    moves = _load("_audit_old_moves", show("replay/moves.py"))
-    src = show("replay/scoring.py").replace("from trictrac.replay.moves import", "from _audit_old_moves import")
+    moves = _load("_audit_old_moves", show("replay/rules/moves.py"))
+    src = show("replay/rules/scoring.py").replace(
+        "from trictrac.replay.rules.moves import", "from _audit_old_moves import"
+    )
     return moves, _load("_audit_old_scoring", src)
 
 

@@ -1,16 +1,16 @@
 """Helpers for the scoring and analyser tests: positions from partial book examples,
 random reachable positions, and a slow reference scorer for hits and fills written
-plainly from RULES.md §4.3 and §4.5 (no shared code with replay/scoring.py)."""
+plainly from RULES.md §4.3 and §4.5 (no shared code with replay/rules/scoring.py)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
 
-from trictrac.replay.moves import legal_plays
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
-from trictrac.replay.scoring import CoupScore, ScoringEvent, next_position
+from trictrac.replay.rules.moves import legal_plays
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile
+from trictrac.replay.rules.scoring import CoupScore, ScoringEvent, next_position
 
 
 def make(mover: Mapping[int, int], other: Mapping[int, int], **facts: object) -> Position:

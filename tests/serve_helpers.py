@@ -17,7 +17,7 @@ from conftest import ROOT
 
 from trictrac.notation.record import Comment, Coup, Decision
 from trictrac.notation.writer import write_action
-from trictrac.replay.game import moves_text
+from trictrac.replay.rules.game import moves_text
 
 CHROMIUM = "/usr/bin/chromium"
 

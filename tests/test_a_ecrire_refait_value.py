@@ -6,7 +6,7 @@ the value it checks on the ``résultat`` line (a self-play partie once got a fal
 import re
 
 from trictrac.bench.corpus import _game_text
-from trictrac.replay.verify import verify_text
+from trictrac.replay.verifier.verify import verify_text
 
 
 def test_value_after_a_refait_counts_in_the_partie_result() -> None:

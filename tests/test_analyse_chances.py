@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scoring_helpers import ALL_ROLLS, make, random_positions, weight
 
-from trictrac.replay.analyse import analyse, parse_roll, render_text, roll_text
-from trictrac.replay.position import start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE
-from trictrac.replay.scoring import KINDS
+from trictrac.replay.rules.analyse import analyse, parse_roll, render_text, roll_text
+from trictrac.replay.rules.position import start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
+from trictrac.replay.rules.scoring import KINDS
 
 ROLL_KEYS = {"roll", "plays", "moves", "events", "points"}
 

@@ -18,12 +18,12 @@ from trictrac.cli.main import cli
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Comment, Coup, Glyph
 from trictrac.notation.writer import write_record
-from trictrac.replay.game import Game
-from trictrac.replay.ledger import PlayerScore, ScoreState
-from trictrac.replay.moves import ROLLS
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import find_profile
-from trictrac.replay.selfplay import bot_coup, play_partie
+from trictrac.replay.generate.selfplay import bot_coup, play_partie
+from trictrac.replay.rules.game import Game
+from trictrac.replay.rules.ledger import PlayerScore, ScoreState
+from trictrac.replay.rules.moves import ROLLS
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import find_profile
 
 EV = load_evaluator()
 

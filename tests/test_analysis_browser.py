@@ -11,7 +11,7 @@ from test_analysis import _short_record
 
 from trictrac.analysis.review import GLYPHS, analyse_record
 from trictrac.publish.html import render_game
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 pytestmark = [
     pytest.mark.browser,

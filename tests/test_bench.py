@@ -59,9 +59,11 @@ def test_every_step_on_a_tiny_size(tmp_path: Path) -> None:
     assert data["machine"]["compiled_core"] is active()  # which build the figures are of
     import importlib.util
 
-    import trictrac.replay.verify
+    import trictrac.replay.verifier.verify
 
-    source = os.path.join(os.path.dirname(trictrac.replay.verify.__file__), "verify.py")  # the .so when compiled
+    source = os.path.join(
+        os.path.dirname(trictrac.replay.verifier.verify.__file__), "verify.py"
+    )  # the .so when compiled
     assert os.path.exists(importlib.util.cache_from_source(source))
     assert set(data["skipped"]) == (set() if chess else {"chess"}), data["skipped"]
     f = data["figures"]

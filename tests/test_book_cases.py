@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from verify_helpers import brief
 
-from trictrac.replay.partie import twelve_hole_multiplier
-from trictrac.replay.profiles import find_profile
-from trictrac.replay.verify import verify_file, verify_text
+from trictrac.replay.rules.partie import twelve_hole_multiplier
+from trictrac.replay.rules.profiles import find_profile
+from trictrac.replay.verifier.verify import verify_file, verify_text
 
 BOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "books"
 

@@ -439,9 +439,9 @@ def test_season_contains_its_dates(d, start: int) -> None:
 def test_findings_are_stored_at_their_coup(tmp_path: Path) -> None:
     """A roller's mark changed by +2 (an école par trop the opponent did not claim):
     the stored findings are the verifier's, at the coup it names."""
-    pytest.importorskip("trictrac.replay.verify")
+    pytest.importorskip("trictrac.replay.verifier.verify")
     from trictrac.notation.reader import iter_records
-    from trictrac.replay.verify import verify
+    from trictrac.replay.verifier.verify import verify
 
     rec = _records(1)[0]
     els = list(rec.elements)
@@ -486,9 +486,9 @@ def _fixture_files() -> list[Path]:
 def test_import_the_fixtures_as_the_verifier_sees_them(tmp_path: Path) -> None:
     """Every fixture record is stored (broken ones listed as failures), with exactly the
     findings and final score the verifier gives for it."""
-    pytest.importorskip("trictrac.replay.verify")
+    pytest.importorskip("trictrac.replay.verifier.verify")
     from trictrac.notation.reader import iter_records
-    from trictrac.replay.verify import verify
+    from trictrac.replay.verifier.verify import verify
 
     files = _fixture_files()
     if not files:
@@ -585,7 +585,7 @@ def test_import_order_and_batches_do_not_matter(
 
 
 def test_reverify_replaces_findings_in_place(tmp_path: Path, archive: Path) -> None:
-    pytest.importorskip("trictrac.replay.verify")
+    pytest.importorskip("trictrac.replay.verifier.verify")
     db_path = tmp_path / "r.db"
     import_records(db_path, [archive], verify=False)
     before = counts(db_path)

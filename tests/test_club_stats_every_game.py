@@ -1,6 +1,6 @@
 """Statistics count every game (issue 15): a game with table mistakes is counted from the
 verifier's judgement instead of being skipped, and the games and coups with findings are
-reported apart (replay/stats.py, cli/stats.py, club/queries.py club_stats)."""
+reported apart (replay/verifier/stats.py, cli/stats.py, club/queries.py club_stats)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from trictrac.cli.main import cli as main
 from trictrac.club.importer import import_records
 from trictrac.notation.reader import iter_records
-from trictrac.replay.stats import corpus_stats
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.stats import corpus_stats
+from trictrac.replay.verifier.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "fixtures" / "findings"

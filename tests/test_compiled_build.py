@@ -14,7 +14,7 @@ import pytest
 from trictrac.bench import compile_core
 from trictrac.notation import compiled
 
-_WHERE = "import trictrac.replay.direct as d, trictrac.notation.reader as r; print(d.__file__, r.__file__)"
+_WHERE = "import trictrac.replay.rules.direct as d, trictrac.notation.reader as r; print(d.__file__, r.__file__)"
 
 
 def _files(env: dict[str, str]) -> list[str]:
@@ -51,8 +51,10 @@ def test_a_changed_source_makes_the_build_stale(tmp_path: Path, monkeypatch: pyt
 
 def test_the_compiled_set_leaves_out_the_extension_points() -> None:
     mods = compile_core.sources()
-    assert "replay/direct.py" in mods and "replay/judges/play.py" in mods and "notation/reader.py" in mods
-    for kept in ("notation/visitor.py", "notation/record.py", "notation/compiled.py", "replay/inject.py"):
+    assert (
+        "replay/rules/direct.py" in mods and "replay/verifier/judges/play.py" in mods and "notation/reader.py" in mods
+    )
+    for kept in ("notation/visitor.py", "notation/record.py", "notation/compiled.py", "replay/generate/inject.py"):
         assert kept not in mods
     assert not any(m.endswith("__init__.py") for m in mods)
 
@@ -100,4 +102,8 @@ def test_pure_and_compiled_verdicts_are_identical(archive: Path) -> None:
 def test_the_hot_set_is_compilable_sources_with_every_judge() -> None:
     hot = compile_core.hot_sources()
     assert set(hot) <= set(compile_core.sources()) and len(set(hot)) == len(hot)
-    assert "replay/verify.py" in hot and "replay/judges/play.py" in hot and "replay/game.py" not in hot
+    assert (
+        "replay/verifier/verify.py" in hot
+        and "replay/verifier/judges/play.py" in hot
+        and "replay/rules/game.py" not in hot
+    )

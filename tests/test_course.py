@@ -1,4 +1,4 @@
-"""The course of a coup (replay/course.py), step by step, with RULES.md §11 examples."""
+"""The course of a coup (replay/rules/course.py), step by step, with RULES.md §11 examples."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import dataclasses
 
 from trictrac.notation.record import Record
 from trictrac.notation.writer import write_record
-from trictrac.replay import course
-from trictrac.replay.course import Marked, MarqueOutcome
-from trictrac.replay.game import Game
-from trictrac.replay.judges.table import MarqueWon
-from trictrac.replay.ledger import Ledger, PlayerScore, ScoreState
-from trictrac.replay.partie import MarqueOutcome as MarqueEnd
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE
-from trictrac.replay.recording import RecordingSession
-from trictrac.replay.verify import verify
+from trictrac.replay.recorder.recording import RecordingSession
+from trictrac.replay.rules import course
+from trictrac.replay.rules.course import Marked, MarqueOutcome
+from trictrac.replay.rules.game import Game
+from trictrac.replay.rules.ledger import Ledger, PlayerScore, ScoreState
+from trictrac.replay.rules.partie import MarqueOutcome as MarqueEnd
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
+from trictrac.replay.verifier.judges.table import MarqueWon
+from trictrac.replay.verifier.verify import verify
 
 LEAVER = dataclasses.replace(DEFAULT_PROFILE, primaute_after_marque_leave="leaver")  # D21 other reading
 

@@ -1,8 +1,8 @@
-"""The written play judged directly (``replay/direct.py``, issue 17) against enumeration.
+"""The written play judged directly (``replay/rules/direct.py``, issue 17) against enumeration.
 
 The direct judgement must give the same answer as finding the written play among
 ``legal_plays`` (``judge_play``) on every coup: self-played games under several
-profiles, each coup as written and with the mistakes ``replay/inject.py`` injects
+profiles, each coup as written and with the mistakes ``replay/generate/inject.py`` injects
 and typos.  The suite runs a few thousand coups; ``TRICTRAC_SLOW=1`` runs 12,000 generated coups
 and the coups of 20 records with injected mistakes.
 """
@@ -15,9 +15,9 @@ from collections import Counter
 import pytest
 from direct_helpers import coups, injected_coups, reference
 
-from trictrac.replay.direct import UNDECIDED, direct_play, judge_written, written_in_legal_plays
-from trictrac.replay.moves import IllegalMoveError, Play, legal_plays
-from trictrac.replay.position import Position, start_position
+from trictrac.replay.rules.direct import UNDECIDED, direct_play, judge_written, written_in_legal_plays
+from trictrac.replay.rules.moves import IllegalMoveError, Play, legal_plays
+from trictrac.replay.rules.position import Position, start_position
 
 
 def _compare(n: int, seed: int, source=coups) -> Counter:

@@ -1,5 +1,5 @@
 """The direct proof of a coin taken par puissance and of a made plein broken
-(``replay/direct.py``, issue 17) against enumeration.
+(``replay/rules/direct.py``, issue 17) against enumeration.
 
 RULES.md §3.5 C3-C5: the written coin par puissance is the play ``legal_plays`` lists
 when the throw cannot take the coin directly.  §3.7 M11: a play that breaks a made plein
@@ -30,10 +30,10 @@ from direct_helpers import (
     self_played_positions,
 )
 
-from trictrac.replay.direct import UNDECIDED, _keep_possible, direct_play
-from trictrac.replay.moves import ROLLS, Play, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from trictrac.replay.rules.direct import UNDECIDED, _keep_possible, direct_play
+from trictrac.replay.rules.moves import ROLLS, Play, legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile
 
 
 def _made(m: tuple[int, ...]) -> list[int]:

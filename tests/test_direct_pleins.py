@@ -1,4 +1,4 @@
-"""The direct proof with a plein at stake (``replay/direct.py``, issue 17) against
+"""The direct proof with a plein at stake (``replay/rules/direct.py``, issue 17) against
 enumeration.
 
 When a plein lacks one or two checkers and the written play does not make it, the
@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from direct_helpers import PROFILES, compare_with_reference, mistakes, reference
 
 from trictrac.bench.judge import game_coups, written
-from trictrac.replay.direct import UNDECIDED, _fill_possible, direct_play, judge_direct, proven_legal
-from trictrac.replay.moves import ROLLS, Play, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile
+from trictrac.replay.rules.direct import UNDECIDED, _fill_possible, direct_play, judge_direct, proven_legal
+from trictrac.replay.rules.moves import ROLLS, Play, legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile
 
 
 def _at_stake(m: tuple[int, ...]) -> int:

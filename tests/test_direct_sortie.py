@@ -1,4 +1,4 @@
-"""The direct proof when a checker may bear off during the throw (``replay/direct.py``,
+"""The direct proof when a checker may bear off during the throw (``replay/rules/direct.py``,
 issue 17) against enumeration.
 
 RULES.md §3.10 S1-S8: with at most one checker outside ``19..24`` the proof plays the
@@ -33,10 +33,10 @@ from direct_helpers import (
     self_played_positions,
 )
 
-from trictrac.replay.direct import UNDECIDED, direct_play, judge_direct, proven_legal
-from trictrac.replay.moves import ROLLS, Play, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from trictrac.replay.rules.direct import UNDECIDED, direct_play, judge_direct, proven_legal
+from trictrac.replay.rules.moves import ROLLS, Play, legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 
 #: the bearing-off switches (RULES.md §10 D15, D16), the repos (D13) and en passant (D33)
 SORTIE_PROFILES: tuple[Profile, ...] = (

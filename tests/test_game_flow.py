@@ -1,4 +1,4 @@
-"""The game flow for perfect players (replay/game.py; RULES.md §4.1, §5-§6, §8.1-8.2)."""
+"""The game flow for perfect players (replay/rules/game.py; RULES.md §4.1, §5-§6, §8.1-8.2)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from trictrac.replay.game import Game, GameFlowError, marque_bredouille, partie_kind, replay_record
-from trictrac.replay.ledger import PlayerScore, ScoreState
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
-from trictrac.replay.selfplay import coup_element, play_partie
+from trictrac.replay.generate.selfplay import coup_element, play_partie
+from trictrac.replay.rules.game import Game, GameFlowError, marque_bredouille, partie_kind, replay_record
+from trictrac.replay.rules.ledger import PlayerScore, ScoreState
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
 
 _FRESH = PlayerScore()  # frozen: one value serves every default
 
@@ -257,7 +257,7 @@ def test_profile_primaute_after_marque_leave_leaver() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as hst  # noqa: E402
 
-from trictrac.replay.selfplay import bot_coup  # noqa: E402
+from trictrac.replay.generate.selfplay import bot_coup  # noqa: E402
 
 
 @settings(max_examples=6, deadline=None)

@@ -1,5 +1,5 @@
 """The error injector: injected mistakes are exactly what the verifier finds
-(replay/inject.py, fixtures/corpus/mistakes*.trn)."""
+(replay/generate/inject.py, fixtures/corpus/mistakes*.trn)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,17 @@ from hypothesis import strategies as st
 from trictrac.notation.reader import iter_records, parse_text
 from trictrac.notation.record import Coup, Decision, Ecole, Move, Record, ReleveStart
 from trictrac.notation.writer import write_record
-from trictrac.replay.findings import FINDING_KINDS
-from trictrac.replay.inject import COMPACT_KINDS, INJECT_KINDS, Injected, InjectError, expected_findings, inject
-from trictrac.replay.profiles import find_profile
-from trictrac.replay.selfplay import play_partie, selfplay
+from trictrac.replay.generate.inject import (
+    COMPACT_KINDS,
+    INJECT_KINDS,
+    Injected,
+    InjectError,
+    expected_findings,
+    inject,
+)
+from trictrac.replay.generate.selfplay import play_partie, selfplay
+from trictrac.replay.rules.profiles import find_profile
+from trictrac.replay.verifier.findings import FINDING_KINDS
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
 
@@ -66,7 +73,7 @@ def test_injected_records_reparse_and_keep_the_prefix() -> None:
 @pytest.mark.parametrize("name", ["mistakes.trn", "mistakes-compact.trn"])
 def test_committed_mistakes_are_found_exactly(name: str) -> None:
     """Each injected mistake is reported, at its coup, by whom, and nothing else."""
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     truth = json.loads((CORPUS / name.replace(".trn", ".injected.json")).read_text(encoding="utf-8"))
     records = [pr.record for pr in iter_records(CORPUS / name)]
     assert len(records) == len(truth)
@@ -91,7 +98,7 @@ def test_committed_mistakes_are_found_exactly(name: str) -> None:
     ],
 )
 def test_fresh_injection_is_found(kind: str) -> None:
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     rec = play_partie(random.Random(f"fresh:{kind}"), "douze-trous")
     bad, done = inject(rec, 1, random.Random(f"fresh:{kind}"), [kind])
     assert len(done) == 1
@@ -128,7 +135,7 @@ def _games(profile: str, kind: str, n: int, seed: int, compact: bool = False) ->
 
 def _found(rec: Record) -> list[tuple[str, int, str | None]]:
     """The verifier's findings on the record as written and read back (the text is the record)."""
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     again = parse_text(write_record(rec))[0]
     assert len(again) == 1
     return sorted(
@@ -171,7 +178,7 @@ def test_new_kind_gives_exactly_its_findings(kind: str) -> None:
 def test_E41_003_183_fausse_ecole_stands_or_is_claimed_back() -> None:
     """003 §183 2° (E41): an école claimed after a coup marked right is itself an école;
     the wronged roller may take it (``claimed-back``) or let it stand."""
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     variants = set()
     for _rec, bad, d in _injections("ecole-claimed-wrongly", want=6, n=6):
         coup = bad.coups[d.index]
@@ -189,7 +196,7 @@ def test_E41_003_183_fausse_ecole_stands_or_is_claimed_back() -> None:
 def test_E43_003_187_partial_claim_is_also_the_wrong_mark() -> None:
     """003 §187 (E43a): an école is indivisible; the claim of part of it is found, and the
     wrong mark it answers is found claimed (ecole-par-trop / ecole-par-moins)."""
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     for _rec, bad, d in _injections("ecole-partial"):
         roller = bad.coups[d.index].side
         assert d.side != roller and 0 < d.marked < d.entitled
@@ -214,7 +221,7 @@ def test_deux_jetons_follows_the_profile(profile: str) -> None:
     """RULES.md §7.6, §10 D7: the école des deux jetons is an école under rigueur and
     lebrun-1828 (001 r.65; 000 ~l.758), a fausse école under lelasseux-1852 (003 §195)
     and bonne-compagnie (001 III on r.65)."""
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     ecole = find_profile(profile).ecole_deux_jetons == "ecole"
     # 12 games, not 6: with the corrected P3 (RULES.md §3.8) the rigueur games differ
     # and the first six give the injector no room for this école
@@ -255,7 +262,7 @@ def test_003_163_leave_at_the_sortie_without_a_hole() -> None:
 
 def test_missing_checker_is_a_slip_of_one_point_and_the_last_mistake() -> None:
     """RULES.md §9.6: the record cannot go on after it, so it is made last."""
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     rec = _games("lelasseux-1852", "douze-trous", 4, 7)[0]
     for s in range(4):
         bad, done = inject(rec, 3, random.Random(f"mc:{s}"), ["missing-checker", "out-of-turn"])
@@ -324,7 +331,7 @@ def test_ecole_written_after_the_coup_is_marked_after_the_receipts(monkeypatch: 
     """The table's order (RULES.md §4.1 O4, docs/findings.md "law of timing"): écoles on a
     coup come after its receipts.  The injector avoids the coups where the order changes
     a bredouille; allowed here, the verifier reports a bredouille-lost too."""
-    from trictrac.replay import inject as inj_mod
+    from trictrac.replay.generate import inject as inj_mod
 
     monkeypatch.setattr(inj_mod._Injector, "_order_free", lambda self, *a: True)
     rec = _games("lelasseux-1852", "douze-trous", 6, 7)[1]
@@ -338,7 +345,7 @@ def test_fausse_ecole_long_after_an_unclaimed_one_is_no_late_claim(monkeypatch: 
     a claim relevés later of points nobody owes him is a fausse école (003 §183).  The
     injector avoids repeating an earlier (claimant, points); allowed here, the verifier
     must not call them ecole-too-late."""
-    from trictrac.replay import inject as inj_mod
+    from trictrac.replay.generate import inject as inj_mod
 
     monkeypatch.setattr(inj_mod._Injector, "_note", lambda self, x: None)
     # seed 22, not 21: the games changed with the corrected P3 (RULES.md §3.8), and 21

@@ -9,7 +9,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trictrac.replay.ledger import POINTS_PER_HOLE, Ledger, MarkResult
+from trictrac.replay.rules.ledger import POINTS_PER_HOLE, Ledger, MarkResult
 
 
 class LoopLedger(Ledger):

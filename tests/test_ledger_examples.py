@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from trictrac.replay.ledger import Ledger, LedgerError, PlayerScore, ScoreState
+from trictrac.replay.rules.ledger import Ledger, LedgerError, PlayerScore, ScoreState
 
 
 def ledger(*events: tuple[str, int]) -> Ledger:

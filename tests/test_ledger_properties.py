@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trictrac.replay.ledger import Ledger
+from trictrac.replay.rules.ledger import Ledger
 
 SIDE = st.sampled_from(["A", "B"])
 # one scoring event: a side and an even number of points (a big throw can reach 40+)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import pytest
 
-from trictrac.replay.game import Game
-from trictrac.replay.ledger import Ledger, PlayerScore, ScoreState
-from trictrac.replay.moves import legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.scoring import CoupScore, score_play, score_roll
+from trictrac.replay.rules.game import Game
+from trictrac.replay.rules.ledger import Ledger, PlayerScore, ScoreState
+from trictrac.replay.rules.moves import legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.scoring import CoupScore, score_play, score_roll
 
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
@@ -312,7 +312,7 @@ def test_P10_003_118_bredouille_survives_a_sortie() -> None:
     RULES.md §4.9, §6.5): the points AND their bredouille state carry into the new
     relevé.  A had 4 (interrupted by B's 4, B in bredouille); A's sortie 3-1 gains 4:
     A 8, still not in bredouille, B's bredouille is now interrupted too.  Checked
-    through the game flow (replay/game.py).  A's last checkers on 22 and 24 (13 off);
+    through the game flow (replay/rules/game.py).  A's last checkers on 22 and 24 (13 off);
     Black away (B_AWAY)."""
     start = make({22: 1, 24: 1}, B_AWAY, mover_off=13)
     score = ScoreState(PlayerScore(4, False), PlayerScore(4, True))

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from moves_helpers import B_FAR
 
-from trictrac.replay.moves import apply_play, judge_play, legal_plays
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE
+from trictrac.replay.rules.moves import apply_play, judge_play, legal_plays
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
 
 P = Position.from_points
 START = start_position()

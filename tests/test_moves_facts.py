@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trictrac.replay.moves import (
+from trictrac.replay.rules.moves import (
     GRAND_JAN,
     JAN_DE_RETOUR,
     PETIT_JAN,
@@ -21,8 +21,8 @@ from trictrac.replay.moves import (
     opponent_table_closed,
     plein_made,
 )
-from trictrac.replay.position import Position, start_position
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
+from trictrac.replay.rules.position import Position, start_position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
 
 P = Position.from_points
 

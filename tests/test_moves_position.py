@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from moves_helpers import reachable
 
 from trictrac.notation.position import parse_position, write_position
-from trictrac.replay.ledger import PlayerScore, ScoreState
-from trictrac.replay.position import Position
+from trictrac.replay.rules.ledger import PlayerScore, ScoreState
+from trictrac.replay.rules.position import Position
 
 CANONICAL = "A{1:13,12:2} B{1:15} turn=B coups=1/1 coin=1/0 jans=deux-tables/- points=4b/0 holes=2p/0"
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from moves_helpers import reachable, reachable_positions, rolls
 from moves_reference import reference_legal
 
-from trictrac.replay.moves import (
+from trictrac.replay.rules.moves import (
     ROLLS,
     TABLE_BITS,
     TABLES,
@@ -20,8 +20,8 @@ from trictrac.replay.moves import (
     legal_plays,
     plein_made,
 )
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,6 +1,6 @@
 """The fast legal-play generator against the slow reference, on game positions.
 
-``replay/moves.py`` works on cached per-side facts, interned steps and candidates
+``replay/rules/moves.py`` works on cached per-side facts, interned steps and candidates
 that are not kept (``excluded()`` generates them again); these tests pin that the
 results are those of the independent reference (``tests/moves_reference.py``,
 written from RULES.md §3) on a fixed corpus of positions from whole games, and that
@@ -15,10 +15,10 @@ from dataclasses import replace
 from moves_helpers import reachable_positions
 from moves_reference import reference_legal
 
-from trictrac.replay import moves
-from trictrac.replay.moves import ROLLS, judge_play, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, Profile, find_profile
+from trictrac.replay.rules import moves
+from trictrac.replay.rules.moves import ROLLS, judge_play, legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 
 PROFILES: list[Profile] = [
     DEFAULT_PROFILE,

@@ -13,7 +13,7 @@ from conftest import FIXTURES
 
 from trictrac.cli.main import cli
 from trictrac.notation.reader import parse_text
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 ENGLISH = '[Event "x"]\n[White "Dupont"]\n[Black "Martin"]\n\n1. White 6-1 1/7 1/2\n2. B 2-1 1/3 1/2\n'
 

@@ -1,6 +1,6 @@
 """A mistake of the record is said as one, and one mistake gives one finding (issue 25 §2).
 
-* Injected table mistakes (``replay/inject.py``), verified as ``trictrac check`` does
+* Injected table mistakes (``replay/generate/inject.py``), verified as ``trictrac check`` does
   (``recover=True``): at most one finding per (coup, who) unless the injector's truth
   says two were made there, and exactly the truth.
 * Marks written after the moves: one école (003 §167, §172, §174), not "the 2 points
@@ -20,12 +20,12 @@ import pytest
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Move
 from trictrac.notation.writer import write_record
-from trictrac.replay.inject import expected_findings, inject
-from trictrac.replay.moves import judge_play
-from trictrac.replay.profiles import find_profile
-from trictrac.replay.recover import ROLLS
-from trictrac.replay.selfplay import play_partie, selfplay
-from trictrac.replay.verify import verify, verify_text
+from trictrac.replay.generate.inject import expected_findings, inject
+from trictrac.replay.generate.selfplay import play_partie, selfplay
+from trictrac.replay.rules.moves import judge_play
+from trictrac.replay.rules.profiles import find_profile
+from trictrac.replay.verifier.recover import ROLLS
+from trictrac.replay.verifier.verify import verify, verify_text
 
 HEAD = '[A "A"]\n[B "B"]\n[Partie "douze-trous"]\n'
 

@@ -20,16 +20,16 @@ import lxml.html
 import pytest
 from click.testing import CliRunner
 
+from trictrac.bench.typo_bench import KINDS as TYPO_KINDS
+from trictrac.bench.typo_bench import make_typo
 from trictrac.cli.main import cli
 from trictrac.notation.reader import iter_records
 from trictrac.notation.record import Coup, Record
 from trictrac.notation.writer import write_record
 from trictrac.publish.html import render_game
-from trictrac.replay.findings import FINDING_KINDS
-from trictrac.replay.selfplay import selfplay
-from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
-from trictrac.replay.typo_bench import make_typo
-from trictrac.replay.verify import verify
+from trictrac.replay.generate.selfplay import selfplay
+from trictrac.replay.verifier.findings import FINDING_KINDS
+from trictrac.replay.verifier.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(p for d in ("records", "findings", "books", "corpus") for p in (ROOT / "fixtures" / d).glob("*.trn"))

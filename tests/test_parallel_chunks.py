@@ -11,7 +11,7 @@ import pytest
 
 from trictrac.club.importer import import_records
 from trictrac.notation.reader import iter_records
-from trictrac.replay.verify import chunk_records, game_chunks, verify_file
+from trictrac.replay.verifier.verify import chunk_records, game_chunks, verify_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = (

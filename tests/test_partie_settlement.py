@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trictrac.replay.partie import (
+from trictrac.replay.rules.partie import (
     MarqueLine,
     PartieError,
     PartieSpec,
@@ -21,7 +21,7 @@ from trictrac.replay.partie import (
     settle_text,
     to_fiches,
 )
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
 
 
 def two_player(a_lost: list[int], b_lost: list[int], marques: int, k: int = 2, queue: int = 0):

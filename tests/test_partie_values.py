@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trictrac.replay.ledger import Ledger, PlayerScore, ScoreState
-from trictrac.replay.partie import (
+from trictrac.replay.rules.ledger import Ledger, PlayerScore, ScoreState
+from trictrac.replay.rules.partie import (
     PartieError,
     marque_factor,
     marque_outcome,
@@ -18,7 +18,7 @@ from trictrac.replay.partie import (
     twelve_hole_multiplier,
     twelve_hole_winner,
 )
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
 
 LEBRUN = find_profile("lebrun-1828")
 GUITON = replace(DEFAULT_PROFILE, twelve_hole_multiplier="guiton")

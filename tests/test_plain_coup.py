@@ -1,4 +1,4 @@
-"""The plain coup (``replay/plain.py``, issue 17) walks the usual coup of a clean record
+"""The plain coup (``replay/verifier/plain.py``, issue 17) walks the usual coup of a clean record
 in one step: the verdicts must be those of the full course, coup by coup.
 
 ``verify(plain=True)`` and ``verify(plain=False)`` run side by side on self-played
@@ -22,10 +22,10 @@ from mistake_corpus import OTHER_PROFILES, mistaken_records
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Record
 from trictrac.notation.writer import write_record
-from trictrac.replay import plain as plain_module
-from trictrac.replay import verify as verify_module
-from trictrac.replay.profiles import Profile
-from trictrac.replay.selfplay import play_partie, play_partie_multi
+from trictrac.replay.generate.selfplay import play_partie, play_partie_multi
+from trictrac.replay.rules.profiles import Profile
+from trictrac.replay.verifier import plain as plain_module
+from trictrac.replay.verifier import verify as verify_module
 
 
 def _walk(rec: Record, profile: Profile | None, recover: bool, plain: bool) -> tuple[dict[str, Any], list[Any]]:

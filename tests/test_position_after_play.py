@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 
 from trictrac.bench.judge import game_coups
-from trictrac.replay.position import Position, after_play
-from trictrac.replay.scoring import _event, _total, next_position
+from trictrac.replay.rules.position import Position, after_play
+from trictrac.replay.rules.scoring import _event, _total, next_position
 
 
 def test_after_play_is_the_swapped_position() -> None:

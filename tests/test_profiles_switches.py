@@ -4,7 +4,7 @@ A profile built from another (``bonne-compagnie`` from ``rigueur``, ``lebrun-182
 ``innovations`` from ``lelasseux-1852``) would inherit a new switch silently: this table
 lists each value by hand, so a new field of :class:`Profile` fails the test until its
 value for every profile is written down (with the passage it comes from, in
-``replay/profiles.py``).
+``replay/rules/profiles.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import fields
 
 import pytest
 
-from trictrac.replay.profiles import PROFILES, Profile
+from trictrac.replay.rules.profiles import PROFILES, Profile
 
 ORDER = ("lelasseux-1852", "rigueur", "bonne-compagnie", "lebrun-1828", "innovations")
 

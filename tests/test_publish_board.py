@@ -19,7 +19,7 @@ from trictrac.publish.board import (
     checker_count,
     svg_text,
 )
-from trictrac.replay.position import Position, start_position
+from trictrac.replay.rules.position import Position, start_position
 
 NS = {"s": SVG_NS}
 

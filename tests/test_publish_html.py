@@ -19,7 +19,7 @@ from trictrac.notation.writer import write_records
 from trictrac.publish.board import page_checkers
 from trictrac.publish.html import GameSummary, render_game, render_index
 from trictrac.publish.site import page_name, publish_files
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 
 def mutate_first_mark(record, delta: int = 2) -> tuple[int, int]:
@@ -224,7 +224,7 @@ def test_compact_record_page_shows_the_scoring_the_verifier_marked() -> None:
     page shows its scoring events per coup and the boards with that score."""
     import random
 
-    from trictrac.replay.selfplay import play_partie
+    from trictrac.replay.generate.selfplay import play_partie
 
     rec = play_partie(random.Random(5), compact=True, headers={"A": "Ann", "B": "Bob"})
     rep = verify(rec)

@@ -15,8 +15,8 @@ from publish_helpers import html5_problems, selfplay_record
 from trictrac.notation.record import Comment, Coup
 from trictrac.publish.html import render_game
 from trictrac.publish.i18n import labels
-from trictrac.replay.findings import say
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.findings import say
+from trictrac.replay.verifier.verify import verify
 
 
 @settings(max_examples=40)
@@ -52,7 +52,7 @@ def test_any_record_gives_a_valid_page_with_its_texts_escaped(record) -> None:
 def test_injected_mistakes_are_shown_at_their_coup(seed: int) -> None:
     """Mistakes put in by ``replay.inject`` → the verifier's findings → one highlighted
     row each, right after the coup row it belongs to."""
-    from trictrac.replay.inject import inject
+    from trictrac.replay.generate.inject import inject
 
     rec, injected = inject(selfplay_record(40 + seed), 3, random.Random(seed))
     assert injected

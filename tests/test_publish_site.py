@@ -18,7 +18,7 @@ from trictrac.notation.writer import write_records
 from trictrac.publish.html import CSS, GameSummary, render_game, render_index, render_player
 from trictrac.publish.markup import esc, safe_href
 from trictrac.publish.site import publish_files
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 from trictrac.words.build import load
 
 HOSTILE = [

@@ -21,7 +21,7 @@ from trictrac.publish.html import game_page, render_game
 from trictrac.publish.i18n import labels
 from trictrac.publish.sheet import feuille
 from trictrac.publish.site import publish_files
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 
 def test_the_chart_text_is_well_formed_and_the_tree_says_the_same() -> None:

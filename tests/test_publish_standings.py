@@ -18,7 +18,7 @@ from trictrac.club.importer import import_records
 from trictrac.club.standings import compute_standings, standing_games
 from trictrac.notation.writer import write_records
 from trictrac.publish.site import publish_files
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from trictrac.notation.record import (
 )
 from trictrac.notation.visitor import visit_action
 from trictrac.notation.writer import _Writer, write_coup, write_element, write_record, write_records
-from trictrac.replay.selfplay import selfplay
+from trictrac.replay.generate.selfplay import selfplay
 
 
 def _records() -> Iterator[Record]:

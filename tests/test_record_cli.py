@@ -23,7 +23,7 @@ from trictrac.cli.main import cli
 from trictrac.cli.record import run, screen
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
-from trictrac.replay.recording import RecordingSession
+from trictrac.replay.recorder.recording import RecordingSession
 
 DOUZE = "fixtures/corpus/douze-trous.trn"
 HAND = "fixtures/records/douze_trous.trn"

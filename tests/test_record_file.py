@@ -22,9 +22,9 @@ from trictrac.cli.main import cli
 from trictrac.cli.record import ask_headers
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
-from trictrac.replay.record_file import RecordFileError, RecordLocked
-from trictrac.replay.recording import RecordingSession
-from trictrac.replay.verify import verify_text
+from trictrac.replay.recorder.record_file import RecordFileError, RecordLocked
+from trictrac.replay.recorder.recording import RecordingSession
+from trictrac.replay.verifier.verify import verify_text
 
 DOUZE = "fixtures/corpus/douze-trous.trn"
 HEADERS = {"A": "Dupont", "B": "Martin", "Event": "Soirée", "Date": "2026.11.26"}
@@ -62,7 +62,7 @@ def test_two_processes_one_record(tmp_path: Path) -> None:
     _typed(path, 3).close()
     code = (
         "import sys, time\n"
-        "from trictrac.replay.recording import RecordingSession\n"
+        "from trictrac.replay.recorder.recording import RecordingSession\n"
         f"s = RecordingSession.resume({str(path)!r})\n"
         "print('locked', flush=True)\n"
         "time.sleep(30)\n"
@@ -196,7 +196,7 @@ _CHILD = """
 import os, sys, random
 sys.path.insert(0, {tests!r})
 from record_helpers import fixture_game, headers_of, type_coup
-from trictrac.replay.recording import RecordingSession
+from trictrac.replay.recorder.recording import RecordingSession
 rec = fixture_game({douze!r})
 path = {path!r}
 if os.path.exists(path):

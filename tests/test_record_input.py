@@ -15,9 +15,9 @@ import pytest
 from record_helpers import headers_of, type_coup
 
 from trictrac.notation.record import Coup
-from trictrac.replay.moves import judge_play
-from trictrac.replay.recording import RecordingError, RecordingSession
-from trictrac.replay.selfplay import play_partie
+from trictrac.replay.generate.selfplay import play_partie
+from trictrac.replay.recorder.recording import RecordingError, RecordingSession
+from trictrac.replay.rules.moves import judge_play
 
 #: positions and throws of the default run; ``-m slow`` (test_numbers_and_moves_10000) the 10,000
 POSITIONS = 2_000
@@ -156,7 +156,7 @@ def _numbers_and_moves(count: int, seed: int) -> None:
 
 
 def _moves_of(play):
-    from trictrac.replay.selfplay import play_moves
+    from trictrac.replay.rules.moves import play_moves
 
     return play_moves(play, ())
 

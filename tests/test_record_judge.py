@@ -1,8 +1,8 @@
 """One judge (issue 26 §2): the recorder's findings are the verifier's on the record so
 far, computed incrementally (``verify.LiveVerifier``).
 
-Property: the injected-mistake corpus (``tests/mistake_corpus.py``: ``replay/inject.py``'s
-mistakes, half the parties with a typo of ``replay/typo_bench.py`` too) re-entered
+Property: the injected-mistake corpus (``tests/mistake_corpus.py``: ``replay/generate/inject.py``'s
+mistakes, half the parties with a typo of ``bench/typo_bench.py`` too) re-entered
 through the recording session, coup by coup as written (the play as typed, the marks as
 made; what the session refuses, a coup of the wrong side or a move from an empty point,
 is entered as the table could go on), gives after each coup the findings ``verify``
@@ -24,9 +24,9 @@ from mistake_corpus import mistaken_records
 from trictrac.cli.main import cli
 from trictrac.notation.record import Coup, Decision, Record
 from trictrac.notation.writer import write_action
-from trictrac.replay.recording import RecordingError, RecordingSession
-from trictrac.replay.selfplay import play_partie
-from trictrac.replay.verify import LiveVerifier, verify
+from trictrac.replay.generate.selfplay import play_partie
+from trictrac.replay.recorder.recording import RecordingError, RecordingSession
+from trictrac.replay.verifier.verify import LiveVerifier, verify
 
 #: coups compared with a whole verification after every coup, then every STRIDE-th
 EVERY = 60

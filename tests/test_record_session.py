@@ -1,4 +1,4 @@
-"""The recording session (replay/recording.py): a game written coup by coup."""
+"""The recording session (replay/recorder/recording.py): a game written coup by coup."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from record_helpers import fixture_game, headers_of, type_coup
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import ReleveStart
 from trictrac.notation.writer import write_record
-from trictrac.replay.recording import RecordingError, RecordingSession, parse_roll
-from trictrac.replay.verify import verify, verify_text
+from trictrac.replay.recorder.recording import RecordingError, RecordingSession, parse_roll
+from trictrac.replay.verifier.verify import verify, verify_text
 
 DOUZE = "fixtures/corpus/douze-trous.trn"
 HAND = "fixtures/records/douze_trous.trn"

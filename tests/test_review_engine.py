@@ -1,4 +1,4 @@
-"""Rules review of replay/moves.py and replay/scoring.py: one test per bug found.
+"""Rules review of replay/rules/moves.py and replay/rules/scoring.py: one test per bug found.
 
 Every test here states the rule (RULES.md section and the French source) and a
 minimal position; it failed on the engine as first reviewed (09:50 UTC) and passes
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trictrac.replay.moves import PETIT_JAN, legal_plays, plein_made
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import find_profile
-from trictrac.replay.scoring import next_position
+from trictrac.replay.rules.moves import PETIT_JAN, legal_plays, plein_made
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import find_profile
+from trictrac.replay.rules.scoring import next_position
 
 LEBRUN = find_profile("lebrun-1828")
 B_AWAY = {14: 3, 15: 3, 16: 3, 17: 3, 18: 3}

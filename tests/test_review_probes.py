@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trictrac.replay.moves import judge_play, legal_plays
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE
-from trictrac.replay.scoring import CoupScore, score_roll
+from trictrac.replay.rules.moves import judge_play, legal_plays
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
+from trictrac.replay.rules.scoring import CoupScore, score_roll
 
 B_AWAY = {14: 3, 15: 3, 16: 3, 17: 3, 18: 3}  # B in his own second table, harmless
 

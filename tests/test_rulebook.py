@@ -14,9 +14,18 @@ from conftest import FIXTURES, ROOT
 from publish_helpers import html5_problems
 
 from trictrac.publish.rules_page import render_rules_page, rule_href, rules_page_name
-from trictrac.replay import rulebook
-from trictrac.replay.findings import FINDING_KINDS
-from trictrac.replay.rulebook import KIND_RULES, RULES, Citation, art, lepeintre, rule, rule_for_finding, rule_for_kind
+from trictrac.replay.verifier import rulebook
+from trictrac.replay.verifier.findings import FINDING_KINDS
+from trictrac.replay.verifier.rulebook import (
+    KIND_RULES,
+    RULES,
+    Citation,
+    art,
+    lepeintre,
+    rule,
+    rule_for_finding,
+    rule_for_kind,
+)
 
 _SEEDS = [ROOT.parent / "shared" / "seeds", Path("/work/shared/seeds")]
 SEEDS = next((p for p in _SEEDS if (p / "README.md").is_file()), None)
@@ -139,7 +148,7 @@ def test_a_lelasseux_passage_comes_from_the_article_it_cites() -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_docs_are_the_data_rendered(lang: str) -> None:
     """Fails when docs/rules-reference.md or docs/reference-des-regles.md is stale:
-    `python -m trictrac.replay.rulebook --write` renders them again."""
+    `python -m trictrac.replay.verifier.rulebook --write` renders them again."""
     path = ROOT / rulebook.DOC_FILES[lang]
     assert path.read_text(encoding="utf-8") == rulebook.render_markdown(lang)
     text = path.read_text(encoding="utf-8")

@@ -18,10 +18,10 @@ import pytest
 from plein_reference import can_fill_by_search
 
 from trictrac.cli.analyse import position_from_json
-from trictrac.replay.analyse import analyse
-from trictrac.replay.moves import can_still_make_plein, legal_plays, opponent_table_closed
-from trictrac.replay.position import Position
-from trictrac.replay.profiles import DEFAULT_PROFILE, PROFILES, Profile, find_profile
+from trictrac.replay.rules.analyse import analyse
+from trictrac.replay.rules.moves import can_still_make_plein, legal_plays, opponent_table_closed
+from trictrac.replay.rules.position import Position
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, PROFILES, Profile, find_profile
 
 GRAND_GONE = (
     '{"mover":{"7":2,"8":3,"9":3,"10":2,"11":3,"12":2},'

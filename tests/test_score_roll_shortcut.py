@@ -13,12 +13,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from trictrac.replay.direct import both_numbers_playable
-from trictrac.replay.moves import legal_plays
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
-from trictrac.replay.scoring import _score, score_roll
-from trictrac.replay.selfplay import play_partie
-from trictrac.replay.verify import verify
+from trictrac.replay.generate.selfplay import play_partie
+from trictrac.replay.rules.direct import both_numbers_playable
+from trictrac.replay.rules.moves import legal_plays
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
+from trictrac.replay.rules.scoring import _score, score_roll
+from trictrac.replay.verifier.verify import verify
 
 PROFILES = (
     DEFAULT_PROFILE,

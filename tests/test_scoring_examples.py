@@ -11,10 +11,10 @@ from dataclasses import replace
 
 from scoring_helpers import ALL_ROLLS, events, hits, make, weight
 
-from trictrac.replay.analyse import analyse
-from trictrac.replay.moves import legal_plays
-from trictrac.replay.profiles import DEFAULT_PROFILE
-from trictrac.replay.scoring import next_position, position_events, score_play, score_roll
+from trictrac.replay.rules.analyse import analyse
+from trictrac.replay.rules.moves import legal_plays
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
+from trictrac.replay.rules.scoring import next_position, position_events, score_play, score_roll
 
 # B non-interfering in his own retour (his 14..18 = the mover's 11..7): no lone
 # checker, no coin, cannot make his petit or grand jan any more, so none of the

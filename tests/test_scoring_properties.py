@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scoring_helpers import ALL_ROLLS, hits, make, random_positions, ref_fill, ref_hits
 
-from trictrac.replay.moves import legal_plays
-from trictrac.replay.profiles import DEFAULT_PROFILE, find_profile
-from trictrac.replay.scoring import KINDS, SPECIAL_JANS, fill_ways, position_events, score_play, score_roll
+from trictrac.replay.rules.moves import legal_plays
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE, find_profile
+from trictrac.replay.rules.scoring import KINDS, SPECIAL_JANS, fill_ways, position_events, score_play, score_roll
 
 seeds = st.integers(min_value=0, max_value=10**9)
 plies = st.integers(min_value=0, max_value=160)
@@ -104,7 +104,7 @@ def test_fill_by_puissance_at_retour_switch() -> None:
 
 @given(seeds, plies)
 def test_next_position_passes_the_turn(seed: int, n: int) -> None:
-    from trictrac.replay.scoring import next_position
+    from trictrac.replay.rules.scoring import next_position
 
     for pos in random_positions(seed, n)[-3:]:
         for roll in ALL_ROLLS[::4]:
@@ -120,7 +120,7 @@ def test_next_position_passes_the_turn(seed: int, n: int) -> None:
 
 
 def test_next_position_records_contre_jan_and_deux_tables() -> None:
-    from trictrac.replay.scoring import next_position
+    from trictrac.replay.rules.scoring import next_position
 
     pos = make({1: 13, 7: 1, 9: 1}, {1: 15})  # E5
     play = legal_plays(pos, (6, 3)).plays[0]
@@ -139,7 +139,7 @@ _OPP_SPOTS = (1, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 12, 14, 16, 18, 19, 20, 21,
 def near_plein_positions(draw):
     """Arbitrary (not necessarily reachable) positions where a plein misses 1 or 2
     checkers: odd coins, blocked repos and surplus placements the games rarely make."""
-    from trictrac.replay.position import Position
+    from trictrac.replay.rules.position import Position
 
     table = draw(st.sampled_from((range(1, 7), range(7, 13), range(19, 25))))
     m = [0] * 26

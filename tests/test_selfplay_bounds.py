@@ -10,8 +10,8 @@ from click.testing import CliRunner
 import trictrac.cli.selfplay as cli_selfplay
 from trictrac.cli.main import cli
 from trictrac.notation.reader import iter_records
-from trictrac.replay.selfplay import selfplay
-from trictrac.replay.verify import verify, verify_file
+from trictrac.replay.generate.selfplay import selfplay
+from trictrac.replay.verifier.verify import verify, verify_file
 
 
 def test_sixty_four_marques_end_and_verify_clean(tmp_path: Path) -> None:

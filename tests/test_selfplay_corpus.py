@@ -1,4 +1,4 @@
-"""Bots, records and the corpus (replay/selfplay.py, replay/stats.py, fixtures/corpus)."""
+"""Bots, records and the corpus (replay/generate/selfplay.py, replay/verifier/stats.py, fixtures/corpus)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from trictrac.cli.main import cli
 from trictrac.notation.reader import iter_records, parse_text
 from trictrac.notation.record import Decision, Mark, NeMarquePas
 from trictrac.notation.writer import write_record, write_records
-from trictrac.replay.game import replay_record
-from trictrac.replay.profiles import DEFAULT_PROFILE
-from trictrac.replay.selfplay import decide_leave, evaluate, play_partie, selfplay, tenue
-from trictrac.replay.stats import corpus_stats, format_stats
+from trictrac.replay.generate.selfplay import decide_leave, evaluate, play_partie, selfplay, tenue
+from trictrac.replay.rules.game import replay_record
+from trictrac.replay.rules.profiles import DEFAULT_PROFILE
+from trictrac.replay.verifier.stats import corpus_stats, format_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus"
@@ -50,7 +50,7 @@ def test_records_reparse(kind: str, compact: bool) -> None:
 
 @pytest.mark.parametrize("kind", ["douze-trous", "a-ecrire"])
 def test_full_records_verify_clean(kind: str) -> None:
-    verify = pytest.importorskip("trictrac.replay.verify").verify
+    verify = pytest.importorskip("trictrac.replay.verifier.verify").verify
     rec = play_partie(random.Random(f"clean:{kind}"), kind, marques=2)
     report = verify(parse_text(write_record(rec))[0][0])
     assert [f.render() for f in report.findings] == []
@@ -140,7 +140,7 @@ def test_committed_corpus_is_regenerated_identically() -> None:
     ],
 )
 def test_committed_corpus_verifies_clean(name: str) -> None:
-    verify_file = pytest.importorskip("trictrac.replay.verify").verify_file
+    verify_file = pytest.importorskip("trictrac.replay.verifier.verify").verify_file
     reports = list(verify_file(str(CORPUS / name)))
     assert reports and all(r.coups_verified > 0 for r in reports)
     assert [f.render() for r in reports for f in r.findings] == []
@@ -148,9 +148,9 @@ def test_committed_corpus_verifies_clean(name: str) -> None:
 
 def test_decide_leave_states_its_heuristic() -> None:
     """À écrire: behind with a marqué-ending leave, the bot stays (module docstring)."""
-    from trictrac.replay.game import Game
-    from trictrac.replay.ledger import PlayerScore, ScoreState
-    from trictrac.replay.position import Position
+    from trictrac.replay.rules.game import Game
+    from trictrac.replay.rules.ledger import PlayerScore, ScoreState
+    from trictrac.replay.rules.position import Position
 
     pos = Position.from_points({1: 15}, {1: 14, 18: 1}, turn="A")
     g = Game("a-ecrire", start=pos, score=ScoreState(PlayerScore(points=10, holes=3), PlayerScore(holes=7)))
@@ -220,7 +220,7 @@ def test_a_tourner_rotation_loser_gives_way() -> None:
     """À tourner: the loser of a marqué retires, the idle player comes in, the one who
     stays has the primauté (003 §244; RULES.md §8.3)."""
     from trictrac.notation.record import Coup, MarqueResult, MarqueStart
-    from trictrac.replay.selfplay import play_partie_multi
+    from trictrac.replay.generate.selfplay import play_partie_multi
 
     rec = play_partie_multi(random.Random("tourner"), "a-tourner", marques=3)
     els = rec.elements
@@ -253,7 +253,7 @@ def test_a_tourner_rotation_loser_gives_way() -> None:
 
 
 def test_multi_player_corpus_verifies_clean() -> None:
-    verify_file = pytest.importorskip("trictrac.replay.verify").verify_file
+    verify_file = pytest.importorskip("trictrac.replay.verifier.verify").verify_file
     reports = list(verify_file(str(CORPUS / "multi.trn")))
     assert len(reports) == 4
     assert [f.render() for r in reports for f in r.findings] == []

@@ -23,7 +23,7 @@ from trictrac.club.db import open_db  # noqa: E402
 from trictrac.notation.reader import parse_text  # noqa: E402
 from trictrac.notation.record import Record  # noqa: E402
 from trictrac.notation.writer import write_record  # noqa: E402
-from trictrac.replay.verify import verify  # noqa: E402
+from trictrac.replay.verifier.verify import verify  # noqa: E402
 from trictrac.serve.app import ServeConfig, create_app  # noqa: E402
 from trictrac.serve.games import GameStore, Submission, wait_until  # noqa: E402
 
@@ -44,7 +44,7 @@ def comments_of(coup) -> list[str]:
 def sub(coup) -> Submission:
     from serve_helpers import marks_of
 
-    from trictrac.replay.game import moves_text
+    from trictrac.replay.rules.game import moves_text
 
     return Submission(f"{coup.roll[0]}{coup.roll[1]}", moves_text(coup.moves), marks_of(coup))
 

@@ -19,7 +19,7 @@ from serve_helpers import Server, have_chromium, tap_coup, tap_roll, wait_acked,
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Record
 from trictrac.notation.writer import write_record
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 pytestmark = [
     pytest.mark.browser,

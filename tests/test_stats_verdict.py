@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from trictrac.cli.main import cli
 from trictrac.notation.reader import iter_records
-from trictrac.replay.stats import corpus_stats
+from trictrac.replay.verifier.stats import corpus_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for d in ("records", "findings", "books", "corpus") for p in (ROOT / "fixtures" / d).glob("*.trn"))

@@ -11,7 +11,7 @@ from verify_helpers import FINDINGS_DIR, expected, generated
 from trictrac.cli.main import cli
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record, write_records
-from trictrac.replay.verify import verify_text
+from trictrac.replay.verifier.verify import verify_text
 
 E40 = str(FINDINGS_DIR / "e40-ecole-par-trop.trn")
 
@@ -132,7 +132,7 @@ def test_annotate_injected_records_round_trip(tmp_path):
     """Annotated records parse again, round-trip, and keep their findings."""
     import random
 
-    from trictrac.replay.inject import inject
+    from trictrac.replay.generate.inject import inject
 
     rec = generated(2, 7, "douze-trous", False)[0]
     new, injs = inject(rec, 3, random.Random(5))

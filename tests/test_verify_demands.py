@@ -3,7 +3,7 @@ the right to leave followed in order, and the fait-marquer demand not owed."""
 
 from __future__ import annotations
 
-from trictrac.replay.verify import verify_text
+from trictrac.replay.verifier.verify import verify_text
 
 _HEAD = (
     '[Partie "douze-trous"]\n[Profile "lelasseux-1852"]\n'

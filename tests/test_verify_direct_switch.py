@@ -4,8 +4,8 @@ and traced coup of ``GameReport.as_dict(trace=True)``, with ``verify(direct=True
 ``verify(direct=False)`` side by side.
 
 Records: self-played parties (douze trous and à écrire) with the table mistakes
-``replay/inject.py`` puts in, some with a typo of the record as well (a digit off, two
-moves swapped, a coup for the wrong side, a coup line deleted: ``replay/typo_bench.py``),
+``replay/generate/inject.py`` puts in, some with a typo of the record as well (a digit off, two
+moves swapped, a coup for the wrong side, a coup line deleted: ``bench/typo_bench.py``),
 verified with and without recovery, under the profile played and under others.  The
 suite runs a few thousand coups; ``TRICTRAC_SLOW=1`` runs over 10,000.
 """
@@ -19,8 +19,8 @@ from collections import Counter
 import pytest
 from mistake_corpus import OTHER_PROFILES, mistaken_records
 
-from trictrac.replay.selfplay import play_partie
-from trictrac.replay.verify import verify
+from trictrac.replay.generate.selfplay import play_partie
+from trictrac.replay.verifier.verify import verify
 
 
 def _compare(parties: int, seed: int) -> Counter:
@@ -53,7 +53,7 @@ def test_direct_judging_gives_the_same_verdicts_on_ten_thousand_coups() -> None:
 def test_the_switch_changes_how_not_what() -> None:
     """direct=False really enumerates (the direct path is not taken), direct=True mostly
     does not: counted through ``moves.judge_play``."""
-    from trictrac.replay import moves
+    from trictrac.replay.rules import moves
 
     rec = play_partie(random.Random(5), "douze-trous")
     calls = Counter()
@@ -63,8 +63,8 @@ def test_the_switch_changes_how_not_what() -> None:
         calls["n"] += 1
         return orig(*a, **k)
 
-    import trictrac.replay.direct as direct
-    import trictrac.replay.judges.play as play
+    import trictrac.replay.rules.direct as direct
+    import trictrac.replay.verifier.judges.play as play
 
     mp = pytest.MonkeyPatch()
     try:

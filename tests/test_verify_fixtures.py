@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from verify_helpers import brief, expected, fixture_paths, one_record
 
-from trictrac.replay.findings import FINDING_KINDS
-from trictrac.replay.verify import verify, verify_file
+from trictrac.replay.verifier.findings import FINDING_KINDS
+from trictrac.replay.verifier.verify import verify, verify_file
 
 PATHS = fixture_paths()
 
@@ -44,7 +44,7 @@ def test_E46_001_r59_rigueur_double_ecole_is_16():
 
 
 def test_E46_profile_override_changes_the_ecole():
-    from trictrac.replay.profiles import find_profile
+    from trictrac.replay.rules.profiles import find_profile
 
     path = str(PATHS[0].parent / "e46-rigueur-double-ecole.trn")
     rep = list(verify_file(path, find_profile("lelasseux-1852")))[0]
@@ -113,7 +113,7 @@ def test_missing_checker_stops_one_game_not_the_file(tmp_path):
 
 
 def test_D25_bonne_compagnie_over_mark_corrected_before_playing_is_no_ecole():
-    from trictrac.replay.profiles import find_profile
+    from trictrac.replay.rules.profiles import find_profile
 
     text = (PATHS[0].parent / "ecole-par-moins.trn").read_text(encoding="utf-8")
     rec = one_record(text.replace("1. A 3-1 A+2 1/5 B:école+2", "1. A 3-1 A+6 A:correction-2 1/5"))
@@ -124,7 +124,7 @@ def test_D25_bonne_compagnie_over_mark_corrected_before_playing_is_no_ecole():
 
 
 def test_D10_forgotten_trou_sans_bouger_per_profile():
-    from trictrac.replay.profiles import find_profile
+    from trictrac.replay.rules.profiles import find_profile
 
     # E46's position with B's coin empty: 4-2 fills two ways (8) and hits the coin (4) = 12,
     # a whole hole; A marks nothing (003 §184 vs 000 ~l.760, 001 III on r.50)

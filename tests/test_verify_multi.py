@@ -9,8 +9,8 @@ from conftest import FIXTURES
 
 from trictrac.notation.reader import iter_records
 from trictrac.notation.record import Coup, MarqueResult, MarqueStart
-from trictrac.replay.selfplay import _relabel
-from trictrac.replay.verify import verify
+from trictrac.replay.generate.selfplay import _relabel
+from trictrac.replay.verifier.verify import verify
 
 MULTI = FIXTURES / "corpus" / "multi.trn"
 

@@ -16,8 +16,8 @@ from verify_helpers import generated
 
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
-from trictrac.replay.inject import COMPACT_KINDS, INJECT_KINDS, expected_findings, inject
-from trictrac.replay.verify import verify
+from trictrac.replay.generate.inject import COMPACT_KINDS, INJECT_KINDS, expected_findings, inject
+from trictrac.replay.verifier.verify import verify
 
 FULL = generated(3, 7, "douze-trous", False) + generated(2, 8, "a-ecrire", False, 1)
 COMPACT = generated(2, 7, "douze-trous", True) + generated(1, 8, "a-ecrire", True, 1)
@@ -134,7 +134,7 @@ def test_generated_corpus_with_mistakes_matches_its_truth():
     import json
     from pathlib import Path
 
-    from trictrac.replay.verify import verify_file
+    from trictrac.replay.verifier.verify import verify_file
 
     root = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
     names = [n for n in ("mistakes", "mistakes-compact") if (root / f"{n}.injected.json").exists()]

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from verify_helpers import generated
 
 from trictrac.notation.record import CannotPlay, Correction, Coup, Decision, Ecole, Mark, Move, NeMarquePas
-from trictrac.replay.findings import FINDING_KINDS, Finding
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.findings import FINDING_KINDS, Finding
+from trictrac.replay.verifier.verify import verify
 
 RECS = generated(2, 7, "douze-trous", False) + generated(1, 8, "a-ecrire", False, 1)
 
@@ -72,7 +72,7 @@ def test_docs_findings_lists_every_kind():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text(encoding="utf-8")
-    from trictrac.replay.findings import kind_name
+    from trictrac.replay.verifier.findings import kind_name
 
     for kind in FINDING_KINDS:
         assert f"| `{kind}` |" in text, kind

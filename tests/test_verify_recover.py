@@ -9,14 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from trictrac.cli.main import cli
-from trictrac.notation.reader import parse_text
-from trictrac.notation.writer import write_record
-from trictrac.replay.judges.play import nearest_plays
-from trictrac.replay.moves import legal_plays
-from trictrac.replay.position import start_position
-from trictrac.replay.selfplay import selfplay
-from trictrac.replay.typo_bench import (
+from trictrac.bench.typo_bench import (
     TARGET_PROPOSAL,
     TARGET_TO_THE_END,
     Typo,
@@ -25,7 +18,14 @@ from trictrac.replay.typo_bench import (
     make_typo,
     run,
 )
-from trictrac.replay.verify import verify, verify_text
+from trictrac.cli.main import cli
+from trictrac.notation.reader import parse_text
+from trictrac.notation.writer import write_record
+from trictrac.replay.generate.selfplay import selfplay
+from trictrac.replay.rules.moves import legal_plays
+from trictrac.replay.rules.position import start_position
+from trictrac.replay.verifier.judges.play import nearest_plays
+from trictrac.replay.verifier.verify import verify, verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
 MISSING = ROOT / "fixtures" / "findings" / "missing-checker.trn"

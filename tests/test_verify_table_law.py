@@ -9,8 +9,8 @@ import dataclasses
 import pytest
 from verify_helpers import generated
 
-from trictrac.replay.profiles import find_profile
-from trictrac.replay.verify import verify, verify_text
+from trictrac.replay.rules.profiles import find_profile
+from trictrac.replay.verifier.verify import verify, verify_text
 
 # E58 (003 §201): A holds 2-1 with checkers on 5, 6, 7, 8 and the talon
 E58 = '[Partie "douze-trous"]\n[Position "A{1:5,5:1,6:2,7:2,8:1,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9"]\n\n'
@@ -257,14 +257,14 @@ FIX = "fixtures/findings/"
     ],
 )
 def test_remedies_follow_the_profile(name, profile, expected):
-    from trictrac.replay.verify import verify_file
+    from trictrac.replay.verifier.verify import verify_file
 
     rep = list(verify_file(FIX + name + ".trn", find_profile(profile)))[0]
     assert [(f.kind, f.who) for f in rep.findings] == expected
 
 
 def test_001_III_r68_no_two_points_for_the_missed_passage_under_bonne_compagnie():
-    from trictrac.replay.verify import verify_file
+    from trictrac.replay.verifier.verify import verify_file
 
     path = FIX + "remedy-retour-passage-leave.trn"
     strict = list(verify_file(path))[0]
@@ -438,7 +438,7 @@ def test_001_r58_the_pavillon_not_taken_before_the_next_hole_is_lost(seed):
     assert {f.kind for f in rep.findings} <= {"bredouille-lost", "marque-result-mismatch", "result-mismatch"}
     assert any("too late" in str(n) for n in rep.notes)
     # bonne compagnie: always acknowledged (001 III on r.58)
-    from trictrac.replay.profiles import find_profile
+    from trictrac.replay.rules.profiles import find_profile
 
     bc = verify(late, find_profile("bonne-compagnie"))
     assert not [f for f in bc.findings if f.detail == "pavillon"]
@@ -459,7 +459,7 @@ def test_a_pavillon_taken_with_interrupted_holes_is_taken_off():
 @pytest.mark.parametrize("i", range(3))
 def test_a_coup_appended_after_the_twelfth_hole_is_play_after_end(i):
     from trictrac.notation.record import Coup, Move
-    from trictrac.replay.moves import legal_plays
+    from trictrac.replay.rules.moves import legal_plays
 
     rec = generated(3, 7, "douze-trous", False)[i]
     rep = verify(rec)
@@ -489,10 +489,10 @@ def test_a_wrong_result_header_of_a_douze_trous_is_found(i):
 def test_remedy_problems_is_the_one_rule_the_verifier_applies():
     """``replay.remedies.remedy_problems`` on E58 (003 §201), called directly."""
     from trictrac.notation.position import parse_position
-    from trictrac.replay.moves import judge_play
-    from trictrac.replay.position import Position
-    from trictrac.replay.profiles import DEFAULT_PROFILE
-    from trictrac.replay.remedies import remedy_problems
+    from trictrac.replay.rules.moves import judge_play
+    from trictrac.replay.rules.position import Position
+    from trictrac.replay.rules.profiles import DEFAULT_PROFILE
+    from trictrac.replay.rules.remedies import remedy_problems
 
     spec, _ = parse_position("A{1:5,5:1,6:2,7:2,8:1,11:2,12:2} B{1:13,12:2} coin=1/1 coups=9/9")
     pos = Position.from_spec(spec)

@@ -1,5 +1,5 @@
 """One catalogue for every word (issue 25 §1): the findings are data, and
-:func:`trictrac.replay.findings.say` says them in French or English from the
+:func:`trictrac.replay.verifier.findings.say` says them in French or English from the
 catalogue; both languages have every key, the same fields, CLDR plurals, and no
 surface falls back on another language."""
 
@@ -13,17 +13,17 @@ from pathlib import Path
 import lxml.html
 import pytest
 
+from trictrac.bench.typo_bench import KINDS as TYPO_KINDS
+from trictrac.bench.typo_bench import make_typo
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
 from trictrac.publish.html import render_game
-from trictrac.replay.findings import FINDING_KINDS, Finding, FindingKind, kind_name, say
-from trictrac.replay.inject import inject
-from trictrac.replay.moves import VIOLATIONS
-from trictrac.replay.rulebook import rule_for_kind
-from trictrac.replay.selfplay import play_partie
-from trictrac.replay.typo_bench import KINDS as TYPO_KINDS
-from trictrac.replay.typo_bench import make_typo
-from trictrac.replay.verify import verify, verify_file, verify_text
+from trictrac.replay.generate.inject import inject
+from trictrac.replay.generate.selfplay import play_partie
+from trictrac.replay.rules.moves import VIOLATIONS
+from trictrac.replay.verifier.findings import FINDING_KINDS, Finding, FindingKind, kind_name, say
+from trictrac.replay.verifier.rulebook import rule_for_kind
+from trictrac.replay.verifier.verify import verify, verify_file, verify_text
 from trictrac.words import LANGS, lang_from_env, words
 from trictrac.words.build import load, main, problems
 

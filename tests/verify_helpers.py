@@ -35,6 +35,6 @@ def brief(findings) -> list[dict]:
 
 @cache
 def generated(n: int, seed: int, kind: str, compact: bool, marques: int = 2) -> tuple[Record, ...]:
-    from trictrac.replay.selfplay import selfplay
+    from trictrac.replay.generate.selfplay import selfplay
 
     return tuple(selfplay(n, seed=seed, kind=kind, compact=compact, marques=marques))

@@ -13,7 +13,7 @@ import io
 from trictrac.notation.position import parse_position
 from trictrac.notation.reader import iter_records, parse_text
 from trictrac.notation.writer import write_record
-from trictrac.replay.verify import verify
+from trictrac.replay.verifier.verify import verify
 
 
 class RoundTripError(AssertionError):

@@ -1,0 +1,1 @@
+"""The recorder's core, with no UI: the recording session and the record file it holds."""
