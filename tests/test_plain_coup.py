@@ -184,16 +184,11 @@ def test_compact_records_are_left_to_the_full_course() -> None:
         assert fast_states == slow_states and fast == slow, f"partie {i}"
 
 
-def test_plain_coups_give_the_verdicts_of_the_full_course() -> None:
-    seen = _compare(12, 4242)
-    assert seen["coups"] >= 2500, seen
-    assert seen["findings"] >= 40, seen
-
-
 def test_plain_coups_give_the_verdicts_of_the_full_course_on_ten_thousand_coups() -> None:
     """Issue 17's differential test at its size, in every run of the suite (~20 s)."""
     seen = _compare(40, 2027)
     assert seen["coups"] >= 10_000, seen
+    assert seen["findings"] >= 100, seen
 
 
 def test_most_coups_of_a_clean_record_are_plain_and_none_without_the_switch() -> None:
