@@ -185,12 +185,22 @@ def _analysis_text(played: dict[str, Any], path: str) -> str:
     return render_review(played, name=f"{path} game {played['game'] + 1}")
 
 
+def _diagnostic(d: Any, path: str, lang: Words) -> str:
+    """``file:line:col: severity: code: message``, the severity and message in ``lang``
+    (English: the reader's own words, ``Diagnostic.render``)."""
+    if lang.lang == "en":
+        return str(d.render(path))
+    return f"{path}:{d.span.line}:{d.span.col}: {lang(f'sev.{d.severity}')}: {d.code}: {d.say(lang.lang)}"
+
+
 def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
     for d in rep.diagnostics:
-        click.echo(_paint(terminal_safe(d.render(path)), "red" if d.severity == "error" else "yellow", colour))
+        click.echo(
+            _paint(terminal_safe(_diagnostic(d, path, lang)), "red" if d.severity == "error" else "yellow", colour)
+        )
     for f in rep.findings:
         click.echo(_paint(terminal_safe(f.render(path, lang)), "red", colour))
-    for line in rep.more_lines():
+    for line in rep.more_lines(lang):
         click.echo(_paint(f"{path}: {line}", "red", colour))
     click.echo(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
     for note in rep.notes:
@@ -287,12 +297,16 @@ def replay(file: str, profile: Profile | None, as_json: bool, lang: Words) -> No
         echo_json(out)
         return
     for g in out:
-        click.echo(terminal_safe(f"game {g['game'] + 1} [{g['profile']}]"))
+        click.echo(terminal_safe(lang("dbcli.replay_game", n=g["game"] + 1, profile=g["profile"])))
         for c in g["coups"]:
             ev = ", ".join(f"{e['kind']} {e['points']}" for e in c["events"]) or "-"
-            holes = "".join(f"; {h['side']} trou {h['hole']}" for h in c["holes"])
+            holes = "".join("; " + lang("dbcli.replay_hole", side=h["side"], hole=h["hole"]) for h in c["holes"])
             mid = c["score_after_gains"]
-            between = "" if mid is None or mid == c["score"] else f" | after {c['side']}'s gains: {_score_text(mid)}"
+            between = (
+                ""
+                if mid is None or mid == c["score"]
+                else " | " + lang("dbcli.replay_after_gains", side=c["side"], score=_score_text(mid))
+            )
             click.echo(
                 terminal_safe(
                     f"  {c['releve']}.{c['coup']} {c['side']} {c['roll'][0]}-{c['roll'][1]} {c['play']}: "

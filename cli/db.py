@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import shlex
 import sqlite3
@@ -27,12 +28,14 @@ from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
 from ..notation.names import describe_oddities, lookalikes, one_line
 from ..notation.textio import terminal_safe
+from ..words import Words
 from .common import (
     BadInput,
     echo_json,
     input_paths,
     jobs_option,
     json_option,
+    lang_option,
     profile_option,
 )
 
@@ -80,18 +83,30 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 read_query = _query  # for the other commands that read a club database (``standings``)
 
 
-def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
-    """Print rows as an aligned text table."""
+def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None, lang: Words | None = None) -> None:
+    """Print rows as an aligned text table, its headings in ``lang`` (``dbcli.col.<column>``;
+    a column the catalogue does not name keeps its name, as JSON and CSV do)."""
+    W = lang or _lang()
     if not rows:
-        click.echo("(none)")
+        click.echo(W("dbcli.none"))
         return
     cols = list(columns or rows[0].keys())
+    heads = [W.get(f"dbcli.col.{c}", c) for c in cols]
     cells = [["" if r.get(c) is None else one_line(str(r.get(c))) for c in cols] for r in rows]
-    width = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    click.echo("  ".join(c.ljust(w) for c, w in zip(cols, width)).rstrip())
+    width = [max(len(h), *(len(row[i]) for row in cells)) for i, h in enumerate(heads)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(heads, width)).rstrip())
     click.echo("  ".join("-" * w for w in width))
     for row in cells:
         click.echo("  ".join(v.ljust(w) for v, w in zip(row, width)).rstrip())
+
+
+def _lang() -> Words:
+    """The ``--lang`` of the running command (its locale's language without one)."""
+    from ..words import lang_from_env, words
+
+    ctx = click.get_current_context(silent=True)
+    lang = ctx.params.get("lang") if ctx is not None else None
+    return lang if isinstance(lang, Words) else words(lang_from_env())
 
 
 def _csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
@@ -155,6 +170,7 @@ def _remove_database(path: str) -> None:
 )
 @jobs_option
 @json_option
+@lang_option
 def import_cmd(
     database: str,
     files: tuple[str, ...],
@@ -163,6 +179,7 @@ def import_cmd(
     stdin_name: str | None,
     jobs: int,
     as_json: bool,
+    lang: Words,
 ) -> None:
     """Import record files (.trn) into DATABASE (created when missing).
 
@@ -192,7 +209,7 @@ def import_cmd(
     if not as_json and sys.stderr.isatty():
         sizes = {names.get(f, f): (os.path.getsize(f) if os.path.isfile(f) else 0) for f in files}
         done = dict.fromkeys(sizes, 0)
-        bar = click.progressbar(length=max(1, sum(sizes.values())), label="importing", file=sys.stderr)
+        bar = click.progressbar(length=max(1, sum(sizes.values())), label=lang("dbcli.importing"), file=sys.stderr)
         bar.__enter__()
 
         def progress(step: ImportStep) -> None:
@@ -225,9 +242,9 @@ def import_cmd(
     if as_json:
         echo_json(report.as_dict())
     else:
-        _print_report(report, names)
+        _print_report(report, names, lang)
     if report.imported:
-        _warn_lookalikes(_query(database, lambda d: [n for (n,) in d.conn.execute("SELECT name FROM players")]))
+        _warn_lookalikes(_query(database, lambda d: [n for (n,) in d.conn.execute("SELECT name FROM players")]), lang)
     ctx = click.get_current_context()
     ctx.exit(2 if report.unreadable else 1 if report.failed else 0)
 
@@ -239,7 +256,8 @@ def import_cmd(
     "--all", "everything", is_flag=True, help="Re-verify every game, not only those verified by another engine version."
 )
 @json_option
-def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -> None:
+@lang_option
+def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool, lang: Words) -> None:
     """Verify stored games again (after an upgrade of the rules engine, or with --profile).
 
     Only games verified by another version of trictrac are re-verified, unless --all
@@ -261,50 +279,94 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
         echo_json(report.as_dict())
     else:
         click.echo(
-            f"{report.read} games: {report.imported} re-verified, {report.unchanged} up to date, "
-            f"{len(report.failures)} failed; {report.findings} findings; {report.seconds:.2f} s"
+            lang(
+                "dbcli.reverify",
+                games=lang.n("cli.games", report.read),
+                done=lang.n("dbcli.reverified", report.imported),
+                unchanged=lang.n("dbcli.up_to_date", report.unchanged),
+                failed=lang.n("dbcli.failed", len(report.failures)),
+                findings=lang.n("cli.findings", report.findings),
+                seconds=f"{report.seconds:.2f}",
+            )
         )
         for f in report.failures:
             click.echo(f"  {f.render()}", err=True)
     click.get_current_context().exit(1 if report.failures else 0)
 
 
-def _warn_lookalikes(names: Sequence[str]) -> None:
+def _warn_lookalikes(names: Sequence[str], lang: Words | None = None) -> None:
     """One warning line (stderr) per group of player names that look alike (issue 27 row 7)."""
+    W = lang or _lang()
     for group in lookalikes(names):
         odd = "; ".join(f"{one_line(repr(n))}: {d}" for n in group if (d := describe_oddities(n)))
         click.echo(
-            f"warning: player names that look alike: {', '.join(one_line(repr(n)) for n in group)}"
-            + (f" ({odd})" if odd else "")
-            + " — one player written two ways?",
+            W("dbcli.lookalikes", names=", ".join(one_line(repr(n)) for n in group), odd=f" ({odd})" if odd else ""),
             err=True,
         )
 
 
-def _print_report(r: ImportReport, names: dict[str, str] | None = None) -> None:
-    rate = f" ({r.read / r.seconds:.0f} games/s)" if r.seconds and r.read else ""
+def _print_report(r: ImportReport, names: dict[str, str] | None = None, lang: Words | None = None) -> None:
+    W = lang or _lang()
+    rate = W("dbcli.rate", n=f"{r.read / r.seconds:.0f}") if r.seconds and r.read else ""
     for path, c in r.per_file.items():
         click.echo(
             terminal_safe(
-                f"{(names or {}).get(path, path)}: {c['added']} added, {c['replaced']} replaced, "
-                f"{c['unchanged']} unchanged, {c['refused']} refused"
+                W(
+                    "dbcli.import_file",
+                    file=(names or {}).get(path, path),
+                    added=W.n("dbcli.added", c["added"]),
+                    replaced=W.n("dbcli.replaced", c["replaced"]),
+                    unchanged=W.n("dbcli.unchanged", c["unchanged"]),
+                    refused=W.n("dbcli.refused", c["refused"]),
+                )
             )
         )
     click.echo(
-        f"{r.read} games read: {r.imported} imported, {r.unchanged} unchanged, {r.failed} failed "
-        f"({r.added} added, {r.replaced} replaced); {r.findings} findings stored; {r.seconds:.2f} s{rate}"
+        W(
+            "dbcli.import_summary",
+            read=W.n("dbcli.games_read", r.read),
+            imported=W.n("dbcli.imported", r.imported),
+            unchanged=W.n("dbcli.unchanged", r.unchanged),
+            failed=W.n("dbcli.failed", r.failed),
+            added=W.n("dbcli.added", r.added),
+            replaced=W.n("dbcli.replaced", r.replaced),
+            findings=W.n("dbcli.findings_stored", r.findings),
+            seconds=f"{r.seconds:.2f}",
+            rate=rate,
+        )
     )
     if r.failures:
-        click.echo("failures:", err=True)
+        click.echo(W("dbcli.failures"), err=True)
         for f in r.failures:
-            click.echo(terminal_safe(f"  refused: {f.render()}"), err=True)
+            click.echo(terminal_safe("  " + W("dbcli.refused_game", what=_failure_text(f, W))), err=True)
+
+
+def _failure_text(f: Any, W: Words) -> str:
+    """A game the import refused, its reading errors said in ``W``'s language (the
+    reader's own words in English: ``ImportFailure.render``)."""
+    errors = [d for d in f.diagnostics if d.get("severity") == "error" and d.get("code")]
+    if W.lang == "en" or f.reason != "parse-error" or not errors:
+        return str(f.render())
+    from ..notation.record import Diagnostic, Span
+
+    said = "; ".join(
+        f"{d.get('line')}:{d.get('col')}: {d['code']}: "
+        + Diagnostic(
+            d["code"], "error", Span(d.get("line") or 0, d.get("col") or 0), d.get("message") or "", d.get("text") or ""
+        ).say(W.lang)
+        for d in errors[:3]
+    )
+    where = f"{f.source_file}:{f.line}" if f.line else f.source_file
+    game = " " + W("dbcli.game_n", n=f.game_index + 1) if f.game_index is not None else ""
+    return f"{where}{game}: {f.reason}: {said}"
 
 
 @db.command("history")
 @DB_PATH
 @click.argument("game")
 @format_option
-def history_cmd(database: str, game: str, fmt: str) -> None:
+@lang_option
+def history_cmd(database: str, game: str, fmt: str, lang: Words) -> None:
     """Every version of GAME, oldest first: replaced and deleted ones and the current one.
 
     GAME is a game id (or a unique prefix, 4+ hex digits) of any version, its label, or
@@ -325,7 +387,8 @@ def history_cmd(database: str, game: str, fmt: str) -> None:
 @DB_PATH
 @click.argument("game")
 @json_option
-def delete_cmd(database: str, game: str, as_json: bool) -> None:
+@lang_option
+def delete_cmd(database: str, game: str, as_json: bool, lang: Words) -> None:
     """Remove GAME from the database (its text is kept in game_history).
 
     \b
@@ -341,7 +404,7 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
     if as_json:
         echo_json(out)
     else:
-        click.echo(terminal_safe(f"deleted {out['label']} ({out['id'][:12]}); kept in game_history"))
+        click.echo(terminal_safe(lang("dbcli.deleted", label=out["label"], id=out["id"][:12])))
 
 
 @db.command("datasette")
@@ -353,7 +416,8 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
     help="Where to write the metadata (default: NAME.metadata.json beside the database).",
 )
 @click.option("--club", help="The club's name, for the title.")
-def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
+@lang_option
+def datasette_cmd(database: str, output: str | None, club: str | None, lang: Words) -> None:
     """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
     readable game labels, search, and canned queries (standings, a player's games, the
     écoles of a game, the games with disputed scores); and beside it NAME.plugins/, a
@@ -375,7 +439,11 @@ def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
     q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
     click.echo(
         terminal_safe(
-            f"wrote {path}; browse with: datasette {q(database)} -m {q(str(path))} --plugins-dir {q(str(plugins))}"
+            lang(
+                "dbcli.datasette_wrote",
+                path=path,
+                command=f"datasette {q(database)} -m {q(str(path))} --plugins-dir {q(str(plugins))}",
+            )
         )
     )
 
@@ -389,7 +457,8 @@ def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
 @click.option("--season", help="Only games of this season (e.g. 2024, or 2024-2025).")
 @click.option("--limit", type=click.IntRange(1), help="At most this many games.")
 @format_option
-def games_cmd(database: str, player: str | None, season: str | None, limit: int | None, fmt: str) -> None:
+@lang_option
+def games_cmd(database: str, player: str | None, season: str | None, limit: int | None, fmt: str, lang: Words) -> None:
     """List stored games: date, season, players, holes, winner, findings, id.
 
     \b
@@ -409,7 +478,8 @@ def games_cmd(database: str, player: str | None, season: str | None, limit: int 
 @click.option("--player", help="Show this player's results and scores by season, and head-to-head.")
 @click.option("--season", help="With --player: only this season.")
 @format_option
-def players_cmd(database: str, player: str | None, season: str | None, fmt: str) -> None:
+@lang_option
+def players_cmd(database: str, player: str | None, season: str | None, fmt: str, lang: Words) -> None:
     """List players with their record, or one player's results by season.
 
     Without --player: every player with games, wins, losses, unfinished games,
@@ -437,9 +507,9 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
     elif fmt == "csv":
         _csv([{"player": res["player"], **s} for s in res["seasons"]])
     else:
-        click.echo(f"{one_line(res['player'])}: results by season")
+        click.echo(lang("dbcli.by_season", player=one_line(res["player"])))
         _table(res["seasons"])
-        click.echo("\nhead-to-head")
+        click.echo("\n" + lang("dbcli.head_to_head"))
         _table(
             h2h,
             [
@@ -458,12 +528,13 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str)
 
 
 @db.command("h2h")
+@lang_option
 @DB_PATH
 @click.argument("player")
 @click.argument("opponent", required=False)
 @click.option("--season", help="Only this season.")
 @format_option
-def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None, fmt: str) -> None:
+def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None, fmt: str, lang: Words) -> None:
     """Head-to-head record of PLAYER against OPPONENT (or every opponent).
 
     \b
@@ -481,8 +552,15 @@ def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None
 @click.option("--list", "as_list", is_flag=True, help="List every école instead of the totals by player.")
 @click.option("--found-by-verifier", is_flag=True, help="List the écoles the verifier found, unclaimed ones included.")
 @format_option
+@lang_option
 def ecoles_cmd(
-    database: str, player: str | None, season: str | None, as_list: bool, found_by_verifier: bool, fmt: str
+    database: str,
+    player: str | None,
+    season: str | None,
+    as_list: bool,
+    found_by_verifier: bool,
+    fmt: str,
+    lang: Words,
 ) -> None:
     """Who made and who claimed écoles (RULES.md §7), and the écoles the verifier found.
 
@@ -493,6 +571,10 @@ def ecoles_cmd(
       trictrac db ecoles club.db --found-by-verifier
     """
     res = _query(database, queries.ecoles, player=player, season=season)
+    res["found_by_verifier"] = [
+        {**r, "message": _row_message(r["kind"], "X", {"X": r["made_by"]} if r["made_by"] else {}, r, lang)}
+        for r in res["found_by_verifier"]
+    ]
     if found_by_verifier:
         rows = res["found_by_verifier"]
         _output(
@@ -512,7 +594,8 @@ def ecoles_cmd(
 @click.option("--player", help="Only marqués this player won.")
 @click.option("--season", help="Only this season.")
 @format_option
-def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: str) -> None:
+@lang_option
+def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: str, lang: Words) -> None:
     """Marqués won in bredouille, petite or grande (parties à écrire, RULES.md §8.2).
 
     \b
@@ -530,7 +613,8 @@ def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: 
 @DB_PATH
 @click.argument("game_id")
 @json_option
-def show_cmd(database: str, game_id: str, as_json: bool) -> None:
+@lang_option
+def show_cmd(database: str, game_id: str, as_json: bool, lang: Words) -> None:
     """Show one game: header, players, results, findings and its canonical text.
 
     GAME_ID is the id printed by `db games`, any unique prefix of it (4+ hex digits),
@@ -545,26 +629,109 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
     if as_json:
         echo_json(g)
         return
-    click.echo(f"game {g['id']}")
+    click.echo(lang("dbcli.show_game", id=g["id"]))
     for k, v in g["headers"].items():
         click.echo(terminal_safe(f"  {k}: {v}"))
     lines = f"{g['source_line']}-{g['source_end_line']}" if g.get("source_end_line") else f"{g['source_line']}"
     click.echo(
         terminal_safe(
-            f"  season: {g['season']}  profile: {g['profile']}  coups: {g['n_coups']}  "
-            f"findings: {g['n_findings']}  source: {g['source_file']}, lines {lines}"
+            "  "
+            + lang(
+                "dbcli.show_facts",
+                season=g["season"],
+                profile=g["profile"],
+                coups=g["n_coups"],
+                findings=g["n_findings"],
+                file=g["source_file"],
+                lines=lines,
+            )
         )
     )
     _table(g["results"])
-    for n in g["notes"]:
-        click.echo(f"note: {n}")
+    said, notes = _said(g, lang)
+    for n in notes:
+        click.echo(terminal_safe(lang("dbcli.note", note=n)))
     if g["findings"]:
-        click.echo("findings:")
-        for f in g["findings"]:
+        click.echo(lang("dbcli.show_findings"))
+        for f, s in zip(g["findings"], said):
             where = f"{g['source_file']}:{f['line']}:{f['col']}" if g["source_file"] else f"{f['line']}:{f['col']}"
-            click.echo(terminal_safe(f"  {where}: {f['kind']}: {f['message']} [RULES.md {f['rule']}]"))
+            tail = f" — {s.consequence}" if s.consequence else ""
+            click.echo(terminal_safe(f"  {where}: {f['kind']}: {s.message}{tail} [{s.citation}]"))
     click.echo("")
     click.echo(terminal_safe(g["canonical"].rstrip("\n")))
+
+
+def _row_message(kind: str, who: str | None, names: dict[str, str], r: dict[str, Any], W: Words) -> str:
+    """The message of a stored finding row, said in ``W``'s language from its fields."""
+    from ..replay.verifier.findings import Finding, say
+
+    try:
+        alts = tuple(json.loads(r["alternatives"] or "[]")) if isinstance(r.get("alternatives"), str) else ()
+        f = Finding(
+            kind, who=who, entitled=r.get("entitled"), marked=r.get("marked"), detail=r.get("detail"), alternatives=alts
+        )
+    except ValueError:  # a kind this version does not know: the stored words
+        return str(r.get("message") or "")
+    return say(f, W, names).message
+
+
+def _reworded(d: Any, hits: list[dict[str, Any]], W: Words) -> list[dict[str, Any]]:
+    """Search hits with each finding's message said in ``W``'s language (the index finds
+    a finding by its words in either language; the hit says it in the user's)."""
+    out = []
+    for h in hits:
+        if h["kind"] == "finding" and h.get("game_id"):
+            kind = str(h["text"]).split(": ", 1)[0]
+            cur = d.conn.execute(
+                "SELECT f.who, f.entitled, f.marked, f.detail, f.alternatives, f.message FROM findings f "
+                "JOIN games g ON g.id = f.game_id WHERE g.sha256 = ? AND f.kind = ? AND f.line IS ? AND f.coup IS ?",
+                (h["game_id"], kind, h["line"], h["coup"]),
+            )
+            row = cur.fetchone()
+            if row is not None:
+                r = dict(zip([c[0] for c in cur.description], row))
+                h = {**h, "text": f"{kind}: {_row_message(kind, r['who'], {}, r, W)}"}
+        out.append(h)
+    return out
+
+
+def _said(g: dict[str, Any], W: Words) -> tuple[list[Any], list[str]]:
+    """A stored game's findings (:class:`~trictrac.replay.verifier.findings.Said`) and notes in
+    ``W``'s language: the game's text verified again as ``check`` verifies it, whose
+    findings are the stored rows (same kind, coup and player in the same order); when
+    they are not (another engine version), each row is said from its own fields and
+    the notes are the stored ones."""
+    from ..notation.reader import iter_records
+    from ..replay.rules.profiles import find_profile
+    from ..replay.verifier.findings import Finding, say
+    from ..replay.verifier.verify import verify
+
+    rows = g["findings"]
+    try:
+        parsed = list(iter_records(io.StringIO(g["source"] or ""), file=g["source_file"] or "-"))
+        profile = find_profile(g["profile"]) if g.get("profile") else None
+    except ValueError:
+        parsed, profile = [], None
+    if len(parsed) == 1:
+        rep = verify(parsed[0].record, profile, diagnostics=parsed[0].diagnostics, recover=True)
+        if [(f.kind, f.coup, f.who) for f in rep.findings] == [(r["kind"], r["coup"] or 0, r["who"]) for r in rows]:
+            return [say(f, W) for f in rep.findings], [n.say(W) for n in rep.notes]
+    said = [
+        say(
+            Finding(
+                r["kind"],
+                coup=r["coup"] or 0,
+                who=r["who"],
+                entitled=r["entitled"],
+                marked=r["marked"],
+                detail=r["detail"],
+                alternatives=tuple(r["alternatives"] or ()),
+            ),
+            W,
+        )
+        for r in rows
+    ]
+    return said, [str(n) for n in g["notes"]]
 
 
 @db.command("stats")
@@ -572,7 +739,8 @@ def show_cmd(database: str, game_id: str, as_json: bool) -> None:
 @profile_option
 @click.option("--no-corpus", is_flag=True, help="Club counts only (skip the corpus statistics).")
 @json_option
-def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> None:
+@lang_option
+def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool, lang: Words) -> None:
     """Club statistics: counts of games, players, coups, marks, écoles, findings by kind,
     bredouille marqués, seasons; plus the corpus statistics of the stored games.
 
@@ -588,18 +756,18 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
     for k, v in res.items():
         if k in ("seasons", "findings_by_kind", "modes", "corpus"):
             continue
-        click.echo(f"{k.replace('_', ' ')}: {v}")
-    click.echo("modes: " + ", ".join(f"{k} {v}" for k, v in res["modes"].items()))
-    click.echo("seasons: " + ", ".join(f"{s['season']} ({s['games']})" for s in res["seasons"]))
+        click.echo(lang("dbcli.stat_line", name=lang.get(f"dbcli.stat.{k}", k.replace("_", " ")), value=v))
+    click.echo(lang("dbcli.stat_modes", modes=", ".join(f"{k} {v}" for k, v in res["modes"].items())))
+    click.echo(lang("dbcli.stat_seasons", seasons=", ".join(f"{s['season']} ({s['games']})" for s in res["seasons"])))
     if res["findings_by_kind"]:
-        click.echo("findings by kind:")
+        click.echo(lang("dbcli.stat_by_kind"))
         for k, v in res["findings_by_kind"].items():
             click.echo(f"  {k}: {v}")
     if res.get("corpus"):
         from ..replay.verifier.stats import format_stats
 
-        click.echo("corpus statistics:")
-        click.echo(format_stats(res["corpus"]))
+        click.echo(lang("dbcli.stat_corpus"))
+        click.echo(format_stats(res["corpus"], lang))
 
 
 @db.command("search")
@@ -619,7 +787,10 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool) -> No
     help="Every kind of hit: names, comments, findings, école reasons (the default now; kept for scripts).",
 )
 @format_option
-def search_cmd(database: str, text: str, limit: int, kinds: tuple[str, ...], everywhere: bool, fmt: str) -> None:
+@lang_option
+def search_cmd(
+    database: str, text: str, limit: int, kinds: tuple[str, ...], everywhere: bool, fmt: str, lang: Words
+) -> None:
     """Full-text search in player names, comments, the verifier's findings (message and
     detail) and the reasons written with écoles; accents ignored, word prefixes match,
     every word must match.  Each hit says its kind, its text, and its game (label), coup
@@ -631,7 +802,7 @@ def search_cmd(database: str, text: str, limit: int, kinds: tuple[str, ...], eve
       trictrac db search club.db "ecole par trop" --json
       trictrac db search club.db "marked" --only finding --only ecole
     """
-    rows = _query(database, queries.search, text, limit=limit, kinds=kinds or None)
+    rows = _query(database, lambda d: _reworded(d, queries.search(d, text, limit=limit, kinds=kinds or None), lang))
     if fmt == "table":
         rows = [{k: v for k, v in r.items() if k != "game_id"} for r in rows]
     _output(rows, fmt)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import BadInput, echo_json, json_option
+from ..words import Words
+from .common import BadInput, echo_json, json_option, lang_option
 
 if TYPE_CHECKING:  # the club modules load sqlite-utils: imported when a command runs
     from ..club.standings import GameSelection
@@ -53,7 +54,10 @@ def read_selection(database: str, selection: GameSelection, read: Callable[[Any]
 @click.argument("database", type=click.Path(dir_okay=False))
 @selection_options
 @json_option
-def standings(database: str, season: str | None, date_from: str | None, date_to: str | None, as_json: bool) -> None:
+@lang_option
+def standings(
+    database: str, season: str | None, date_from: str | None, date_to: str | None, as_json: bool, lang: Words
+) -> None:
     """Standings of the club from DATABASE: per player, games, wins, holes, marqués won
     and their value, écoles made and claimed, and a crosstable; one table for the
     parties en douze trous, one for the parties à écrire.  Read-only.
@@ -65,6 +69,7 @@ def standings(database: str, season: str | None, date_from: str | None, date_to:
     Examples:
       trictrac standings club.db --season 2024
       trictrac standings club.db --from 2024-09 --to 2025-06 --json
+      trictrac standings club.db --lang fr
     """
     from ..club.standings import compute_standings, format_standings, standing_games
     from ..notation.textio import terminal_safe
@@ -75,4 +80,5 @@ def standings(database: str, season: str | None, date_from: str | None, date_to:
     if as_json:
         echo_json(st)
         return
-    click.echo(terminal_safe(format_standings(st, f"Classement {sel.describe()}".strip())))
+    title = f"{lang('standings_title')} {sel.describe(lang)}".strip()
+    click.echo(terminal_safe(format_standings(st, title, lang)))

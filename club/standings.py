@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..notation.names import one_line
+from ..words import Words, words
 
 if TYPE_CHECKING:  # only named in annotations: publishing loads this module without sqlite-utils
     from sqlite_utils import Database
@@ -276,11 +277,12 @@ class GameSelection:
             form = "a year, e.g. 2024" if start == 1 else f"two years, e.g. 2024-2025 (from month {start})"
             raise SelectionError(f"season {self.season!r}: this club's seasons are {form}")
 
-    def describe(self) -> str:
-        """``saison 2024 du 2024-09 au …`` (empty for every game)."""
-        out = f"saison {self.season}" if self.season else ""
+    def describe(self, lang: str | Words = "fr") -> str:
+        """``saison 2024 du 2024-09 au …`` (empty for every game), in ``lang``."""
+        W = words(lang)
+        out = W("dbcli.sel.season", season=self.season) if self.season else ""
         if self.date_from or self.date_to:
-            out += f" du {self.date_from or '…'} au {self.date_to or '…'}"
+            out += " " + W("dbcli.sel.dates", start=self.date_from or "…", end=self.date_to or "…")
         return out.strip()
 
     def as_dict(self) -> dict[str, str | None]:
@@ -390,38 +392,19 @@ def standing_games(
 
 # --- text -----------------------------------------------------------------------------------------------
 
+#: the columns of the text standings, each named by the catalogue's ``st_<column>``
+#: (the standings page's words); ``rank`` is ``#``
 _COLUMNS = {
-    "douze-trous": [
-        ("rank", "#"),
-        ("player", "joueur"),
-        ("games", "parties"),
-        ("wins", "gagnées"),
-        ("losses", "perdues"),
-        ("draws", "nulles"),
-        ("unfinished", "inachevées"),
-        ("holes_for", "trous pour"),
-        ("holes_against", "trous contre"),
-        ("ecoles_made", "écoles faites"),
-        ("ecoles_claimed", "écoles prises"),
-    ],
-    "a-ecrire": [
-        ("rank", "#"),
-        ("player", "joueur"),
-        ("games", "parties"),
-        ("wins", "gagnées"),
-        ("losses", "perdues"),
-        ("marques_won", "marqués gagnés"),
-        ("marques_lost", "marqués perdus"),
-        ("bredouilles_won", "en bredouille"),
-        ("value_won", "valeur gagnée"),
-        ("value_lost", "valeur perdue"),
-        ("net_value", "solde"),
-        ("ecoles_made", "écoles faites"),
-        ("ecoles_claimed", "écoles prises"),
-    ],
-}
+    "douze-trous": (
+        "rank", "player", "games", "wins", "losses", "draws", "unfinished",
+        "holes_for", "holes_against", "ecoles_made", "ecoles_claimed",
+    ),
+    "a-ecrire": (
+        "rank", "player", "games", "wins", "losses", "marques_won", "marques_lost", "bredouilles_won",
+        "value_won", "value_lost", "net_value", "ecoles_made", "ecoles_claimed",
+    ),
+}  # fmt: skip
 _NUMBER = re.compile(r"[+-]?\d+(-\d+)?").fullmatch
-_TITLES = {"douze-trous": "Partie en douze trous", "a-ecrire": "Partie à écrire"}
 
 
 def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -440,28 +423,28 @@ def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
 CROSSTABLE_PLAYERS = 40
 
 
-def crosstable_note(players: int) -> str:
-    """The line under a capped crosstable's title (French, as the text standings)."""
-    return (
-        f"(les {CROSSTABLE_PLAYERS} premiers des {players} joueurs ; "
-        "chaque paire dans --json / the first players only; every pair in --json)"
-    )
+def crosstable_note(players: int, lang: str | Words = "fr") -> str:
+    """The line under a capped crosstable's title, in ``lang``."""
+    return words(lang)("dbcli.cross_capped", n=CROSSTABLE_PLAYERS, players=players)
 
 
-def format_standings(st: dict[str, Any], title: str = "Classement") -> str:
-    """The standings as plain text: a table per kind of partie, then its crosstable
-    (douze trous: wins-losses of the row player against the column player; à écrire:
-    the row player's net value against him)."""
-    lines = [f"{one_line(title)} — {st['games']} parties"]
+def format_standings(st: dict[str, Any], title: str | None = None, lang: str | Words = "fr") -> str:
+    """The standings as plain text in ``lang``: a table per kind of partie, then its
+    crosstable (douze trous: wins-losses of the row player against the column player;
+    à écrire: the row player's net value against him)."""
+    W = words(lang)
+    head = one_line(title if title is not None else W("standings_title"))
+    lines = [W("dbcli.standings_head", title=head, games=W.n("cli.games", st["games"]))]
     for kind, t in st["tables"].items():
         cols = _COLUMNS[kind]
-        lines += ["", f"{_TITLES[kind]} ({t['games']} parties)"]
-        lines += _grid([c[1] for c in cols], [[one_line(str(r[c[0]])) for c in cols] for r in t["players"]])
+        lines += ["", W("dbcli.standings_table", title=W(f"st_{kind}"), games=W.n("cli.games", t["games"]))]
+        header = ["#" if c == "rank" else W(f"st_{c}") for c in cols]
+        lines += _grid(header, [[one_line(str(r[c])) for c in cols] for r in t["players"]])
         order = t["crosstable"]["players"]
         cells = t["crosstable"]["cells"]
-        lines += ["", "tableau croisé"]
+        lines += ["", W("st_cross")]
         if len(order) > CROSSTABLE_PLAYERS:  # a grid grows as players²: the best ranked only
-            lines.append(crosstable_note(len(order)))
+            lines.append(crosstable_note(len(order), W))
             order = order[:CROSSTABLE_PLAYERS]
         rows = []
         for i, a in enumerate(order):

@@ -82,9 +82,11 @@ CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);max-width:1150px;margin:0 auto;padding:1rem}
 a{color:var(--link)}
 h1{font-size:1.5rem;margin:.2rem 0}
-header dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.5rem 0}
+header dl{display:grid;grid-template-columns:fit-content(40%) minmax(0,1fr);gap:.1rem 1rem;margin:.5rem 0}
 header dt{font-weight:600}
-header dd{margin:0;overflow-wrap:anywhere}
+header dd{margin:0;overflow-wrap:break-word}
+.final-side{display:inline-block}
+@media (max-width:480px){header dl{grid-template-columns:minmax(0,1fr)}header dd{padding-left:1rem;margin-bottom:.2rem}}
 .layout{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
 .board-pane{flex:0 0 auto;width:min(100%,560px);position:sticky;top:.5rem}
 .coups-pane{flex:1 1 420px;min-width:0}
@@ -539,9 +541,11 @@ def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[s
     final = _score_of(getattr(report, "final_score", None))
     if final is not None:
         out.append(
-            f"<dt>{esc(L('final_score'))}</dt><dd>"
-            + esc(
-                L("sep").join(
+            # each side's score wraps as a whole on a phone, never inside a word (360 px)
+            f'<dt>{esc(L("final_score"))}</dt><dd class="final-score">'
+            + esc(L("sep")).join(
+                '<span class="final-side">'
+                + esc(
                     L.score(
                         "final_pair",
                         final.holes[i],
@@ -550,8 +554,9 @@ def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[s
                         name=pair[i],
                         pav=L("with_pavillon") if final.pavillon[i] else "",
                     )
-                    for i, s in enumerate("AB")
                 )
+                + "</span>"
+                for i, s in enumerate("AB")
             )
             + "</dd>"
         )

@@ -136,8 +136,10 @@ def test_standings_from_the_database_and_the_command(tmp_path: Path) -> None:
     assert st["filter"] == {"season": "2024", "from": None, "to": None}
     t = st["tables"]["douze-trous"]
     assert sum(r["wins"] for r in t["players"]) == 3 and sum(r["games"] for r in t["players"]) == 6
-    res = run(cli, ["standings", str(db_path)])
-    assert res.exit_code == 0 and "Partie à écrire" in res.output and "tableau croisé" in res.output
+    res = run(cli, ["standings", str(db_path), "--lang", "fr"])
+    assert res.exit_code == 0 and "Partie à écrire" in res.output and "Tableau croisé" in res.output
+    res = run(cli, ["standings", str(db_path), "--lang", "en"])
+    assert res.exit_code == 0 and "Partie à écrire (1 game)" in res.output and "Crosstable" in res.output
     assert "Élise Bérard" in res.output
     res = run(cli, ["standings", str(db_path), "--from", "yesterday"])
     assert res.exit_code == 2

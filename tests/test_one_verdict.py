@@ -136,6 +136,8 @@ def _typo_games(n: int, seed: int) -> tuple[str, ...]:
 TYPO_GAMES = 1000 if os.environ.get("TRICTRAC_SLOW") else 150
 
 
+# 1,000 games outlast the default timeout on a busy machine
+@pytest.mark.timeout(3600 if os.environ.get("TRICTRAC_SLOW") else 600)
 def test_one_typo_games_give_the_same_findings_on_every_surface(tmp_path: Path) -> None:
     """One-typo games in one file: check --json, the pages and annotate agree."""
     games = _typo_games(TYPO_GAMES, 25)

@@ -377,10 +377,24 @@ class Findings:
         """Every finding reported, the counted ones too (the typo recovery compares counts)."""
         return len(self.items) + sum(self.more.values())
 
-    def add(self, kind: str, where: Where, gloss: str = "", *, who: str | None = None, **details: Any) -> None:
-        """Record one finding; ``details``: entitled, marked, claimed, detail, outcome,
-        remedy, alternatives (see :class:`Finding`).  ``gloss`` is the judge's note for the reader of the code:
-        the words users read are the catalogue's (:func:`say`). Past ``MAX_FINDINGS`` it is only counted."""
+    def add(
+        self,
+        kind: str,
+        where: Where,
+        *,
+        who: str | None = None,
+        entitled: int | None = None,
+        marked: int | None = None,
+        claimed: int | None = None,
+        detail: str | None = None,
+        outcome: str | None = None,
+        remedy: tuple[str, str] | None = None,
+        facts: tuple[tuple[str, str, str], ...] = (),
+        claim_open: bool = False,
+        alternatives: tuple[str, ...] = (),
+    ) -> None:
+        """Record one finding (the fields of :class:`Finding`): data only, the words users
+        read are the catalogue's (:func:`say`). Past ``MAX_FINDINGS`` it is only counted."""
         if len(self.items) >= MAX_FINDINGS:
             self.more[kind] = self.more.get(kind, 0) + 1
             return
@@ -396,15 +410,15 @@ class Findings:
                 line=sp.line,
                 col=sp.col,
                 who=self.letter_of.get(who, who) if who else None,
-                entitled=details.get("entitled"),
-                marked=details.get("marked"),
-                claimed=details.get("claimed"),
-                detail=details.get("detail"),
-                outcome=details.get("outcome"),
-                remedy=details.get("remedy"),
-                facts=details.get("facts", ()),
-                claim_open=details.get("claim_open", False),
-                alternatives=details.get("alternatives", ()),
+                entitled=entitled,
+                marked=marked,
+                claimed=claimed,
+                detail=detail,
+                outcome=outcome,
+                remedy=remedy,
+                facts=facts,
+                claim_open=claim_open,
+                alternatives=alternatives,
                 file=self.file,
             )
         )

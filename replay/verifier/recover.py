@@ -479,86 +479,53 @@ def _say_recovered(
     others = tuple(c.text for c in cands if c.what == best.what and c is not best)
     alts = (best.text, *others[:7])
     if best.what == "missing":
-        meant = table.letter(pos.turn)
         found.add(
             "out-of-turn",
             where,
-            f"{coup.side} throws but it is {meant}'s turn: a coup of {meant} is "
-            f"missing; the record continues as if {meant} had played {best.text}",
             who=pos.turn,
             detail="missing-coup",
             alternatives=alts,
-            consequence=f"a mistake of the record: verification goes on as if {meant} had thrown "
-            f"{best.text} (the play after which the next coups are legal as written)",
         )
     elif best.what == "side":
         found.add(
             "out-of-turn",
             where,
-            f"{coup.side} throws but it is {best.text}'s turn; did you mean {best.text}?",
             who=pos.turn,
             detail="did-you-mean",
             alternatives=(best.text,),
-            consequence=f"a mistake of the record: the coup is {best.text}'s; verification goes on with {best.text}",
         )
     elif best.what == "throw":
-        written = _written_text(coup, unread)
-        which = (
-            f"the play of {best.text} and of no other throw"
-            if not others
-            else f"a play of {best.text} (also of {', '.join(others)})"
-        )
-        why = (
-            "the only one the written moves fit"
-            if not others
-            else "of the throws the written moves fit, the one the next coups agree with best"
-        )
         found.add(
             "illegal-move",
             where,
-            f"{coup.side} throws {coup.roll[0]}-{coup.roll[1]} and plays {written}, {which}; did you mean {best.text}?",
             who=seat,
             detail="did-you-mean",
             alternatives=alts,
-            consequence=f"a mistake of the record: verification goes on with the throw {best.text}, {why} "
-            "(RULES.md §3.1)",
         )
     else:
-        kind, head, rule = _what_is_wrong(pos, coup, unread)
+        kind = _what_is_wrong(pos, coup, unread)
         found.add(
             kind,
             where,
-            f"{head}; did you mean {best.text}?",
             who=seat,
             detail="did-you-mean",
             alternatives=alts,
-            consequence=f"a mistake of the record: verification goes on from {best.text}, the legal play "
-            f"nearest to what is written that the next coups agree with (RULES.md {rule})",
         )
 
 
-def _what_is_wrong(pos: Position, coup: Coup, unread: list[Diagnostic]) -> tuple[str, str, str]:
-    """(finding kind, message, rule) of a play the record cannot mean."""
-    written = _written_text(coup, unread)
+def _what_is_wrong(pos: Position, coup: Coup, unread: list[Diagnostic]) -> str:
+    """The finding kind of a play the record cannot mean: a checker that is not there
+    (RULES.md §9.6), else a play the throw cannot make (§2.2, §3.1)."""
     if unread:
-        return "illegal-move", f"{coup.side} plays {written}: {unread[0].text} is not a move", "§2.2, §3.1"
+        return "illegal-move"
     counts = list(pos.mover)
     for m in coup.moves:
         if isinstance(m, Move):
             if 1 <= m.from_ < m.to and counts[m.from_] <= 0:
-                to = "off" if m.to == 25 else m.to
-                return (
-                    "missing-checker",
-                    f"{coup.side} moves {m.from_}/{to} but has no checker on {m.from_}",
-                    "§9.6",
-                )
+                return "missing-checker"
             counts[m.from_] -= 1
             counts[min(m.to, 25)] += 1
-    return (
-        "illegal-move",
-        f"{coup.side} plays {written}: the throw {coup.roll[0]}-{coup.roll[1]} cannot make it",
-        "§3.1",
-    )
+    return "illegal-move"
 
 
 __all__ = ["Candidate", "Walk", "bad_tokens", "first_expected", "plausible", "ranked_plays", "recovered"]

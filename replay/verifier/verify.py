@@ -70,7 +70,7 @@ from ..rules.ledger import Ledger, ScoreState
 from ..rules.moves import judge_play
 from ..rules.position import Position, start_position
 from ..rules.profiles import DEFAULT_PROFILE, Profile, find_profile
-from .findings import Finding, Findings, Note
+from .findings import Finding, Findings, Note, Where
 from .judges.claims import close_mistake, close_windows_of
 from .judges.decisions import (
     check_leave,
@@ -105,7 +105,6 @@ from .judges.table import (
     CoupFacts,
     Remedy,
     TableState,
-    Where,
     marks_sum,
     moves_of,
     points_of,
@@ -245,10 +244,11 @@ class GameReport:
         """Every finding of the game, the counted ones past the cap too."""
         return len(self.findings) + sum(self.more_findings.values())
 
-    def more_lines(self) -> list[str]:
-        """One line per kind of the findings past the cap: ``… N more findings of kind K``."""
+    def more_lines(self, lang: str | Words = "en") -> list[str]:
+        """One line per kind of the findings past the cap, in ``lang``: ``… N more findings of kind K``."""
+        W = words(lang)
         return [
-            f"… {n} more finding{'s' if n > 1 else ''} of kind {kind} (a game lists its first {len(self.findings)})"
+            W.n("note.more-findings", n, kind=kind, first=len(self.findings))
             for kind, n in sorted(self.more_findings.items())
         ]
 
@@ -555,10 +555,7 @@ def _first_throw(table: TableState, facts: CoupFacts, nxt: object, found: Findin
         found.add(
             "out-of-turn",
             facts.where,
-            f"{side} throws first but {expected} has the primauté",
             who=roller,
-            consequence="the primauté belongs to the leaver, the first out, or the marqué's "
-            "rotation (RULES.md §9.3, §8.3)",
         )
     table.pos = start_position(roller)
     if table.marque_first is None:
@@ -568,23 +565,18 @@ def _first_throw(table: TableState, facts: CoupFacts, nxt: object, found: Findin
 def _out_of_turn(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """A coup of the side not to move: replayed with the record's side (RULES.md §9.3)."""
     assert table.pos is not None
-    turn = table.letter(table.pos.turn)
     if table.recover:  # the record's own mistake: a coup line left out (issue 14 §2)
         found.add(
             "out-of-turn",
             facts.where,
-            f"{facts.side} throws but it is {turn}'s turn: a coup of {turn} seems missing before this one",
             who=facts.roller,
             detail="missing-coup",
-            consequence="verification goes on from the position the record implies (without that coup)",
         )
     else:
         found.add(
             "out-of-turn",
             facts.where,
-            f"{facts.side} throws but it is {turn}'s turn",
             who=facts.roller,
-            consequence="replayed with the record's side to move",
         )
     table.pos = table.pos.swapped()
 
@@ -610,11 +602,9 @@ def _say_side_meant(facts: CoupFacts, meant: str, seat: str, found: Findings) ->
     found.add(
         "out-of-turn",
         facts.where,
-        f"{facts.side} throws but it is {meant}'s turn; did you mean {meant}?",
         who=seat,
         detail="did-you-mean",
         alternatives=(meant,),
-        consequence=f"a mistake of the record: the coup is {meant}'s; verification goes on with {meant}",
     )
     facts.side, facts.roller, facts.other = meant, seat, "B" if seat == "A" else "A"
 
@@ -1060,14 +1050,14 @@ def verify_file(
 class OpenClaim:
     """A mistake its adversary may still claim after the record's last coup (RULES.md
     §7.2: until he throws): who may claim, who made it, the points he may mark, the
-    pending kind (``par-moins``, ``par-trop``, ``plein``…), the coup index, the words."""
+    pending kind (``par-moins``, ``par-trop``, ``plein``…), the coup index (its words:
+    :func:`~.findings.say` of the finding kind the pending kind becomes)."""
 
     claimant: str
     offender: str
     amount: int
     kind: str
     index: int
-    message: str
 
 
 class LiveVerifier:
@@ -1248,7 +1238,7 @@ class LiveVerifier:
                 break
             v.element(i)
         self.open_claims = tuple(
-            OpenClaim(table.letter(p.claimant), table.letter(p.offender), p.amount, p.kind, p.where.index, p.message)
+            OpenClaim(table.letter(p.claimant), table.letter(p.offender), p.amount, p.kind, p.where.index)
             for p in table.pending
             if p.status == "open" and p.kind != "impossible"
         )

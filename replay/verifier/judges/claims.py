@@ -57,21 +57,16 @@ def match_claim(
         found.add(
             "ecole-partial",
             cw,
-            f"{table.letter(claimant)} claims {n} of an école of {p.amount}",
             who=claimant,
             entitled=p.amount,
             marked=n,
-            consequence=f"an école is indivisible: {table.letter(p.offender)} may force him to mark all "
-            f"{p.amount} (003 §187; 001 r.46)",
         )
         return _claim(table, p, n, found)
     if real:
         p = max(real, key=lambda q: q.amount)
         _claim(table, p, p.amount, found)
         extra = n - p.amount
-        fausse = _false_claim(
-            table, sides, extra, cw, f"{table.letter(claimant)} claims {n} for an école of {p.amount}"
-        )
+        fausse = _false_claim(table, sides, extra, cw)
         fausse.entitled, fausse.marked = p.amount, n
         return p
     _claim_of_nothing(table, n, sides, cw, [p for p in open_ if p.kind == "impossible"], found)
@@ -88,25 +83,18 @@ def _nmp_whole(p: Pending, n: int) -> bool:
 def _deux_jetons(table: TableState, n: int, sides: tuple[str, str], cw: Where, found: Findings) -> None:
     """An école des deux jetons: a profile value (RULES.md §10; 001 r.65; 003 §195)."""
     ok = table.profile.ecole_deux_jetons == "ecole"
-    claimant, offender = sides
-    who = table.letter(claimant)
+    offender = sides[1]
     found.add(
         "ecole-deux-jetons",
         cw,
-        f"{who} schools {table.letter(offender)}'s deux jetons for {n}",
         who=offender,
         entitled=n if ok else 0,
         marked=n,
-        consequence=(
-            "école of the abandoned points (001 r.65; 000 ~l.758)"
-            if ok
-            else "no école under this profile: the adversary only removes one mark (003 §195; 001 III on r.65)"
-        ),
     )
     if ok:
         table.erase(offender, n)
     else:
-        _false_claim(table, sides, n, cw, f"{who} marked {n} for an école des deux jetons")
+        _false_claim(table, sides, n, cw)
 
 
 def _claim_of_nothing(
@@ -114,7 +102,6 @@ def _claim_of_nothing(
 ) -> None:
     """A claim no open mistake answers: an école impossible, too late, or false."""
     claimant = sides[0]
-    who = table.letter(claimant)
     # too late: a window closed by the claimant's own last throw (this coup's, or the
     # previous one when he is not the roller)
     late = [
@@ -124,22 +111,21 @@ def _claim_of_nothing(
     ]
     if impossible:
         impossible[0].status = "claimed"
-        fausse = _false_claim(table, sides, n, cw, f"{who} claims {n} for an école impossible (001 r.62; 003 §197)")
+        fausse = _false_claim(table, sides, n, cw)
         fausse.detail = "ecole-impossible"
     elif late:
-        message = f"{who} claims {n} after throwing his dice (the école of coup {late[-1].where.coup})"
-        _false_claim(table, sides, n, cw, message).kind = "too-late"
+        _false_claim(table, sides, n, cw).kind = "too-late"
     else:
         parts = _two_ecoles(table, claimant, n)
-        _false_claim(table, sides, n, cw, f"{who} claims an école of {n} that was not made").parts = parts
+        _false_claim(table, sides, n, cw).parts = parts
 
 
-def _false_claim(table: TableState, sides: tuple[str, str], amount: int, cw: Where, message: str) -> Pending:
+def _false_claim(table: TableState, sides: tuple[str, str], amount: int, cw: Where) -> Pending:
     """Open the mistake of a claim that answers nothing (or too much): ``sides`` =
     (claimant, offender), the claimant made it, the offender may school it for
     ``amount``, which a claim also erases (RULES.md §7.4).  A fausse école by default:
     the caller sets its kind, counts or parts after."""
-    p = Pending("fausse", sides[0], sides[1], amount, cw, 0, amount, message, amount, this_coup=True)
+    p = Pending("fausse", sides[0], sides[1], amount, cw, 0, amount, amount, this_coup=True)
     table.pending.append(p)
     return p
 
@@ -254,12 +240,10 @@ def _report_closed(
     found.add(
         kind,
         p.where,
-        p.message,
         who=p.offender,
         entitled=p.entitled,
         marked=p.marked,
         claimed=claimed,
-        consequence=consequence,
         detail=detail,
         outcome=outcome,
         alternatives=alternatives,

@@ -57,7 +57,7 @@ def gains_end_partie(table: TableState, roller: str, pos: Position, roll: tuple[
 def check_leave(table: TableState, facts: CoupFacts, marked: int, st0: ScoreState, found: Findings) -> None:
     """S'en aller: own gains must complete a hole, and the holes must not be
     over-marked (RULES.md §6.1, §6.4, §6.5; 003 §170, §173; 001 r.54)."""
-    side, roller, gains = facts.side, facts.roller, facts.gains
+    roller, gains = facts.roller, facts.gains
     own_hole = st0[roller].points + gains >= HOLE
     w = table.where(facts.coup, facts.acts.leave_span)
     sortie = any(isinstance(m, Move) and m.to == 25 for m in facts.coup.moves)
@@ -66,24 +66,18 @@ def check_leave(table: TableState, facts: CoupFacts, marked: int, st0: ScoreStat
         found.add(
             kind,
             w,
-            f"{side} leaves with {st0[roller].points} points and a gain of {gains}: no hole of his own throw",
             who=roller,
             entitled=gains,
             marked=marked,
-            consequence="école as soon as he lifts a checker; the opponent may make him stay and "
-            "play the lifted checkers (003 §170; 001 r.25)",
         )
     elif marked > gains and _holes_over(table, st0, roller, gains, facts.acts.roller_marks):
         found.add(
             "leave-without-right",
             w,
-            f"{side} leaves after marking {marked} for a gain of {gains}: over-marking his holes forfeits "
-            "the right to leave",
             who=roller,
             entitled=gains,
             marked=marked,
             detail="over-marked",
-            consequence="the opponent may force him to stay and school the excess (003 §173; 001 r.54)",
         )
 
 
@@ -102,13 +96,10 @@ def leave_right_lost(table: TableState, facts: CoupFacts, found: Findings) -> bo
         found.add(
             "leave-without-right",
             table.where(facts.coup, acts.other_leave.span),
-            f"{table.letter(facts.other)} leaves in {facts.side}'s coup: only the player who throws can leave, "
-            "on a hole of his own throw",
             who=facts.other,
             entitled=0,
             marked=0,
             detail="not-roller",
-            consequence="he stays; points given by the opponent's throw give no right to leave (003 §186, §217)",
         )
     if acts.leave is not True or facts.sortie:
         return False
@@ -119,22 +110,20 @@ def leave_right_lost(table: TableState, facts: CoupFacts, found: Findings) -> bo
     lost = None
     marks = acts.roller_marks[: acts.leave_marks]
     if acts.said_reste:
-        lost = "said-reste", 'he had said "je reste"'
+        lost = "said-reste"
     elif acts.leave_after_play and facts.moves:
-        lost = "touched", "he had played his checkers"
+        lost = "touched"
     elif any(m.points > 0 for m in marks[_hole_mark(marks, need) + 1 :]):
-        lost = "reste-marked", "he had marked his points de reste"
+        lost = "reste-marked"
     if lost is None:
         return False
     found.add(
         "leave-without-right",
         table.where(facts.coup, acts.leave_span),
-        f"{facts.side} leaves after {lost[1]}: he must stay",
         who=facts.roller,
         entitled=facts.gains,
         marked=marks_sum(acts.roller_marks),
-        detail=lost[0],
-        consequence="the leave is refused: he stays and keeps his points de reste (003 §156; 001 r.36, r.40)",
+        detail=lost,
     )
     return True
 
@@ -155,23 +144,17 @@ def _hole_mark(marks: list[Mark], need: int) -> int:
 
 def judge_said_leave_then_played(table: TableState, facts: CoupFacts, found: Findings) -> None:
     """He said "je m'en vais" and played without bearing off (RULES.md §6.1; 003 §155-156)."""
-    play_text = facts.play.text() if facts.play else None
     w = table.where(facts.coup, facts.acts.leave_span)
     if facts.forced_by_replay and not facts.forced_stay:
         found.add(
             "remedy-not-allowed",
             w,
-            f"{table.letter(facts.other)} made {facts.side} stay and play {play_text or '--'}, but his own "
-            "gains gave him a hole: he had the right to leave",
             who=facts.other,
             detail="right-to-leave",
-            consequence="the game goes on as the table played it (RULES.md §6.1; 003 §155)",
         )
     elif not facts.forced_stay:
         found.add(
             "stay-after-leave",
             w,
-            f'{facts.side} said "je m\'en vais" and then played {play_text or "his checkers"}',
             who=facts.roller,
-            consequence="words bind: the opponent may force him to leave (003 §156; 001 r.36)",
         )

@@ -69,11 +69,9 @@ class MarkTally:
 
 
 # -- the roller's own gains (RULES.md §7.1-7.2, §7.7, §7.8, §5.3) ----------------------
-def _mistake(facts: CoupFacts, tally: MarkTally, kind: str, amount: int, message: str) -> Pending:
+def _mistake(facts: CoupFacts, tally: MarkTally, kind: str, amount: int) -> Pending:
     """A mistake of the roller's marks, claimable by the other (set its counts after)."""
-    p = Pending(
-        kind, facts.roller, facts.other, amount, facts.where, facts.gains, tally.marked, message, this_coup=True
-    )
+    p = Pending(kind, facts.roller, facts.other, amount, facts.where, facts.gains, tally.marked, this_coup=True)
     tally.new.append(p)
     return p
 
@@ -113,7 +111,6 @@ def judge_roller_marks(table: TableState, facts: CoupFacts, tally: MarkTally, fo
             found.add(
                 VIOLATION_KIND[violation],
                 facts.where,
-                f"{facts.side} plays {j.play.text()}: {violation.replace('-', ' ')}",
                 who=facts.roller,
                 detail=violation,
                 alternatives=tuple(x.text() for x in j.alternatives[:8]),
@@ -123,9 +120,7 @@ def judge_roller_marks(table: TableState, facts: CoupFacts, tally: MarkTally, fo
     elif facts.pairs and tally.after and tally.before < gains:
         _judge_marked_after_touching(facts, tally)
     elif marked > gains:
-        p = _mistake(
-            facts, tally, "par-trop", marked - gains, f"{facts.side} marked {marked} for a throw worth {gains} to him"
-        )
+        p = _mistake(facts, tally, "par-trop", marked - gains)
         p.erase = marked - gains
     elif marked < gains:
         _judge_under_marked(table, facts, tally, found)
@@ -140,22 +135,10 @@ def _judge_marked_after_touching(facts: CoupFacts, tally: MarkTally) -> None:
     §167).  Only a late mark beyond the throw's points is a second mistake (par trop)."""
     gains, before, after = facts.gains, tally.before, tally.after
     omitted = gains - before
-    p = _mistake(
-        facts,
-        tally,
-        "par-moins",
-        omitted,
-        f"{facts.side} marked {before} of his {gains} before touching a checker, {after} after",
-    )
+    p = _mistake(facts, tally, "par-moins", omitted)
     p.marked, p.detail, p.erase = before, "marked-after-touching", min(after, omitted)
     if after > omitted:
-        q = _mistake(
-            facts,
-            tally,
-            "par-trop",
-            after - omitted,
-            f"{facts.side} marked {tally.marked} for a throw worth {gains} to him",
-        )
+        q = _mistake(facts, tally, "par-trop", after - omitted)
         q.erase = after - omitted
 
 
@@ -166,13 +149,7 @@ def _judge_ne_marque_pas(table: TableState, facts: CoupFacts, tally: MarkTally) 
     if not gains or says_ne_marque_pas(st0, facts.roller, gains, facts.receipts):
         return  # said rightly (course.says_ne_marque_pas)
     if st0[facts.roller].points + gains >= HOLE:
-        p = _mistake(
-            facts,
-            tally,
-            "nmp",
-            _nmp_ecole(st0, facts),
-            f'{facts.side} said "je ne marque pas" but his own {gains} points make his hole',
-        )
+        p = _mistake(facts, tally, "nmp", _nmp_ecole(st0, facts))
         p.marked, p.detail = 0, "ne-marque-pas"
     else:
         tally.induced = True
@@ -201,23 +178,17 @@ def _judge_plein_marked(table: TableState, facts: CoupFacts, tally: MarkTally, l
     excess = tally.marked - facts.gains
     rule = table.profile.remplir_error_ecole
     value = {"single": excess, "double": excess + lost, "correct": 0}[rule]
-    msg = (
-        f"{facts.side} marked {tally.marked} including {lost or facts.plein_not_due} for a plein, then played "
-        f"{facts.judgement.play.text()} which does not make it"
-    )
     if value:
-        p = _mistake(facts, tally, "plein", value, msg)
+        p = _mistake(facts, tally, "plein", value)
         p.erase, p.detail = excess, rule
     else:
         found.add(
             "ecole-plein-not-made",
             facts.where,
-            msg,
             who=facts.roller,
             entitled=facts.gains,
             marked=tally.marked,
             outcome="correct",
-            consequence="bonne compagnie: he corrects his marks, no école (001 III on r.59)",
         )
 
 
@@ -233,22 +204,18 @@ def _judge_plein_missed(table: TableState, facts: CoupFacts, tally: MarkTally, f
     )
     kind = "must-conserve" if violation == "must-conserve" or (violation != "must-fill" and conserved) else "must-fill"
     value = 0 if table.profile.remplir_error_ecole == "correct" else facts.plein_lost
-    what = "keep" if kind == "must-conserve" else "fill"
-    msg = f"{facts.side} could {what} a plein ({facts.plein_lost} points) and played {j.play.text()} instead"
     if value:
-        p = _mistake(facts, tally, kind, value, msg)
+        p = _mistake(facts, tally, kind, value)
         p.entitled, p.detail = facts.gains + facts.plein_lost, violation
         p.alternatives = tuple(x.text() for x in j.alternatives[:8])
     else:
         found.add(
             kind,
             facts.where,
-            msg,
             who=facts.roller,
             entitled=facts.gains + facts.plein_lost,
             marked=tally.marked,
             outcome="correct",
-            consequence="bonne compagnie: he may correct (001 III on r.59)",
         )
 
 
@@ -273,24 +240,16 @@ def _judge_marks_on_leave(table: TableState, facts: CoupFacts, tally: MarkTally,
     h_marked = sum(written) if written else holes_of(table, st0, facts.roller, marked)
     h_due = holes_of(table, st0, facts.roller, gains)
     if h_marked > h_due and marked > gains:
-        p = _mistake(
-            facts,
-            tally,
-            "par-trop",
-            marked - gains,
-            f"{side} marked {marked} ({h_marked} holes) for a throw worth {gains} ({h_due}) and left",
-        )
+        p = _mistake(facts, tally, "par-trop", marked - gains)
         p.erase = marked - gains
     elif h_marked < h_due:
         found.add(
             "hole-mismatch",
             facts.where,
-            f"{side} marked {h_marked} hole{'s' if h_marked != 1 else ''} and left; his throw made {h_due}",
             who=facts.roller,
             entitled=h_due,
             marked=h_marked,
             detail="left",
-            consequence="no école: he only loses the holes he did not mark (003 §173, §191)",
         )
     else:
         table.notes.append(Note.of("reste-taken-off", coup=facts.coup.number, who=side))
@@ -304,17 +263,15 @@ def _judge_under_marked(table: TableState, facts: CoupFacts, tally: MarkTally, f
         found.add(
             "ecole-impossible",
             facts.where,
-            f"{side} marked {marked} of his {gains} on a throw he could not play",
             who=facts.roller,
             entitled=gains,
             marked=marked,
-            consequence=f"no école: he may still mark the {gains - marked} until he throws again (001 r.62)",
         )
-        _mistake(facts, tally, "impossible", gains - marked, "")
+        _mistake(facts, tally, "impossible", gains - marked)
     elif marked == 0 and gains == HOLE and table.profile.unmarked_whole_hole != "ecole":
         # D10: a forgotten trou sans bouger is no école under lebrun-1828 (000 ~l.760)
         # nor bonne-compagnie (001 III on r.50); 003 §184 schools it
         table.notes.append(Note.of("hole-unmarked", coup=facts.coup.number, who=side, profile=table.profile.name))
-        _mistake(facts, tally, "impossible", gains, "")
+        _mistake(facts, tally, "impossible", gains)
     else:
-        _mistake(facts, tally, "par-moins", gains - marked, f"{side} marked {marked} for a throw worth {gains} to him")
+        _mistake(facts, tally, "par-moins", gains - marked)

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...rules.ledger import Ledger
 from ..findings import Where
-from .claims import ecole_before
 from .table import TableState, even
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,8 +54,8 @@ def _check_hole_count(
     table: TableState, res: Any, counts: tuple[int, int], written: HoleMarks, lost_ok: bool, found: Findings
 ) -> bool:
     """The fichet moved as written (``counts`` = (points, holes)); True when judged."""
-    points, h = counts
-    seat, who = written.seat, written.letter
+    h = counts[1]
+    seat = written.seat
     bred_written = [m.bredouille for m in written.marks if m.bredouille is not None]
     made = sum(n for n, _ in res.holes)
     doubles = sum(1 for _n, d in res.holes if d)
@@ -66,17 +65,11 @@ def _check_hole_count(
         found.add(
             "bredouille-lost",
             written.where,
-            f"{who} marked {'his double holes' if doubles > 1 else 'his double hole'} simple ({h} for {made})",
             who=seat,
             entitled=None,
             marked=None,
             detail="double-hole-marked-simple",
             outcome="lost" if lost_ok else "correct",
-            consequence=(
-                "the bredouille is lost once he plays or throws, no école (003 §145, §191)"
-                if lost_ok
-                else "corrected (001 III on r.48)"
-            ),
         )
         if lost_ok:
             table.correct(seat, 0, -doubles)
@@ -86,11 +79,9 @@ def _check_hole_count(
         found.add(
             "hole-mismatch",
             written.where,
-            f"{who} moved his fichet {h} hole{'s' if h != 1 else ''} for {points} points, which make {made}",
             who=seat,
             entitled=made,
             marked=h,
-            consequence="the holes are put right, no école (003 §184; 001 r.51)",
         )
         return True
     return False
@@ -100,26 +91,15 @@ def _check_bredouille(
     table: TableState, res: Any, bredouille: bool, written: HoleMarks, lost_ok: bool, found: Findings
 ) -> None:
     """Bredouille as written (RULES.md §5.5; 003 §144-145; 001 r.48)."""
-    seat, who = written.seat, written.letter
+    seat = written.seat
     due = any(d for _, d in res.holes) if res.holes else res.bredouille_after
     if bredouille == due:
         return
-    why = "his points were interrupted" if bredouille else "it was due"
-    if bredouille and ecole_before(table, seat):
-        why = "his own école, marked before the opponent's gain, interrupted it (001 r.64; 003 §200)"
     found.add(
         "bredouille-lost",
         written.where,
-        f"{who} marked {'in' if bredouille else 'without'} bredouille but {why}",
         who=seat,
         outcome="removed" if bredouille else "lost" if lost_ok else "correct",
-        consequence=(
-            "the extra jeton is removed, no école (003 §144)"
-            if bredouille
-            else "the bredouille is lost once he plays or throws, no école (003 §145)"
-            if lost_ok
-            else "corrected (001 III on r.48)"
-        ),
     )
     if not bredouille and lost_ok:
         # the table goes on without it (RULES.md §5.5; 003 §145; 001 r.48)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ....notation.record import Ecole, Remet
 from ...rules.course import mark_points, roller_gains
-from ..findings import Note
+from ..findings import Note, Where
 from .claims import close_mistake, match_claim
 from .decisions import check_leave
 from .gains import MarkTally, judge_roller_marks
@@ -25,7 +25,6 @@ from .table import (
     CoupFacts,
     Pending,
     TableState,
-    Where,
     even,
     hole_words,
     marks_sum,
@@ -198,14 +197,10 @@ def _marked_after_the_end(table: TableState, facts: CoupFacts, tally: MarkTally,
     found.add(
         "play-after-end",
         facts.where,
-        f"{table.letter(facts.other)} marks {tally.other_marked} from the throw whose gains gave "
-        f"{facts.side} his twelfth hole",
         who=facts.other,
         entitled=0,
         marked=tally.other_marked,
         detail="receipts",
-        consequence="the first to twelve holes wins, and points given are marked only once the roller "
-        "has played: these do not count (003 §149, §207, §218)",
     )
 
 
@@ -213,7 +208,7 @@ def _receiver_mistake(table: TableState, facts: CoupFacts, tally: MarkTally) -> 
     """The receiver's marks against his receipts: over-marked (par trop, also after the
     roller left), under-marked (par moins), or right (None)."""
     receipts = facts.receipts
-    marked, who = tally.other_effective, table.letter(facts.other)
+    marked = tally.other_effective
     p = None
     if facts.left:
         if tally.other_marked:
@@ -225,7 +220,6 @@ def _receiver_mistake(table: TableState, facts: CoupFacts, tally: MarkTally) -> 
                 facts.where,
                 0,
                 tally.other_marked,
-                f"{who} marked {tally.other_marked} from a throw after which {facts.side} left",
                 0,
                 "after-leave",
                 this_coup=True,
@@ -239,7 +233,6 @@ def _receiver_mistake(table: TableState, facts: CoupFacts, tally: MarkTally) -> 
             facts.where,
             receipts,
             marked,
-            f"{who} marked {marked} for {receipts} given",
             marked - receipts,
             this_coup=True,
         )
@@ -255,7 +248,6 @@ def _receiver_mistake(table: TableState, facts: CoupFacts, tally: MarkTally) -> 
             facts.where,
             receipts,
             marked,
-            f"{who} marked {marked} of the {receipts} points given",
             this_coup=True,
         )
         if sum(tally.credit):
@@ -322,11 +314,9 @@ def _induced_claim(table: TableState, facts: CoupFacts, tally: MarkTally, c: Eco
             found.add(
                 "ecole-claimed-wrongly",
                 table.where(facts.coup, c.span),
-                f'{facts.side} claims {c.points} for the hole his own "je ne marque pas" made {table.letter(facts.other)} mark',
                 who=facts.roller,
                 entitled=0,
                 marked=c.points,
-                consequence="the hole is erased, no école: he marks nothing (003 §177; 001 r.57)",
             )
             return True
     return False
@@ -431,12 +421,10 @@ def _apply_fait_marquer(table: TableState, facts: CoupFacts, found: Findings) ->
             found.add(
                 "ecole-par-moins",
                 p.where,
-                p.message,
                 who=y,
                 entitled=p.entitled,
                 marked=p.marked,
                 detail="fait-marquer",
-                consequence=f"{table.letter(x)} obliged {table.letter(y)} to mark the {n} points (003 §186)",
             )
         elif short:
             short[-1].claimed += n  # the whole école, at the offender's demand (003 §187)
@@ -444,10 +432,8 @@ def _apply_fait_marquer(table: TableState, facts: CoupFacts, found: Findings) ->
             found.add(
                 "remedy-not-allowed",
                 w,
-                f"{table.letter(x)} obliges {table.letter(y)} to mark {n} he is not owed",
                 who=x,
                 detail="fait-marquer",
-                consequence="the game goes on from the marks as the table made them (RULES.md §7.3)",
             )
         table.mark_std(y, even(n))
 
@@ -492,8 +478,7 @@ def _judge_erasure(table: TableState, facts: CoupFacts, r: Remet, found: Finding
         )
         return
     where = table.where(facts.coup, r.span)
-    message = f"{who} erases {wrong} of {whom}'s points that were his"
-    table.pending.append(Pending("fausse", x, y, wrong, where, 0, wrong, message, detail="erased", this_coup=True))
+    table.pending.append(Pending("fausse", x, y, wrong, where, 0, wrong, detail="erased", this_coup=True))
 
 
 def _apply_remets(table: TableState, facts: CoupFacts, early: list[Remet], found: Findings) -> None:

@@ -45,10 +45,8 @@ def _pavillons_taken(table: TableState, claims: list[Pavillon], where: Where, fo
             found.add(
                 "bredouille-lost",
                 w,
-                f"{c.who} takes the pavillon, but his holes are not uninterrupted",
                 who=seat,
                 detail="pavillon-not-due",
-                consequence="the pavillon is taken off, no école (RULES.md §5.4; 003 §223)",
             )
     return claimed
 
@@ -62,10 +60,8 @@ def _pavillons_expire(table: TableState, where: Where, found: Findings) -> None:
             found.add(
                 "bredouille-lost",
                 w,
-                f"{table.letter(seat)} did not take the pavillon his hole earned before the next hole was marked",
                 who=seat,
                 detail="pavillon",
-                consequence="the pavillon is lost, no école (001 r.58)",
             )
             table.correct(seat, 0, 0, pavillon=False)
             table.partie.pav_lost.add(seat)

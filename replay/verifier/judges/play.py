@@ -98,25 +98,21 @@ def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> 
         # a move the roll cannot make: a mistake of the record, not of the table — unless
         # the table had it played again (a fausse case, a dame mal posée: 003 §216), which
         # says the record wrote what was played
-        head = f"{facts.side} plays {pairs_text(facts.moves)}: the throw {roll[0]}-{roll[1]} cannot make it"
-        if _go_on_from_nearest(table, facts, ("illegal-move", head, "wrong-distance", "§3.1"), found):
+        if _go_on_from_nearest(table, facts, "illegal-move", found):
             return judge_written_play(table, facts, found)
     played = j.play
     if played is None:
         # not executable: a checker that does not exist, or a dame mal posée (§9.5)
         play, problem = _play_as_written(facts)
         if problem is not None:
-            if not table.recover or not _go_on_from_nearest(table, facts, problem, found):
-                kind, head, detail, rule = problem
-                sep = "; " if kind == "illegal-move" else ": "
+            if not table.recover or not _go_on_from_nearest(table, facts, problem[0], found):
+                kind, detail = problem
                 found.add(
                     kind,
                     facts.where,
-                    f"{head}{sep}the record cannot go on",
                     who=table.seat_of.get(facts.side, facts.side),
                     detail=detail,
                     outcome="stopped",
-                    consequence=f"verification of this game stops here (RULES.md {rule})",
                 )
                 table.stopped = True
                 return False
@@ -145,11 +141,8 @@ def _forced_by_demand(table: TableState, facts: CoupFacts, j: PlayJudgement, fou
         found.add(
             "remedy-not-allowed",
             replace(facts.where, span=d.span if d.span.line else facts.where.span),
-            f"{table.letter(facts.other)} forces {pairs_text(tuple(forced))}: a demand only moves a checker "
-            "from his second table into his first",
             who=facts.other,
             detail="force",
-            consequence="the play is judged as written, without the demand (RULES.md §3.8 P5; 003 §213)",
         )
         return j
     if j.violation not in ("must-fill", "must-conserve"):
@@ -162,49 +155,37 @@ def _forced_by_demand(table: TableState, facts: CoupFacts, j: PlayJudgement, fou
     return j._replace(legal=True, violation=None, rule=None)
 
 
-def _play_as_written(facts: CoupFacts) -> tuple[Play | None, tuple[str, str, str | None, str] | None]:
-    """The checkers moved as written, legal or not; or the problem (kind, message,
-    detail, rule) of a move that goes backwards or starts from an empty point."""
+def _play_as_written(facts: CoupFacts) -> tuple[Play | None, tuple[str, str | None] | None]:
+    """The checkers moved as written, legal or not; or the problem (kind, detail) of a
+    move that goes backwards (RULES.md §3.1, §9.6) or starts from an empty point (§9.6)."""
     assert facts.position is not None
     counts = list(facts.position.mover)
     for p, q in facts.pairs:
         if not (1 <= p < q <= 25):
-            head = f"{facts.side} moves {p}/{q}: checkers only move forward from 1..24 to 2..24 or off"
-            return None, ("illegal-move", head, "wrong-distance", "§3.1, §9.6")
+            return None, ("illegal-move", "wrong-distance")
         if counts[p] <= 0:
-            head = f"{facts.side} moves {p}/{q if q != 25 else 'off'} but has no checker on {p}"
-            return None, ("missing-checker", head, None, "§9.6")
+            return None, ("missing-checker", None)
         counts[p] -= 1
         counts[q] += 1
     steps = tuple(facts.pairs)
     return Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0), None
 
 
-def _go_on_from_nearest(
-    table: TableState, facts: CoupFacts, problem: tuple[str, str, str | None, str], found: Findings
-) -> bool:
+def _go_on_from_nearest(table: TableState, facts: CoupFacts, kind: str, found: Findings) -> bool:
     """A move the record cannot make, taken as a typo: one finding with the legal play
     nearest to what is written ("did you mean"), and the walk goes on from it."""
     assert facts.position is not None
     written = pairs_text(facts.moves)
-    nearest, clear = nearest_plays(written, legal_plays(facts.position, facts.roll, table.profile).plays)
+    nearest, _clear = nearest_plays(written, legal_plays(facts.position, facts.roll, table.profile).plays)
     if not nearest:
         return False
     proposal = nearest[0]
-    how = (
-        "the legal play nearest to what is written"
-        if clear
-        else f"the first of {len(nearest)} legal plays as near to what is written"
-    )
     found.add(
-        problem[0],
+        kind,
         facts.where,
-        f"{problem[1]}; did you mean {proposal.text()}?",
         who=table.seat_of.get(facts.side, facts.side),
         detail="did-you-mean",
         alternatives=tuple(p.text() for p in nearest[:8]),
-        consequence=f"a mistake of the record: verification goes on from {proposal.text()}, {how} "
-        f"(RULES.md {problem[3]})",
     )
     facts.moves = tuple(proposal.steps)
     facts.pairs = list(proposal.steps)
@@ -233,24 +214,15 @@ def judge_illegal_play(
     kind = VIOLATION_KIND.get(v, "illegal-move")
     if kind in ("must-fill", "must-conserve"):
         return  # reported with its école (RULES.md §7.7)
-    if remedy_by is None:
-        consequence = "the play stands unless the opponent had it corrected (RULES.md §9.5; 003 §211-216)"
-    else:
-        consequence = f"played again as {remedy_by[1]} at {remedy_by[0]}'s demand (RULES.md §9.5; 003 §211-216)"
     alts = tuple(p.text() for p in j.alternatives[:8])
-    more = f" (+{len(j.alternatives) - 8} more)" if len(j.alternatives) > 8 else ""
-    played = j.play.text() if j.play is not None else "?"
     found.add(
         kind,
         facts.where,
-        f"{facts.side} plays {played}: {v.replace('-', ' ')} (RULES.md {j.rule or '§3'}); "
-        f"legal: {', '.join(alts) or 'none'}{more}",
         who=facts.roller,
         detail=v,
         alternatives=alts,
         outcome=None if remedy_by is None else "remedied",
         remedy=remedy_by,
-        consequence=consequence,
     )
 
 
@@ -266,21 +238,14 @@ def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findin
     by = table.seat_of.get(rep.who, rep.who)
     if by not in ("A", "B"):
         by = facts.other
-    head = (
-        f"{side} replays his throw as"
-        if by == facts.roller
-        else f"{table.letter(by)} has {side}'s throw played again as"
-    )
     rj = judge_play(pos, roll, rmoves, profile)
     rplay = rj.play
     if rplay is None:
         found.add(
             "remedy-not-allowed",
             rw,
-            f"{head} {pairs_text(rmoves)}, which cannot be played ({(rj.violation or 'illegal').replace('-', ' ')})",
             who=by,
             detail="not-executable",
-            consequence="the play as first written stands (RULES.md §9.5)",
         )
         return None
     assert facts.judgement is not None  # the first play was judged before its replay
@@ -290,11 +255,9 @@ def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findin
         found.add(
             "remedy-not-allowed",
             rw,
-            f"{head} {rplay.text()}: " + "; ".join(t for _d, t in problems),
             who=by,
             detail=problems[0][0],
             alternatives=tuple(pl.text() for pl in rj.alternatives[:8]),
-            consequence="the game goes on from the replay as the table played it (RULES.md §9.5)",
         )
     cs_r, pos_r = play_outcome(pos, roll, rplay, profile)
     return (rplay, cs_r, pos_r, by)
@@ -311,12 +274,9 @@ def judge_replay_forced(
             found.add(
                 "remedy-not-allowed",
                 facts.where,
-                f"{table.letter(facts.other)} made {facts.side} stay and play {facts.play.text()}, which is illegal: "
-                f"{(judgement.violation or '').replace('-', ' ')} (RULES.md {judgement.rule or '§3'})",
                 who=facts.other,
                 detail="illegal",
                 alternatives=tuple(x.text() for x in judgement.alternatives[:8]),
-                consequence="the game goes on from the play as the table made it (RULES.md §9.5)",
             )
         judgement = judgement._replace(legal=True, violation=None)
     return judgement

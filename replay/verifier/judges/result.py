@@ -92,9 +92,7 @@ def check_result(table: TableState, text: str, found: Findings) -> None:
         found.add(
             "result-mismatch",
             where,
-            f'Result "{v}" does not follow the record',
             facts=tuple(problems),
-            consequence="the Result header must follow the record (RULES.md §8.1-8.2)",
         )
 
 
@@ -178,14 +176,7 @@ def after_end(table: TableState, where: Where, found: Findings) -> None:
     found.add(
         "play-after-end",
         where,
-        f"play goes on although {table.partie.over}",
         detail="marque" if marque else "partie",
-        consequence=(
-            "a marqué ends when someone leaves while someone has six holes: its result "
-            "should be written here (RULES.md §8.2)"
-            if marque
-            else "the first to twelve holes wins; later coups do not count (RULES.md §8.1)"
-        ),
     )
 
 
@@ -261,9 +252,7 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
         found.add(
             "marque-result-mismatch",
             table.where(None, el.span),
-            "the written result does not follow the marqué's holes",
             facts=tuple(problems),
-            consequence="the score sheet must follow the holes of the record (RULES.md §8.2)",
         )
     table.releve_over = True
 

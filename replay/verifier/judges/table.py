@@ -84,7 +84,6 @@ class Pending:
     where: Where
     entitled: int | None
     marked: int | None
-    message: str
     erase: int = 0
     detail: str | None = None
     alternatives: tuple[str, ...] = ()

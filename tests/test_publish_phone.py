@@ -1,0 +1,59 @@
+"""A game page on a phone (360 px wide): the header's cells wrap between words, never
+inside one, and the final score's cell keeps each player's score whole (issue 25, a
+page nit: « Marque finale » took the width and its score broke mid-word)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from publish_helpers import CHROMIUM, have_chromium
+
+from trictrac.publish.site import publish_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not have_chromium(), reason="/usr/bin/chromium is not installed"),
+]
+
+#: for each header cell: its words' line boxes (a word cut in two has two), and the
+#: final score's sides (each on one line)
+MEASURE = """() => {
+  const cut = [];
+  for (const dd of document.querySelectorAll('header dd')) {
+    const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(n.data))) {
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) cut.push(m[0]);
+      }
+    }
+  }
+  const sides = [...document.querySelectorAll('.final-score .final-side')].map(s => {
+    const r = document.createRange(); r.selectNodeContents(s);
+    return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size;
+  });
+  const dd = [...document.querySelectorAll('header dd')].pop().getBoundingClientRect();
+  return {cut, sides, right: dd.right, width: innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800)])
+def test_the_header_wraps_between_words(tmp_path: Path, size: tuple[int, int]) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    publish_files([ROOT / "fixtures" / "records" / "douze_trous.trn"], tmp_path, lang="fr")
+    page = next(p for p in sorted(tmp_path.glob("0001-*.html")))
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            tab = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            tab.goto(page.as_uri())
+            got = tab.evaluate(MEASURE)
+        finally:
+            browser.close()
+    assert got["cut"] == [], got
+    assert got["sides"] == [1, 1], got
+    assert got["right"] <= got["width"], got
