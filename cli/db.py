@@ -16,12 +16,13 @@ import shlex
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
 
 from ..club import queries
-from ..club.db import DatabaseMissing, GameNotFound, delete_game, game_history, open_db
+from ..club.db import DatabaseMissing, GameNotFound, _connect_readonly, delete_game, game_history, open_db
 from ..club.importer import import_records, reverify
 from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
@@ -227,7 +228,7 @@ def import_cmd(
     else:
         _print_report(report, names)
     if report.imported:
-        _warn_lookalikes(_query(database, lambda d: [n for (n,) in d.conn.execute("SELECT name FROM players")]))
+        _warn_lookalikes(_player_names(database))
     ctx = click.get_current_context()
     ctx.exit(2 if report.unreadable else 1 if report.failed else 0)
 
@@ -267,6 +268,15 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool) -
         for f in report.failures:
             click.echo(f"  {f.render()}", err=True)
     click.get_current_context().exit(1 if report.failures else 0)
+
+
+def _player_names(path: str) -> list[str]:
+    """The stored players' names, read through plain sqlite3 (no sqlite-utils to load after an import)."""
+    conn = _connect_readonly(Path(path))
+    try:
+        return [n for (n,) in conn.execute("SELECT name FROM players")]
+    finally:
+        conn.close()
 
 
 def _warn_lookalikes(names: Sequence[str]) -> None:

@@ -201,7 +201,9 @@ def _read_players(path: Path) -> list[str]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise BadInput(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    names = list(dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")))
+    names = list(
+        dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
+    )
     if len(names) < 4:
         raise BadInput(f"{path}: {len(names)} player names; --players needs at least 4 (a partie à quatre)")
     return names

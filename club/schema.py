@@ -449,15 +449,33 @@ def _foreign_keys_off(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def _create_missing(conn: sqlite3.Connection) -> None:
-    from sqlite_utils import Database
-
     for sql in (TABLES, INDEXES, VIEWS, CUSTOM_FTS):
         for stmt in _statements(sql):
             conn.execute(stmt)
-    db = Database(conn, execute_plugins=False)
     for table, columns in FTS:
-        if not db[f"{table}_fts"].exists():
-            db.table(table).enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (f"{table}_fts",)).fetchone():
+            _enable_fts(conn, table, columns)
+
+
+def _enable_fts(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> None:
+    """The FTS5 index sqlite-utils' ``enable_fts(columns, create_triggers=True)`` makes (the
+    same statements, so that Datasette finds it as ever), filled from the rows; written here
+    so that an import does not load sqlite-utils (and numpy with it: ~0.15 CPU s a process)."""
+    cols = ", ".join(f'"{c}"' for c in columns)
+    new = ", ".join(f'new."{c}"' for c in columns)
+    old = ", ".join(f'old."{c}"' for c in columns)
+    fts = f"{table}_fts"
+    conn.execute(
+        f'CREATE VIRTUAL TABLE "{fts}" USING FTS5 (\n'
+        + "".join(f'    "{c}",\n' for c in columns)
+        + f"    tokenize='{FTS_TOKENIZE}',\n    content=\"{table}\"\n)"
+    )
+    conn.execute(f'INSERT INTO "{fts}" (rowid, {cols}) SELECT rowid, {cols} FROM "{table}"')
+    ins = f'INSERT INTO "{fts}" (rowid, {cols}) VALUES (new.rowid, {new});'
+    dele = f'INSERT INTO "{fts}" ("{fts}", rowid, {cols}) VALUES(\'delete\', old.rowid, {old});'
+    conn.execute(f'CREATE TRIGGER "{table}_ai" AFTER INSERT ON "{table}" BEGIN\n  {ins}\nEND')
+    conn.execute(f'CREATE TRIGGER "{table}_ad" AFTER DELETE ON "{table}" BEGIN\n  {dele}\nEND')
+    conn.execute(f'CREATE TRIGGER "{table}_au" AFTER UPDATE ON "{table}" BEGIN\n  {dele}\n  {ins}\nEND')
 
 
 def free_label(
