@@ -363,7 +363,14 @@ def delete_cmd(database: str, game: str, as_json: bool) -> None:
     help="Where to write the metadata (default: NAME.metadata.json beside the database).",
 )
 @click.option("--club", help="The club's name, for the title.")
-def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(["fr", "en"]),
+    default="fr",
+    show_default=True,
+    help="The language of the titles, descriptions and labels (the catalogue's club.ds.* words).",
+)
+def datasette_cmd(database: str, output: str | None, club: str | None, lang: str) -> None:
     """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
     readable game labels, search, and canned queries (standings, a player's games, the
     écoles of a game, the games with disputed scores); and beside it NAME.plugins/, a
@@ -372,13 +379,14 @@ def datasette_cmd(database: str, output: str | None, club: str | None) -> None:
     \b
     Examples:
       trictrac db datasette club.db --club "Cercle de Rouen"
+      trictrac db datasette club.db --lang en
       datasette club.db -m club.metadata.json --plugins-dir club.plugins
     """
     from ..club.datasette import plugins_path, write_metadata, write_plugins
 
     _open(database).close()  # a club database (and migrated when it is an older one)
     try:
-        path = write_metadata(database, output, club)
+        path = write_metadata(database, output, club, lang)
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(f"cannot write the metadata: {e}") from None

@@ -108,14 +108,11 @@ SHEETS = "feuilles.html"
 
 
 def _result_of(report: Any, record: Any, L: Any) -> str:
-    res = record.headers.get("Result", "")
-    fs = getattr(report, "final_score", None)
-    if fs is not None and not res:
-        try:
-            return L("holes_result", a=fs.a.holes, b=fs.b.holes)
-        except AttributeError:
-            return ""
-    return res
+    """The game's result in words, from its one result (``replay.result.game_result``): what
+    ``check``, the database and the standings say (a game not verified: its written result)."""
+    from ..replay.result import game_result
+
+    return game_result(report, record).text(L)
 
 
 def player_pages(names: Iterable[str]) -> dict[str, str]:

@@ -116,6 +116,7 @@ from .recover import first_expected, recovered
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..notation.reader import ParsedRecord
+    from .result import GameResult
     from .scoring import ScoringEvent
 
 __all__ = [
@@ -245,6 +246,13 @@ class GameReport:
         """Every finding of the game, the counted ones past the cap too."""
         return len(self.findings) + sum(self.more_findings.values())
 
+    def result(self, record: Any = None) -> GameResult:
+        """The game's one result (``replay.result.game_result``; ``record`` gives the seats
+        of the marqués of a partie of three or four)."""
+        from .result import game_result
+
+        return game_result(self, record)
+
     def more_lines(self) -> list[str]:
         """One line per kind of the findings past the cap: ``… N more findings of kind K``."""
         return [
@@ -312,6 +320,7 @@ class GameReport:
             "marques": list(self.marques),
             "double_holes": dict(self.double_holes),
             "partie": self.partie,
+            "result": self.result().as_dict(),
             "diagnostics": [d.as_dict() for d in self.diagnostics],
             "notes": [n.say(lang) for n in self.notes],
         }

@@ -250,6 +250,7 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
     table.marques.append(
         {
             "number": table.marque,
+            "seats": [table.letter("A"), table.letter("B")],  # who played it (parties of three, four)
             "winner": exp_winner,
             "holes": [ha, hb],
             "value": value,
