@@ -99,6 +99,14 @@ from .common import BadInput, profile_option, progress
     show_default=True,
     help="With --inject: put the mistakes in one partie out of N only.",
 )
+@click.option(
+    "--first",
+    type=click.IntRange(0, None),
+    default=0,
+    show_default=True,
+    help="The index of the first partie: parts made with --first 0, N, 2N… and joined are the file "
+    "made at once (each partie, its players, date and mistakes drawn from the seed and its index).",
+)
 @profile_option
 @click.option(
     "-o",
@@ -122,6 +130,7 @@ def selfplay(
     seasons: int | None,
     first_season: int,
     inject_every: int,
+    first: int,
     profile: Profile | None,
     output: Path | None,
 ) -> None:
@@ -172,16 +181,20 @@ def selfplay(
     with stack:
         bar = stack.enter_context(progress(n if output else 0, "selfplay"))  # on a terminal only
         rng = random.Random(f"inject:{seed}")
-        draw = random.Random(f"club:{seed}")  # players and dates: their own generator, the games unchanged
-        for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques, bots=bots)):
-            _club_headers(rec.headers, draw, names, seasons, first_season)
+        per_partie = bool(first) or names is not None or seasons is not None
+        games = generate(n, seed, kind, compact, prof, marques=marques, bots=bots, start=first)
+        for i, rec in enumerate(games, start=first):
+            # players and dates: a generator of their own for each partie, the games unchanged
+            _club_headers(rec.headers, random.Random(f"club:{seed}:{i}"), names, seasons, first_season)
+            if inject_k and per_partie:
+                rng = random.Random(f"inject:{seed}:{i}")  # a club's archive: each partie its own mistakes
             if inject_k and i % inject_every == 0:
                 try:
                     rec, done = inject(rec, inject_k, rng, kind_list, prof)
                 except InjectError as e:
                     raise BadInput(str(e)) from None
                 truth_rows.append({"game": i, "injected": [d.as_dict() for d in done]})
-            if i:
+            if i > first:
                 out.write("\n")
             out.write(write_record(rec))
             bar.update(1)

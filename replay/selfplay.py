@@ -423,14 +423,16 @@ def selfplay(
     *,
     marques: int | None = None,
     bots: Mapping[str, BotCoup] | None = None,
+    start: int = 0,
 ) -> Iterator[Record]:
     """``n`` parties from one seed (game ``i`` uses its own generator seeded from
-    ``(seed, i)``, so a game does not depend on the ones before it).  ``kind``:
+    ``(seed, i)``, so a game does not depend on the ones before it; ``start``: the first
+    game's index, so that an archive made in parts is the archive made at once).  ``kind``:
     ``douze-trous``, ``a-ecrire`` (``marques`` default 4), or a partie of three or four
     players (:data:`MULTI`: ``a-tourner``, ``chouette``, ``a-quatre``)."""
     if kind not in ("douze-trous", "a-ecrire") and kind not in MULTI:
         raise ValueError(f"unknown kind of partie {kind!r}")
-    for i in range(n):
+    for i in range(start, start + n):
         rng = random.Random(f"{seed}:{i}:{kind}")
         if kind in MULTI:
             rec = play_partie_multi(rng, kind, profile, compact=compact, marques=marques)
