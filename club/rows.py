@@ -169,6 +169,7 @@ class _RowsWalker(RecordVisitor[None]):
         self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
+        self.mark_rows = _MarkRow(0, gid, 0, 0, "before", "A", self.opponent)  # one visitor, reused
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -252,9 +253,12 @@ class _RowsWalker(RecordVisitor[None]):
     def _actions(self, coup: Coup, cid: int) -> None:
         marks = self.rows.marks
         k = 0
+        visitor = self.mark_rows
+        visitor.side = coup.side
         for phase, actions in (("before", coup.before), ("after", coup.after)):
             for a in actions:
-                marks.append(_mark_row(len(marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
+                visitor.base = [len(marks) + 1, self.gid, cid, k, phase]
+                marks.append(visitor.of(a))
                 if type(a) is Comment:
                     self._comment(a, cid)
                 k += 1
@@ -287,6 +291,7 @@ def _build_rows(
     source: str | None,
     season_start_month: int,
     engine_version: str,
+    key: str | None = None,
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -301,7 +306,7 @@ def _build_rows(
         game=[  # GAME_COLS
             gid,
             game_label(h, date_iso),
-            game_key(h, gid),
+            key or game_key(h, gid),
             h.get("Event"),
             h.get("Site"),
             h.get("Date"),

@@ -73,7 +73,7 @@ def _source_text(raw: Any, rec: Record, base: int = 0) -> str | None:
     if not rec.span.line or rec.span.end_line < rec.span.line:
         return None
     raw.seek(rec.span.offset - base)
-    data = b"".join(raw.readline() for _ in range(rec.span.end_line - rec.span.line + 1))
+    data = b"".join(itertools.islice(raw, rec.span.end_line - rec.span.line + 1))  # the lines, read in C
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -153,6 +153,7 @@ class _Work:
                 source=t.source,
                 season_start_month=self.season_rule,
                 engine_version=self.engine,
+                key=t.key or None,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
