@@ -152,7 +152,7 @@ class _GameRows:
     names: dict[str, str]  # seat -> player name
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
-    coups: list[list[Any]] = field(default_factory=list)
+    coups: list[tuple[Any, ...]] = field(default_factory=list)  # _COUP_ROW
     marks: list[list[Any]] = field(default_factory=list)
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
@@ -226,29 +226,28 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def visit_coup(self, coup: Coup) -> None:
-        # ~290 coups a game: one row list, no per-coup bookkeeping (_coup_index builds
-        # the keys of findings from these rows, only for a game that has findings)
-        coups, marque = self.rows.coups, self.marque
-        cid = len(coups) + 1
-        side, roll, moves, span = coup.side, coup.roll, coup.moves, coup.span
+        # ~290 coups a game: one tuple each, in the order of the store's columns (it binds
+        # them as they are: club.store), no per-coup bookkeeping (_coup_index builds the
+        # keys of findings from these rows, only for a game that has findings)
+        coups = self.rows.coups
+        seq = len(coups)
+        moves, span = coup.moves, coup.span
+        roll = coup.roll
         coups.append(
-            [
-                cid,
-                self.gid,
+            (
                 self.releve_id,
-                marque[0] if marque else None,
-                cid - 1,
+                seq,
                 coup.number,
-                side,
+                coup.side,
                 roll[0],
                 roll[1],
                 " ".join(map(_move_text, moves)) if moves else "-",
                 span.line or None,
                 span.col or None,
-            ]
+            )
         )
         if coup.before or coup.after:
-            self._actions(coup, cid)
+            self._actions(coup, seq + 1)
 
     def _actions(self, coup: Coup, cid: int) -> None:
         marks = self.rows.marks
@@ -380,11 +379,12 @@ def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[
     marques, releves = rows.marques, rows.releves
     keys: dict[tuple[int, int, int], int] = {}
     lines = []
-    for c in rows.coups:  # id 0, releve_id 2, marque_id 3, number 5, line 10
-        mnum = marques[c[3] - 1][2] if c[3] else 0
-        rnum = releves[c[2] - 1][3] if c[2] else 0
-        keys.setdefault((mnum, rnum, c[5]), c[0])
-        lines.append((c[10], c[0]))
+    for c in rows.coups:  # releve_id 0, seq 1, number 2, line 7; a coup's local id is its seq + 1
+        rel = releves[c[0] - 1] if c[0] else None
+        mloc = rel[2] if rel else None  # the relevé's marqué
+        mnum = marques[mloc - 1][2] if mloc else 0
+        keys.setdefault((mnum, rel[3] if rel else 0, c[2]), c[1] + 1)
+        lines.append((c[7], c[1] + 1))
     return keys, lines
 
 
@@ -398,7 +398,7 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[A
         key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
         index = _get(f, "index")
         cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else None
-        if cid is not None and key[2] and rows.coups[cid - 1][5] != key[2]:
+        if cid is not None and key[2] and rows.coups[cid - 1][2] != key[2]:
             cid = None  # the verifier counted a coup the record left out (recovered from): by number
         if cid is None:
             cid = coup_keys.get(key)
