@@ -30,6 +30,25 @@ from .store import _known_file
 
 
 def _engine_version() -> str:
+    # The installed METADATA's Version line, found on sys.path as importlib.metadata finds it,
+    # without loading importlib.metadata (and the email package with it) in every import.
+    import sys
+
+    for entry in sys.path:
+        try:
+            found = sorted(Path(entry or ".").glob("trictrac_records-*.dist-info/METADATA"))
+        except OSError:
+            continue
+        for meta in found:
+            try:
+                with open(meta, encoding="utf-8") as fh:
+                    for line in fh:
+                        if line.startswith("Version:"):
+                            return line.split(":", 1)[1].strip()
+                        if not line.strip():
+                            break
+            except OSError:
+                continue
     from importlib.metadata import PackageNotFoundError, version
 
     try:
