@@ -22,7 +22,7 @@ expected result in the unit the partie is won in: the stake times its multiplier
 douze trous (RULES.md §8.1: ``2·win - 1`` when the partie is played without bredouille,
 the default), the marqué's value à écrire (§8.2).  A finished partie (or marqué) is
 worth exactly its result.  The choices of a throw are taken from the rules engine
-(``replay.moves.legal_plays``, ``replay.game.Game.apply_coup``): the course of a coup,
+(``replay.rules.moves.legal_plays``, ``replay.rules.game.Game.apply_coup``): the course of a coup,
 its marks, holes, bredouille, leave and sortie are the rules' own.
 """
 

@@ -121,7 +121,7 @@ def side_features(me: tuple[int, ...], opp: tuple[int, ...]) -> list[float]:
 
 def throw_features(pos: Position, profile: Profile = DEFAULT_PROFILE) -> list[float]:
     """:data:`THROW_FEATURES`: what the mover's next throw entitles each side to, on
-    average over the 21 throws (``replay.scoring.score_roll``)."""
+    average over the 21 throws (``replay.rules.scoring.score_roll``)."""
     mover = other = 0.0
     for roll, w in _WEIGHTS:
         sc = score_roll(pos, roll, profile)

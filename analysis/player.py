@@ -1,6 +1,6 @@
 """Players for ``trictrac selfplay --bot NAME`` and the match (:mod:`.match`).
 
-* ``heuristic`` — the project's bot (``replay.selfplay.bot_coup``: a one-throw
+* ``heuristic`` — the project's bot (``replay.generate.selfplay.bot_coup``: a one-throw
   evaluation of the pleins, the coin and the checkers exposed, and a stated rule for
   s'en aller / rester);
 * ``random`` — a legal play drawn at random, leaving at random when it may;
@@ -32,7 +32,7 @@ FULL = 3
 
 
 def throw(rng: random.Random) -> tuple[int, int]:
-    """Two dice, larger first (the same draws as ``replay.selfplay``)."""
+    """Two dice, larger first (the same draws as ``replay.generate.selfplay``)."""
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     return (a, b) if a >= b else (b, a)
 

@@ -1,7 +1,7 @@
 """Game analysis: every coup's choices ranked, the written choice's loss, its class,
 and each player's summary (``trictrac analyse --game``; docs/analysis.md).
 
-For each coup of a record (replayed by the rules engine, ``replay.game``: the marks
+For each coup of a record (replayed by the rules engine, ``replay.rules.game``: the marks
 are the rules' own, only the plays and the s'en aller / rester decisions are read),
 the roller's choices of his throw — each legal play, and leaving when the throw
 completes a hole (RULES.md §6.1) — are valued by :meth:`Evaluator.rank`: the best
@@ -72,7 +72,7 @@ def _choice_dict(r: Ranked) -> dict[str, Any]:
 
 
 def _written_choice(game: Game, coup: Coup, roll: tuple[int, int]) -> Choice:
-    """The choice the record wrote (the same reading as ``replay.game``)."""
+    """The choice the record wrote (the same reading as ``replay.rules.game``)."""
     from ..replay.rules.game import _Said
 
     said = _Said(coup)

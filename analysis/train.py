@@ -3,7 +3,7 @@
 Reproducible: the same options give the same ``weights.json`` (the parties are played
 from ``--seed``; numpy's least squares and the logistic fit are deterministic).
 
-* **Games.**  Round 1: the project's heuristic bot (``replay.selfplay.bot_coup``)
+* **Games.**  Round 1: the project's heuristic bot (``replay.generate.selfplay.bot_coup``)
   plays both sides of ``--games`` parties en douze trous; each further round
   (``--rounds``) plays them again with the evaluator just fitted (the ``analyse``
   player, static value), so that the positions and the leaves are those of better play.

@@ -1,7 +1,7 @@
 """A federation-size club database, and the queries a club runs on it, timed (issue 30).
 
 ``python -m trictrac.bench.federation -n 10000 --players 200 --seasons 3 -o fed.trn --db fed.db``
-self-plays ``n`` parties (``replay.selfplay``) between ``players`` named players over
+self-plays ``n`` parties (``replay.generate.selfplay``) between ``players`` named players over
 ``seasons`` calendar years (one game in ``--inject-every`` gets one table mistake, so
 that findings, écoles and their words are there to search), imports them
 (``club.importer.import_records``), then times each query (best of a few runs) and
@@ -39,7 +39,7 @@ def player_names(n: int) -> list[str]:
 def parties(n: int, players: int, seasons: int, seed: int = 1, inject_every: int = 5) -> Iterator[Record]:
     """``n`` self-played parties en douze trous, each between two of ``players`` players
     on a date of one of ``seasons`` years from 2024 (``Event``, ``Date``, ``A``, ``B``,
-    ``Round`` set); one in ``inject_every`` carries one table mistake (``replay.inject``)."""
+    ``Round`` set); one in ``inject_every`` carries one table mistake (``replay.generate.inject``)."""
     from ..replay.generate.inject import InjectError, inject
     from ..replay.generate.selfplay import selfplay
 

@@ -42,7 +42,7 @@ def game_coups(
     seed: int, profiles: Sequence[Profile] = (DEFAULT_PROFILE,), max_coups: int = 400
 ) -> Iterator[tuple[Position, tuple[int, int], Play, tuple[int, ...], Profile]]:
     """Endless ``(position, roll, play, unplayable numbers, profile)`` of games between
-    the bots of ``replay.selfplay``, one profile per game in turn (a new relevé after a
+    the bots of ``replay.generate.selfplay``, one profile per game in turn (a new relevé after a
     sortie; a new game after ``max_coups``)."""
     rng = random.Random(seed)
     g = 0

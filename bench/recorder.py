@@ -1,7 +1,7 @@
 """The recorder's response time (issue 26): from the Enter that writes a coup to the
 updated state, at coup 300 and at coup 10,000 of one record (target: 20 ms both).
 
-A partie à écrire of many marqués is self-played (``replay.selfplay``) and re-entered
+A partie à écrire of many marqués is self-played (``replay.generate.selfplay``) and re-entered
 coup by coup through a :class:`~trictrac.replay.recorder.recording.RecordingSession` writing a
 file (lock, append, fsync included); around each probe the Enter that completes a
 coup is timed with everything the terminal then shows (``state``, ``screen``, the

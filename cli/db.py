@@ -17,18 +17,19 @@ import shlex
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
 
 from ..club import queries
-from ..club.db import DatabaseMissing, GameNotFound, delete_game, game_history, open_db
+from ..club.db import DatabaseMissing, GameNotFound, _connect_readonly, delete_game, game_history, open_db
 from ..club.importer import import_records, reverify
 from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
 from ..notation.names import describe_oddities, lookalikes, one_line
 from ..notation.textio import terminal_safe
-from ..words import Words
+from ..words import Words, words
 from .common import (
     BadInput,
     echo_json,
@@ -244,7 +245,7 @@ def import_cmd(
     else:
         _print_report(report, names, lang)
     if report.imported:
-        _warn_lookalikes(_query(database, lambda d: [n for (n,) in d.conn.execute("SELECT name FROM players")]), lang)
+        _warn_lookalikes(_player_names(database), lang)
     ctx = click.get_current_context()
     ctx.exit(2 if report.unreadable else 1 if report.failed else 0)
 
@@ -292,6 +293,15 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool, l
         for f in report.failures:
             click.echo(f"  {f.render()}", err=True)
     click.get_current_context().exit(1 if report.failures else 0)
+
+
+def _player_names(path: str) -> list[str]:
+    """The stored players' names, read through plain sqlite3 (no sqlite-utils to load after an import)."""
+    conn = _connect_readonly(Path(path))
+    try:
+        return [n for (n,) in conn.execute("SELECT name FROM players")]
+    finally:
+        conn.close()
 
 
 def _warn_lookalikes(names: Sequence[str], lang: Words | None = None) -> None:
@@ -416,8 +426,14 @@ def delete_cmd(database: str, game: str, as_json: bool, lang: Words) -> None:
     help="Where to write the metadata (default: NAME.metadata.json beside the database).",
 )
 @click.option("--club", help="The club's name, for the title.")
-@lang_option
-def datasette_cmd(database: str, output: str | None, club: str | None, lang: Words) -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(["fr", "en"]),
+    default="fr",
+    show_default=True,
+    help="The language of the titles, descriptions and labels (the catalogue's club.ds.* words).",
+)
+def datasette_cmd(database: str, output: str | None, club: str | None, lang: str) -> None:
     """Write the Datasette metadata of DATABASE: titles, descriptions, column labels,
     readable game labels, search, and canned queries (standings, a player's games, the
     écoles of a game, the games with disputed scores); and beside it NAME.plugins/, a
@@ -426,20 +442,21 @@ def datasette_cmd(database: str, output: str | None, club: str | None, lang: Wor
     \b
     Examples:
       trictrac db datasette club.db --club "Cercle de Rouen"
+      trictrac db datasette club.db --lang en
       datasette club.db -m club.metadata.json --plugins-dir club.plugins
     """
     from ..club.datasette import plugins_path, write_metadata, write_plugins
 
     _open(database).close()  # a club database (and migrated when it is an older one)
     try:
-        path = write_metadata(database, output, club)
+        path = write_metadata(database, output, club, lang)
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(f"cannot write the metadata: {e}") from None
     q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
     click.echo(
         terminal_safe(
-            lang(
+            words(lang)(
                 "dbcli.datasette_wrote",
                 path=path,
                 command=f"datasette {q(database)} -m {q(str(path))} --plugins-dir {q(str(plugins))}",

@@ -1,6 +1,6 @@
 """``trictrac record``: write a game coup by coup as it is played (issue 16).
 
-Wiring only: the session (``replay.recording``) knows the rules and writes the file;
+Wiring only: the session (``replay.recorder.recording``) knows the rules and writes the file;
 this module is the terminal front end, with prompt_toolkit (completion of the throws
 and plays, validation as you type, key bindings, a toolbar).  docs/recorder.md.
 """
@@ -26,7 +26,7 @@ HELP = (
     "commandes : /b /s /u /c texte /q"
 )
 #: the recorder's own words (issue 25's catalogue swaps them); the rules' words come
-#: from the session (``replay.recording``: findings, claims, worth)
+#: from the session (``replay.recorder.recording``: findings, claims, worth)
 WORDS = {
     "frame": "{side} jette {a}-{b} — les points sont ceux de {side} (son talon est 1)",
     "plays": "jeux (points de {side}) :",

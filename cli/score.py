@@ -1,7 +1,7 @@
 """``trictrac score``: the club score keeper's calculator (docs/score.md).
 
-Wiring only: the rules are in ``replay.ledger`` (points, holes, bredouille) and
-``replay.partie`` (marqués, payments, kinds of partie).
+Wiring only: the rules are in ``replay.rules.ledger`` (points, holes, bredouille) and
+``replay.rules.partie`` (marqués, payments, kinds of partie).
 """
 
 from __future__ import annotations

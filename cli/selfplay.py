@@ -72,6 +72,41 @@ from .common import BadInput, profile_option, progress
     default=None,
     help="The bot in seat B (default: the same as --bot).",
 )
+@click.option(
+    "--players",
+    "players_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A file of player names, one a line: each partie draws its players from it (seeded).",
+)
+@click.option(
+    "--seasons",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Date each partie on a day drawn from this many seasons (calendar years from --first-season).",
+)
+@click.option(
+    "--first-season",
+    type=click.IntRange(1, 9999),
+    default=2024,
+    show_default=True,
+    help="The year of the first season of --seasons.",
+)
+@click.option(
+    "--inject-every",
+    type=click.IntRange(1, None),
+    default=1,
+    show_default=True,
+    help="With --inject: put the mistakes in one partie out of N only.",
+)
+@click.option(
+    "--first",
+    type=click.IntRange(0, None),
+    default=0,
+    show_default=True,
+    help="The index of the first partie: parts made with --first 0, N, 2N… and joined are the file "
+    "made at once (each partie, its players, date and mistakes drawn from the seed and its index).",
+)
 @profile_option
 @click.option(
     "-o",
@@ -91,6 +126,11 @@ def selfplay(
     truth: Path | None,
     bot: str,
     against: str | None,
+    players_file: Path | None,
+    seasons: int | None,
+    first_season: int,
+    inject_every: int,
+    first: int,
     profile: Profile | None,
     output: Path | None,
 ) -> None:
@@ -101,10 +141,16 @@ def selfplay(
     table mistakes (kinds = the verifier's finding kinds) and the truth is written as
     JSON next to the output, to compare with `trictrac check --json`.
 
+    With --players FILE each partie's seats are players drawn from the file, and with
+    --seasons N each partie gets a date drawn from N seasons and the event
+    "Championnat YEAR": a club's or a federation's archive (docs/database.md).  The
+    same seed gives the same file.
+
     \b
     Example:
       trictrac selfplay -n 100 --seed 1 -o games.trn
       trictrac selfplay -n 20 --kind a-ecrire --inject 3 -o mistakes.trn
+      trictrac selfplay -n 10000 --players names.txt --seasons 3 --inject 1 --inject-every 5 -o fed.trn
     """
     prof = profile or DEFAULT_PROFILE
     if marques is not None and kind in MULTI and marques % (3 if kind == "a-tourner" else 2):
@@ -124,6 +170,7 @@ def selfplay(
             raise BadInput(f"unknown kind of mistake {bad[0]!r}; known: {', '.join(INJECT_KINDS)}")
     if inject_k and output is None and truth is None:
         raise BadInput("--inject needs -o FILE (or --truth FILE) to write the injected mistakes")
+    names = _read_players(players_file) if players_file else None
     truth_rows: list[dict[str, object]] = []
     out: TextIO
     stack = ExitStack()  # -o is replaced whole when every game is written, else left as it was
@@ -134,14 +181,20 @@ def selfplay(
     with stack:
         bar = stack.enter_context(progress(n if output else 0, "selfplay"))  # on a terminal only
         rng = random.Random(f"inject:{seed}")
-        for i, rec in enumerate(generate(n, seed, kind, compact, prof, marques=marques, bots=bots)):
-            if inject_k:
+        per_partie = bool(first) or names is not None or seasons is not None
+        games = generate(n, seed, kind, compact, prof, marques=marques, bots=bots, start=first)
+        for i, rec in enumerate(games, start=first):
+            # players and dates: a generator of their own for each partie, the games unchanged
+            _club_headers(rec.headers, random.Random(f"club:{seed}:{i}"), names, seasons, first_season)
+            if inject_k and per_partie:
+                rng = random.Random(f"inject:{seed}:{i}")  # a club's archive: each partie its own mistakes
+            if inject_k and i % inject_every == 0:
                 try:
                     rec, done = inject(rec, inject_k, rng, kind_list, prof)
                 except InjectError as e:
                     raise BadInput(str(e)) from None
                 truth_rows.append({"game": i, "injected": [d.as_dict() for d in done]})
-            if i:
+            if i > first:
                 out.write("\n")
             out.write(write_record(rec))
             bar.update(1)
@@ -153,3 +206,31 @@ def selfplay(
             raise BadInput(f"cannot write {path}: {e.strerror}") from None
         if output:
             click.echo(f"{n} games -> {output}; injected mistakes -> {path}", err=True)
+
+
+def _read_players(path: Path) -> list[str]:
+    """The names of a --players file: one a line, blank lines and ``#`` lines skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    names = list(
+        dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
+    )
+    if len(names) < 4:
+        raise BadInput(f"{path}: {len(names)} player names; --players needs at least 4 (a partie à quatre)")
+    return names
+
+
+def _club_headers(
+    headers: dict[str, str], rng: random.Random, names: list[str] | None, seasons: int | None, first: int
+) -> None:
+    """Seat players drawn from ``names`` and a date drawn from ``seasons`` years (in place)."""
+    if names is not None:
+        seats = [s for s in "ABCD" if s in headers]
+        for seat, name in zip(seats, rng.sample(names, len(seats))):
+            headers[seat] = name
+    if seasons is not None:
+        year = first + rng.randrange(seasons)
+        headers["Event"] = f"Championnat {year}"
+        headers["Date"] = f"{year}.{rng.randint(1, 12):02d}.{rng.randint(1, 28):02d}"

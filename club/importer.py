@@ -3,7 +3,7 @@
 ``import_records(db_path, paths)`` reads ``.trn`` files game by game
 (``notation.reader.iter_records``), writes each game canonically
 (``notation.writer.write_record``) and keys it by the SHA-256 of that text, verifies
-it (``replay.verify.verify``) and stores the game, its players, marqués, relevés,
+it (``replay.verifier.verify.verify``) and stores the game, its players, marqués, relevés,
 coups, every action of every coup, comments, the verifier's findings and the result
 of each seat.  The schema is in :mod:`trictrac.club.schema` and ``docs/database.md``.
 

@@ -11,7 +11,9 @@ import sqlite3
 from .schema import (
     CUSTOM_FTS,
     SCHEMA_VERSION,
+    V6_GAME_COLUMNS,
     VIEWS_V3,
+    VIEWS_V6,
     SchemaError,
     _statements,
     _table_statement,
@@ -239,6 +241,8 @@ def _migrate_4_to_5(conn: sqlite3.Connection) -> str:
         "source": "CASE WHEN rtrim(source, char(10)) = rtrim(canonical, char(10)) THEN NULL ELSE source END",
         "source_end_line": f"source_line + length({text}) - length(replace({text}, char(10), ''))",
     }
+    old_cols = {r[1] for r in conn.execute("PRAGMA table_info(games_v4)")} | set(pick)
+    game_cols = [c for c in game_cols if c in old_cols]  # the columns of later versions: their defaults
     conn.execute(
         f"INSERT INTO games ({', '.join(game_cols)}) SELECT {', '.join(pick.get(c, c) for c in game_cols)} "
         "FROM games_v4 ORDER BY rowid"
@@ -275,11 +279,54 @@ def _migrate_4_to_5(conn: sqlite3.Connection) -> str:
     return "5"
 
 
+def _migrate_5_to_6(conn: sqlite3.Connection) -> str:
+    """Version 6 (issue 25 item 3): each game's result stored once, ``games.kind``,
+    ``games.finished`` and ``games.winner`` (``replay.verifier.result.game_result``), which the
+    views, standings and canned queries read.  Filled from the stored rows: the kind from the
+    ``Partie`` header; a partie en douze trous is finished when a seat has won (its
+    ``results`` rows); a partie à écrire when its decided marqués reach the agreed number
+    (the marqués as written; ``db reverify --all`` takes them from the replay), its
+    seats' outcomes cleared while it is not.  Inside the caller's transaction."""
+    from ..notation.reader import parse_partie
+
+    have = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    for col, ddl in V6_GAME_COLUMNS:
+        if col not in have:
+            conn.execute(f"ALTER TABLE games ADD COLUMN {ddl}")
+    for view in VIEWS_V6:
+        conn.execute(f"DROP VIEW IF EXISTS {view}")  # made again by _create_missing
+    decided = dict(
+        conn.execute(
+            "SELECT game_id, COUNT(*) FROM marques WHERE NOT COALESCE(refait, 0) AND winner IN (seat_x, seat_y) "
+            "GROUP BY game_id"
+        ).fetchall()
+    )
+    winners = dict(conn.execute("SELECT game_id, seat FROM results WHERE outcome = 'win' AND seat IN ('A', 'B')"))
+    seats = dict(conn.execute("SELECT game_id, COUNT(*) FROM results GROUP BY game_id"))
+    updates, unfinished = [], []
+    for gno, partie in conn.execute("SELECT id, partie FROM games").fetchall():
+        parsed = parse_partie(partie) if partie else None
+        kind = parsed[0] if parsed is not None else "douze-trous"
+        if kind == "douze-trous":
+            winner = winners.get(gno)
+            updates.append((kind, int(winner is not None), winner, gno))
+            continue
+        finished = decided.get(gno, 0) >= ((parsed[1] if parsed else None) or 4)
+        if not finished:
+            unfinished.append((gno,))
+        winner = winners.get(gno) if finished and seats.get(gno, 0) <= 2 else None
+        updates.append((kind, int(finished), winner, gno))
+    conn.executemany("UPDATE games SET kind = ?, finished = ?, winner = ? WHERE id = ?", updates)
+    conn.executemany("UPDATE results SET outcome = NULL WHERE game_id = ?", unfinished)
+    return "6"
+
+
 MIGRATIONS = {
     "1": _migrate_1_to_2,
     "2": _migrate_2_to_3,
     "3": _migrate_3_to_4,
     "4": _migrate_4_to_5,
+    "5": _migrate_5_to_6,
 }  # stored version -> step to the next one (returns it)
 
 

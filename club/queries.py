@@ -462,7 +462,7 @@ def search(
 
 def club_stats(db: Database, *, profile: Any = None, corpus: bool = True) -> dict[str, Any]:
     """Club-level counts (games, players, coups, marks, écoles, findings by kind,
-    bredouille marqués, seasons, import failures) and, when ``replay.stats`` is built,
+    bredouille marqués, seasons, import failures) and, when ``replay.verifier.stats`` is built,
     the corpus statistics of the stored games (re-read from their canonical text).
 
     In the CLI: ``trictrac db stats``."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -40,6 +39,7 @@ from ..notation.record import (
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
 from ..notation.writer import write_action
 from ..replay.verifier.findings import FINDING_KINDS
+from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
 from .standings import MarqueRow, SeatRow, StandingGame
 
@@ -135,11 +135,12 @@ GAME_COLS = (
     "profile", "mode", "start_position", "result", "annotator", "n_releves", "n_marques", "n_coups",
     "n_findings", "verified", "stopped", "notes", "headers", "diagnostics", "canonical", "source",
     "source_file", "source_line", "source_end_line", "engine_version", "imported_at",
+    "kind", "finished", "winner",
 )  # fmt: skip
 G_SHA256, G_LABEL, G_KEY, G_DATE_ISO, G_SEASON = 0, 1, 2, 6, 7
 G_N_RELEVES, G_N_COUPS = 15, 17
 G_SOURCE_FILE, G_SOURCE_LINE, G_SOURCE_END = 26, 27, 28
-G_IMPORTED_AT = 30
+G_IMPORTED_AT, G_KIND = 30, 31
 assert [GAME_COLS[i] for i in (G_KEY, G_SEASON, G_N_COUPS, G_SOURCE_END, G_IMPORTED_AT)] == [
     "game_key", "season", "n_coups", "source_end_line", "imported_at"
 ]  # fmt: skip
@@ -151,7 +152,7 @@ class _GameRows:
     names: dict[str, str]  # seat -> player name
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
-    coups: list[list[Any]] = field(default_factory=list)
+    coups: list[tuple[Any, ...]] = field(default_factory=list)  # _COUP_ROW
     marks: list[list[Any]] = field(default_factory=list)
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
@@ -168,6 +169,7 @@ class _RowsWalker(RecordVisitor[None]):
         self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
+        self.mark_rows = _MarkRow(0, gid, 0, 0, "before", "A", self.opponent)  # one visitor, reused
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -224,36 +226,38 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def visit_coup(self, coup: Coup) -> None:
-        # ~290 coups a game: one row list, no per-coup bookkeeping (_coup_index builds
-        # the keys of findings from these rows, only for a game that has findings)
-        coups, marque = self.rows.coups, self.marque
-        cid = len(coups) + 1
-        side, roll, moves, span = coup.side, coup.roll, coup.moves, coup.span
+        # ~290 coups a game: one tuple each, in the order of the store's columns (it binds
+        # them as they are: club.store), no per-coup bookkeeping (_coup_index builds the
+        # keys of findings from these rows, only for a game that has findings)
+        coups = self.rows.coups
+        seq = len(coups)
+        moves, span = coup.moves, coup.span
+        roll = coup.roll
         coups.append(
-            [
-                cid,
-                self.gid,
+            (
                 self.releve_id,
-                marque[0] if marque else None,
-                cid - 1,
+                seq,
                 coup.number,
-                side,
+                coup.side,
                 roll[0],
                 roll[1],
                 " ".join(map(_move_text, moves)) if moves else "-",
                 span.line or None,
                 span.col or None,
-            ]
+            )
         )
         if coup.before or coup.after:
-            self._actions(coup, cid)
+            self._actions(coup, seq + 1)
 
     def _actions(self, coup: Coup, cid: int) -> None:
         marks = self.rows.marks
         k = 0
+        visitor = self.mark_rows
+        visitor.side = coup.side
         for phase, actions in (("before", coup.before), ("after", coup.after)):
             for a in actions:
-                marks.append(_mark_row(len(marks) + 1, self.gid, cid, k, phase, a, coup.side, self.opponent))
+                visitor.base = [len(marks) + 1, self.gid, cid, k, phase]
+                marks.append(visitor.of(a))
                 if type(a) is Comment:
                     self._comment(a, cid)
                 k += 1
@@ -286,6 +290,7 @@ def _build_rows(
     source: str | None,
     season_start_month: int,
     engine_version: str,
+    key: str | None = None,
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -300,7 +305,7 @@ def _build_rows(
         game=[  # GAME_COLS
             gid,
             game_label(h, date_iso),
-            game_key(h, gid),
+            key or game_key(h, gid),
             h.get("Event"),
             h.get("Site"),
             h.get("Date"),
@@ -329,6 +334,9 @@ def _build_rows(
             _last_line(span, source),
             engine_version,
             _now(),
+            None,  # kind, finished, winner: set below, from the result
+            0,
+            None,
         ],
         names=names,
     )
@@ -337,7 +345,9 @@ def _build_rows(
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid)
-    rows.results = _results(rec, names, rows.marques, _get(report, "final_score") if report is not None else None)
+    result = game_result(report, rec)
+    rows.game[G_KIND:] = [result.kind, int(result.finished), result.winner]
+    rows.results = _results(result, names, _get(report, "final_score") if report is not None else None)
     return rows
 
 
@@ -369,11 +379,12 @@ def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[
     marques, releves = rows.marques, rows.releves
     keys: dict[tuple[int, int, int], int] = {}
     lines = []
-    for c in rows.coups:  # id 0, releve_id 2, marque_id 3, number 5, line 10
-        mnum = marques[c[3] - 1][2] if c[3] else 0
-        rnum = releves[c[2] - 1][3] if c[2] else 0
-        keys.setdefault((mnum, rnum, c[5]), c[0])
-        lines.append((c[10], c[0]))
+    for c in rows.coups:  # releve_id 0, seq 1, number 2, line 7; a coup's local id is its seq + 1
+        rel = releves[c[0] - 1] if c[0] else None
+        mloc = rel[2] if rel else None  # the relevé's marqué
+        mnum = marques[mloc - 1][2] if mloc else 0
+        keys.setdefault((mnum, rel[3] if rel else 0, c[2]), c[1] + 1)
+        lines.append((c[7], c[1] + 1))
     return keys, lines
 
 
@@ -387,7 +398,7 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[A
         key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
         index = _get(f, "index")
         cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else None
-        if cid is not None and key[2] and rows.coups[cid - 1][5] != key[2]:
+        if cid is not None and key[2] and rows.coups[cid - 1][2] != key[2]:
             cid = None  # the verifier counted a coup the record left out (recovered from): by number
         if cid is None:
             cid = coup_keys.get(key)
@@ -470,7 +481,7 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
         g[G_LABEL],
         g[G_DATE_ISO],
         g[G_SEASON],
-        "a-ecrire" if rows.marques else "douze-trous",
+        "douze-trous" if g[G_KIND] == "douze-trous" else "a-ecrire",
         seats,
         tuple(marques),
     )
@@ -587,72 +598,30 @@ class _MarkRow(ActionVisitor[list[Any]]):
         return self._row("glyph", None, text=glyph.glyph)
 
 
-def _results(rec: Record, names: dict[str, str], marques: list[list[Any]], final_score: Any) -> list[dict[str, Any]]:
-    """One row per seat: final score, marqués won/lost and the outcome.
-
-    Outcome: with marqués (partie à écrire, RULES.md §8.2) by the net written value of
-    the marqués (by the number won when no value is written); otherwise (partie en douze
-    trous, RULES.md §8.1) the seat with more holes wins once someone has twelve; a game
-    that stops before (a book problem, an unfinished evening) has no outcome.
-    """
-    # marqué row layout: id, game, number, seq, seat_x, seat_y, winner, winner_holes,
-    # loser_holes, bredouille, refait, value, line, col
-    seats = set(names) | {"A", "B"}
-    for m in marques:
-        seats.update((m[4], m[5]))
-    seats = {s for s in seats if s in SEATS}
-    two = seats <= {"A", "B"}
-    out: dict[str, dict[str, Any]] = {}
-    for s in sorted(seats):
-        # The verifier's score has two sides; with more seats it is the last marqué's pair.
+def _results(result: GameResult, names: dict[str, str], final_score: Any) -> list[dict[str, Any]]:
+    """One row per seat, from the game's one result (:func:`trictrac.replay.verifier.result.game_result`):
+    holes, marqués won and lost and their net value, the outcome (None while the partie is not
+    finished); the points, bredouille and pavillon of the final score (two seats)."""
+    two = result.two_seats
+    out = []
+    for s, r in result.seats.items():
         sc = _score_of(final_score, s) if two else None
-        out[s] = {
-            "seat": s,
-            "name": names.get(s),
-            "opponent_seat": ("B" if s == "A" else "A") if two else None,
-            "holes": _int(_get(sc, "holes")) if sc is not None else None,
-            "points": _int(_get(sc, "points")) if sc is not None else None,
-            "bredouille": _bool_int(_get(sc, "bredouille")) if sc is not None else None,
-            "pavillon": _bool_int(_get(sc, "pavillon")) if sc is not None else None,
-            "marques_won": 0,
-            "marques_lost": 0,
-            "marque_value": 0,
-            "outcome": None,
-        }
-    played = [m for m in marques if m[10] is not None]  # a result was written
-    if played:
-        any_value = False
-        for m in played:
-            winner, x, y, value = m[6], m[4], m[5], m[11]
-            if winner not in (x, y):
-                continue
-            loser = y if winner == x else x
-            out[winner]["marques_won"] += 1
-            out[loser]["marques_lost"] += 1
-            if value is not None:
-                any_value = True
-                out[winner]["marque_value"] += value
-                out[loser]["marque_value"] -= value
-        for r in out.values():
-            net = r["marque_value"] if any_value else r["marques_won"] - r["marques_lost"]
-            if r["marques_won"] or r["marques_lost"]:
-                r["outcome"] = "win" if net > 0 else "loss" if net < 0 else "draw"
-    elif two and out["A"]["holes"] is not None and out["B"]["holes"] is not None:
-        ha, hb = out["A"]["holes"], out["B"]["holes"]
-        if max(ha, hb) >= 12 and ha != hb:
-            out["A"]["outcome"] = "win" if ha > hb else "loss"
-            out["B"]["outcome"] = "loss" if ha > hb else "win"
-    elif two and final_score is None:
-        # Not verified: the Result header ("A 12-7": winner, his holes, the other's).
-        res = _RESULT.fullmatch(rec.headers.get("Result", "").strip())
-        if res and res.group(1) in ("A", "B"):
-            w, lo = res.group(1), "B" if res.group(1) == "A" else "A"
-            out[w]["outcome"], out[lo]["outcome"] = "win", "loss"
-            out[w]["holes"], out[lo]["holes"] = int(res.group(2)), int(res.group(3))
-    return list(out.values())
-
-
-_RESULT = re.compile(r"([AB=])\s+(\d+)\s*-\s*(\d+)")
+        out.append(
+            {
+                "seat": s,
+                "name": names.get(s),
+                "opponent_seat": ("B" if s == "A" else "A") if two else None,
+                "holes": r.holes if two else None,
+                "points": _int(_get(sc, "points")) if sc is not None else None,
+                "bredouille": _bool_int(_get(sc, "bredouille")) if sc is not None else None,
+                "pavillon": _bool_int(_get(sc, "pavillon")) if sc is not None else None,
+                "marques_won": r.marques_won,
+                "marques_lost": r.marques_lost,
+                "marque_value": r.marque_value,
+                "outcome": r.outcome,
+            }
+        )
+    return out
 
 
 def _int(v: Any) -> int | None:

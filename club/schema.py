@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
 # 3: games.game_key (a game's identity) and games.label; game_history; source_files;
 #    full-text indexes over findings and école reasons
@@ -71,7 +71,10 @@ CREATE TABLE IF NOT EXISTS games (
     source_line    INTEGER,                   -- first line of the game in that file
     source_end_line INTEGER,                  -- its last line
     engine_version TEXT NOT NULL,
-    imported_at    TEXT NOT NULL
+    imported_at    TEXT NOT NULL,
+    kind           TEXT NOT NULL DEFAULT 'douze-trous',  -- kind of partie (replay.verifier.result.game_result)
+    finished       INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),  -- the partie is over
+    winner         TEXT CHECK (winner IN ('A', 'B'))   -- seat; NULL: not finished, drawn, 3-4 seats
 );
 
 CREATE TABLE IF NOT EXISTS game_players (
@@ -261,7 +264,7 @@ CREATE VIEW IF NOT EXISTS game_list AS
 SELECT g.label AS game, g.date_iso AS date, g.season, g.event, g.site, g.partie,
        pa.name AS player_a, pb.name AS player_b,
        ra.holes AS holes_a, rb.holes AS holes_b,
-       CASE WHEN ra.outcome = 'win' THEN pa.name WHEN rb.outcome = 'win' THEN pb.name END AS winner,
+       CASE g.winner WHEN 'A' THEN pa.name WHEN 'B' THEN pb.name END AS winner, g.finished,
        g.result, g.n_coups, g.n_findings, g.mode, g.profile, g.round, g.sha256 AS id, g.id AS game_ref
 FROM games g
 LEFT JOIN results ra ON ra.game_id = g.id AND ra.seat = 'A'
@@ -273,8 +276,8 @@ CREATE VIEW IF NOT EXISTS player_games AS
 SELECT p.name AS player, g.label AS game, r.player_id, g.sha256 AS game_id, g.date_iso AS date, g.season, g.event,
        g.partie, r.seat, op.name AS opponent, ro.player_id AS opponent_id, r.outcome,
        -- holes of a partie en douze trous; a partie à écrire counts its holes by marqué
-       CASE WHEN g.n_marques = 0 THEN r.holes END AS holes,
-       CASE WHEN g.n_marques = 0 THEN ro.holes END AS holes_against,
+       CASE WHEN g.kind = 'douze-trous' THEN r.holes END AS holes,
+       CASE WHEN g.kind = 'douze-trous' THEN ro.holes END AS holes_against,
        r.marques_won, r.marques_lost, r.marque_value, g.id AS game_ref
 FROM results r
 JOIN games g ON g.id = r.game_id
@@ -325,6 +328,14 @@ WHERE g.id IN (SELECT k.game_id FROM marks k WHERE k.kind = 'ecole')
 
 # Views rebuilt by the migration to 3 (their columns changed).
 VIEWS_V3 = ("game_list", "player_games", "marque_results", "ecoles")
+# Views rebuilt by the migration to 6 (they read the stored result: games.kind, finished, winner).
+VIEWS_V6 = ("game_list", "player_games")
+# The columns version 6 adds to games, as ALTER TABLE adds them (the same as in TABLES).
+V6_GAME_COLUMNS = (
+    ("kind", "kind TEXT NOT NULL DEFAULT 'douze-trous'"),
+    ("finished", "finished INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1))"),
+    ("winner", "winner TEXT CHECK (winner IN ('A', 'B'))"),
+)
 
 # Full-text indexes kept by the store (club.store: fed in bulk with each batch of games) and
 # emptied by triggers when their rows go: ``findings_fts`` holds each finding's kind words
@@ -449,15 +460,33 @@ def _foreign_keys_off(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def _create_missing(conn: sqlite3.Connection) -> None:
-    from sqlite_utils import Database
-
     for sql in (TABLES, INDEXES, VIEWS, CUSTOM_FTS):
         for stmt in _statements(sql):
             conn.execute(stmt)
-    db = Database(conn, execute_plugins=False)
     for table, columns in FTS:
-        if not db[f"{table}_fts"].exists():
-            db.table(table).enable_fts(columns, create_triggers=True, tokenize=FTS_TOKENIZE)
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (f"{table}_fts",)).fetchone():
+            _enable_fts(conn, table, columns)
+
+
+def _enable_fts(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> None:
+    """The FTS5 index sqlite-utils' ``enable_fts(columns, create_triggers=True)`` makes (the
+    same statements, so that Datasette finds it as ever), filled from the rows; written here
+    so that an import does not load sqlite-utils (and numpy with it: ~0.15 CPU s a process)."""
+    cols = ", ".join(f'"{c}"' for c in columns)
+    new = ", ".join(f'new."{c}"' for c in columns)
+    old = ", ".join(f'old."{c}"' for c in columns)
+    fts = f"{table}_fts"
+    conn.execute(
+        f'CREATE VIRTUAL TABLE "{fts}" USING FTS5 (\n'
+        + "".join(f'    "{c}",\n' for c in columns)
+        + f"    tokenize='{FTS_TOKENIZE}',\n    content=\"{table}\"\n)"
+    )
+    conn.execute(f'INSERT INTO "{fts}" (rowid, {cols}) SELECT rowid, {cols} FROM "{table}"')
+    ins = f'INSERT INTO "{fts}" (rowid, {cols}) VALUES (new.rowid, {new});'
+    dele = f'INSERT INTO "{fts}" ("{fts}", rowid, {cols}) VALUES(\'delete\', old.rowid, {old});'
+    conn.execute(f'CREATE TRIGGER "{table}_ai" AFTER INSERT ON "{table}" BEGIN\n  {ins}\nEND')
+    conn.execute(f'CREATE TRIGGER "{table}_ad" AFTER DELETE ON "{table}" BEGIN\n  {dele}\nEND')
+    conn.execute(f'CREATE TRIGGER "{table}_au" AFTER UPDATE ON "{table}" BEGIN\n  {dele}\n  {ins}\nEND')
 
 
 def free_label(

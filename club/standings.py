@@ -334,7 +334,7 @@ def standing_games(
     w, params = chosen.where()
     conn = db.conn
     games = conn.execute(
-        f"SELECT g.id, g.sha256, g.label, g.date_iso, g.season, g.n_marques FROM games g{w} "
+        f"SELECT g.id, g.sha256, g.label, g.date_iso, g.season, g.kind FROM games g{w} "
         f"ORDER BY g.date_iso IS NULL, g.date_iso, g.sha256",
         params,
     ).fetchall()
@@ -371,7 +371,7 @@ def standing_games(
     ):
         marques.setdefault(gid, []).append(MarqueRow(winner, loser, value, bred or "none"))
     out = []
-    for gid, sha, label, date, game_season, n_marques in games:
+    for gid, sha, label, date, game_season, kind in games:
         rows = tuple(
             SeatRow(name, holes, outcome, *ecoles.get((gid, pid), (0, 0, 0, 0)))
             for pid, name, holes, outcome in seats.get(gid, [])
@@ -382,7 +382,7 @@ def standing_games(
                 label,
                 date,
                 game_season,
-                "a-ecrire" if n_marques else "douze-trous",
+                "douze-trous" if kind == "douze-trous" else "a-ecrire",
                 rows,
                 tuple(marques.get(gid, ())),
             )

@@ -58,6 +58,14 @@ _SQL = {
 }
 
 
+#: club.rows builds each coup as (releve_id, seq, number, side, die1, die2, moves, line, col),
+#: its relevé's id local to the game (NULL + offset stays NULL)
+_COUPS_SQL = (
+    "INSERT INTO coups (game_id, releve_id, seq, number, side, die1, die2, moves, line, col) "
+    "VALUES ({gno}, ?1 + {br}, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+)
+
+
 def _off(v: int | None, b: int) -> int | None:
     return None if v is None else v + b
 
@@ -73,14 +81,9 @@ def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int],
     if rows.marques:
         ex(_SQL["marques"], [(r[0] + bm, gno, *r[2:]) for r in rows.marques])
     ex(_SQL["releves"], [(r[0] + br, gno, _off(r[2], bm), *r[3:]) for r in rows.releves])
-    # ~290 coups a game: unpacked, keyed (game, seq); a row's local coup id is its seq + 1
-    ex(
-        _SQL["coups"],
-        [
-            (gno, rel and rel + br, seq, num, side, d1, d2, moves, line, col)
-            for _, _, rel, _, seq, num, side, d1, d2, moves, line, col in rows.coups
-        ],
-    )
+    # ~290 coups a game, bound as the rows built them: the game's key and the relevés' offset
+    # are in the statement (integers: a statement a game, prepared once), not in each row
+    ex(_COUPS_SQL.format(gno=int(gno), br=int(br)), rows.coups)
     marks = rows.marks
     ex(
         _SQL["marks"],

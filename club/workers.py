@@ -30,6 +30,25 @@ from .store import _known_file
 
 
 def _engine_version() -> str:
+    # The installed METADATA's Version line, found on sys.path as importlib.metadata finds it,
+    # without loading importlib.metadata (and the email package with it) in every import.
+    import sys
+
+    for entry in sys.path:
+        try:
+            found = sorted(Path(entry or ".").glob("trictrac_records-*.dist-info/METADATA"))
+        except OSError:
+            continue
+        for meta in found:
+            try:
+                with open(meta, encoding="utf-8") as fh:
+                    for line in fh:
+                        if line.startswith("Version:"):
+                            return line.split(":", 1)[1].strip()
+                        if not line.strip():
+                            break
+            except OSError:
+                continue
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -48,7 +67,7 @@ def _resolve_profile(profile: Profile | str | None) -> Profile | None:
 
 
 def _verifier() -> Callable[..., Any] | None:
-    """``replay.verify.verify`` when it is built; None stores games without findings."""
+    """``replay.verifier.verify.verify`` when it is built; None stores games without findings."""
     try:
         from ..replay.verifier.verify import verify
     except ModuleNotFoundError as e:
@@ -73,7 +92,7 @@ def _source_text(raw: Any, rec: Record, base: int = 0) -> str | None:
     if not rec.span.line or rec.span.end_line < rec.span.line:
         return None
     raw.seek(rec.span.offset - base)
-    data = b"".join(raw.readline() for _ in range(rec.span.end_line - rec.span.line + 1))
+    data = b"".join(itertools.islice(raw, rec.span.end_line - rec.span.line + 1))  # the lines, read in C
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -153,6 +172,7 @@ class _Work:
                 source=t.source,
                 season_start_month=self.season_rule,
                 engine_version=self.engine,
+                key=t.key or None,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
@@ -291,7 +311,7 @@ class _Readers:
                 for index, parsed in enumerate(iter_records(path, file=path)):
                     yield self.work.read_game(_Read(path, index, raw), parsed, stored)
             return
-        # As replay.verify.ordered_results, at most 3 chunks a worker in flight (flat
+        # As replay.verifier.verify.ordered_results, at most 3 chunks a worker in flight (flat
         # memory), but saying when the oldest is not done: this process then stores
         # instead of waiting, and holds no game back once the workers are done.
         if self._early is not None and self._early[0] == path:

@@ -3,7 +3,7 @@
 A :class:`Record` holds the header tags and the movetext as an ordered list of
 elements (sections, coups, comments).  Everything is a *claim* as written at the
 table: rolls, checker moves, marks, écoles, decisions.  Positions and scores are
-never stored; the replayer derives them (``replay.verify``).
+never stored; the replayer derives them (``replay.verifier.verify``).
 
 Sides are player letters: ``"A"`` and ``"B"`` for the two seats of a two-player
 game; games of three or four players (à tourner, chouette, à quatre) use ``"C"``

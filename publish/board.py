@@ -1,7 +1,7 @@
 """The tablier as an SVG diagram: checkers *and* the score as the table shows it.
 
 A pure function of a position (``notation.position.PositionSpec`` or
-``replay.position.Position``), an optional score (``replay.ledger.ScoreState`` or
+``replay.rules.position.Position``), an optional score (``replay.rules.ledger.ScoreState`` or
 anything with ``.a``/``.b`` having ``points, bredouille, holes, pavillon``) and
 keyword-only display options, built as an lxml element tree (text is escaped by
 lxml; nothing is concatenated into markup).

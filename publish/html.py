@@ -3,7 +3,7 @@ record text escaped by :func:`trictrac.publish.markup.esc`.
 
 ``render_game(record, report, profile=…, lang="fr")`` is a pure function of a
 record (what was written, ``notation.record``) and the verifier's report (what the
-rules say, ``replay.verify.GameReport``).  The page has the header tags, the
+rules say, ``replay.verifier.verify.GameReport``).  The page has the header tags, the
 findings, the board after every coup (small ``<use>`` drawings of shared
 definitions, ``publish.board.PageBoards``), the coups by relevé (each row links
 to its board), a chart of points and holes, and the feuille de marque
@@ -315,7 +315,7 @@ def _action_text(a: Any, names: dict[str, str], side: str | None = None, L: Labe
 
 
 # ----------------------------------------------------------------------------------
-# the report, read through its contract (replay.verify.GameReport)
+# the report, read through its contract (replay.verifier.verify.GameReport)
 
 
 def _score_of(obj: Any) -> BoardScore | None:

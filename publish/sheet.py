@@ -2,9 +2,9 @@
 
 The holes each player took in each relevé and the totals (RULES.md §5.3, §6: a
 relevé ends when a player goes, *s'en va*); for a partie en douze trous the winner
-(``replay.partie.twelve_hole_winner``); for a partie à écrire the marqués, their
+(``replay.rules.partie.twelve_hole_winner``); for a partie à écrire the marqués, their
 values and the settlement in jetons and fiches, *papier et crayon* (RULES.md §8.2;
-003 §220-233), computed by ``replay.partie.settle_partie`` (never here).
+003 §220-233), computed by ``replay.rules.partie.settle_partie`` (never here).
 
 A ``<section class="feuille">``: the page's print style prints only these
 sections, one a sheet of paper.

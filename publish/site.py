@@ -3,7 +3,7 @@ one page per game and one page per player (``joueurs/``).
 
 ``publish_files(paths, out_dir, profile=…, lang="fr")`` reads each file game by
 game (``notation.reader.iter_records``, streaming), verifies each game
-(``replay.verify.verify``), renders its page (:func:`trictrac.publish.html.render_game`)
+(``replay.verifier.verify.verify``), renders its page (:func:`trictrac.publish.html.render_game`)
 and writes the players' pages and the index last.  One game that cannot be
 verified is listed in the report and on the index; the others are still
 published.  The site is built in a temporary folder beside ``out_dir`` and swapped
@@ -108,14 +108,11 @@ SHEETS = "feuilles.html"
 
 
 def _result_of(report: Any, record: Any, L: Any) -> str:
-    res = record.headers.get("Result", "")
-    fs = getattr(report, "final_score", None)
-    if fs is not None and not res:
-        try:
-            return L("holes_result", a=fs.a.holes, b=fs.b.holes)
-        except AttributeError:
-            return ""
-    return res
+    """The game's result in words, from its one result (``replay.verifier.result.game_result``): what
+    ``check``, the database and the standings say (a game not verified: its written result)."""
+    from ..replay.verifier.result import game_result
+
+    return game_result(report, record).text(L)
 
 
 def player_pages(names: Iterable[str]) -> dict[str, str]:

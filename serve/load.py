@@ -4,7 +4,7 @@
 
 starts ``trictrac serve`` on a free port of 127.0.0.1 with a new club database in a
 temporary folder, and for ``--seconds``: ``--tables`` tables each enter the coups of
-generated parties (``replay.selfplay``: throw, play, marks as the rules give) one after
+generated parties (``replay.generate.selfplay``: throw, play, marks as the rules give) one after
 the other, ``--think`` seconds apart, sending one coup in ten a second time (an answer
 lost on the way: it must come back ``duplicate``); ``--followers`` readers follow, half
 through the server-sent events and the club screen, half polling a game's page.  At the

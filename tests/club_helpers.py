@@ -254,7 +254,7 @@ V5_CONTENT = {
     "results": "SELECT g.sha256, seat, player_id, holes, outcome, marques_won FROM results r "
     "JOIN games g ON g.id = r.game_id",
     "game_players": "SELECT g.sha256, seat, player_id FROM game_players r JOIN games g ON g.id = r.game_id",
-    "marques": "SELECT m.id, g.sha256, number, winner, value FROM marques m JOIN games g ON g.id = m.game_id",
+    "marques": "SELECT m.id, g.sha256, number, m.winner, value FROM marques m JOIN games g ON g.id = m.game_id",
     "releves": "SELECT m.id, g.sha256, marque_id, number, line FROM releves m JOIN games g ON g.id = m.game_id",
     "game_history": V4_CONTENT["game_history"],
     "players": V4_CONTENT["players"],

@@ -1,4 +1,4 @@
-"""Coups for the differential test of ``replay.direct``: self-play positions, the play
+"""Coups for the differential test of ``replay.rules.direct``: self-play positions, the play
 the bot wrote, and the mistakes ``replay/generate/inject.py`` injects plus random perturbations."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def mistakes(pos: Position, roll: tuple[int, int], play: Play, rng: random.Rando
 
 def coups(n: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves, Profile]]:
     """``n`` written coups: self-played games under each profile in turn (the bots of
-    ``replay.selfplay``), each coup as written and with its mistakes."""
+    ``replay.generate.selfplay``), each coup as written and with its mistakes."""
     rng = random.Random(seed)
     made = 0
     for pos, roll, play, unplayable, profile in game_coups(seed, PROFILES):
@@ -74,7 +74,7 @@ def reference(pos: Position, roll: tuple[int, int], moves: Moves, profile: Profi
 
 
 def injected_coups(games: int, seed: int) -> Iterator[tuple[Position, tuple[int, int], Moves, Profile]]:
-    """The coups of self-played parties with ``replay.inject`` mistakes in them, as
+    """The coups of self-played parties with ``replay.generate.inject`` mistakes in them, as
     written, each from the position the verifier reached before it (its trace)."""
     from trictrac.notation.record import CannotPlay, Move
     from trictrac.replay.generate.inject import inject

@@ -101,7 +101,7 @@ def test_metadata_has_titles_labels_and_canned_queries(served) -> None:
     assert meta["title"] == "Trictrac — Cercle de Rouen"
     assert set(db["queries"]) == {"standings", "player_games", "game_ecoles", "disputed_scores"}
     assert db["tables"]["games"]["label_column"] == "label"
-    assert db["tables"]["findings"]["columns"]["rule"] == "RULES.md section"
+    assert db["tables"]["findings"]["columns"]["rule"] == "la règle appliquée (traité, article)"  # French: the default
 
 
 def test_canned_standings_query_as_json(served) -> None:

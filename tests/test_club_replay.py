@@ -292,7 +292,7 @@ def test_v1_file_is_migrated_on_open_and_keeps_its_rows(tmp_path: Path, v2_sourc
 
     open_db(p, create=create).close()
 
-    assert version_of(p) == schema.SCHEMA_VERSION == "5"
+    assert version_of(p) == schema.SCHEMA_VERSION == "6"
     assert snapshot(p) == rows  # every row, with its values
     conn = sqlite3.connect(p)
     assert {v for v in schema_of(p, "view")} == set(views)

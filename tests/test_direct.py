@@ -45,7 +45,7 @@ def test_same_verdict_as_enumeration() -> None:
 
 
 def test_same_verdict_on_records_with_injected_mistakes() -> None:
-    """The coups of records ``replay.inject`` put mistakes into, from the positions the
+    """The coups of records ``replay.generate.inject`` put mistakes into, from the positions the
     verifier reached: the same verdict both ways."""
     seen = _compare(4, 40, injected_coups)
     assert seen["coups"] > 1000 and seen["illegal"] > 0 and seen["direct"] > seen["coups"] // 2

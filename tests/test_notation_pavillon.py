@@ -91,7 +91,7 @@ def test_after_the_opponents_marks_moves_are_still_out_of_order() -> None:
 def test_compact_record_warns_like_for_marks_not_like_joue_pour_tout() -> None:
     """In a ``Record "compact"`` game the replayer keeps the score (and the pavillon)
     itself: a written pavillon is ignored, so it is warned like ``A+N``; joue-pour-tout
-    is a choice the replayer reads (replay.game), so it is not."""
+    is a choice the replayer reads (replay.rules.game), so it is not."""
     head = '[Record "compact"]\n\n'
     _, d = coup("7. B 6-4 B:pavillon 1/7 1/5", head)
     assert [(x.code, x.severity, x.span.line, x.span.col) for x in d] == [("marks-in-compact-record", "warning", 3, 10)]

@@ -50,7 +50,7 @@ def test_any_record_gives_a_valid_page_with_its_texts_escaped(record) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_injected_mistakes_are_shown_at_their_coup(seed: int) -> None:
-    """Mistakes put in by ``replay.inject`` → the verifier's findings → one highlighted
+    """Mistakes put in by ``replay.generate.inject`` → the verifier's findings → one highlighted
     row each, right after the coup row it belongs to."""
     from trictrac.replay.generate.inject import inject
 

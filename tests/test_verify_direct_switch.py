@@ -1,4 +1,4 @@
-"""The verifier judging written plays directly (``replay.direct``, issue 17) gives the
+"""The verifier judging written plays directly (``replay.rules.direct``, issue 17) gives the
 very verdicts of the verifier judging them by enumeration: every finding, score, mark
 and traced coup of ``GameReport.as_dict(trace=True)``, with ``verify(direct=True)`` and
 ``verify(direct=False)`` side by side.

@@ -1,5 +1,5 @@
 """Parties of several players: the verifier expects the primauté of each marqué from the
-rotation of ``replay.partie`` (RULES.md §8.3; 003 §241-244), in player letters."""
+rotation of ``replay.rules.partie`` (RULES.md §8.3; 003 §241-244), in player letters."""
 
 from __future__ import annotations
 

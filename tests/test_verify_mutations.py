@@ -1,7 +1,7 @@
 """Mutation tests (issue 5): correct generated records give no finding; one injected
 mistake gives exactly that finding, at that coup.
 
-Records come from the bots (``replay.selfplay``); mistakes from ``replay.inject``,
+Records come from the bots (``replay.generate.selfplay``); mistakes from ``replay.generate.inject``,
 which states the finding kind, the coup index and who made it, and the findings the
 same mistake brings along (``Injected.also``: a partial or late claim is also the wrong
 mark it answers; a deux jetons claim under lelasseux-1852 is also a fausse école).

@@ -487,7 +487,7 @@ def test_a_wrong_result_header_of_a_douze_trous_is_found(i):
 
 
 def test_remedy_problems_is_the_one_rule_the_verifier_applies():
-    """``replay.remedies.remedy_problems`` on E58 (003 §201), called directly."""
+    """``replay.rules.remedies.remedy_problems`` on E58 (003 §201), called directly."""
     from trictrac.notation.position import parse_position
     from trictrac.replay.rules.moves import judge_play
     from trictrac.replay.rules.position import Position

@@ -1,13 +1,13 @@
 """The error injector: realistic table mistakes put into correct records, with the truth.
 
-:func:`inject` takes a correct record (from the bots, ``replay.selfplay``) and
+:func:`inject` takes a correct record (from the bots, ``replay.generate.selfplay``) and
 returns a new record with ``k`` mistakes of stated kinds, and one :class:`Injected`
 per mistake saying where it is (coup index and number, marqué, relevé), who made it,
 and what the rules entitled against what was marked.  ``kind`` is the finding kind
-the verifier (``replay.verify``, :data:`~trictrac.replay.verifier.findings.FINDING_KINDS`)
+the verifier (``replay.verifier.verify``, :data:`~trictrac.replay.verifier.findings.FINDING_KINDS`)
 must report for it.
 
-The game is replayed through the game flow (``replay.game``).  Up to the first
+The game is replayed through the game flow (``replay.rules.game``).  Up to the first
 mistake the new record is the old one; a mistake that changes the score or the
 position *stands at the table* (nobody claimed it, or the claim moved the points as
 RULES.md §7 says) and the rest of the partie is played on from the table's score by

@@ -37,7 +37,7 @@ Records: every coup written with all marks (full records: the roller's
 :class:`Decision` when he had the right to leave; the opponent's :class:`Mark` for
 points given; the written result of each marqué), or rolls and moves only (compact).
 Same seed → same records.  Parties à tourner, à la chouette and à quatre
-(:func:`play_partie_multi`) seat the players marqué by marqué as ``replay.partie``
+(:func:`play_partie_multi`) seat the players marqué by marqué as ``replay.rules.partie``
 rotates them (RULES.md §8.3).
 
 Known limits of the bots: they never aim at the jan de trois coups (it happens only by
@@ -408,14 +408,16 @@ def selfplay(
     *,
     marques: int | None = None,
     bots: Mapping[str, BotCoup] | None = None,
+    start: int = 0,
 ) -> Iterator[Record]:
     """``n`` parties from one seed (game ``i`` uses its own generator seeded from
-    ``(seed, i)``, so a game does not depend on the ones before it).  ``kind``:
+    ``(seed, i)``, so a game does not depend on the ones before it; ``start``: the first
+    game's index, so that an archive made in parts is the archive made at once).  ``kind``:
     ``douze-trous``, ``a-ecrire`` (``marques`` default 4), or a partie of three or four
     players (:data:`MULTI`: ``a-tourner``, ``chouette``, ``a-quatre``)."""
     if kind not in ("douze-trous", "a-ecrire") and kind not in MULTI:
         raise ValueError(f"unknown kind of partie {kind!r}")
-    for i in range(n):
+    for i in range(start, start + n):
         rng = random.Random(f"{seed}:{i}:{kind}")
         if kind in MULTI:
             rec = play_partie_multi(rng, kind, profile, compact=compact, marques=marques)
@@ -427,7 +429,7 @@ def selfplay(
 
 # --- parties of three and four players (RULES.md §8.3) ---------------------------------------
 
-#: kind -> (replay.partie kind, players, default number of marqués)
+#: kind -> (replay.rules.partie kind, players, default number of marqués)
 _DEFAULT_MARQUES = {"a-tourner": 9, "chouette": 6, "a-quatre": 8}  # 003 §243: 9, 12 or 15
 MULTI: dict[str, tuple[str, tuple[str, ...], int]] = {
     k: (pk, players, _DEFAULT_MARQUES[k]) for k, (pk, players) in RECORD_KINDS.items()
@@ -462,7 +464,7 @@ def _play_marque(game: Game, rng: random.Random, dice: random.Random, compact: b
 
 
 def _marque_lines(game: Game, seats: dict[str, str], leaver: str) -> list[MarqueLine]:
-    """The marqués a game played, as ``replay.partie`` rotates the players on them."""
+    """The marqués a game played, as ``replay.rules.partie`` rotates the players on them."""
     x, y = seats["A"], seats["B"]
     out = []
     for mo in game.marque_results:
@@ -529,7 +531,7 @@ def play_partie_multi(
 ) -> Record:
     """A partie à tourner, à la chouette or à quatre between bots (RULES.md §8.3).
 
-    Who plays each marqué and who has its primauté come from ``replay.partie``
+    Who plays each marqué and who has its primauté come from ``replay.rules.partie``
     (:func:`~trictrac.replay.rules.partie.settle_partie` on the results so far; 003 §239-246);
     each marqué is played by the game flow between the two seated players, written
     as ``marqué N X-Y`` with the players' own letters.

@@ -3,7 +3,7 @@
 UI-free, so that ``trictrac record`` (``cli/record.py``) and a later web front end share
 it.  A :class:`RecordingSession` holds the record written so far; everything else (the
 position, the score, whose turn, what the next throw is worth) is derived from that
-record by the verifier (``replay.verify``), which is therefore the one authority on
+record by the verifier (``replay.verifier.verify``), which is therefore the one authority on
 the score as it stands at the table, mistakes included (RULES.md §7.3).  Entries are
 text, one per stage of a coup:
 

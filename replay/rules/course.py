@@ -31,7 +31,7 @@ the recorder) calls them in this order:
 
 Rules: RULES.md §4.1 (O1-O5), §5.2-5.3, §6.1-6.2, §6.5, §3.10-3.11, §4.9, §8.1-8.2,
 §10 D21; 003 §118, §150, §155-157, §176, §217-226.  The verifier
-(``replay.verify`` and its judges) calls the same steps to replay written records
+(``replay.verifier.verify`` and its judges) calls the same steps to replay written records
 (issue 14); see docs/architecture.md, "replay/rules/course.py — the course of a coup,
 written once", for which judge calls which step.
 """
@@ -255,7 +255,7 @@ class MarqueOutcome:
     void and replayed.  ``bredouille`` is ``"petite"`` / ``"grande"`` when the winner's
     holes were all taken without interruption (the pavillon, RULES.md §5.4).
     ``refaits_before`` = consecutive refaits just before (they raise the consolation).
-    ``value`` = the marqué's value (``replay.partie.marque_value``), None for a refait.
+    ``value`` = the marqué's value (``replay.rules.partie.marque_value``), None for a refait.
     """
 
     number: int
@@ -270,7 +270,7 @@ class MarqueOutcome:
 
 def marque_bredouille(winner_holes: int, pavillon: bool, profile: Profile) -> Literal["none", "petite", "grande"]:
     """Petite / grande bredouille of a marqué from its factor (RULES.md §8.2; 003 §223-225;
-    ``replay.partie.marque_factor``): ×2 petite, ×4 or more grande."""
+    ``replay.rules.partie.marque_factor``): ×2 petite, ×4 or more grande."""
     m = partie.marque_factor(winner_holes, pavillon, profile)
     return "none" if m == 1 else ("petite" if m == 2 else "grande")
 

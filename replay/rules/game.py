@@ -2,7 +2,7 @@
 
 A :class:`Game` is the table of a partie between two seats ``"A"`` and ``"B"``: the
 position, the score ledger, relevé and marqué counters, whose turn, and the result.
-:meth:`Game.apply_coup` plays one throw through the steps of ``replay.course``, which
+:meth:`Game.apply_coup` plays one throw through the steps of ``replay.rules.course``, which
 writes the course of a coup once, in the rules' order (RULES.md §4.1 O1-O5, §5.3, §6,
 §4.9, §8.1-8.2; its docstring draws the states):
 
@@ -268,7 +268,7 @@ class Game:
         ecoles: tuple[tuple[str, int], ...] = (),
         force_leave: bool = False,
     ) -> CoupOutcome:
-        """Apply one throw in the rules' order (``replay.course``; RULES.md §4.1, §6).
+        """Apply one throw in the rules' order (``replay.rules.course``; RULES.md §4.1, §6).
 
         ``play`` is the play made (None when the roller leaves: he does not play; the
         gains are then what the throw entitles; None is also accepted when the throw
@@ -560,7 +560,7 @@ def replay_record(record: object, profile: Profile | None = None) -> Iterator[tu
     from a :class:`Decision` or, in a compact record, from a coup without moves that
     follows a hole.  Raises :class:`GameFlowError` at the first coup that perfect
     play cannot explain (an illegal move, a leave without the right) — the verifier
-    (``replay.verify``) is the tool for records with mistakes.
+    (``replay.verifier.verify``) is the tool for records with mistakes.
 
     Parties à tourner, à la chouette and à quatre (``marqué N X-Y`` sections): each
     marqué (with its refaits) is a one-marqué partie à écrire between the two seated

@@ -1,6 +1,6 @@
 """The score ledger: what scoring events do to the jetons, the fichet and the pavillon.
 
-The rules engine (``replay.scoring``) says what a throw is worth; the ledger says what
+The rules engine (``replay.rules.scoring``) says what a throw is worth; the ledger says what
 that does to the score (RULES.md §5, §6).  One call to :meth:`Ledger.mark` is one
 *scoring event*: one throw's gains, one throw's receipts, or one école (RULES.md §4.1
 O5, §5.2).  :meth:`Ledger.mark_throw` marks one throw in the right order (the roller's

@@ -16,7 +16,7 @@ coups played by each side in the relevé, whether each side has taken its coin i
 this relevé, and the special jans each side has already scored.
 
 The score (points, holes, bredouille, pavillon) is *not* part of a Position: it
-lives in the ledger (``replay.ledger``); the one-line position notation carries both
+lives in the ledger (``replay.rules.ledger``); the one-line position notation carries both
 (``notation.position.PositionSpec``).
 """
 
@@ -128,7 +128,7 @@ class Position:
     def to_spec(self, score: Any = None) -> PositionSpec:
         """The notation value of this position; ``score``: an optional score state with
         ``.a`` / ``.b`` each having ``points``, ``bredouille``, ``holes``, ``pavillon``
-        (``replay.ledger.ScoreState``); zero score when omitted."""
+        (``replay.rules.ledger.ScoreState``); zero score when omitted."""
         from ...notation.position import JAN_NAMES, PositionSpec
 
         short = {v: k for k, v in JAN_NAMES.items()}

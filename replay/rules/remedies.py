@@ -1,7 +1,7 @@
 """The table's remedies after a misplay (RULES.md §9.4-9.5, §7.7): what the opponent —
 or the roller himself — may have a throw played again as.
 
-One rule, written once: the verifier (``replay.verify``) judges every ``Replay`` of a
+One rule, written once: the verifier (``replay.verifier.verify``) judges every ``Replay`` of a
 record with :func:`remedy_problems` (a :class:`RemedyCase`, judged by :func:`case_problems`,
 one function per case of the rule).
 """

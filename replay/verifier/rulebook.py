@@ -857,7 +857,7 @@ RULES: tuple[Rule, ...] = (
 
 _BY_ANCHOR: dict[str, Rule] = {r.anchor: r for r in RULES}
 
-#: finding kind (``replay.findings.FINDING_KINDS``) -> the anchor of its rule.
+#: finding kind (``replay.verifier.findings.FINDING_KINDS``) -> the anchor of its rule.
 KIND_RULES: dict[str, str] = {
     "ecole-par-moins": "ecole-par-moins",
     "ecole-par-trop": "ecole-par-trop",
@@ -887,7 +887,7 @@ KIND_RULES: dict[str, str] = {
 }
 
 #: (kind, detail) -> anchor, where a finding's sub-reason names a narrower rule than
-#: its kind (the violations of ``replay.moves``, the remedies refused).
+#: its kind (the violations of ``replay.rules.moves``, the remedies refused).
 _DETAIL_RULES: dict[tuple[str, str], str] = {
     ("illegal-move", "both-numbers"): "tout-jouer",
     ("illegal-move", "larger-number"): "tout-jouer",

@@ -26,7 +26,7 @@ his decision, the opponent's receipts, écoles on this coup, counter-claims,
 corrections.  ``GameReport.notes`` says when this assumption was needed.
 
 Compact records (``Record: compact``, no marks): the verifier marks the score as
-perfect players would (``replay.game`` order; RULES.md §4.1, §5.3, §6) and reads each
+perfect players would (``replay.rules.game`` order; RULES.md §4.1, §5.3, §6) and reads each
 s'en aller from the record (a new relevé after a coup whose own gains made a hole).
 
 The course of a coup is :meth:`_Verifier.coup`: who throws, the claim windows the
@@ -116,6 +116,7 @@ from .recover import first_expected, recovered
 if TYPE_CHECKING:  # pragma: no cover
     from ...notation.reader import ParsedRecord
     from ..rules.scoring import ScoringEvent
+    from .result import GameResult
 
 __all__ = [
     "CoupTrace",
@@ -244,6 +245,13 @@ class GameReport:
         """Every finding of the game, the counted ones past the cap too."""
         return len(self.findings) + sum(self.more_findings.values())
 
+    def result(self, record: Any = None) -> GameResult:
+        """The game's one result (``replay.verifier.result.game_result``; ``record`` gives the seats
+        of the marqués of a partie of three or four)."""
+        from .result import game_result
+
+        return game_result(self, record)
+
     def more_lines(self, lang: str | Words = "en") -> list[str]:
         """One line per kind of the findings past the cap, in ``lang``: ``… N more findings of kind K``."""
         W = words(lang)
@@ -312,6 +320,7 @@ class GameReport:
             "marques": list(self.marques),
             "double_holes": dict(self.double_holes),
             "partie": self.partie,
+            "result": self.result().as_dict(),
             "diagnostics": [d.as_dict() for d in self.diagnostics],
             "notes": [n.say(lang) for n in self.notes],
         }

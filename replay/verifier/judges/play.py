@@ -228,7 +228,7 @@ def judge_illegal_play(
 
 def judge_remedy(table: TableState, facts: CoupFacts, rep: Replay, found: Findings) -> Remedy | None:
     """The throw played again (``B:fait-jouer`` / ``A:rejoue``): judged by
-    :func:`replay.remedies.case_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
+    :func:`replay.rules.remedies.case_problems` (RULES.md §9.4-9.5, §7.7); returns ``(play,
     score, position after, seat of who decided)`` — or None when the replay cannot be
     played at all (the written play stands)."""
     pos, roll, side, profile = facts.position, facts.roll, facts.side, table.profile

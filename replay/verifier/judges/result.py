@@ -241,6 +241,7 @@ def judge_marque_result(table: TableState, el: MarqueResult, found: Findings) ->
     table.marques.append(
         {
             "number": table.marque,
+            "seats": [table.letter("A"), table.letter("B")],  # who played it (parties of three, four)
             "winner": exp_winner,
             "holes": [ha, hb],
             "value": value,
@@ -286,7 +287,7 @@ def _marque_result_problems(
 
 def _multi_after(table: TableState, winner: str | None, ha: int, hb: int, st: ScoreState) -> None:
     """The next marqué's primauté in a partie of several players, from the rotation of
-    ``replay.partie`` (RULES.md §8.3): 003 §241, §244 (the one who stays), 003 §242 (the
+    ``replay.rules.partie`` (RULES.md §8.3): 003 §241, §244 (the one who stays), 003 §242 (the
     chouette, then alternately), 003 §226 (after a refait, whoever had it)."""
     assert table.partie.multi is not None
     kind, players = table.partie.multi

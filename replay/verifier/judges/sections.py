@@ -23,7 +23,7 @@ def init_partie(table: TableState, record: Record) -> None:
     tag = record.headers.get("Partie")
     kind = parse_partie(tag) if tag else None
     # parties of several players: who has the primauté of each marqué follows the
-    # rotation of replay.partie (RULES.md §8.3; 003 §241-244), in player letters
+    # rotation of replay.rules.partie (RULES.md §8.3; 003 §241-244), in player letters
     course.multi = RECORD_KINDS.get(kind[0]) if kind else None
     course.kind = kind[0] if kind else None
     course.marques_total = kind[1] if kind else None  # marqués of a partie à écrire
