@@ -465,7 +465,7 @@ def _read_play(t: str, e: _Entry, side: str, profile: Profile, W: Words) -> _Pla
     if j.legal and j.play is not None:
         return _Played(play_moves(j.play, e.playset.unplayable), False, marks, None)
     written = tuple(Move(mv[0], mv[1]) if isinstance(mv, tuple) else CannotPlay(mv) for mv in moves)
-    problem = f"{(j.violation or '').replace('-', ' ')}, RULES.md {j.rule or '§3'}"
+    problem = W.get(f"why.{j.violation or 'illegal'}", "") or W("why.illegal")
     return _Played(written, False, marks, problem)
 
 
