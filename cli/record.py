@@ -12,6 +12,8 @@ import os
 import shutil
 import sys
 import textwrap
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -19,27 +21,12 @@ import click
 
 from ..notation.textio import terminal_safe
 from ..replay.recorder.recording import RecordingError, RecordingSession, State, Step
-from .common import BadInput
+from ..words import Words, words
+from .common import BadInput, lang_option
 
-HELP = (
-    "touches : F2 tablier, F3 score, F4 annuler, Échap efface l'entrée, Ctrl-D quitte ; "
-    "commandes : /b /s /u /c texte /q"
-)
-#: the recorder's own words (issue 25's catalogue swaps them); the rules' words come
-#: from the session (``replay.recorder.recording``: findings, claims, worth)
-WORDS = {
-    "frame": "{side} jette {a}-{b} — les points sont ceux de {side} (son talon est 1)",
-    "plays": "jeux (points de {side}) :",
-    "only": "seul jeu : {play} (Entrée)",
-    "leave": "v. je m'en vais",
-    "claims": "écoles à marquer (tapez-les ici, avant le jet) :",
-    "resume": "{path} est écrit ; pour continuer : trictrac record --resume {path}",
-    "unsaved": "{n} coup(s) pas encore écrits (disque plein ?) : libérez de la place puis /q, ou /q! pour les perdre",
-    "aborted": "entrée abandonnée",
-    "over": "partie finie : {result}",
-    "ask": "{label}",
-}
-_ASKED = (("A", "joueur A"), ("B", "joueur B"), ("Event", "événement"), ("Partie", "partie (douze-trous, a-ecrire N)"))
+#: the recorder's own words are the catalogue's ``rec.cli.*`` (``words/``); the rules'
+#: words come from the session (``replay.recorder.recording``: findings, claims, worth)
+_ASKED = ("A", "B", "Event", "Partie")
 _DEFAULTS = {"A": "A", "B": "B", "Event": "", "Partie": "douze-trous"}
 
 
@@ -68,41 +55,69 @@ def screen(state: State, width: int = 80) -> str:
     throw's worth and the numbered plays (at the play), every point in the roller's
     frame, labelled; lines wrapped at ``width`` (at least 60) between words."""
     width = max(60, width)
+    W = words(state.lang)
     lines: list[str] = []
     if state.stage == "roll" and state.claims:
-        lines.append(WORDS["claims"])
+        lines.append(W("rec.cli.claims"))
         lines.extend(f"  {c}" for c in state.claims)
     if state.stage != "play":
         return wrap("\n".join(lines), width)
     roll = state.roll or (0, 0)
-    lines.append(WORDS["frame"].format(side=state.side, a=roll[0], b=roll[1]))
+    lines.append(W("rec.cli.frame", side=state.side, a=roll[0], b=roll[1]))
     lines.extend(state.worth)
     if len(state.plays) > 1 or state.can_leave:
-        lines.append(WORDS["plays"].format(side=state.side))
+        lines.append(W("rec.cli.plays", side=state.side))
         cells = [f"{i:>2}. {p}" for i, p in enumerate(state.plays, 1)]
         if state.can_leave:
-            cells.append(" " + WORDS["leave"])
+            cells.append(" " + W("rec.cli.leave"))
         cell = max(len(c) for c in cells) + 2
         per = max(1, width // cell)
         for k in range(0, len(cells), per):
             lines.append("".join(c.ljust(cell) for c in cells[k : k + per]).rstrip())
     elif state.plays:
-        lines.append(WORDS["only"].format(play=state.plays[0]))
+        lines.append(W("rec.cli.only", play=state.plays[0]))
     return wrap("\n".join(lines), width)
 
 
-def ask_headers(headers: dict[str, str | None], ask: Callable[[str, str], str]) -> dict[str, str | None]:
+def ask_headers(
+    headers: dict[str, str | None], ask: Callable[[str, str], str], lang: str = "fr"
+) -> dict[str, str | None]:
     """The header fields not given (players, event, kind of partie) asked one by one:
     ``ask(label, default)`` returns the answer (Enter: the default)."""
     out = dict(headers)
-    for tag, label in _ASKED:
+    for tag in _ASKED:
         if not out.get(tag):
-            answer = ask(WORDS["ask"].format(label=label), _DEFAULTS[tag]).strip()
+            answer = ask(words(lang)(f"rec.ask.{tag}"), _DEFAULTS[tag]).strip()
             out[tag] = answer or _DEFAULTS[tag] or None
     return out
 
 
-def _prompt_parts(session: RecordingSession) -> Any:
+def recent_history(keep: int = 100) -> Any:
+    """The entries' history (Up recalls them), its last ``keep`` only: prompt_toolkit
+    copies the whole history at every Enter and loads it again at every prompt, which
+    at coup 10,000 of a recording (30,000 entries) cost more than the coup itself."""
+    from prompt_toolkit.history import History
+
+    class _Recent(History):
+        def __init__(self) -> None:
+            super().__init__()
+            self._items: deque[str] = deque(maxlen=keep)
+
+        def load_history_strings(self) -> Any:
+            yield from reversed(self._items)
+
+        def store_string(self, string: str) -> None:
+            self._items.append(string)
+
+        def append_string(self, string: str) -> None:
+            self._loaded_strings.insert(0, string)
+            del self._loaded_strings[keep:]
+            self.store_string(string)
+
+    return _Recent()
+
+
+def _prompt_parts(session: RecordingSession, stamp: list[float]) -> Any:
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.validation import ValidationError, Validator
 
@@ -114,6 +129,7 @@ def _prompt_parts(session: RecordingSession) -> Any:
 
     class _Validator(Validator):
         def validate(self, document: Any) -> None:
+            stamp[0] = time.perf_counter()  # the Enter (timings)
             if document.text.lstrip().startswith("/"):
                 return  # a command (/b /s /u /c /q)
             msg = session.check(document.text)
@@ -130,14 +146,20 @@ def run(
     output: Any = None,
     out: TextIO | None = None,
     width: int | None = None,
+    history: Any = None,
+    timings: list[float] | None = None,
 ) -> int:
     """The entry loop; returns the number of coups written.  ``input``/``output`` are
     prompt_toolkit's (pipe input and dummy output in the tests); ``width`` the
-    terminal's columns (default: asked of the terminal)."""
+    terminal's columns (default: asked of the terminal); ``history`` the entries'
+    (default :func:`recent_history`); ``timings`` gets, for every entry that wrote a
+    coup, the seconds from its Enter to the next prompt drawn (``bench.recorder``)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.key_binding import KeyBindings
 
     out = out or sys.stdout
+    W = session.W
+    help_line = W("rec.cli.help")
 
     def columns() -> int:
         return width or shutil.get_terminal_size((80, 24)).columns
@@ -155,7 +177,8 @@ def run(
     def _clear(event: Any) -> None:
         event.app.current_buffer.reset()
 
-    completer, validator = _prompt_parts(session)
+    stamp = [0.0]
+    completer, validator = _prompt_parts(session, stamp)
     ps: PromptSession[str] = PromptSession(
         input=input,
         output=output,
@@ -164,7 +187,16 @@ def run(
         validator=validator,
         validate_while_typing=False,
         complete_while_typing=True,
+        history=history if history is not None else recent_history(),
     )
+    entered = [0.0]  # when the last coup's Enter was taken (timings)
+
+    def drawn(_app: Any) -> None:
+        if timings is not None and entered[0]:
+            timings.append(time.perf_counter() - entered[0])
+            entered[0] = 0.0
+
+    ps.app.after_render += drawn
 
     def auto_submit(buffer: Any) -> None:
         if session.complete(buffer.text):
@@ -172,7 +204,7 @@ def run(
 
     def toolbar() -> str:
         text = ps.default_buffer.text
-        line = session.hint(text) if text and not text.startswith("/") else HELP
+        line = session.hint(text) if text and not text.startswith("/") else help_line
         return terminal_safe(_fit(line, max(60, columns()) - 1))
 
     for notice in session.notices:
@@ -190,12 +222,13 @@ def run(
                 pre_run=lambda: ps.default_buffer.on_text_changed.add_handler(auto_submit),
             )
         except KeyboardInterrupt:
-            say(WORDS["aborted"])
+            say(W("rec.cli.aborted"))
             continue
         except EOFError:
             text = "/q"
         finally:
             ps.default_buffer.on_text_changed.remove_handler(auto_submit)
+        t_enter, stamp[0] = stamp[0] or time.perf_counter(), 0.0
         text = text.strip()
         if not text and st.stage == "roll":
             continue
@@ -205,7 +238,7 @@ def run(
                 if cmd in ("q", "quit", "q!"):
                     if session.flush() or cmd == "q!" or quit_warned:
                         break
-                    say(WORDS["unsaved"].format(n=session.unsaved))
+                    say(W("rec.cli.unsaved", n=session.unsaved))
                     quit_warned = True
                     continue
                 if cmd in ("b", "board"):
@@ -217,21 +250,22 @@ def run(
                 elif cmd in ("c", "comment"):
                     say("\n".join(session.comment(arg).messages))
                 else:
-                    say(HELP)
+                    say(help_line)
                 continue
             step: Step = session.enter(text)
         except RecordingError as err:
-            say(f"? {err}")
+            say(W("rec.cli.refused", error=err))
             continue
         if step.appended:
             written += 1
+            entered[0] = t_enter
             say(step.appended.rstrip("\n"))
         say("\n".join(f"! {m}" for m in step.messages))
     if session.state.finished:
         session.flush()
-        say(WORDS["over"].format(result=session.state.result))
+        say(W("rec.cli.over", result=session.state.result))
     elif session.path:
-        say(WORDS["resume"].format(path=session.path))
+        say(W("rec.cli.resume", path=session.path))
     return written
 
 
@@ -275,6 +309,7 @@ def _fit(line: str, width: int) -> str:
     type=click.Path(dir_okay=False, path_type=str),
     help="Import the finished record into this club database.",
 )
+@lang_option
 def record(
     file: str | None,
     resume: str | None,
@@ -290,6 +325,7 @@ def record(
     first: str,
     position: str | None,
     db: str | None,
+    lang: Words,
 ) -> None:
     """Record a game as it is played (or read from a score pad) into FILE.
 
@@ -313,7 +349,7 @@ def record(
         if resume:
             if file and os.path.abspath(file) != os.path.abspath(resume):
                 raise BadInput("give either FILE or --resume FILE")
-            session = RecordingSession.resume(resume)
+            session = RecordingSession.resume(resume, lang=lang.lang)
             path = resume
         else:
             path = file or f"partie-{_dt.datetime.now():%Y%m%d-%H%M}.trn"
@@ -321,7 +357,9 @@ def record(
                 raise BadInput(f"{path} exists; continue it with --resume {path}")
             given: dict[str, str | None] = {"A": a, "B": b, "Event": event, "Partie": partie}
             if ask if ask is not None else sys.stdin.isatty():
-                given = ask_headers(given, lambda label, default: click.prompt(label, default=default, err=True))
+                given = ask_headers(
+                    given, lambda label, default: click.prompt(label, default=default, err=True), lang.lang
+                )
             headers = {
                 "Event": given["Event"],
                 "Site": site,
@@ -335,14 +373,16 @@ def record(
                 "Position": position,
                 "Result": "*",
             }
-            session = RecordingSession.new({k: v for k, v in headers.items() if v}, path=path, first=first)
+            session = RecordingSession.new(
+                {k: v for k, v in headers.items() if v}, path=path, first=first, lang=lang.lang
+            )
     except RecordFileError as err:
         raise BadInput(str(err)) from None
     except (RecordingError, GameFlowError, ValueError) as err:
         raise BadInput(str(err)) from None
     except OSError as err:
         raise BadInput(f"{err.filename}: {err.strerror}") from None
-    click.echo(wrap(f"{path} ; {HELP}", max(60, shutil.get_terminal_size((80, 24)).columns)), err=True)
+    click.echo(wrap(f"{path} — {lang('rec.cli.help')}", max(60, shutil.get_terminal_size((80, 24)).columns)), err=True)
     try:
         run(session)
     finally:

@@ -135,7 +135,7 @@ def test_leave_starts_a_new_releve_with_the_leaver():
 def test_no_right_to_leave_is_refused():
     s = _session(fixture_game(HAND))
     s.enter("21")
-    with pytest.raises(RecordingError, match="no right to leave"):
+    with pytest.raises(RecordingError, match="ne peut pas s.en aller"):
         s.enter("v")
 
 
@@ -182,7 +182,7 @@ def test_comment_and_views(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert "5. A 6-5 A+4 1/7 1/6 {jan de trois coups, RULES.md §4.6 ; 003 §123} {bien joué}" in text
     assert parse_text(text)[0][0] == s.record
-    assert "A (Dupont) : 0 trous, 4 points" in s.score_text()
+    assert "A (Dupont) : 0 trou, 4 points" in s.score_text()
     board = s.board_text()
     lines = board.splitlines()  # B to throw: his frame, as his moves are typed
     assert lines[0].startswith("points de B") and lines[3].startswith("points de B")
@@ -206,5 +206,5 @@ def test_bad_entries_say_why():
     s = _session(fixture_game(HAND))
     assert s.check("71") and s.check("zz")
     s.enter("21")
-    assert "1 to" in (s.check("99") or "")
+    assert "de 1 à" in (s.check("99") or "")
     assert s.completions("") and all(c for c in s.completions("1/"))

@@ -55,12 +55,12 @@ from ...notation.record import (
     ReleveStart,
 )
 from ...notation.writer import write_action, write_element, write_record
-from ...words import words
-from ..generate.selfplay import coup_element, evaluate
+from ...words import Words, words
+from ..generate.selfplay import coup_element, evaluate, play_moves
 from ..rules.course import after_leave, close_marque, partie_over, primaute_after_marque
 from ..rules.game import Game, find_play, partie_kind, start_of
 from ..rules.ledger import ScoreState
-from ..rules.moves import Play, PlaySet, judge_play, play_moves
+from ..rules.moves import Play, PlaySet, judge_play
 from ..rules.partie import twelve_hole_winner
 from ..rules.position import Position, other_side, start_position
 from ..rules.profiles import DEFAULT_PROFILE, Profile, find_profile
@@ -88,23 +88,6 @@ _ROLL = re.compile(r"^\s*([1-6])\s*-?\s*([1-6])\s*$")
 _MOVE = re.compile(r"^(\d{1,2})/(\d{1,2}|off|o|bande)$")
 _CANNOT = re.compile(r"^[-x]([1-6])$")
 
-_EVENT_WORDS = {
-    "jan-de-trois-coups": "jan de trois coups",
-    "jan-de-deux-tables": "jan de deux tables",
-    "contre-jan-de-deux-tables": "contre-jan de deux tables",
-    "jan-de-mezeas": "jan de mézéas",
-    "contre-jan-de-mezeas": "contre-jan de mézéas",
-    "battre-le-coin": "battre le coin",
-    "battre-a-vrai": "battre à vrai",
-    "battre-a-faux": "battre à faux",
-    "petit-jan": "petit jan",
-    "grand-jan": "grand jan",
-    "jan-de-retour": "jan de retour",
-    "sortie": "sortie",
-    "pile-de-misere": "pile de misère",
-    "impuissance": "impuissance",
-}
-
 
 class RecordingError(ValueError):
     """An entry the session cannot take (the message says why, in one line)."""
@@ -120,21 +103,22 @@ def parse_roll(text: str) -> tuple[int, int] | None:
     return (d, d) if d else None
 
 
-def event_words(e: ScoringEvent) -> str:
-    """One scoring event in the game's words, its value apart from the point it names:
-    ``battre à vrai sur la 7 (2 façons) = 8`` (the point in the roller's frame)."""
-    s = _EVENT_WORDS.get(e.kind, e.kind)
+def event_words(e: ScoringEvent, lang: str | Words = "fr") -> str:
+    """One scoring event in the catalogue's words, its value apart from the point it
+    names: ``battre à vrai sur la 7 (2 façons) = 8`` (the point in the roller's frame)."""
+    W = words(lang)
+    s = W.get(f"event.{e.kind}", e.kind)
     if e.how:
-        s += f" ({e.how})"
+        s = W("event.said", kind=s, how=e.how)
     if e.target is not None:
-        s += f" sur la {e.target}"
+        s = W("rec.event.target", event=s, n=e.target)
     if e.ways > 1:
-        s += f" ({e.ways} façons)"
-    return f"{s} = {e.points}"
+        s = W("rec.event.ways", event=s, n=e.ways)
+    return W("rec.event.value", event=s, points=e.points)
 
 
-def _words(cs: CoupScore, side: str) -> str:
-    return ", ".join(event_words(e) for e in cs.events if e.side == side) or "rien"
+def _words(cs: CoupScore, side: str, W: Words) -> str:
+    return ", ".join(event_words(e, W) for e in cs.events if e.side == side) or W("rec.nothing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,18 +145,21 @@ class State:
     #: the écoles that may still be marked (RULES.md §7.2), in words: at the throw's
     #: prompt a claim typed (``B:école+4``) goes to the last coup, in time
     claims: tuple[str, ...] = ()
+    #: the language of the words (``fr`` or ``en``, the catalogue's)
+    lang: str = "fr"
 
     @property
     def prompt(self) -> str:
+        W = words(self.lang)
         if self.stage == "roll":
-            return f"{self.number}. {self.side} jet ? "
+            return W("rec.prompt.roll", n=self.number, side=self.side) + " "
         if self.stage == "play":
             roll = self.roll
             assert roll is not None  # the play stage follows the throw
-            return f"{self.number}. {self.side} {roll[0]}-{roll[1]} jeu ? "
+            return W("rec.prompt.play", n=self.number, side=self.side, roll=f"{roll[0]}-{roll[1]}") + " "
         if self.stage == "marks":
-            return f"{self.number}. {self.side} marques [{self.default_marks or '—'}] ? "
-        return "partie finie "
+            return W("rec.prompt.marks", n=self.number, side=self.side, marks=self.default_marks or "—") + " "
+        return W("rec.prompt.over") + " "
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +353,7 @@ def _sections_after(
 # -- the coup being entered --------------------------------------------------------------
 
 
-def _start_entry(table: _Table, rules: _Agreement, roll: tuple[int, int]) -> _Entry:
+def _start_entry(table: _Table, rules: _Agreement, roll: tuple[int, int], W: Words) -> _Entry:
     """The coup of ``roll``: its legal plays (most plausible first) and what it is worth."""
     g = Game(rules.kind, rules.profile, start=table.position, score=table.score, marques=max(1, rules.marques))
     ps = g.legal(roll)
@@ -374,29 +361,29 @@ def _start_entry(table: _Table, rules: _Agreement, roll: tuple[int, int]) -> _En
     state, holes = g.after_gains(roll)
     can_leave = g.can_leave(roll)
     ends = rules.kind == "douze-trous" and holes > 0 and state[g.turn].holes >= 12
-    worth = _worth_lines(g.turn, cs, (state, holes), can_leave, ends)
+    worth = _worth_lines(g.turn, cs, (state, holes), can_leave, ends, W)
     opp_mf = g.position.other_in_mover_frame()
     plays = tuple(sorted(ps.plays, key=lambda p: (-evaluate(p.result, opp_mf), p.text())))
     return _Entry(roll, g, plays, ps, can_leave, ends, worth)
 
 
 def _worth_lines(
-    side: str, cs: CoupScore, after_gains: tuple[ScoreState, int], can_leave: bool, ends: bool
+    side: str, cs: CoupScore, after_gains: tuple[ScoreState, int], can_leave: bool, ends: bool, W: Words
 ) -> tuple[str, ...]:
-    """What the throw is worth to each side, in the game's words (RULES.md §4-§6):
+    """What the throw is worth to each side, in the catalogue's words (RULES.md §4-§6):
     ``cs`` what it entitles, ``after_gains`` the roller's score and holes after his gains."""
     state, holes = after_gains
-    worth = [f"{side} : {_words(cs, 'mover')} ; total {cs.mover}"]
+    worth = [W("rec.worth.side", side=side, events=_words(cs, "mover", W), total=cs.mover)]
     if holes:
-        worth.append(
-            f"   {holes} trou{'s' if holes > 1 else ''}"
-            f"{' (bredouille : trou double)' if holes > 1 else ''}"
-            + (" ; peut s'en aller (v)" if can_leave else "")
-            + (" ; fin de la partie" if ends else "")
-        )
+        line = W.n("rec.worth.holes", holes)
+        if can_leave:
+            line = W("rec.worth.can_leave", text=line)
+        if ends:
+            line = W("rec.worth.ends", text=line)
+        worth.append("   " + line)
     elif cs.mover and state[side].bredouille:
-        worth.append("   en bredouille")
-    worth.append(f"{other_side(side)} : {_words(cs, 'other')} ; total {cs.other}")
+        worth.append("   " + W("rec.worth.bredouille"))
+    worth.append(W("rec.worth.side", side=other_side(side), events=_words(cs, "other", W), total=cs.other))
     return tuple(worth)
 
 
@@ -433,56 +420,56 @@ def _with_marks(e: _Entry, marks: _Marks) -> Coup:
 # -- reading the entries -----------------------------------------------------------------
 
 
-def _read_roll(t: str, forced_roll: tuple[int, int] | None) -> tuple[int, int]:
+def _read_roll(t: str, forced_roll: tuple[int, int] | None, W: Words) -> tuple[int, int]:
     """The throw typed (a throw played again must be the same, RULES.md §6.5)."""
     roll = parse_roll(t)
     if roll is None:
-        raise RecordingError("a throw: 6-5, 65 or a doublet name (bezet … sonnez)")
+        raise RecordingError(W("rec.err.roll"))
     if forced_roll and roll != forced_roll:
         f = forced_roll
-        raise RecordingError(f"je joue pour tout: the throw {f[0]}-{f[1]} is played again (RULES.md §6.5)")
+        raise RecordingError(W("rec.err.pour_tout", roll=f"{f[0]}-{f[1]}"))
     return roll
 
 
-def _read_play(t: str, e: _Entry, side: str, profile: Profile) -> _Played:
+def _read_play(t: str, e: _Entry, side: str, profile: Profile, W: Words) -> _Played:
     """The play typed: a number, the moves (illegal ones written as played), ``v`` or
     Enter for the only play, then marks if any."""
     toks = t.split()
     play_toks = [x for x in toks if not ("+" in x or ":" in x or x.startswith("{"))]
     mark_toks = toks[len(play_toks) :] if toks[: len(play_toks)] == play_toks else None
     if mark_toks is None:
-        raise RecordingError("the play first, then the marks (3 B+2)")
-    marks = _read_marks(" ".join(mark_toks), side) if mark_toks else None
+        raise RecordingError(W("rec.err.play_then_marks"))
+    marks = _read_marks(" ".join(mark_toks), side, W) if mark_toks else None
     if e.ends:
         if play_toks:
-            raise RecordingError("his gains end the partie: nothing is played (RULES.md §8.1)")
+            raise RecordingError(W("rec.err.ends"))
         return _Played((), False, marks, None)
     if not play_toks:
         if len(e.plays) == 1:
             return _Played(play_moves(e.plays[0], e.playset.unplayable), False, marks, None)
-        raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
+        raise RecordingError(W("rec.err.plays", n=len(e.plays)))
     if play_toks == ["v"]:
         if not e.can_leave:
-            raise RecordingError("no hole completed by his own gains: no right to leave (RULES.md §6.1)")
+            raise RecordingError(W("rec.err.no_leave"))
         return _Played((), True, marks, None)
     if len(play_toks) == 1 and play_toks[0].isdigit() and "/" not in play_toks[0]:
         n = int(play_toks[0])
         if not 1 <= n <= len(e.plays):
-            raise RecordingError(f"no play {n}: 1 to {len(e.plays)}")
+            raise RecordingError(W("rec.err.no_play", n=n, last=len(e.plays)))
         return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
-    moves = _read_moves(play_toks)
+    moves = _read_moves(play_toks, W)
     if not moves:
-        raise RecordingError(f"{len(e.plays)} plays: type a number, the moves, or v")
-    _check_checkers(e.game.position, moves)
+        raise RecordingError(W("rec.err.plays", n=len(e.plays)))
+    _check_checkers(e.game.position, moves, W)
     j = judge_play(e.game.position, e.roll, moves, profile)
     if j.legal and j.play is not None:
         return _Played(play_moves(j.play, e.playset.unplayable), False, marks, None)
     written = tuple(Move(mv[0], mv[1]) if isinstance(mv, tuple) else CannotPlay(mv) for mv in moves)
-    problem = f"{(j.violation or '').replace('-', ' ')}, RULES.md {j.rule or '§3'}"
+    problem = W.get(f"why.{j.violation or 'illegal'}", "") or W("why.illegal")
     return _Played(written, False, marks, problem)
 
 
-def _read_moves(play_toks: list[str]) -> list[tuple[int, int] | int]:
+def _read_moves(play_toks: list[str], W: Words) -> list[tuple[int, int] | int]:
     """The moves typed: ``1/7``, ``19/off``, ``-6`` (a number that cannot be played)."""
     moves: list[tuple[int, int] | int] = []
     for x in play_toks:
@@ -492,36 +479,36 @@ def _read_moves(play_toks: list[str]) -> list[tuple[int, int] | int]:
             a = int(m.group(1))
             b = 25 if not m.group(2).isdigit() else int(m.group(2))
             if not (1 <= a <= 24 and a < b <= 25):
-                raise RecordingError(f"{x}: a move goes forward from 1..24 to 2..24 or off")
+                raise RecordingError(W("rec.err.move", text=x))
             moves.append((a, b))
         elif c:
             moves.append(int(c.group(1)))
         elif x == "--":
             continue
         else:
-            raise RecordingError(f"{x}: a play number, moves like 1/7, -6, or v")
+            raise RecordingError(W("rec.err.token", text=x))
     return moves
 
 
-def _check_checkers(position: Position, moves: list[tuple[int, int] | int]) -> None:
+def _check_checkers(position: Position, moves: list[tuple[int, int] | int], W: Words) -> None:
     """Every move starts from a checker of his (RULES.md §9.6): the record could not go on."""
     counts = list(position.mover)
     for mv in moves:
         if isinstance(mv, tuple):
             if counts[mv[0]] <= 0:
-                raise RecordingError(f"no checker of his on {mv[0]} (RULES.md §9.6)")
+                raise RecordingError(W("rec.err.no_checker", n=mv[0]))
             counts[mv[0]] -= 1
             counts[mv[1]] += 1
 
 
-def _read_marks(t: str, side: str) -> _Marks:
+def _read_marks(t: str, side: str, W: Words) -> _Marks:
     """The actions typed (notation tokens) as ``(before, after)``."""
     if not t:
         return ((), ())
     recs, diags = parse_text(f"1. {side} 1-1 -- {t}\n")
     errors = [d for d in diags if d.severity == "error"]
     if errors or not recs or not recs[0].coups:
-        raise RecordingError(errors[0].message if errors else "marks in notation: A+4 B+2 B:école+4 …")
+        raise RecordingError(W("rec.err.marks"))
     acts = recs[0].coups[0].after
     before = tuple(
         a
@@ -543,7 +530,8 @@ def finding_text(f: Finding, lang: str = "fr") -> str:
     """A finding of the verifier as the recorder shows it (one line), in the catalogue's
     words (the recorder speaks French, as the table does)."""
     said = say(f, lang)
-    return f"{said.name} (coup {f.coup}) : {said.message}" + (f" — {said.consequence}" if said.consequence else "")
+    text = words(lang)("rec.finding", name=said.name, coup=f.coup, message=said.message)
+    return text + (f" — {said.consequence}" if said.consequence else "")
 
 
 #: a pending mistake's kind (``judges.claims``) -> the kind of finding it becomes
@@ -559,14 +547,12 @@ _PENDING_KINDS = {
 }
 
 
-def claim_text(c: OpenClaim) -> str:
+def claim_text(c: OpenClaim, lang: str = "fr") -> str:
     """An école its adversary may still mark (RULES.md §7.2: until he throws)."""
     kind = _PENDING_KINDS.get(c.kind, "ecole-par-moins")
-    said = say(Finding(kind, who=c.offender, detail=c.kind), "fr").message
-    return (
-        f"école de {words('fr').n('rep.points', c.amount)} : {said} — "
-        f"{c.claimant} peut la marquer ({c.claimant}:école+{c.amount}) jusqu'à son prochain jet"
-    )
+    said = say(Finding(kind, who=c.offender, detail=c.kind), lang).message
+    W = words(lang)
+    return W("rec.claim", points=W.n("rec.points", c.amount), said=said, claimant=c.claimant, amount=c.amount)
 
 
 def _provisional(f: Finding) -> bool:
@@ -574,46 +560,34 @@ def _provisional(f: Finding) -> bool:
     return f.claim_open
 
 
-def _say(key: str, **kw: object) -> str:
-    """The session's other messages."""
-    return _MESSAGES[key].format(**kw)
-
-
-_MESSAGES = {
-    "ends": "ses points lui donnent le douzième trou : rien n'est joué",
-    "cancelled": "entrée annulée",
-    "undone": "annulé : {text}",
-    "comment": "commentaire noté",
-    "claim": "noté sur le coup {number} : {text}",
-    "over": "fin de la partie : {result}",
-    "unsaved": "{error} — le coup est gardé ici mais pas encore écrit ({n} coup(s) en attente) : "
-    "libérez de la place, il sera écrit à la prochaine entrée",
-    "saved": "{path} : les coups en attente sont écrits",
-    "torn": "{path} : la dernière ligne, coupée ({line!r}), est retirée ; le reste est repris",
-    "converted": "{path} : réécrit en UTF-8 ({was}) au premier coup",
-}
+def _say(key: str, lang: str | Words = "fr", **kw: object) -> str:
+    """The session's other messages (the catalogue's ``rec.msg.*``)."""
+    return words(lang)(f"rec.msg.{key}", **kw)
 
 
 # -- views -------------------------------------------------------------------------------
 
 
-def _score_line(table: _Table, headers: dict[str, str], kind: str) -> str:
+def _score_line(table: _Table, headers: dict[str, str], kind: str, W: Words) -> str:
     """The score as it stands at the table (RULES.md §5)."""
     st = table.score
     parts = []
     for s in ("A", "B"):
         p = st[s]
-        name = headers.get(s, s)
-        parts.append(
-            f"{s} ({name}) : {p.holes} trou{'s' if p.holes != 1 else ''}"
-            f"{' (pavillon)' if p.pavillon else ''}, {p.points} point{'s' if p.points != 1 else ''}"
-            f"{' en bredouille' if p.bredouille else ''}"
-        )
-    where = f"relevé {table.releve}" + (f", marqué {table.marque}" if kind == "a-ecrire" else "")
-    return f"{' | '.join(parts)} — {where}, coup {table.number}, à {table.position.turn} de jouer"
+        holes = W.n("rec.holes", p.holes)
+        if p.pavillon:
+            holes = W("rec.score.pavillon", holes=holes)
+        points = W.n("rec.points", p.points)
+        if p.bredouille:
+            points = W("rec.score.bredouille", points=points)
+        parts.append(W("rec.score.side", side=s, name=headers.get(s, s), holes=holes, points=points))
+    where = W("rec.score.releve", n=table.releve)
+    if kind == "a-ecrire":
+        where = W("rec.score.marque", where=where, n=table.marque)
+    return f"{' | '.join(parts)} — " + W("rec.score.turn", where=where, n=table.number, side=table.position.turn)
 
 
-def _board_diagram(pos: Position) -> str:
+def _board_diagram(pos: Position, W: Words) -> str:
     """A text diagram of the position in the frame of the side to throw, the frame of
     the moves and of every point number the recorder shows (his point p is the other's
     25-p; RULES.md §2.2)."""
@@ -625,11 +599,13 @@ def _board_diagram(pos: Position) -> str:
             return f"{a[p]}{me}".rjust(4)
         return f"{b[25 - p]}{them}".rjust(4) if b[25 - p] else "   ."
 
-    label = f"points de {me}"  # 11 + 48 columns: within 60
+    label = W("rec.board.points", side=me)
+    width = max(len(label), 11)  # 11 + 48 columns: within 60
+    label = label.ljust(width)
     top = "".join(f"{p:>4}" for p in range(13, 25))
     bottom = "".join(f"{p:>4}" for p in range(12, 0, -1))
-    pad = " " * len(label)
-    off = f"hors du jeu : {me} {a[25]}, {them} {b[25]}"
+    pad = " " * width
+    off = W("rec.board.off", side=me, n=a[25], other=them, m=b[25])
     return "\n".join(
         [
             label + top,
@@ -677,7 +653,10 @@ class RecordingSession:
         first: str = "A",
         file: RecordFile | None = None,
         on_disk: bool = False,
+        lang: str = "fr",
     ) -> None:
+        self.lang = lang
+        self.W = words(lang)
         self.record = Record(headers=dict(record.headers), elements=list(record.elements))
         h = self.record.headers
         self.profile = profile or (find_profile(h["Profile"]) if h.get("Profile") else DEFAULT_PROFILE)
@@ -686,10 +665,10 @@ class RecordingSession:
         h.setdefault("Record", "full")
         h.setdefault("Result", "*")
         if self.record.mode != "full":
-            raise RecordingError('the recorder writes full records (Record "full")')
+            raise RecordingError(self.W("rec.err.full"))
         self.kind, self.marques = partie_kind(h["Partie"])
         if h["Partie"].split()[0] not in ("douze-trous", "a-ecrire"):
-            raise RecordingError("the recorder writes parties en douze trous and à écrire between two players")
+            raise RecordingError(self.W("rec.err.kind"))
         if self.record.start:
             start_of(self.record.start)  # raises GameFlowError on a bad Position
         self.rules = _Agreement(self.kind, self.marques, self.profile, first)
@@ -723,7 +702,13 @@ class RecordingSession:
     # -- construction -------------------------------------------------------------------
     @classmethod
     def new(
-        cls, headers: dict[str, str], *, path: str | None = None, first: str = "A", game_id: bool = True
+        cls,
+        headers: dict[str, str],
+        *,
+        path: str | None = None,
+        first: str = "A",
+        game_id: bool = True,
+        lang: str = "fr",
     ) -> RecordingSession:
         """A new record; it gets a ``GameId`` tag (every party its own game in the club
         database, issue 26) unless it has an identity tag or ``game_id`` is False.  A
@@ -738,14 +723,14 @@ class RecordingSession:
                 file.close()
                 raise RecordFileError(f"{path} exists; continue it with --resume {path}")
         try:
-            return cls(Record(headers=h), path=path, first=first, file=file)
+            return cls(Record(headers=h), path=path, first=first, file=file, lang=lang)
         except BaseException:
             if file is not None:
                 file.close()
             raise
 
     @classmethod
-    def resume(cls, path: str) -> RecordingSession:
+    def resume(cls, path: str, *, lang: str = "fr") -> RecordingSession:
         """Continue the record in ``path`` (its last game), locked for the session.
 
         The file is read as ``trictrac check`` reads it (UTF-16, Latin-1…) and is not
@@ -765,19 +750,19 @@ class RecordingSession:
                     if kept and not kept_errors:
                         torn, text, records, errors = text[cut:], text[:cut], kept, kept_errors
             if not records or errors:
-                raise RecordingError(errors[0].render() if errors else f"{path}: no game to resume")
+                raise RecordingError(errors[0].render() if errors else words(lang)("rec.err.no_game", path=path))
             if len(records) > 1:
-                raise RecordingError(f"{path}: {len(records)} games; the recorder resumes a file of one game")
-            session = cls(records[0], path=path, file=file)
+                raise RecordingError(words(lang)("rec.err.games", path=path, n=len(records)))
+            session = cls(records[0], path=path, file=file, lang=lang)
         except BaseException:
             file.close()
             raise
         session._in_step = read.utf8 and write_record(session.record) == text and not torn
         if torn:
             session._write_whole()
-            notices.append(_say("torn", path=path, line=torn))
+            notices.append(_say("torn", session.W, path=path, line=repr(torn)))
         if not read.utf8:
-            notices.append(_say("converted", path=path, was=read.encoding_note))
+            notices.append(_say("converted", session.W, path=path, was=read.encoding_note))
         session.notices = notices
         return session
 
@@ -810,7 +795,7 @@ class RecordingSession:
     @property
     def flags(self) -> list[_Flag]:
         """``(coup index, who, message)`` of every finding so far but the claims still open."""
-        return [(f.index, f.who or "", finding_text(f)) for f in self.report.findings if not _provisional(f)]
+        return [(f.index, f.who or "", finding_text(f, self.lang)) for f in self.report.findings if not _provisional(f)]
 
     @property
     def open_claims(self) -> tuple[OpenClaim, ...]:
@@ -820,17 +805,47 @@ class RecordingSession:
     @property
     def state(self) -> State:
         t = self.table
-        claims = tuple(claim_text(c) for c in self.open_claims)
+        claims = tuple(claim_text(c, self.lang) for c in self.open_claims)
         if t.finished:
-            return State("over", t.position.turn, t.number, finished=True, result=self.result_text(), claims=claims)
+            return State(
+                "over",
+                t.position.turn,
+                t.number,
+                finished=True,
+                result=self.result_text(),
+                claims=claims,
+                lang=self.lang,
+            )
         e = self._entry
         if e is None:
-            return State("roll", t.position.turn, t.number, claims=claims)
+            return State("roll", t.position.turn, t.number, claims=claims, lang=self.lang)
         plays = tuple(p.text() for p in e.plays)
         if e.defaults is None:
-            return State("play", t.position.turn, t.number, e.roll, plays, e.can_leave, "", e.worth, claims=claims)
+            return State(
+                "play",
+                t.position.turn,
+                t.number,
+                e.roll,
+                plays,
+                e.can_leave,
+                "",
+                e.worth,
+                claims=claims,
+                lang=self.lang,
+            )
         marks = _marks_text(e.defaults)
-        return State("marks", t.position.turn, t.number, e.roll, plays, e.can_leave, marks, e.worth, claims=claims)
+        return State(
+            "marks",
+            t.position.turn,
+            t.number,
+            e.roll,
+            plays,
+            e.can_leave,
+            marks,
+            e.worth,
+            claims=claims,
+            lang=self.lang,
+        )
 
     # -- entries ------------------------------------------------------------------------
     def complete(self, text: str) -> bool:
@@ -864,28 +879,29 @@ class RecordingSession:
         (the play a number names, the moves as they will be written)."""
         st = self.state
         t = text.strip()
+        W = self.W
         try:
             if st.stage == "roll":
                 if _is_marks(t):
-                    return _HINTS["claim"].format(text=t)
+                    return W("rec.hint.claim", text=t)
                 roll = self._parse_roll(t)
-                return _HINTS["roll"].format(a=roll[0], b=roll[1])
+                return W("rec.hint.roll", a=roll[0], b=roll[1])
             if st.stage == "play":
                 played = self._parse_play(t)
                 if played.leave:
-                    return _HINTS["leave"]
+                    return W("rec.hint.leave")
                 written = " ".join(write_action(m) for m in played.moves) or "--"
                 problem = played.problem
                 if problem:
-                    return _HINTS["illegal"].format(written=written, problem=problem)
+                    return W("rec.hint.illegal", written=written, problem=problem)
                 head = t.split()[0] if t else ""
                 if head.isdigit():
-                    return _HINTS["number"].format(n=int(head), written=written)
-                return _HINTS["moves"].format(written=written)
+                    return W("rec.hint.number", n=int(head), written=written)
+                return written
             self._parse(text)
         except RecordingError as err:
             return f"? {err}"
-        return _HINTS["marks"].format(marks=text.strip() or st.default_marks or "rien")
+        return W("rec.hint.marks", marks=text.strip() or st.default_marks or W("rec.nothing"))
 
     def completions(self, text: str) -> list[str]:
         """Throws (doublet names too: ``so`` → ``sonnez``) or plays starting with ``text``."""
@@ -917,17 +933,17 @@ class RecordingSession:
 
     def _refuse_over(self) -> None:
         if self.state.stage == "over":
-            raise RecordingError("the partie is over")
+            raise RecordingError(self.W("rec.err.over"))
 
     def _parse_roll(self, t: str) -> tuple[int, int]:
-        return _read_roll(t, self.table.forced_roll)
+        return _read_roll(t, self.table.forced_roll, self.W)
 
     def _parse_play(self, t: str) -> _Played:
         assert self._entry is not None
-        return _read_play(t, self._entry, self.table.position.turn, self.profile)
+        return _read_play(t, self._entry, self.table.position.turn, self.profile, self.W)
 
     def _parse_marks(self, t: str) -> _Marks:
-        return _read_marks(t, self.table.position.turn)
+        return _read_marks(t, self.table.position.turn, self.W)
 
     def enter(self, text: str) -> Step:
         """Take one entry at the current stage (module docstring).  At the throw's
@@ -938,10 +954,10 @@ class RecordingSession:
         if st.stage == "roll":
             if _is_marks(t):
                 return self.add_to_last_coup(t)
-            new = self._entry = _start_entry(self.table, self.rules, self._parse_roll(t))
+            new = self._entry = _start_entry(self.table, self.rules, self._parse_roll(t), self.W)
             if new.ends:
                 new.defaults = _default_coup(new, self.table.number)
-                return Step(self.state, "", (_say("ends"),))
+                return Step(self.state, "", (_say("ends", self.W),))
             if not new.plays or (len(new.plays) == 1 and not new.plays[0].steps and not new.can_leave):
                 return self.enter("")  # nothing to choose: impuissance
             return Step(self.state)
@@ -976,14 +992,14 @@ class RecordingSession:
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
-            raise RecordingError("no coup yet to add marks to")
+            raise RecordingError(self.W("rec.err.no_coup"))
         c = els[k]
         assert isinstance(c, Coup)  # k is the last coup
         seen = self._seen()
         els[k] = replace(c, after=c.after + before + after)
         self.live.changed(k)
         self._refresh()
-        msgs = [_say("claim", number=c.number, text=text.strip()), *self._new_flags(seen)]
+        msgs = [_say("claim", self.W, number=c.number, text=text.strip()), *self._new_flags(seen)]
         self._write_whole()
         return Step(self.state, "", tuple(msgs + self._saved_notice()))
 
@@ -993,11 +1009,11 @@ class RecordingSession:
     def _new_flags(self, seen: set[tuple[int, str, str | None, str]]) -> list[str]:
         """The findings the last entry made, then the écoles it opened."""
         msgs = [
-            finding_text(f)
+            finding_text(f, self.lang)
             for f in self.report.findings
             if not _provisional(f) and (f.index, f.kind, f.who, f.message) not in seen
         ]
-        msgs.extend(claim_text(c) for c in self.open_claims if c.index >= self.report.coups_verified - 1)
+        msgs.extend(claim_text(c, self.lang) for c in self.open_claims if c.index >= self.report.coups_verified - 1)
         return msgs
 
     def _commit(self, coup: Coup) -> Step:
@@ -1010,7 +1026,7 @@ class RecordingSession:
             del els[n0:]
             self.live.changed(n0)
             self.report = self._verify()
-            raise RecordingError("the record cannot go on from this coup (a checker that is not there)")
+            raise RecordingError(self.W("rec.err.cannot_go_on"))
         trace = report.trace[-1]
         added: list[Element] = [coup]
         if trace.releve_ended:
@@ -1032,7 +1048,7 @@ class RecordingSession:
         else:
             self._write_append(appended)
         if self.table.finished:
-            msgs.append(_say("over", result=self.result_text()))
+            msgs.append(_say("over", self.W, result=self.result_text()))
         return Step(self.state, appended, tuple(msgs + self._saved_notice()))
 
     # -- undo, comments, views -------------------------------------------------------------
@@ -1040,11 +1056,11 @@ class RecordingSession:
         """Forget the coup being entered, or else the last coup written (and its sections)."""
         if self._entry is not None:
             self._entry = None
-            return Step(self.state, "", (_say("cancelled"),))
+            return Step(self.state, "", (_say("cancelled", self.W),))
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
-            raise RecordingError("nothing to undo")
+            raise RecordingError(self.W("rec.err.nothing_to_undo"))
         gone = els[k]
         del els[k:]
         self.live.changed(k)
@@ -1052,13 +1068,13 @@ class RecordingSession:
         self._refresh()
         self.unsaved = max(0, self.unsaved - 1)
         self._write_whole()
-        return Step(self.state, "", (_say("undone", text=write_element(gone)), *self._saved_notice()))
+        return Step(self.state, "", (_say("undone", self.W, text=write_element(gone)), *self._saved_notice()))
 
     def comment(self, text: str) -> Step:
         """A remark on the last coup written (or on the game when none is written yet)."""
         text = text.strip()
         if not text:
-            raise RecordingError("an empty comment")
+            raise RecordingError(self.W("rec.err.empty_comment"))
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
@@ -1071,16 +1087,16 @@ class RecordingSession:
             self.live.changed(k)
         self.report = self._verify()
         self._write_whole()
-        return Step(self.state, "", (_say("comment"), *self._saved_notice()))
+        return Step(self.state, "", (_say("comment", self.W), *self._saved_notice()))
 
     def score_text(self) -> str:
         """The score as it stands at the table (RULES.md §5)."""
-        return _score_line(self.table, self.record.headers, self.kind)
+        return _score_line(self.table, self.record.headers, self.kind, self.W)
 
     def board_text(self) -> str:
         """A text diagram of the position in the frame of the side to throw (the frame of
         the moves typed and of every point number shown, RULES.md §2.2)."""
-        return _board_diagram(self.table.position)
+        return _board_diagram(self.table.position, self.W)
 
     def result_text(self) -> str:
         """The ``Result`` tag: ``B 12-5`` (douze trous) or the marqués won (à écrire)."""
@@ -1103,10 +1119,10 @@ class RecordingSession:
         except RecordFileError as err:
             self.unsaved += coups
             self._in_step = False
-            self._notice = [_say("unsaved", error=err, n=max(1, self.unsaved))]
+            self._notice = [_say("unsaved", self.W, error=err, n=max(1, self.unsaved))]
             return
         if self.unsaved:
-            self._notice = [_say("saved", path=self.path)]
+            self._notice = [_say("saved", self.W, path=self.path)]
         self.unsaved = 0
         self._in_step = True
 
@@ -1119,24 +1135,13 @@ class RecordingSession:
         except RecordFileError as err:
             self.unsaved += 1
             self._in_step = False
-            self._notice = [_say("unsaved", error=err, n=self.unsaved)]
+            self._notice = [_say("unsaved", self.W, error=err, n=self.unsaved)]
 
     def flush(self) -> bool:
         """Write what a failed write kept in memory; True when the file holds everything."""
         if self.unsaved:
             self._write_whole()
         return not self.unsaved
-
-
-_HINTS = {
-    "roll": "jet {a}-{b}",
-    "claim": "ajouté au dernier coup : {text}",
-    "leave": "je m'en vais",
-    "illegal": "{written} — illégal ({problem}) : Entrée l'écrit tel quel",
-    "number": "jeu {n} : {written} (Entrée)",
-    "moves": "{written}",
-    "marks": "marques : {marks}",
-}
 
 
 def _is_marks(t: str) -> bool:
