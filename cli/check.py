@@ -154,7 +154,8 @@ def check(
                 if played is not None:
                     click.echo(terminal_safe(_analysis_text(played, path)))
         except (InputError, BadInput) as e:
-            click.echo(f"Error: {terminal_safe(str(e.format_message() if isinstance(e, BadInput) else e))}", err=True)
+            said = e.format_message() if isinstance(e, BadInput) else e.say(lang.lang)
+            click.echo(lang("dbcli.input.error", message=terminal_safe(said)), err=True)
             bad += 1
     if as_json:
         click.echo("\n]" if items else "[]")  # as echo_json(list) writes it

@@ -22,8 +22,23 @@ class BadInput(click.ClickException):
 
     exit_code = 2
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.words = command_words()  # shown after the command's context has closed
+
     def show(self, file: Any = None) -> None:
-        click.echo(f"Error: {self.format_message()}", err=True)
+        click.echo(self.words("dbcli.input.error", message=self.format_message()), err=True)
+
+
+def command_words() -> Words:
+    """The words of the running command: its ``--lang``, else the user's locale."""
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        lang = ctx.params.get("lang")
+        if isinstance(lang, Words):
+            return lang
+        ctx = ctx.parent
+    return words(lang_from_env())
 
 
 def _profile_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Profile | None:
@@ -107,7 +122,7 @@ def read_input(name: str) -> Input:
     try:
         return open_input(name)
     except InputError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(command_words().lang)) from None
 
 
 def input_paths(files: tuple[str, ...], *, pass_missing: bool = False) -> tuple[str, ...]:

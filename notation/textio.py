@@ -66,7 +66,22 @@ _BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
 
 
 class InputError(ValueError):
-    """A FILE argument that holds no readable record: ``str(e)`` is ``"FILE: reason"``."""
+    """A FILE argument that holds no readable record: ``str(e)`` is ``"FILE: reason"``
+    (English).  ``code`` names the reason for the catalogue (``dbcli.input.<code>``, said by
+    :meth:`say` in another language) with its ``fields``; None: only the English."""
+
+    def __init__(self, message: str, code: str | None = None, name: str = "", **fields: object) -> None:
+        super().__init__(message)
+        self.code, self.name, self.fields = code, name, fields
+
+    def say(self, lang: str = "en") -> str:
+        """``FILE: reason`` in ``lang`` (the English message when the catalogue has no words for it)."""
+        if lang == "en" or self.code is None:
+            return str(self)
+        from ..words import words
+
+        W = words(lang)
+        return W("dbcli.input.said", name=self.name, why=W(f"dbcli.input.{self.code}", **self.fields))
 
 
 @dataclass(frozen=True)
@@ -239,7 +254,9 @@ def _refusal(head: bytes) -> str | None:
 
 def _check(name: str, head: bytes, nul: bool) -> None:
     if nul:
-        raise InputError(f"{name}: NUL bytes: a binary file (or UTF-16 without a byte-order mark), not a record")
+        raise InputError(
+            f"{name}: NUL bytes: a binary file (or UTF-16 without a byte-order mark), not a record", "binary", name
+        )
     why = _refusal(head)
     if why:
         raise InputError(f"{name}: {why}")
@@ -270,7 +287,8 @@ def _decoded_head(name: str, head: bytes, bom: tuple[bytes, str, str], final: bo
     try:
         return dec.decode(head[len(bom[0]) :], final=final).encode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"{name}: invalid {bom[2]} (byte {e.start + len(bom[0])})") from None
+        at = e.start + len(bom[0])
+        raise InputError(f"{name}: invalid {bom[2]} (byte {at})", "bad-encoding", name, label=bom[2], byte=at) from None
 
 
 def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
@@ -298,9 +316,9 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
         return Input(label, opener=lambda: io.BufferedReader(_Chained(head, src), _CHUNK))
     p = Path(name)
     if p.is_dir():
-        raise InputError(f"{name}: a directory, not a record file")
+        raise InputError(f"{name}: a directory, not a record file", "directory", name)
     if not p.exists():
-        raise InputError(f"{name}: cannot read: no such file")
+        raise InputError(f"{name}: cannot read: no such file", "missing", name)
     try:
         with open_file(p) as fh:
             head = fh.read(_PROBE)
@@ -316,7 +334,10 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
                     try:
                         text = dec.decode(chunk, final=not chunk).encode("utf-8")
                     except UnicodeDecodeError as e:
-                        raise InputError(f"{name}: invalid {label} (byte {fh.tell() - len(chunk) + e.start})") from None
+                        at = fh.tell() - len(chunk) + e.start
+                        raise InputError(
+                            f"{name}: invalid {label} (byte {at})", "bad-encoding", name, label=label, byte=at
+                        ) from None
                     if len(first) < _PROBE:
                         first += text[: _PROBE - len(first)]
                     nul = nul or b"\0" in text

@@ -110,7 +110,7 @@ def _surfaces(db: Path, tmp: Path) -> list[tuple[str, list[str], tuple[int, ...]
     every.write_text("\n".join(p.read_text("utf-8") for p in FINDINGS), encoding="utf-8")
     fresh = tmp / "fresh.db"
     return [
-        ("check", ["check", *map(str, FINDINGS + BROKEN)], (1, 2)),
+        ("check", ["check", *map(str, FINDINGS + BROKEN), str(tmp / "no-such.trn")], (2,)),
         ("replay", ["replay", str(FX / "records" / "a_ecrire_two_marques.trn")], (0,)),
         ("annotate", ["annotate", str(every), "-o", "-"], (0,)),
         ("stats", ["stats", *map(str, RECORDS + BOOKS)], (0,)),
