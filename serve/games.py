@@ -41,7 +41,8 @@ from ..notation.writer import write_element
 from ..replay.recording import RecordingError, RecordingSession, parse_roll
 from .words import say
 
-_WARMER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-preview")
+#: what follows a change of a game, off the request that made it (its answer goes first)
+_AFTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-after")
 
 __all__ = ["GameStore", "LiveGame", "Outcome", "Submission", "StartError", "board_of"]
 
@@ -107,8 +108,6 @@ class LiveGame:
     acks: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     last_messages: tuple[str, ...] = ()
     view: tuple[int, dict[str, Any]] | None = None  # what the pages show, for ``version``
-    _shadow: RecordingSession | None = None
-    _shadow_version: int = -1
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -127,86 +126,43 @@ class LiveGame:
     def table(self) -> str:
         return str(self.meta.get("table") or "")
 
-    # -- the copy that previews entries ----------------------------------------------------
-    def _preview_session(self) -> RecordingSession:
-        """A copy of the session writing no file, at the same point of the game (made
-        again after each coup, see :meth:`warm`; here when not ready)."""
-        if self._shadow is None or self._shadow_version != self.version:
-            self._shadow = self._copy(self.session.record)
-            self._shadow_version = self.version
-        return self._shadow
-
-    def _copy(self, rec: Record) -> RecordingSession:
-        # the public constructor: it verifies the record again (the one course of the game)
-        return RecordingSession(
-            Record(headers=dict(rec.headers), elements=list(rec.elements)),
-            profile=self.session.profile,
-            first=str(self.meta.get("first") or "A"),
-        )
-
-    def warm(self) -> None:
-        """Make the preview's copy for the next coup off the request that wrote the last
-        one (the player throws the dice meanwhile); the game's lock is held only to take
-        the record and to put the copy in place."""
-        with self.lock:
-            version = self.version
-            if self._shadow is not None and self._shadow_version == version:
-                return
-            rec = Record(headers=dict(self.session.record.headers), elements=list(self.session.record.elements))
-        shadow = self._copy(rec)
-        with self.lock:
-            if self.version == version:
-                self._shadow, self._shadow_version = shadow, version
-
+    # -- previews -------------------------------------------------------------------------
     def preview(self, seq: int, roll: str, play: str | None = None) -> dict[str, Any]:
         """What the page shows after a throw (``play`` None) or after the play: the stage
         reached (``play``, ``marks``, or ``commit`` when the coup would be written with
         nothing more to say), the plays, what the throw is worth, the proposed marks and
-        the board with the chosen play drawn."""
+        the board with the chosen play drawn.  Asked of the session itself
+        (``RecordingSession.peek``), which takes nothing and writes nothing."""
         with self.lock:
             if seq != self.written + 1:
                 return {"stage": "stale", "next": self.written + 1}
-            s = self._preview_session()
-            before = len(s.record.coups)
+            s = self.session
             try:
-                s.enter(roll)
-                if play is not None and s.state.stage == "play" and len(s.record.coups) == before:
-                    s.enter(play)
+                st = s.peek(roll, play)
             except RecordingError as err:
-                self._drop_entry(s, before)
                 return {"stage": "error", "message": str(err)}
-            if len(s.record.coups) > before:  # nothing left to choose: the coup is whole
-                self._shadow = None
+            if st is None:  # nothing left to choose: the coup is whole
                 return {"stage": "commit"}
-            st = s.state
             moves: tuple[tuple[int, int], ...] = ()
-            if play is not None:
-                moves = _chosen_moves(s, st, play)
             chosen = ""
             if play is not None:
+                moves = _chosen_moves(s, st, play)
                 chosen = (
                     say("leave")
                     if play.strip() == "v"
                     else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in moves)
                 )
-            out = {
-                "chosen": chosen,
-                "stage": st.stage,
-                "side": st.side,
-                "plays": list(st.plays),
-                "worth": _worth(st.worth),
-                "can_leave": st.can_leave,
-                "default_marks": st.default_marks,
-                "board": board_of(self, moves=moves, side=st.side),
-            }
-            self._drop_entry(s, before)
-            return out
-
-    @staticmethod
-    def _drop_entry(s: RecordingSession, before: int) -> None:
-        # undo() forgets the entry in progress; it would undo a written coup otherwise
-        if len(s.record.coups) == before and s.state.stage in ("play", "marks"):
-            s.undo()
+            board = board_of(self, moves=moves, side=st.side)
+        return {
+            "chosen": chosen,
+            "stage": st.stage,
+            "side": st.side,
+            "plays": list(st.plays),
+            "worth": _worth(st.worth),
+            "can_leave": st.can_leave,
+            "default_marks": st.default_marks,
+            "board": board,
+        }
 
     # -- writing --------------------------------------------------------------------------
     def submit(self, seq: int, sub: Submission) -> Outcome:
@@ -367,6 +323,7 @@ class GameStore:
         self.event = event
         self.games: dict[str, LiveGame] = {}
         self.unreadable: dict[str, str] = {}
+        self.errors: list[str] = []
         self.lock = threading.Lock()
         self.on_change: Callable[[str], None] = lambda gid: None
         self.on_finish: Callable[[LiveGame], None] = lambda game: None
@@ -467,14 +424,18 @@ class GameStore:
         return game
 
     def changed(self, game: LiveGame) -> None:
-        """After a coup, an undo or a comment: tell the pages, store a game that ended,
-        make the next coup's preview ready."""
-        self.on_change(game.gid)
-        if game.finished:
-            if not game.meta.get("stored"):
+        """After a coup, an undo or a comment, off the request (its answer goes first):
+        tell the pages (``on_change``: the app makes the pages' view, then tells), store
+        a game that ended."""
+        _AFTER.submit(self._after_change, game)
+
+    def _after_change(self, game: LiveGame) -> None:
+        try:
+            self.on_change(game.gid)
+            if game.finished and not game.meta.get("stored"):
                 self.on_finish(game)
-        else:
-            _WARMER.submit(game.warm)
+        except Exception as err:  # shown on the club screen; the evening goes on
+            self.errors.append(f"{game.gid}: {type(err).__name__}: {err}")
 
 
 def wait_until(predicate: Callable[[], bool], seconds: float) -> bool:

@@ -41,11 +41,17 @@ def comments_of(coup) -> list[str]:
     return comments_of(coup)
 
 
-def sub(coup) -> Submission:
+def sub(coup, glyphs: bool = True) -> Submission:
+    from dataclasses import replace
+
     from serve_helpers import marks_of
 
+    from trictrac.notation.record import Ecole, Glyph
     from trictrac.replay.game import moves_text
 
+    if not glyphs:  # as the page's buttons send them: no glyph, no école's reason
+        after = tuple(replace(a, reason=None) if isinstance(a, Ecole) else a for a in coup.after)
+        coup = replace(coup, after=tuple(a for a in after if not isinstance(a, Glyph)))
     return Submission(f"{coup.roll[0]}{coup.roll[1]}", moves_text(coup.moves), marks_of(coup))
 
 
@@ -192,3 +198,47 @@ def test_a_password_beyond_loopback(tmp_path: Path):
         assert c.post("/login", data={"password": "faux", "csrf": token}).status_code == 401
         assert c.post("/login", data={"password": "sésame", "csrf": token}, follow_redirects=False).status_code == 303
         assert c.get("/", headers={"Accept": "text/html"}).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["fixtures/records/douze_trous.trn", "fixtures/records/comments_glyphs_ecoles.trn"])
+def test_the_preview_peeks_at_the_session_as_enter_would_take_the_entries(tmp_path: Path, name: str):
+    """``RecordingSession.peek`` (the previews, on the one session) says what ``enter``
+    does on a copy: the same stage, plays, worth and proposed marks, or that the coup is
+    written; and it leaves the session and its file as they were."""
+    from trictrac.replay.recording import RecordingSession
+
+    want = fixture(name)
+    g = GameStore(tmp_path / "g").start(want.headers["A"], want.headers["B"])
+    for seq, coup in enumerate(want.coups, 1):
+        roll = f"{coup.roll[0]}{coup.roll[1]}"
+        copy = RecordingSession(g.session.record)
+        on_disk = g.path.read_text(encoding="utf-8")
+        peeked = g.session.peek(roll)
+        step = copy.enter(roll).state
+        written = len(copy.record.coups) > len(g.session.record.coups)
+        if peeked is None or written:
+            assert peeked is None and written
+        else:
+            assert (peeked.stage, peeked.plays, peeked.worth, peeked.default_marks) == (
+                step.stage,
+                step.plays,
+                step.worth,
+                step.default_marks,
+            )
+            if step.stage == "play":
+                from trictrac.replay.game import moves_text
+
+                play = moves_text(coup.moves)
+                peeked = g.session.peek(roll, play)
+                after = copy.enter(play).state
+                if peeked is None:
+                    assert len(copy.record.coups) > len(g.session.record.coups)
+                else:
+                    assert (
+                        (peeked.stage, peeked.default_marks)
+                        == (after.stage, after.default_marks)
+                        == ("marks", after.default_marks)
+                    )
+        assert g.session.state.stage == "roll" and g.path.read_text(encoding="utf-8") == on_disk
+        out = g.submit(seq, sub(coup, glyphs=False))
+        assert out.status == "ok", (seq, out.message, sub(coup, glyphs=False))
