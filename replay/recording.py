@@ -559,10 +559,14 @@ _PENDING_KINDS = {
 }
 
 
+def claim_finding(c: OpenClaim) -> Finding:
+    """The finding an open claim's mistake is (its words: ``findings.say``)."""
+    return Finding(_PENDING_KINDS.get(c.kind, "ecole-par-moins"), who=c.offender, detail=c.kind)
+
+
 def claim_text(c: OpenClaim) -> str:
     """An école its adversary may still mark (RULES.md §7.2: until he throws)."""
-    kind = _PENDING_KINDS.get(c.kind, "ecole-par-moins")
-    said = say(Finding(kind, who=c.offender, detail=c.kind), "fr").message
+    said = say(claim_finding(c), "fr").message
     return (
         f"école de {words('fr').n('rep.points', c.amount)} : {said} — "
         f"{c.claimant} peut la marquer ({c.claimant}:école+{c.amount}) jusqu'à son prochain jet"

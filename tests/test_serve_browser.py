@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from serve_helpers import Server, have_chromium, tap_coup, tap_roll, wait_acked, wait_step
+from serve_helpers import Server, have_chromium, tap_coup, tap_roll, visible, wait_acked, wait_step
 
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import Record
@@ -47,9 +47,11 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def server(tmp_path: Path):
-    srv = Server(tmp_path / "club.db", "--club", "Paris, Cercle du Palais-Royal").start()
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module's tests (each its own games): the offline test stops and
+    starts it again on the same folder."""
+    srv = Server(tmp_path_factory.mktemp("serve") / "club.db", "--club", "Paris, Cercle du Palais-Royal").start()
     yield srv
     srv.stop()
 
@@ -116,11 +118,6 @@ def test_fixture_partie_tapped_on_a_phone_equals_the_fixture(browser, server):
     ctx.close()
 
 
-@pytest.mark.xfail(
-    reason="after merging the recorder's one judge, the page no longer shows the open claim's words "
-    "('B peut la marquer') while the école is pending: to mend in serve/ (issue 28)",
-    strict=False,
-)
 def test_ecole_late_claim_leave_and_undo(browser, server):
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
@@ -139,7 +136,9 @@ def test_ecole_late_claim_leave_and_undo(browser, server):
     assert page.get_attribute("#ecole", "data-marks") == "B:école+4"
     page.locator("#ecole").tap()
     wait_acked(page, 5)
-    page.wait_for_function("document.getElementById('messages').textContent.includes('B peut la marquer')")
+    # the finding in the catalogue's words; no école is left open
+    page.wait_for_function("document.getElementById('messages').textContent.includes('école par moins (coup 5)')")
+    assert not visible(page, "#claims")
     assert findings(stored(server, gid)) == [("ecole-par-moins", "A", 5)]
 
     # A forgets his 2; B throws, then claims: too late (003 §167); then undone and let stand
@@ -150,13 +149,31 @@ def test_ecole_late_claim_leave_and_undo(browser, server):
     page.wait_for_selector("#step-marks:not([hidden])")
     page.locator("#nothing").tap()
     wait_acked(page, 1)
-    page.wait_for_function("document.getElementById('messages').textContent.includes('école de 2 points')")
+    # the école B may still mark until he throws, shown with its button (003 §167)
+    page.wait_for_selector("#claims:not([hidden])")
+    claim = page.inner_text("#claims-list li")
+    assert "école de 2 points" in claim and "B peut la marquer (B:école+2)" in claim
+    shoot(page, "record-360-claim")
+    page.locator("#claims button[data-claim='B:école+2']").tap()  # in time: before B throws
+    page.wait_for_function("document.getElementById('claims').hidden")
+    assert write_record(stored(server, gid)).rstrip().endswith("1. A 4-1 1/6 B:école+2")
+    assert [(k, who) for k, who, _ in findings(stored(server, gid))] == [("ecole-par-moins", "A")]
+    # undone, A's coup entered again and the claim left for later: too late (003 §167)
+    page.locator("#undo").tap()
+    page.wait_for_function("document.getElementById('entry').dataset.acked == '0'")
+    tap_roll(page, (4, 1))
+    assert wait_step(page, 1) == "play"
+    page.locator("#plays button", has_text="1/6").first.tap()
+    page.wait_for_selector("#step-marks:not([hidden])")
+    page.locator("#nothing").tap()
+    wait_acked(page, 1)
+    page.wait_for_selector("#claims:not([hidden])")
     tap_roll(page, (3, 2))
     wait_step(page, 2)
-    page.locator("#plays button", has_text="1/6").first.tap()
-    page.wait_for_selector("#step-marks:not([hidden])")  # an école is still open: the marks are asked
-    page.fill("#marks-form input", "B:école+2")
-    page.locator("#marks-form button").tap()
+    # B's throw closed his claim: nothing is due and the play alone would write the coup;
+    # his late claim typed with the play
+    page.fill("#other-play input", "1/6 B:école+2")
+    page.locator("#other-play button").tap()
     wait_acked(page, 2)
     late = fixture("fixtures/findings/e20-ecole-too-late.trn")
     assert [k for k, _, _ in findings(stored(server, gid))] == [k for k, _, _ in findings(late)]
@@ -166,9 +183,7 @@ def test_ecole_late_claim_leave_and_undo(browser, server):
     assert len(stored(server, gid).coups) == 1
     tap_roll(page, (3, 2))
     wait_step(page, 2)
-    page.locator("#plays button", has_text="1/6").first.tap()
-    page.wait_for_selector("#step-marks:not([hidden])")
-    page.locator("#accept").tap()
+    page.locator("#plays button", has_text="1/6").first.tap()  # nothing due: written at the tap
     wait_acked(page, 2)
     unclaimed = fixture("fixtures/findings/e20-unclaimed-ecole.trn")
     assert [k for k, _, _ in findings(stored(server, gid))] == [k for k, _, _ in findings(unclaimed)]

@@ -70,7 +70,7 @@
   function saveQueue(q) {
     try { localStorage.setItem(qKey, JSON.stringify(q)); } catch (x) { /* private mode: kept in memory only */ }
     var el = $('queue');
-    el.textContent = q.length ? fmt(W.queued, {n: q.length}) : '';
+    el.textContent = q.length ? fmt(q.length === 1 ? W.queued_one : W.queued_many, {n: q.length}) : '';
     show(el, q.length > 0);
   }
   function status(text, cls) { var s = $('status'); s.textContent = text || ''; s.className = cls || ''; }
@@ -97,11 +97,22 @@
     stage('roll');
   }
 
+  function showClaims(list) {
+    var ul = $('claims-list'); ul.textContent = '';
+    (list || []).forEach(function (c) {
+      var li = document.createElement('li'); li.textContent = c.text + ' ';
+      var b = document.createElement('button'); b.type = 'button'; b.dataset.claim = c.marks; b.textContent = c.button;
+      li.appendChild(b); ul.appendChild(li);
+    });
+    show($('claims'), (list || []).length > 0);
+  }
+
   function acked(n) { entry.dataset.acked = String(Math.max(parseInt(entry.dataset.acked || '0', 10), n)); }
 
   function refresh() {
     return getJSON('/g/' + gid + '/state').then(function (st) {
       $('live').innerHTML = st.html;
+      showClaims(st.claims);
       entry.dataset.acked = String(st.next - 1);
       E.finished = st.state.finished;
       var q = queue();
@@ -233,6 +244,14 @@
         previewRoll(E.die1 + b.dataset.die);
       }
     } else if (b.dataset.roll) { previewRoll(b.dataset.roll); }
+    else if (b.dataset.claim) {
+      if (queue().length) { return; }
+      post('/g/' + gid + '/claim', {seq: E.next, marks: b.dataset.claim}).then(function (r) {
+        status(r.status === 'ok' || r.status === 'duplicate' ? '' : (r.message || r.status), r.status === 'ok' ? 'ok' : 'warn');
+        if (r.status === 'ok') { messages(r.messages); }
+        refresh();
+      }).catch(function () { status('?', 'error'); });
+    }
     else if (b.dataset.play) { choosePlay(b.dataset.play); }
     else if (b.id === 'leave') { choosePlay('v'); }
     else if (b.id === 'stay') { show($('leave-box'), false); var f = $('plays').querySelector('button'); if (f) { f.focus(); } }
