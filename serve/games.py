@@ -387,6 +387,12 @@ def board_of(
         svg = board_svg(position, score, last_move=last, names=names, defs=False, title=title)
     except ValueError:
         svg = board_svg(position, score, names=names, defs=False, title=title)
+    # the board's description (what a screen reader says) in the page's language
+    a, b = score["A"], score["B"]
+    desc = say("board_desc", lang, a=names[0], b=names[1], ah=a.holes, ap=a.points, bh=b.holes, bp=b.points)
+    for el in svg:
+        if isinstance(el.tag, str) and el.tag.rsplit("}", 1)[-1] == "desc":
+            el.text = desc
     return svg_text(svg, xml_declaration=False)
 
 

@@ -242,3 +242,78 @@ def test_the_preview_peeks_at_the_session_as_enter_would_take_the_entries(tmp_pa
         assert g.session.state.stage == "roll" and g.path.read_text(encoding="utf-8") == on_disk
         out = g.submit(seq, sub(coup, glyphs=False))
         assert out.status == "ok", (seq, out.message, sub(coup, glyphs=False))
+
+
+def _pieces(text: str) -> list[str]:
+    """The literal words of a catalogue message (its ``{fields}`` cut out)."""
+    import re
+
+    return [p.strip(" :—-().,?") for p in re.split(r"\{\w+\}", text)]
+
+
+def _messages(lang: str) -> dict[str, str]:
+    """The server's labels (``srv.*``) and the findings' names in ``lang``, by key."""
+    pytest.importorskip("babel")
+    from trictrac.words.build import load
+
+    out = {}
+    for m in load(lang):
+        key = m.id[0] if isinstance(m.id, tuple) else m.id
+        if key.startswith("srv.") or (key.startswith("finding.") and key.endswith(".name")):
+            texts = m.string if isinstance(m.string, tuple) else (m.string,)
+            out[key] = " | ".join(t for t in texts if t)
+    return out
+
+
+def test_every_page_speaks_one_language(tmp_path: Path):
+    """Every server page in French holds no English message of the catalogue and the same
+    pages in English (``?lang=en``, then its cookie) no French one; each says its own."""
+    import html
+    import re
+
+    cfg = ServeConfig(tmp_path / "club.db", club="Cercle")
+    own = {"fr": _messages("fr"), "en": _messages("en")}
+    # a word the language's own messages use is its own (English keeps "douze trous")
+    everything = {lang: " | ".join(msgs.values()) for lang, msgs in own.items()}
+    with TestClient(create_app(cfg), base_url="http://127.0.0.1") as c:
+        token = csrf_of(c)
+        r = c.post("/nouvelle", data={"a_new": "Leclerc", "b_new": "Morel", "csrf": token, "position": E20})
+        gid = str(r.url).split("/")[-2]
+        h = {"X-CSRF-Token": token}
+        # A forgets his 2 (an école B may still mark: the claims box), then B's late claim
+        assert (
+            c.post(f"/g/{gid}/coup", json={"seq": 1, "roll": "41", "play": "1/6", "marks": "--"}, headers=h).json()[
+                "status"
+            ]
+            == "ok"
+        )
+        pages = [
+            "/",
+            "/part/club",
+            "/nouvelle",
+            f"/g/{gid}",
+            f"/g/{gid}/part",
+            f"/g/{gid}/noter",
+            "/classement",
+            "/g/0123456789abcdef",
+        ]
+        for lang, other in (("fr", "en"), ("en", "fr")):
+            c.get(f"/?lang={lang}")  # the choice, kept in the cookie
+            assert c.cookies.get("tt-lang") == lang
+            for path in pages:
+                text = html.unescape(c.get(path, headers={"Accept": "text/html"}).text)
+                text = re.sub(r"<(style|script)\b.*?</\1>|<[^>]+>", " ", text, flags=re.S)
+                foreign = [
+                    p
+                    for key, msg in own[other].items()
+                    for p in _pieces(msg)
+                    if len(p) >= 4 and p not in everything[lang] and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text)
+                ]
+                # the language link names the other language in its own words
+                foreign = [p for p in foreign if p != own[lang]["srv.language"]]
+                assert not foreign, (lang, path, foreign)
+            club = html.unescape(c.get("/").text)
+            assert own[lang]["srv.in_progress"] in club and own[lang]["srv.new_game"] in club
+            record = html.unescape(c.get(f"/g/{gid}/noter").text)
+            claim = {"fr": "B (Morel) peut la marquer (B:école+2)", "en": "B (Morel) may mark it (B:école+2)"}[lang]
+            assert claim in record
