@@ -239,6 +239,7 @@ def _game_view(game: LiveGame, lang: str) -> dict[str, Any]:
         "next": len(coups) + 1,
         "state": _plays_of(game),
         "side_name": side_name,
+        "side_label": st.side if side_name == st.side else f"{st.side} ({side_name})",
         "flags": findings_of(s, lang),
         "claims": game.claims(lang),
         "last_lines": last,

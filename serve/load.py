@@ -211,8 +211,9 @@ async def _run(url: str, tables: int, seconds: float, think: float, seed: int, p
     fig = Figures()
     # the parties are played by the bots before the clock starts (a table plays one in
     # about four minutes at one coup a second: two each is plenty)
+    count = 1 if seconds / max(think, 0.05) < 60 else 2  # a short run needs one
     parties = {
-        k: [play_partie(random.Random(seed * 1000 + k * 10 + i), "douze-trous") for i in range(2)]
+        k: [play_partie(random.Random(seed * 1000 + k * 10 + i), "douze-trous") for i in range(count)]
         for k in range(1, tables + 1)
     }
     deadline = time.monotonic() + seconds

@@ -55,6 +55,8 @@ _JS_KEYS = (
     "throw_of",
     "saved",
     "already",
+    "saved_as",
+    "already_as",
     "conflict",
     "ecole_by",
     "undo_confirm",

@@ -317,3 +317,16 @@ def test_every_page_speaks_one_language(tmp_path: Path):
             record = html.unescape(c.get(f"/g/{gid}/noter").text)
             claim = {"fr": "B (Morel) peut la marquer (B:école+2)", "en": "B (Morel) may mark it (B:école+2)"}[lang]
             assert claim in record
+
+
+def test_a_short_load_loses_nothing_and_doubles_nothing():
+    """The load test in small (``python -m trictrac.serve.load`` runs the 2-minute one):
+    2 tables entering coups with their previews, one in ten sent twice, 4 followers in
+    their own process; every coup acknowledged is in the file once."""
+    from trictrac.serve.load import run_load
+
+    out = run_load(tables=2, followers=4, seconds=6, think=0.2)
+    assert out["coups_acknowledged"] >= 5 and not out["refused"], out
+    assert out["lost"] == 0 and out["doubled"] == 0
+    assert out["reads"] > 0 and out["events"] > 0  # the followers did read
+    assert out["server_ack_ms"]["p95"] is not None and out["ack_ms"]["p95"] >= out["server_ack_ms"]["p95"] * 0.5

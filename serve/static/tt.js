@@ -64,7 +64,8 @@
 
   function who(side) {
     var name = names[side];
-    return fmt(W.throw_of, {side: side, name: name || side}).replace(' (' + side + ')', '');
+    var t = fmt(W.throw_of, {side: side, name: name || side});
+    return !name || name === side ? t.replace(' (' + side + ')', '') : t;
   }
   function queue() { try { return JSON.parse(localStorage.getItem(qKey) || '[]'); } catch (x) { return []; } }
   function saveQueue(q) {
@@ -149,7 +150,9 @@
       if (r.status === 'ok' || r.status === 'duplicate') {
         saveQueue(rest);
         acked(item.seq);
-        status(fmt(r.status === 'ok' ? W.saved : W.already, {n: item.seq}) + (r.coup ? ' : ' + r.coup : ''), 'ok');
+        // the coup as written, with its number in the game (a problem's position may start at 11)
+        status(r.coup ? fmt(r.status === 'ok' ? W.saved_as : W.already_as, {coup: r.coup})
+          : fmt(r.status === 'ok' ? W.saved : W.already, {n: item.seq}), 'ok');
         messages(r.messages);
         if (rest.length) { flush(); } else { refresh(); }
         return;
@@ -216,7 +219,7 @@
 
   function showMarks(pv) {
     var played = pv.chosen ? ' — ' + pv.chosen : '';
-    $('marks-title').textContent = W.marks + ' : ' + who(pv.side) + ' ' + E.roll.charAt(0) + '-' + E.roll.charAt(1) + played;
+    $('marks-title').textContent = W.marks + ' — ' + who(pv.side) + ' ' + E.roll.charAt(0) + '-' + E.roll.charAt(1) + played;
     fillWorth($('worth-marks'), pv.worth);
     $('proposed').textContent = pv.default_marks || W.nothing_due;
     var m = /^([AB])\+(\d+)/.exec(pv.default_marks || '');
