@@ -175,13 +175,16 @@ def _plays_of(game: LiveGame) -> dict[str, Any]:
 
 def findings_of(session: Any, lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
     """The verifier's findings on the record so far (those of ``trictrac check`` on the
-    file), in the words of the published pages (a claim still open is also shown with
-    its button, :meth:`LiveGame.claims`)."""
+    file), in the words of the published pages; but a mistake its adversary may still
+    claim (the record's end is not the game's) is shown as a claim with its button
+    (:meth:`LiveGame.claims`), as the recorder does."""
     from ..publish.messages import finding_consequence, finding_kind_name, finding_message, seat_names
 
     names = seat_names(session.record)
     out = []
     for f in session.report.findings:
+        if f.claim_open:
+            continue
         out.append(
             {
                 "coup": f.coup,

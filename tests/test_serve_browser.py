@@ -203,7 +203,11 @@ def test_ecole_late_claim_leave_and_undo(browser, server):
     wait_acked(page, 2)
     late = fixture("fixtures/findings/e20-ecole-too-late.trn")
     assert [k for k, _, _ in findings(stored(server, gid))] == [k for k, _, _ in findings(late)]
-    page.wait_for_selector(".flags li[data-kind=ecole-too-late]")
+    # A may now mark the école B claimed too late (003 §167): shown as a claim, not as a finding yet
+    page.wait_for_function(
+        "document.getElementById('claims-list').textContent.includes('A peut la marquer (A:école+2)')"
+    )
+    assert not visible(page, ".flags li[data-kind=ecole-too-late]")
     page.locator("#undo").tap()
     page.wait_for_function("document.getElementById('entry').dataset.acked == '1'")
     assert len(stored(server, gid).coups) == 1

@@ -125,7 +125,7 @@
         E.next = Math.max(st.next, ahead); E.side = st.state.side;
         if (!E.roll && E.die1 === null) { reset(); }
       }
-      if (E.finished) { status(fmt(W.over, {result: st.state.result})); stage(null); }
+      if (E.finished) { stage(null); }  // the game's own line says it is over (#turn)
     });
   }
 
