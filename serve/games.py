@@ -172,44 +172,55 @@ class LiveGame:
     def submit(self, seq: int, sub: Submission, lang: str = DEFAULT_LANG) -> Outcome:
         """Take the coup ``seq`` once (module docstring)."""
         with self.lock:
-            s = self.session
-            n = self.written
-            key = sub.key()
-            if seq <= n:
-                stored = s.record.coups[seq - 1] if seq >= 1 else None
-                text = _coup_text(stored) if stored else ""
-                known = self.acks.get(seq)
-                same = known == key if known is not None else (stored is not None and _roll_key(stored) == key[0])
-                return Outcome("duplicate" if same else "conflict", n, coup=text)
-            if seq > n + 1:
-                return Outcome("conflict", n, message=say("expected", lang, seq=seq, next=n + 1))
-            if s.state.finished:
-                return Outcome("error", n, message=say("over_short", lang))
-            msgs: list[str] = []
-            seen = _finding_keys(s)
-            try:
-                msgs += s.enter(sub.roll).messages
-                marks = " ".join(sub.marks.split())
-                if s.state.stage == "play" and self.written == n:
-                    text = sub.play.strip()
-                    if marks and marks != "--":
-                        text = f"{text} {marks}".strip()  # marks typed after the play replace the rules'
-                        marks = ""
-                    msgs += s.enter(text).messages
-                if s.state.stage == "marks" and self.written == n:
-                    msgs += s.enter(marks).messages
-                if self.written == n:
-                    raise RecordingError(say("incomplete", lang))
-            except RecordingError as err:
-                if self.written == n and s.state.stage in ("play", "marks"):
-                    s.undo()
-                return Outcome("error", n, message=str(err))
-            self.acks[seq] = key
-            self.version += 1
-            self.news = self._news(seen)
-            return Outcome(
-                "ok", self.written, messages=tuple(self.said(lang)), coup=_coup_text(s.record.coups[seq - 1])
-            )
+            return self._submit(seq, sub, lang)
+
+    def submit_now(self, seq: int, sub: Submission, lang: str = DEFAULT_LANG) -> Outcome | None:
+        """:meth:`submit` when the game's lock is free at once, else None (the event loop
+        takes a coup itself only when it need not wait for a preview, a view or a store)."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            return self._submit(seq, sub, lang)
+        finally:
+            self.lock.release()
+
+    def _submit(self, seq: int, sub: Submission, lang: str) -> Outcome:
+        """The coup ``seq`` taken once, the game's lock held."""
+        s = self.session
+        n = self.written
+        key = sub.key()
+        if seq <= n:
+            stored = s.record.coups[seq - 1] if seq >= 1 else None
+            text = _coup_text(stored) if stored else ""
+            known = self.acks.get(seq)
+            same = known == key if known is not None else (stored is not None and _roll_key(stored) == key[0])
+            return Outcome("duplicate" if same else "conflict", n, coup=text)
+        if seq > n + 1:
+            return Outcome("conflict", n, message=say("expected", lang, seq=seq, next=n + 1))
+        if s.state.finished:
+            return Outcome("error", n, message=say("over_short", lang))
+        seen = _finding_keys(s)
+        try:
+            s.enter(sub.roll)
+            marks = " ".join(sub.marks.split())
+            if s.state.stage == "play" and self.written == n:
+                text = sub.play.strip()
+                if marks and marks != "--":
+                    text = f"{text} {marks}".strip()  # marks typed after the play replace the rules'
+                    marks = ""
+                s.enter(text)
+            if s.state.stage == "marks" and self.written == n:
+                s.enter(marks)
+            if self.written == n:
+                raise RecordingError(say("incomplete", lang))
+        except RecordingError as err:
+            if self.written == n and s.state.stage in ("play", "marks"):
+                s.undo()
+            return Outcome("error", n, message=str(err))
+        self.acks[seq] = key
+        self.version += 1
+        self.news = self._news(seen)
+        return Outcome("ok", self.written, messages=tuple(self.said(lang)), coup=_coup_text(s.record.coups[seq - 1]))
 
     def _news(self, seen: set[tuple[Any, ...]], *first: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
         """What a change brought: the findings it made, the end of the game."""
