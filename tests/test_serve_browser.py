@@ -315,7 +315,7 @@ def test_followers_see_each_coup_and_the_standings_when_a_game_ends(browser, ser
     assert wait_step(page, 1) == "marks"
     page.locator("#accept").tap()
     wait_acked(page, 1)
-    page.wait_for_function("document.getElementById('status').textContent.includes('A 12-3')")
+    page.wait_for_function("document.getElementById('turn').textContent.includes('Partie finie : A 12-3')")
     standings.wait_for_function("document.body.textContent.includes('Leclerc')", timeout=30000)
     shoot(standings, "standings-1280")
     phone_st = table.new_page()
