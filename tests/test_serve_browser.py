@@ -305,6 +305,10 @@ def test_followers_see_each_coup_and_the_standings_when_a_game_ends(browser, ser
     phone_club = table.new_page()
     phone_club.goto(server.url + "/")
     shoot(phone_club, "club-360")
+    wide = screen.new_page()  # the recording page on a tablet or a laptop
+    wide.goto(f"{server.url}/g/{gid}/noter")
+    wide.wait_for_selector("#entry:not([hidden])")
+    shoot(wide, "record-1280")
 
     # a partie that ends on the next throw: A has 11 holes and 10 points (003 §218)
     standings = screen.new_page()
