@@ -275,6 +275,20 @@ def test_every_page_speaks_one_language(tmp_path: Path):
     own = {"fr": _messages("fr"), "en": _messages("en")}
     # a word the language's own messages use is its own (English keeps "douze trous")
     everything = {lang: " | ".join(msgs.values()) for lang, msgs in own.items()}
+
+    def foreign_words(page: str, lang: str) -> list[str]:
+        """The other language's words on ``page`` in ``lang`` (its text, out of its tags)."""
+        other = "fr" if lang == "en" else "en"
+        text = html.unescape(re.sub(r"<(style|script)\b.*?</\1>|<[^>]+>", " ", page, flags=re.S))
+        found = [
+            p
+            for msg in own[other].values()
+            for p in _pieces(msg)
+            if len(p) >= 4 and p not in everything[lang] and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text)
+        ]
+        # the language link names the other language in its own words
+        return [p for p in found if p != own[lang]["srv.language"]]
+
     with TestClient(create_app(cfg), base_url="http://127.0.0.1") as c:
         token = csrf_of(c)
         r = c.post("/nouvelle", data={"a_new": "Leclerc", "b_new": "Morel", "csrf": token, "position": E20})
@@ -297,26 +311,26 @@ def test_every_page_speaks_one_language(tmp_path: Path):
             "/classement",
             "/g/0123456789abcdef",
         ]
-        for lang, other in (("fr", "en"), ("en", "fr")):
+        for lang in ("fr", "en"):
             c.get(f"/?lang={lang}")  # the choice, kept in the cookie
             assert c.cookies.get("tt-lang") == lang
             for path in pages:
-                text = html.unescape(c.get(path, headers={"Accept": "text/html"}).text)
-                text = re.sub(r"<(style|script)\b.*?</\1>|<[^>]+>", " ", text, flags=re.S)
-                foreign = [
-                    p
-                    for key, msg in own[other].items()
-                    for p in _pieces(msg)
-                    if len(p) >= 4 and p not in everything[lang] and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text)
-                ]
-                # the language link names the other language in its own words
-                foreign = [p for p in foreign if p != own[lang]["srv.language"]]
-                assert not foreign, (lang, path, foreign)
+                page = c.get(path, headers={"Accept": "text/html"}).text
+                assert not foreign_words(page, lang), (lang, path)
+                assert "<html" not in page or f'<html lang="{lang}">' in page
             club = html.unescape(c.get("/").text)
             assert own[lang]["srv.in_progress"] in club and own[lang]["srv.new_game"] in club
             record = html.unescape(c.get(f"/g/{gid}/noter").text)
             claim = {"fr": "B (Morel) peut la marquer (B:école+2)", "en": "B (Morel) may mark it (B:école+2)"}[lang]
             assert claim in record
+
+    # the login page of a server with a password, in both languages
+    cfg = ServeConfig(tmp_path / "other.db", host="0.0.0.0", password="sésame")
+    with TestClient(create_app(cfg), base_url="http://192.0.2.1") as c:
+        for lang in ("fr", "en"):
+            page = c.get(f"/login?lang={lang}").text
+            assert f'<html lang="{lang}">' in page and own[lang]["srv.login"] in html.unescape(page)
+            assert not foreign_words(page, lang), lang
 
 
 def test_a_short_load_loses_nothing_and_doubles_nothing():
