@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -584,6 +585,15 @@ def create_app(cfg: ServeConfig) -> Starlette:
         html = html.replace("</body>", f"{live}</body>", 1)
         # the published sheet on a phone: its wide tables scroll instead of overflowing
         html = html.replace("</head>", "<style>section.feuille{overflow-x:auto}</style></head>", 1)
+        # the server's own links above the published sheet: back to the tables, a new game, the language
+        S, other = Speaker(lang), "en" if lang == "fr" else "fr"
+        nav = env.from_string(
+            '<nav class="tt-serve" style="display:flex;gap:1.2em;flex-wrap:wrap;padding:.5em 1em;'
+            'background:#7a1f1f;font:1rem system-ui,sans-serif"><a style="color:#fff" href="/">{{ t }}</a>'
+            ' <a style="color:#fff" href="/nouvelle">{{ n }}</a> <a style="color:#fff" href="/classement?lang={{ o }}"'
+            ' lang="{{ o }}">{{ l }}</a></nav>'
+        ).render(t=S("club_screen"), n=S("new_game"), o=other, l=S("language"))
+        html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + nav, html, count=1)
         return with_lang(request, with_cookie(HTMLResponse(html), v))
 
     def standings_html(lang: str) -> str:
