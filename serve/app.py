@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -32,9 +33,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..replay.rules.profiles import PROFILES
-from .games import GameStore, LiveGame, StartError, Submission, board_defs_html, board_of
+from .games import GameStore, LiveGame, Outcome, StartError, Submission, board_defs_html, board_of
 from .security import COOKIE, Guard, Visitor, is_loopback, load_secret
-from .words import WORDS, say
+from .words import DEFAULT_LANG, LANG_COOKIE, Speaker, js_words, lang_choice, say
 
 __all__ = ["ServeConfig", "create_app", "run_server"]
 
@@ -164,8 +165,6 @@ class Archivist:
 
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("trictrac.serve", "templates"), autoescape=select_autoescape(default=True))
-    env.globals["say"] = say
-    env.globals["W"] = WORDS
     env.globals["board_defs"] = board_defs_html
     return env
 
@@ -175,39 +174,55 @@ def _plays_of(game: LiveGame) -> dict[str, Any]:
     return {"stage": st.stage, "side": st.side, "number": st.number, "finished": st.finished, "result": st.result}
 
 
-def findings_of(session: Any) -> list[dict[str, Any]]:
+def findings_of(session: Any, lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
     """The verifier's findings on the record so far (those of ``trictrac check`` on the
-    file), in the words of the published pages."""
+    file), in the words of the published pages; but a mistake its adversary may still
+    claim (the record's end is not the game's) is shown as a claim with its button
+    (:meth:`LiveGame.claims`), as the recorder does."""
     from ..publish.messages import finding_consequence, finding_kind_name, finding_message, seat_names
 
     names = seat_names(session.record)
     out = []
     for f in session.report.findings:
+        if f.claim_open:
+            continue
         out.append(
             {
                 "coup": f.coup,
                 "kind": f.kind,
-                "name": finding_kind_name(f),
-                "text": finding_message(f, "fr", names),
-                "consequence": finding_consequence(f, "fr", names),
+                "name": finding_kind_name(f, lang),
+                "text": finding_message(f, lang, names),
+                "consequence": finding_consequence(f, lang, names),
             }
         )
     return out
 
 
-def game_view(game: LiveGame) -> dict[str, Any]:
-    """What the templates show of a game (made once per change of the game: the followers
-    read it far more often than a coup is written)."""
+def game_view(game: LiveGame, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """What the templates show of a game in ``lang`` (made once per change of the game,
+    off the event loop: the followers read it far more often than a coup is written)."""
+    seen = game.views.get(lang)  # read without the lock: a coup being written holds it
+    if seen is not None and seen[0] == game.version:
+        return dict(seen[1])
     with game.lock:
-        seen = game.view
+        seen = game.views.get(lang)
         if seen is not None and seen[0] == game.version:
             return dict(seen[1])
-        view = _game_view(game)
-        game.view = (game.version, view)
+        view = _game_view(game, lang)
+        game.views[lang] = (game.version, view)
         return dict(view)
 
 
-def _game_view(game: LiveGame) -> dict[str, Any]:
+async def view_of(game: LiveGame, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """``game_view`` for a request: at once when made, else made in a worker thread (the
+    event loop never waits for a game's lock)."""
+    seen = game.views.get(lang)
+    if seen is not None and seen[0] == game.version:
+        return dict(seen[1])
+    return await run_in_threadpool(game_view, game, lang)
+
+
+def _game_view(game: LiveGame, lang: str) -> dict[str, Any]:
     s = game.session
     h = s.record.headers
     coups = s.record.coups
@@ -228,10 +243,12 @@ def _game_view(game: LiveGame) -> dict[str, Any]:
         "next": len(coups) + 1,
         "state": _plays_of(game),
         "side_name": side_name,
-        "flags": findings_of(s),
+        "side_label": st.side if side_name == st.side else f"{st.side} ({side_name})",
+        "flags": findings_of(s, lang),
+        "claims": game.claims(lang),
         "last_lines": last,
-        "last_messages": list(game.last_messages),
-        "board": board_of(game),
+        "last_messages": game.said(lang),
+        "board": board_of(game, lang=lang),
         "finished": st.finished,
         "result": st.result,
         "stored": bool(game.meta.get("stored")),
@@ -249,6 +266,11 @@ def create_app(cfg: ServeConfig) -> Starlette:
     static_dir = Path(__file__).with_name("static")
 
     def changed(gid: str) -> None:
+        """A game changed (``GameStore.changed``, a worker thread): its view made for the
+        pages, then the pages told."""
+        game = store.get(gid)
+        if game is not None:
+            game_view(game)
         hub.publish({"kind": "game", "game": gid})
 
     store.on_change = changed
@@ -263,10 +285,31 @@ def create_app(cfg: ServeConfig) -> Starlette:
             resp.set_cookie(COOKIE, guard.cookie_value(v.sid, v.authed), httponly=True, samesite="strict", path="/")
         return resp
 
+    def lang_of(request: Request) -> str:
+        return lang_choice(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE))[0]
+
+    def with_lang(request: Request, resp: Response) -> Response:
+        """``?lang=`` chose the pages' language: kept in a cookie for the next pages."""
+        lang, chosen = lang_choice(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE))
+        if chosen:
+            resp.set_cookie(LANG_COOKIE, lang, max_age=400 * 86400, samesite="strict", path="/")
+        return resp
+
     def render(request: Request, v: Visitor, name: str, status: int = 200, **ctx: Any) -> Response:
-        ctx.update(csrf=v.csrf, club=cfg.club, needs_password=cfg.password is not None)
+        lang = lang_of(request)
+        other = "en" if lang == "fr" else "fr"
+        ctx.update(
+            csrf=v.csrf,
+            club=cfg.club,
+            needs_password=cfg.password is not None,
+            say=Speaker(lang),
+            lang=lang,
+            other_lang=other,
+            # the same page in the other language (an error's page: the club screen)
+            other_href=f"{request.url.path if status == 200 else '/'}?lang={other}",
+        )
         html = env.get_template(name).render(**ctx)
-        return with_cookie(HTMLResponse(html, status_code=status), v)
+        return with_lang(request, with_cookie(HTMLResponse(html, status_code=status), v))
 
     def page(handler: Callable[[Request, Visitor], Awaitable[Response]], *, post: bool = False) -> Handler:
         """Password (when set) and CSRF (every POST) checked before ``handler``."""
@@ -276,7 +319,9 @@ def create_app(cfg: ServeConfig) -> Starlette:
             if not v.authed:
                 if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
                     return with_cookie(RedirectResponse("/login", status_code=303), v)
-                return with_cookie(JSONResponse({"status": "login", "message": say("login")}, status_code=401), v)
+                return with_cookie(
+                    JSONResponse({"status": "login", "message": say("login", lang_of(request))}, status_code=401), v
+                )
             if post or request.method == "POST":
                 token = request.headers.get("x-csrf-token")
                 if token is None and request.headers.get("content-type", "").startswith(
@@ -285,8 +330,10 @@ def create_app(cfg: ServeConfig) -> Starlette:
                     token = str((await request.form()).get("csrf") or "")
                 if not guard.check_csrf(v, token):
                     if "application/json" in request.headers.get("content-type", ""):
-                        return JSONResponse({"status": "forbidden", "message": say("forbidden")}, status_code=403)
-                    return render(request, v, "message.html", status=403, message=say("forbidden"))
+                        return JSONResponse(
+                            {"status": "forbidden", "message": say("forbidden", lang_of(request))}, status_code=403
+                        )
+                    return render(request, v, "message.html", status=403, message=say("forbidden", lang_of(request)))
             return await handler(request, v)
 
         return run
@@ -310,22 +357,22 @@ def create_app(cfg: ServeConfig) -> Starlette:
             return 0
 
     def not_found(request: Request, v: Visitor) -> Response:
-        return render(request, v, "message.html", status=404, message=say("not_found"))
+        return render(request, v, "message.html", status=404, message=say("not_found", lang_of(request)))
 
     # -- pages -----------------------------------------------------------------------------
     async def club(request: Request, v: Visitor) -> Response:
-        return render(request, v, "club.html", **club_context())
+        return render(request, v, "club.html", **(await club_context(lang_of(request))))
 
-    def club_context() -> dict[str, Any]:
+    async def club_context(lang: str) -> dict[str, Any]:
         return {
-            "games": [game_view(g) for g in store.in_progress()],
-            "done": [game_view(g) for g in store.finished()],
-            "errors": archivist.errors[-3:] + [f"{k}: {m}" for k, m in store.unreadable.items()],
+            "games": [await view_of(g, lang) for g in store.in_progress()],
+            "done": [await view_of(g, lang) for g in store.finished()],
+            "errors": archivist.errors[-3:] + store.errors[-3:] + [f"{k}: {m}" for k, m in store.unreadable.items()],
             "site": archivist.site is not None,
         }
 
     async def club_part(request: Request, v: Visitor) -> Response:
-        return render(request, v, "club_part.html", **club_context())
+        return render(request, v, "club_part.html", **(await club_context(lang_of(request))))
 
     def players() -> list[str]:
         names: set[str] = set()
@@ -352,7 +399,7 @@ def create_app(cfg: ServeConfig) -> Starlette:
             "new.html",
             players=players(),
             profiles=sorted(PROFILES),
-            table=say("table_default", n=len(store.in_progress()) + 1),
+            table=say("table_default", lang_of(request), n=len(store.in_progress()) + 1),
             error=None,
             form={},
         )
@@ -392,37 +439,48 @@ def create_app(cfg: ServeConfig) -> Starlette:
                 players=players(),
                 profiles=sorted(PROFILES),
                 table=str(form.get("table") or ""),
-                error=say("bad_start", why=str(err)),
+                error=say("bad_start", lang_of(request), why=str(err)),
                 form=form,
             )
-        changed(game.gid)
+        store.changed(game)
         return with_cookie(RedirectResponse(f"/g/{game.gid}/noter", status_code=303), v)
 
     async def follow(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)
         if game is None:
             return not_found(request, v)
-        return render(request, v, "follow.html", g=game_view(game))
+        return render(request, v, "follow.html", g=await view_of(game, lang_of(request)))
 
     async def game_part(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)
         if game is None:
             return not_found(request, v)
-        return render(request, v, "game_part.html", g=game_view(game))
+        return render(request, v, "game_part.html", g=await view_of(game, lang_of(request)))
 
     async def record_page(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)
         if game is None:
             return not_found(request, v)
-        return render(request, v, "record.html", g=game_view(game), rolls=_ROLLS, js_words=_JS_WORDS)
+        return render(
+            request,
+            v,
+            "record.html",
+            g=await view_of(game, lang_of(request)),
+            rolls=_ROLLS,
+            js_words=js_words(lang_of(request)),
+            recording=True,
+        )
 
     async def state(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)
         if game is None:
             return JSONResponse({"status": "missing"}, status_code=404)
-        g = game_view(game)
-        html = env.get_template("game_part.html").render(g=g, csrf=v.csrf)
-        return JSONResponse({"next": g["next"], "state": g["state"], "version": g["version"], "html": html})
+        lang = lang_of(request)
+        g = await view_of(game, lang)
+        html = env.get_template("game_part.html").render(g=g, csrf=v.csrf, say=Speaker(lang), recording=True)
+        return JSONResponse(
+            {"next": g["next"], "state": g["state"], "version": g["version"], "html": html, "claims": g["claims"]}
+        )
 
     async def preview(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)
@@ -431,28 +489,43 @@ def create_app(cfg: ServeConfig) -> Starlette:
         data = await body(request)
         play = data.get("play")
         out = await run_in_threadpool(
-            game.preview, seq_of(data), str(data.get("roll") or ""), None if play is None else str(play)
+            game.preview,
+            seq_of(data),
+            str(data.get("roll") or ""),
+            None if play is None else str(play),
+            lang_of(request),
         )
         return JSONResponse(out)
 
     async def coup(request: Request, v: Visitor) -> Response:
+        began = time.perf_counter()
         game = game_or_404(request)
         if game is None:
             return JSONResponse({"status": "missing"}, status_code=404)
         data = await body(request)
+        lang = lang_of(request)
         sub = Submission(str(data.get("roll") or ""), str(data.get("play") or ""), str(data.get("marks") or ""))
 
-        def timed() -> tuple[Any, float, float]:
+        def timed(now: bool) -> tuple[Outcome | None, float, float]:
             t0, c0 = time.perf_counter(), time.thread_time()
-            out = game.submit(seq_of(data), sub)
+            out = game.submit_now(seq_of(data), sub, lang) if now else game.submit(seq_of(data), sub, lang)
             return out, time.perf_counter() - t0, time.thread_time() - c0
 
-        out, wall, cpu = await run_in_threadpool(timed)
+        # taken here on the event loop when the game's lock is free (a few milliseconds, its
+        # fsync included: no hop to a worker thread and back before the answer), else in a
+        # worker thread (a preview, a view or a store holds the lock: the loop never waits)
+        out, wall, cpu = timed(True)
+        if out is None:
+            out, wall, cpu = await run_in_threadpool(timed, False)
+        assert out is not None
         if out.status == "ok":
             store.changed(game)
         resp = answer(request, game, out.as_dict())
-        # the time the coup took to be taken and written (the load test reads it)
-        resp.headers["Server-Timing"] = f"take;dur={wall * 1000:.1f}, cpu;dur={cpu * 1000:.1f}"
+        # the time the coup took to be taken and written, and the whole answer's (the load test reads them)
+        whole = time.perf_counter() - began
+        resp.headers["Server-Timing"] = (
+            f"take;dur={wall * 1000:.1f}, cpu;dur={cpu * 1000:.1f}, ack;dur={whole * 1000:.1f}"
+        )
         return resp
 
     def answer(request: Request, game: LiveGame, out: dict[str, Any]) -> Response:
@@ -462,16 +535,24 @@ def create_app(cfg: ServeConfig) -> Starlette:
         if out["status"] in ("ok", "duplicate"):  # the form without script
             return RedirectResponse(f"/g/{game.gid}/noter", status_code=303)
         v = visitor_of(request)
-        why = out["message"] or say("conflict", n=out["next"] - 1, coup=out["coup"])
+        why = out["message"] or say("conflict", lang_of(request), n=out["next"] - 1, coup=out["coup"])
         return render(
-            request, v, "record.html", status=409, g=game_view(game), rolls=_ROLLS, js_words=_JS_WORDS, error=why
+            request,
+            v,
+            "record.html",
+            status=409,
+            g=game_view(game, lang_of(request)),
+            rolls=_ROLLS,
+            js_words=js_words(lang_of(request)),
+            recording=True,
+            error=why,
         )
 
     async def undo(request: Request, v: Visitor) -> Response:
         game = game_or_404(request)
         if game is None:
             return JSONResponse({"status": "missing"}, status_code=404)
-        out = await run_in_threadpool(game.undo, seq_of(await body(request)))
+        out = await run_in_threadpool(game.undo, seq_of(await body(request)), lang_of(request))
         if out.status == "ok":
             store.changed(game)
             await run_in_threadpool(store.save_meta, game)
@@ -482,20 +563,40 @@ def create_app(cfg: ServeConfig) -> Starlette:
         if game is None:
             return JSONResponse({"status": "missing"}, status_code=404)
         data = await body(request)
-        out = await run_in_threadpool(game.comment, seq_of(data), str(data.get("text") or ""))
+        out = await run_in_threadpool(game.comment, seq_of(data), str(data.get("text") or ""), lang_of(request))
+        if out.status == "ok":
+            store.changed(game)
+        return answer(request, game, out.as_dict())
+
+    async def claim(request: Request, v: Visitor) -> Response:
+        game = game_or_404(request)
+        if game is None:
+            return JSONResponse({"status": "missing"}, status_code=404)
+        data = await body(request)
+        out = await run_in_threadpool(game.claim, seq_of(data), str(data.get("marks") or ""), lang_of(request))
         if out.status == "ok":
             store.changed(game)
         return answer(request, game, out.as_dict())
 
     async def standings(request: Request, v: Visitor) -> Response:
-        html = await run_in_threadpool(standings_html)
+        lang = lang_of(request)
+        html = await run_in_threadpool(standings_html, lang)
         live = f'<script src="/static/tt.js" defer data-live="standings" data-csrf="{v.csrf}"></script>'
         html = html.replace("</body>", f"{live}</body>", 1)
         # the published sheet on a phone: its wide tables scroll instead of overflowing
         html = html.replace("</head>", "<style>section.feuille{overflow-x:auto}</style></head>", 1)
-        return with_cookie(HTMLResponse(html), v)
+        # the server's own links above the published sheet: back to the tables, a new game, the language
+        S, other = Speaker(lang), "en" if lang == "fr" else "fr"
+        nav = env.from_string(
+            '<nav class="tt-serve" style="display:flex;gap:1.2em;flex-wrap:wrap;padding:.5em 1em;'
+            'background:#7a1f1f;font:1rem system-ui,sans-serif"><a style="color:#fff" href="/">{{ t }}</a>'
+            ' <a style="color:#fff" href="/nouvelle">{{ n }}</a> <a style="color:#fff" href="/classement?lang={{ o }}"'
+            ' lang="{{ o }}">{{ l }}</a></nav>'
+        ).render(t=S("club_screen"), n=S("new_game"), o=other, l=S("language"))
+        html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + nav, html, count=1)
+        return with_lang(request, with_cookie(HTMLResponse(html), v))
 
-    def standings_html() -> str:
+    def standings_html(lang: str) -> str:
         from ..club.standings import compute_standings, standing_games
         from ..publish.standings import render_standings
 
@@ -508,7 +609,7 @@ def create_app(cfg: ServeConfig) -> Starlette:
                 st = compute_standings(standing_games(db))
             finally:
                 db.conn.close()
-        return render_standings(st, club=cfg.club, from_db=True, index_href="/")
+        return render_standings(st, lang=lang, club=cfg.club, from_db=True, index_href="/")
 
     async def site(request: Request, v: Visitor) -> Response:
         root = archivist.site
@@ -555,10 +656,10 @@ def create_app(cfg: ServeConfig) -> Starlette:
         v = visitor_of(request)
         form = await body(request)
         if not guard.check_csrf(v, str(form.get("csrf") or "")):
-            return render(request, v, "message.html", status=403, message=say("forbidden"))
+            return render(request, v, "message.html", status=403, message=say("forbidden", lang_of(request)))
         if not guard.check_password(str(form.get("password") or "")):
             await asyncio.sleep(0.5)  # a slow answer to guesses
-            return render(request, v, "login.html", status=401, error=say("bad_password"))
+            return render(request, v, "login.html", status=401, error=say("bad_password", lang_of(request)))
         resp = RedirectResponse("/", status_code=303)
         resp.set_cookie(COOKIE, guard.cookie_value(v.sid, True), httponly=True, samesite="strict", path="/")
         return resp
@@ -587,6 +688,7 @@ def create_app(cfg: ServeConfig) -> Starlette:
         Route("/g/{gid}/coup", page(coup, post=True), methods=["POST"]),
         Route("/g/{gid}/undo", page(undo, post=True), methods=["POST"]),
         Route("/g/{gid}/comment", page(comment, post=True), methods=["POST"]),
+        Route("/g/{gid}/claim", page(claim, post=True), methods=["POST"]),
         Route("/classement", page(standings)),
         Route("/pages/{path:path}", page(site)),
         Route("/events", page(events)),
@@ -604,28 +706,16 @@ def create_app(cfg: ServeConfig) -> Starlette:
     return app
 
 
-_JS_WORDS = {
-    k: WORDS[k]
-    for k in (
-        "throw_of",
-        "saved",
-        "already",
-        "conflict",
-        "queued",
-        "ecole_by",
-        "undo_confirm",
-        "nothing_due",
-        "over",
-        "marks",
-        "leave",
-        "coup_title",
-    )
-}
 _ROLLS = [f"{a}{b}" for a in range(6, 0, -1) for b in range(a, 0, -1)]
 
 
 def run_server(app: Starlette, host: str, port: int) -> None:
     """Serve ``app`` with uvicorn until stopped (``trictrac serve``)."""
+    import sys
+
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    # a thread busy with Python code (a page's view, a game stored) gives the GIL back
+    # within a millisecond: the event loop and a coup being written wait no longer
+    sys.setswitchinterval(0.001)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2)

@@ -38,10 +38,13 @@ from ..notation.reader import parse_text
 from ..notation.record import Comment, Coup, MarqueStart, Record, ReleveStart
 from ..notation.textio import atomic_write_text
 from ..notation.writer import write_element
-from ..replay.recorder.recording import RecordingError, RecordingSession, parse_roll
-from .words import say
+from ..replay.recorder.recording import RecordingError, RecordingSession, claim_finding, parse_roll
+from ..replay.verifier.findings import say as say_finding
+from ..words import words
+from .words import DEFAULT_LANG, Speaker, say
 
-_WARMER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-preview")
+#: what follows a change of a game, off the request that made it (its answer goes first)
+_AFTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-after")
 
 __all__ = ["GameStore", "LiveGame", "Outcome", "Submission", "StartError", "board_of"]
 
@@ -105,10 +108,10 @@ class LiveGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
     version: int = 0
     acks: dict[int, tuple[str, str, str]] = field(default_factory=dict)
-    last_messages: tuple[str, ...] = ()
-    view: tuple[int, dict[str, Any]] | None = None  # what the pages show, for ``version``
-    _shadow: RecordingSession | None = None
-    _shadow_version: int = -1
+    claimed: set[tuple[int, str]] = field(default_factory=set)  # (seq, marks) of the claims taken
+    #: what the last change said, as data said in each page's language (:meth:`said`)
+    news: tuple[tuple[Any, ...], ...] = ()
+    views: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)  # per language, for ``version``
 
     # -- reading ------------------------------------------------------------------------
     @property
@@ -127,153 +130,216 @@ class LiveGame:
     def table(self) -> str:
         return str(self.meta.get("table") or "")
 
-    # -- the copy that previews entries ----------------------------------------------------
-    def _preview_session(self) -> RecordingSession:
-        """A copy of the session writing no file, at the same point of the game (made
-        again after each coup, see :meth:`warm`; here when not ready)."""
-        if self._shadow is None or self._shadow_version != self.version:
-            self._shadow = self._copy(self.session.record)
-            self._shadow_version = self.version
-        return self._shadow
-
-    def _copy(self, rec: Record) -> RecordingSession:
-        # the public constructor: it verifies the record again (the one course of the game)
-        return RecordingSession(
-            Record(headers=dict(rec.headers), elements=list(rec.elements)),
-            profile=self.session.profile,
-            first=str(self.meta.get("first") or "A"),
-        )
-
-    def warm(self) -> None:
-        """Make the preview's copy for the next coup off the request that wrote the last
-        one (the player throws the dice meanwhile); the game's lock is held only to take
-        the record and to put the copy in place."""
-        with self.lock:
-            version = self.version
-            if self._shadow is not None and self._shadow_version == version:
-                return
-            rec = Record(headers=dict(self.session.record.headers), elements=list(self.session.record.elements))
-        shadow = self._copy(rec)
-        with self.lock:
-            if self.version == version:
-                self._shadow, self._shadow_version = shadow, version
-
-    def preview(self, seq: int, roll: str, play: str | None = None) -> dict[str, Any]:
+    # -- previews -------------------------------------------------------------------------
+    def preview(self, seq: int, roll: str, play: str | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         """What the page shows after a throw (``play`` None) or after the play: the stage
         reached (``play``, ``marks``, or ``commit`` when the coup would be written with
         nothing more to say), the plays, what the throw is worth, the proposed marks and
-        the board with the chosen play drawn."""
+        the board with the chosen play drawn.  Asked of the session itself
+        (``RecordingSession.peek``), which takes nothing and writes nothing."""
         with self.lock:
             if seq != self.written + 1:
                 return {"stage": "stale", "next": self.written + 1}
-            s = self._preview_session()
-            before = len(s.record.coups)
+            s = self.session
             try:
-                s.enter(roll)
-                if play is not None and s.state.stage == "play" and len(s.record.coups) == before:
-                    s.enter(play)
+                st = s.peek(roll, play)
             except RecordingError as err:
-                self._drop_entry(s, before)
                 return {"stage": "error", "message": str(err)}
-            if len(s.record.coups) > before:  # nothing left to choose: the coup is whole
-                self._shadow = None
+            if st is None:  # nothing left to choose: the coup is whole
                 return {"stage": "commit"}
-            st = s.state
             moves: tuple[tuple[int, int], ...] = ()
-            if play is not None:
-                moves = _chosen_moves(s, st, play)
             chosen = ""
             if play is not None:
+                moves = _chosen_moves(s, st, play)
                 chosen = (
-                    say("leave")
+                    say("leave", lang)
                     if play.strip() == "v"
                     else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in moves)
                 )
-            out = {
-                "chosen": chosen,
-                "stage": st.stage,
-                "side": st.side,
-                "plays": list(st.plays),
-                "worth": _worth(st.worth),
-                "can_leave": st.can_leave,
-                "default_marks": st.default_marks,
-                "board": board_of(self, moves=moves, side=st.side),
-            }
-            self._drop_entry(s, before)
-            return out
-
-    @staticmethod
-    def _drop_entry(s: RecordingSession, before: int) -> None:
-        # undo() forgets the entry in progress; it would undo a written coup otherwise
-        if len(s.record.coups) == before and s.state.stage in ("play", "marks"):
-            s.undo()
+            board = board_of(self, moves=moves, side=st.side, lang=lang)
+        return {
+            "chosen": chosen,
+            "stage": st.stage,
+            "side": st.side,
+            "plays": list(st.plays),
+            "worth": _worth(st.worth),
+            "can_leave": st.can_leave,
+            "default_marks": st.default_marks,
+            "board": board,
+        }
 
     # -- writing --------------------------------------------------------------------------
-    def submit(self, seq: int, sub: Submission) -> Outcome:
+    def submit(self, seq: int, sub: Submission, lang: str = DEFAULT_LANG) -> Outcome:
         """Take the coup ``seq`` once (module docstring)."""
         with self.lock:
-            s = self.session
-            n = self.written
-            key = sub.key()
-            if seq <= n:
-                stored = s.record.coups[seq - 1] if seq >= 1 else None
-                text = _coup_text(stored) if stored else ""
-                known = self.acks.get(seq)
-                same = known == key if known is not None else (stored is not None and _roll_key(stored) == key[0])
-                return Outcome("duplicate" if same else "conflict", n, coup=text)
-            if seq > n + 1:
-                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
-            if s.state.finished:
-                return Outcome("error", n, message=say("over_short"))
-            msgs: list[str] = []
-            try:
-                msgs += s.enter(sub.roll).messages
-                marks = " ".join(sub.marks.split())
-                if s.state.stage == "play" and self.written == n:
-                    text = sub.play.strip()
-                    if marks and marks != "--":
-                        text = f"{text} {marks}".strip()  # marks typed after the play replace the rules'
-                        marks = ""
-                    msgs += s.enter(text).messages
-                if s.state.stage == "marks" and self.written == n:
-                    msgs += s.enter(marks).messages
-                if self.written == n:
-                    raise RecordingError(say("incomplete"))
-            except RecordingError as err:
-                if self.written == n and s.state.stage in ("play", "marks"):
-                    s.undo()
-                return Outcome("error", n, message=str(err))
-            self.acks[seq] = key
-            self.version += 1
-            self.last_messages = tuple(msgs)
-            return Outcome("ok", self.written, messages=tuple(msgs), coup=_coup_text(s.record.coups[seq - 1]))
+            return self._submit(seq, sub, lang)
 
-    def undo(self, seq: int) -> Outcome:
+    def submit_now(self, seq: int, sub: Submission, lang: str = DEFAULT_LANG) -> Outcome | None:
+        """:meth:`submit` when the game's lock is free at once, else None (the event loop
+        takes a coup itself only when it need not wait for a preview, a view or a store)."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            return self._submit(seq, sub, lang)
+        finally:
+            self.lock.release()
+
+    def _submit(self, seq: int, sub: Submission, lang: str) -> Outcome:
+        """The coup ``seq`` taken once, the game's lock held."""
+        s = self.session
+        n = self.written
+        key = sub.key()
+        if seq <= n:
+            stored = s.record.coups[seq - 1] if seq >= 1 else None
+            text = _coup_text(stored) if stored else ""
+            known = self.acks.get(seq)
+            same = known == key if known is not None else (stored is not None and _roll_key(stored) == key[0])
+            return Outcome("duplicate" if same else "conflict", n, coup=text)
+        if seq > n + 1:
+            return Outcome("conflict", n, message=say("expected", lang, seq=seq, next=n + 1))
+        if s.state.finished:
+            return Outcome("error", n, message=say("over_short", lang))
+        seen = _finding_keys(s)
+        try:
+            s.enter(sub.roll)
+            marks = " ".join(sub.marks.split())
+            if s.state.stage == "play" and self.written == n:
+                text = sub.play.strip()
+                if marks and marks != "--":
+                    text = f"{text} {marks}".strip()  # marks typed after the play replace the rules'
+                    marks = ""
+                s.enter(text)
+            if s.state.stage == "marks" and self.written == n:
+                s.enter(marks)
+            if self.written == n:
+                raise RecordingError(say("incomplete", lang))
+        except RecordingError as err:
+            if self.written == n and s.state.stage in ("play", "marks"):
+                s.undo()
+            return Outcome("error", n, message=str(err))
+        self.acks[seq] = key
+        self.version += 1
+        self.news = self._news(seen)
+        return Outcome("ok", self.written, messages=tuple(self.said(lang)), coup=_coup_text(s.record.coups[seq - 1]))
+
+    def _news(self, seen: set[tuple[Any, ...]], *first: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
+        """What a change brought: the findings it made, the end of the game."""
+        s = self.session
+        out = list(first)
+        out += [("finding", f) for f in s.report.findings if not f.claim_open and _finding_key(f) not in seen]
+        if s.state.finished:
+            out.append(("over", s.state.result))
+        return tuple(out)
+
+    def said(self, lang: str = DEFAULT_LANG) -> list[str]:
+        """The last change's news in ``lang``: the catalogue's words for the findings."""
+        S = Speaker(lang)
+        names = _seat_names(self.session)
+        out = []
+        for item in self.news:
+            if item[0] == "finding":
+                f = item[1]
+                w = say_finding(f, S.lang, names)
+                line = S("finding_line", name=w.name, n=f.coup, message=w.message)
+                out.append(f"{line} — {w.consequence}" if w.consequence else line)
+            elif item[0] == "over":
+                out.append(S("game_over_msg", result=item[1]))
+            elif item[0] == "undone":
+                out.append(S("undone", coup=item[1]))
+            elif item[0] == "comment":
+                out.append(S("commented"))
+            elif item[0] == "claimed":
+                out.append(S("claimed", n=item[1], marks=item[2]))
+        return out
+
+    def claims(self, lang: str = DEFAULT_LANG) -> list[dict[str, str]]:
+        """The écoles that may still be marked (RULES.md §7.2: until the claimant throws),
+        in the catalogue's words, each with the marks that claim it."""
+        S = Speaker(lang)
+        names = _seat_names(self.session)
+        out = []
+        for c in self.session.open_claims:
+            marks = f"{c.claimant}:école+{c.amount}"
+            message = say_finding(claim_finding(c), S.lang, names).message
+            points = words(S.lang).n("rep.points", c.amount)
+            name = names.get(c.claimant, c.claimant)
+            who = c.claimant if name == c.claimant else f"{c.claimant} ({name})"
+            out.append(
+                {
+                    "text": S("claim", points=points, message=message, claimant=who, marks=marks),
+                    "marks": marks,
+                    "button": S("claim_button", who=who, n=c.amount),
+                }
+            )
+        return out
+
+    def claim(self, seq: int, marks: str, lang: str = DEFAULT_LANG) -> Outcome:
+        """An école marked before the claimant throws (``B:école+2``), written on the last
+        coup, once: the same claim sent again (by its coup number) is a duplicate."""
+        marks = " ".join(marks.split())
+        with self.lock:
+            n = self.written
+            if (seq, marks) in self.claimed:
+                return Outcome("duplicate", n)
+            if seq != n + 1 or n == 0:
+                return Outcome("conflict", n, message=say("expected", lang, seq=seq, next=n + 1))
+            if not _CLAIM.match(marks):
+                return Outcome("error", n, message=say("incomplete", lang))
+            seen = _finding_keys(self.session)
+            try:
+                self.session.add_to_last_coup(marks)
+            except RecordingError as err:
+                return Outcome("error", n, message=str(err))
+            self.claimed.add((seq, marks))
+            self.version += 1
+            self.news = self._news(seen, ("claimed", n, marks))
+            return Outcome("ok", n, messages=tuple(self.said(lang)), coup=_coup_text(self.session.record.coups[-1]))
+
+    def undo(self, seq: int, lang: str = DEFAULT_LANG) -> Outcome:
         """Undo the last coup written when it is still coup ``seq - 1`` (what the page saw)."""
         with self.lock:
             n = self.written
             if seq != n + 1 or n == 0:
-                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
-            step = self.session.undo()
+                return Outcome("conflict", n, message=say("expected", lang, seq=seq, next=n + 1))
+            gone = _coup_text(self.session.record.coups[-1])
+            self.session.undo()
             for k in [k for k in self.acks if k > self.written]:
                 del self.acks[k]
+            self.claimed = {c for c in self.claimed if c[0] <= self.written + 1}
             self.version += 1
-            self.last_messages = step.messages
+            self.news = (("undone", gone),)
             if self.meta.get("stored"):
                 self.meta["stored"] = None  # the corrected game is stored again when it ends
-            return Outcome("ok", self.written, messages=step.messages)
+            return Outcome("ok", self.written, messages=tuple(self.said(lang)))
 
-    def comment(self, seq: int, text: str) -> Outcome:
+    def comment(self, seq: int, text: str, lang: str = DEFAULT_LANG) -> Outcome:
         with self.lock:
             n = self.written
             if seq != n + 1:
-                return Outcome("conflict", n, message=say("expected", seq=seq, next=n + 1))
+                return Outcome("conflict", n, message=say("expected", lang, seq=seq, next=n + 1))
             try:
-                step = self.session.comment(text)
+                self.session.comment(text)
             except RecordingError as err:
                 return Outcome("error", n, message=str(err))
             self.version += 1
-            return Outcome("ok", n, messages=step.messages)
+            self.news = (("comment",),)
+            return Outcome("ok", n, messages=tuple(self.said(lang)))
+
+
+_CLAIM = re.compile(r"^[AB]:école\+\d{1,2}$")
+
+
+def _finding_key(f: Any) -> tuple[Any, ...]:
+    return (f.index, f.kind, f.who, f.message)
+
+
+def _finding_keys(s: RecordingSession) -> set[tuple[Any, ...]]:
+    return {_finding_key(f) for f in s.report.findings if not f.claim_open}
+
+
+def _seat_names(s: RecordingSession) -> dict[str, str]:
+    h = s.record.headers
+    return {side: h.get(side, "") or side for side in ("A", "B")}
 
 
 def _worth(lines: tuple[str, ...]) -> list[str]:
@@ -306,7 +372,9 @@ def _chosen_moves(s: RecordingSession, st: Any, play: str) -> tuple[tuple[int, i
     return tuple((int(a), 25 if b == "off" else int(b)) for a, b in _MOVE.findall(p))
 
 
-def board_of(game: LiveGame, *, moves: tuple[tuple[int, int], ...] = (), side: str | None = None) -> str:
+def board_of(
+    game: LiveGame, *, moves: tuple[tuple[int, int], ...] = (), side: str | None = None, lang: str = DEFAULT_LANG
+) -> str:
     """The tablier as inline SVG (``publish.board``): the position before the next coup,
     the chosen play drawn; with no play, the last coup written drawn on the position
     after it.  The position is the session's table (``serve.games.table_of``)."""
@@ -325,10 +393,18 @@ def board_of(game: LiveGame, *, moves: tuple[tuple[int, int], ...] = (), side: s
             # drawn on the position after it only while that coup's side is not to move again
             if steps and position.turn != c.side:
                 last = (c.side, steps)
+    title = say("board_title", lang, name=names[0 if position.turn == "A" else 1])
     try:
-        return svg_text(board_svg(position, score, last_move=last, names=names, defs=False), xml_declaration=False)
+        svg = board_svg(position, score, last_move=last, names=names, defs=False, title=title)
     except ValueError:
-        return svg_text(board_svg(position, score, names=names, defs=False), xml_declaration=False)
+        svg = board_svg(position, score, names=names, defs=False, title=title)
+    # the board's description (what a screen reader says) in the page's language
+    a, b = score["A"], score["B"]
+    desc = say("board_desc", lang, a=names[0], b=names[1], ah=a.holes, ap=a.points, bh=b.holes, bp=b.points)
+    for el in svg:
+        if isinstance(el.tag, str) and el.tag.rsplit("}", 1)[-1] == "desc":
+            el.text = desc
+    return svg_text(svg, xml_declaration=False)
 
 
 _DEFS: list[str] = []
@@ -367,6 +443,7 @@ class GameStore:
         self.event = event
         self.games: dict[str, LiveGame] = {}
         self.unreadable: dict[str, str] = {}
+        self.errors: list[str] = []
         self.lock = threading.Lock()
         self.on_change: Callable[[str], None] = lambda gid: None
         self.on_finish: Callable[[LiveGame], None] = lambda game: None
@@ -421,15 +498,16 @@ class GameStore:
         event: str | None = None,
         position: str | None = None,
         remark: str | None = None,
+        lang: str = DEFAULT_LANG,
     ) -> LiveGame:
         """A new game with its GameId, its file written at once."""
         a, b = " ".join(a.split()), " ".join(b.split())
         if not a or not b:
-            raise StartError(say("name_needed"))
+            raise StartError(say("name_needed", lang))
         if a.casefold() == b.casefold():
-            raise StartError(say("same_players"))
+            raise StartError(say("same_players", lang))
         if first not in ("A", "B"):
-            raise StartError(say("first_a_or_b"))
+            raise StartError(say("first_a_or_b", lang))
         created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         gid = hashlib.sha256(f"{a}\x1f{b}\x1f{created}\x1f{secrets.token_hex(8)}".encode()).hexdigest()[:16]
         headers = {
@@ -467,14 +545,18 @@ class GameStore:
         return game
 
     def changed(self, game: LiveGame) -> None:
-        """After a coup, an undo or a comment: tell the pages, store a game that ended,
-        make the next coup's preview ready."""
-        self.on_change(game.gid)
-        if game.finished:
-            if not game.meta.get("stored"):
+        """After a coup, an undo or a comment, off the request (its answer goes first):
+        tell the pages (``on_change``: the app makes the pages' view, then tells), store
+        a game that ended."""
+        _AFTER.submit(self._after_change, game)
+
+    def _after_change(self, game: LiveGame) -> None:
+        try:
+            self.on_change(game.gid)
+            if game.finished and not game.meta.get("stored"):
                 self.on_finish(game)
-        else:
-            _WARMER.submit(game.warm)
+        except Exception as err:  # shown on the club screen; the evening goes on
+            self.errors.append(f"{game.gid}: {type(err).__name__}: {err}")
 
 
 def wait_until(predicate: Callable[[], bool], seconds: float) -> bool:

@@ -51,6 +51,7 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     previews: list[float] = field(default_factory=list)
     take: list[float] = field(default_factory=list)  # the server's own time to take a coup (Server-Timing)
+    server_ack: list[float] = field(default_factory=list)  # the server's whole answer to a coup
     take_cpu: list[float] = field(default_factory=list)
     reads: int = 0
     events: int = 0
@@ -104,6 +105,7 @@ async def _table(
                 fig.latencies.append(time.perf_counter() - t0)
                 timing = dict(re.findall(r"(\w+);dur=([\d.]+)", r.headers.get("server-timing", "")))
                 if timing:
+                    fig.server_ack.append(float(timing.get("ack", "nan")) / 1000)
                     fig.take.append(float(timing["take"]) / 1000)
                     fig.take_cpu.append(float(timing["cpu"]) / 1000)
                 out = r.json()
@@ -142,9 +144,12 @@ async def _follower(url: str, k: int, deadline: float, fig: Figures) -> None:
                 await asyncio.wait_for(screen(), max(0.0, deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 pass
-        else:  # a member's phone on one game's page
+        else:  # a member's phone on one game's page (the games from the club screen)
+            games: list[str] = []
             while time.monotonic() < deadline:
-                games = [g for g, _ in fig.games]
+                if not games or rng.random() < 0.1:
+                    games = _GAME_CARD.findall((await c.get("/part/club")).text)
+                    fig.reads += 1
                 if games:
                     await c.get(f"/g/{rng.choice(games)}/part")
                     fig.reads += 1
@@ -153,6 +158,25 @@ async def _follower(url: str, k: int, deadline: float, fig: Figures) -> None:
         pass
     finally:
         await c.aclose()
+
+
+_GAME_CARD = re.compile(r'id="card-([0-9a-f]{16})"')
+
+
+async def _followers(url: str, n: int, seconds: float) -> Figures:
+    fig = Figures()
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(*(_follower(url, k, deadline, fig) for k in range(n)))
+    return fig
+
+
+def _followers_process(url: str, n: int, seconds: float) -> subprocess.Popen[str] | None:
+    """The followers in a process of their own, as they are other devices: their reading
+    never delays the tables' clock in this one."""
+    if not n:
+        return None
+    cmd = [sys.executable, "-m", "trictrac.serve.load", "--followers-of", url, "--followers", str(n)]
+    return subprocess.Popen([*cmd, "--seconds", str(seconds)], stdout=subprocess.PIPE, text=True)
 
 
 def _quantiles(xs: list[float]) -> dict[str, float | None]:
@@ -183,20 +207,19 @@ def _check(folder: Path, fig: Figures) -> tuple[int, int]:
     return lost, doubled
 
 
-async def _run(
-    url: str, tables: int, followers: int, seconds: float, think: float, seed: int, previews: bool
-) -> Figures:
+async def _run(url: str, tables: int, seconds: float, think: float, seed: int, previews: bool) -> Figures:
     fig = Figures()
     # the parties are played by the bots before the clock starts (a table plays one in
     # about four minutes at one coup a second: two each is plenty)
+    count = 1 if seconds / max(think, 0.05) < 60 else 2  # a short run needs one
     parties = {
-        k: [play_partie(random.Random(seed * 1000 + k * 10 + i), "douze-trous") for i in range(2)]
+        k: [play_partie(random.Random(seed * 1000 + k * 10 + i), "douze-trous") for i in range(count)]
         for k in range(1, tables + 1)
     }
     deadline = time.monotonic() + seconds
-    jobs = [_table(url, k, parties[k], deadline, think, seed, fig, previews) for k in range(1, tables + 1)]
-    jobs += [_follower(url, k, deadline, fig) for k in range(followers)]
-    await asyncio.gather(*jobs)
+    await asyncio.gather(
+        *(_table(url, k, parties[k], deadline, think, seed, fig, previews) for k in range(1, tables + 1))
+    )
     return fig
 
 
@@ -209,6 +232,7 @@ def run_load(
     seed: int = 1,
     previews: bool = True,
     server_nice: int = 0,
+    server_python: str | None = None,
 ) -> dict[str, Any]:
     """Run the load test (module docstring) and return its figures."""
     if not (1 <= tables <= 64 and 0 <= followers <= 200 and 0 < seconds <= 600):
@@ -220,7 +244,17 @@ def run_load(
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory(prefix="trictrac-load-") as tmp:
         db = Path(tmp) / "club.db"
-        cmd = [sys.executable, "-m", "trictrac.cli", "serve", str(db), "--host", "127.0.0.1", "--port", str(port)]
+        cmd = [
+            server_python or sys.executable,
+            "-m",
+            "trictrac.cli",
+            "serve",
+            str(db),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ]
         proc = subprocess.Popen(
             cmd,
             stdout=subprocess.DEVNULL,
@@ -236,10 +270,15 @@ def run_load(
                 except httpx.HTTPError:
                     time.sleep(0.1)
             cpu0, load0 = _cpu_seconds(proc.pid), os.getloadavg()[0]
+            readers = _followers_process(url, followers, seconds)
             t0 = time.monotonic()
-            fig = asyncio.run(_run(url, tables, followers, seconds, think, seed, previews))
+            fig = asyncio.run(_run(url, tables, seconds, think, seed, previews))
             wall = time.monotonic() - t0
             cpu, load1 = _cpu_seconds(proc.pid) - cpu0, os.getloadavg()[0]
+            if readers is not None:
+                read, _ = readers.communicate(timeout=60)
+                seen = json.loads(read or "{}")
+                fig.reads, fig.events = seen.get("reads", 0), seen.get("events", 0)
         finally:
             proc.terminate()
             try:
@@ -266,6 +305,7 @@ def run_load(
             "p95": round(p95 * 1000, 1),
             "max": round(lat[-1] * 1000, 1),
         },
+        "server_ack_ms": _quantiles([x for x in fig.server_ack if x == x]),
         "server_take_ms": _quantiles(fig.take),
         "server_take_cpu_ms": _quantiles(fig.take_cpu),
         "preview_ms": {
@@ -279,6 +319,7 @@ def run_load(
         "cpus": os.cpu_count(),
         "load_average": [round(load0, 1), round(load1, 1)],
         "server_nice": server_nice,
+        "server_python": server_python or sys.executable,
     }
 
 
@@ -296,8 +337,20 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="the server's niceness (negative: ahead of the other work of a shared machine; root only)",
     )
+    ap.add_argument(
+        "--server-python",
+        metavar="PYTHON",
+        help="the interpreter that runs the server (another install of the toolkit: a before/after comparison)",
+    )
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--followers-of", metavar="URL", help=argparse.SUPPRESS)  # the followers' own process
     a = ap.parse_args(argv)
+    if a.followers_of:
+        if not a.followers_of.startswith("http://127.0.0.1:"):
+            ap.error("followers read a server on 127.0.0.1 only")
+        seen = asyncio.run(_followers(a.followers_of, min(a.followers, 200), min(a.seconds, 600)))
+        print(json.dumps({"reads": seen.reads, "events": seen.events}))
+        return 0
     out = run_load(
         tables=a.tables,
         followers=a.followers,
@@ -306,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=a.seed,
         previews=not a.no_preview,
         server_nice=a.server_nice,
+        server_python=a.server_python,
     )
     if a.json:
         print(json.dumps(out, indent=1))

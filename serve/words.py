@@ -1,111 +1,79 @@
-"""Every label the pages show, in French, in one table (to move into the gettext
-catalogue of issue 25): ``say(key, **fields)``.  Findings and the session's messages are
-shown as the session words them, not from here."""
+"""The pages' words, from the one catalogue (``trictrac.words``; the keys ``srv.*`` in
+``words/locale/<lang>/LC_MESSAGES/trictrac.po``): ``say(key, lang, **fields)``, or a
+:class:`Speaker` bound to the page's language for the templates.
+
+The pages speak French unless the visitor chose English: ``?lang=en`` on any page (or
+``?lang=fr`` back) sets the cookie ``tt-lang``, which every page then reads
+(docs/serve.md, *Words*).  Findings are said by the catalogue too (``replay.verifier.findings.say``),
+in the same language."""
 
 from __future__ import annotations
 
-__all__ = ["WORDS", "say"]
+from typing import Any
 
-WORDS: dict[str, str] = {
-    "app": "Trictrac au cercle",
-    "club_screen": "Les tables",
-    "in_progress": "Parties en cours",
-    "finished": "Parties finies ce soir",
-    "none_in_progress": "Aucune partie en cours.",
-    "new_game": "Nouvelle partie",
-    "standings": "Classement",
-    "published": "Pages publiées",
-    "start": "Commencer la partie",
-    "player_a": "Joueur A",
-    "player_b": "Joueur B",
-    "pick_player": "— choisir un membre —",
-    "or_new": "ou un nouveau nom",
-    "partie": "Partie",
-    "douze_trous": "en douze trous",
-    "a_ecrire": "à écrire ({n} marqués)",
-    "a_ecrire_kind": "à écrire",
-    "marques_n": "marqués",
-    "profile": "Règles",
-    "table": "Table",
-    "table_default": "Table {n}",
-    "first": "Premier à jouer",
-    "event": "Rencontre",
-    "more": "Plus",
-    "remark": "Remarque sur la partie",
-    "position": "Position de départ (un problème)",
-    "record": "Noter",
-    "follow": "Suivre",
-    "score": "Score",
-    "turn": "À {side} ({name}) de jouer — {where}coup {n}",
-    "releve": "relevé {n}, ",
-    "throw_of": "Jet de {side} ({name})",
-    "first_die": "premier dé",
-    "second_die": "second dé",
-    "all_throws": "Les 21 jets",
-    "worth": "Ce que vaut le jet",
-    "plays": "Jeux permis",
-    "other_play": "Autre jeu (tel que joué, ex. 1/3 1/3)",
-    "write_play": "Écrire ce jeu",
-    "hole_taken": "Trou pris par ses points",
-    "leave": "Je m'en vais",
-    "stay": "Je tiens",
-    "marks": "Marques",
-    "proposed": "La règle donne",
-    "nothing_due": "rien",
-    "accept": "Accepter",
-    "correct": "Corriger",
-    "marks_as_made": "Marques telles que faites (ex. A+2 B:école+4 A:ne-marque-pas)",
-    "nothing_marked": "Rien marqué",
-    "ecole_by": "{who} prend l'école de {n}",
-    "write_marks": "Écrire ces marques",
-    "cancel_entry": "Recommencer le coup",
-    "undo": "Annuler le dernier coup",
-    "undo_confirm": "Annuler le dernier coup écrit ?",
-    "comment": "Remarque sur le dernier coup",
-    "add_comment": "Ajouter",
-    "flags": "Constats",
-    "no_flags": "Aucun constat.",
-    "last_coups": "Derniers coups",
-    "no_coups": "Aucun coup encore.",
-    "over": "Partie finie : {result}",
-    "queued": "Hors ligne : {n} entrée(s) en attente, renvoyées dès le retour du réseau",
-    "offline_entry": "Hors ligne : écrivez le jeu (cases, ex. 1/7 1/6), marques telles que proposées",
-    "queue_it": "Mettre en attente",
-    "saved": "Coup {n} enregistré",
-    "already": "Coup {n} déjà enregistré",
-    "conflict": "Un autre appareil a écrit le coup {n} : {coup}",
-    "no_js_form": "Saisie sans script",
-    "roll_field": "Jet (ex. 65)",
-    "play_field": "Jeu (numéro, cases, v, ou vide pour le seul jeu)",
-    "marks_field": "Marques (vide : celles que donne la règle)",
-    "send": "Envoyer",
-    "login": "Mot de passe du cercle",
-    "login_button": "Entrer",
-    "bad_password": "Mot de passe inexact.",
-    "forbidden": "Requête refusée (jeton de formulaire absent ou faux). Rechargez la page.",
-    "not_found": "Page introuvable.",
-    "back": "Retour aux tables",
-    "live": "en direct",
-    "coups_n": "{n} coups",
-    "holes": "trous",
-    "points": "points",
-    "bredouille_short": "b",
-    "expected": "coup {seq} reçu, coup {next} attendu",
-    "over_short": "la partie est finie",
-    "incomplete": "coup incomplet",
-    "first_a_or_b": "premier à jouer : A ou B",
-    "coup_title": "coup {n}",
-    "coup_n": "coup {n}",
-    "flags_n": "{n} constat(s)",
-    "bad_start": "Partie non commencée : {why}",
-    "same_players": "deux joueurs différents",
-    "name_needed": "le nom des deux joueurs",
-    "board_title": "Le tablier",
-    "stored": "Enregistrée au cercle",
-}
+from ..words import LANGS, words
+
+__all__ = ["DEFAULT_LANG", "LANG_COOKIE", "LANGS", "Speaker", "js_words", "lang_choice", "say"]
+
+#: the pages' language when the visitor chose none (the club's table speaks French)
+DEFAULT_LANG = "fr"
+LANG_COOKIE = "tt-lang"
 
 
-def say(key: str, **fields: object) -> str:
-    """The label ``key``, its ``{fields}`` filled (the template escapes the result)."""
-    text = WORDS[key]
-    return text.format(**fields) if fields else text
+def say(key: str, lang: str = DEFAULT_LANG, **fields: object) -> str:
+    """The label ``srv.<key>`` in ``lang``, its ``{fields}`` filled (the template escapes
+    the result)."""
+    return words(lang)(f"srv.{key}", **fields)
+
+
+class Speaker:
+    """``say`` bound to one language: ``S("saved", n=5)``; ``S.n("coups_n", 3)`` picks
+    the plural form."""
+
+    __slots__ = ("lang",)
+
+    def __init__(self, lang: str = DEFAULT_LANG) -> None:
+        self.lang = lang if lang in LANGS else DEFAULT_LANG
+
+    def __call__(self, key: str, **fields: object) -> str:
+        return say(key, self.lang, **fields)
+
+    def n(self, key: str, n: int, **fields: object) -> str:
+        return words(self.lang).n(f"srv.{key}", n, **fields)
+
+
+def lang_choice(query: str | None, cookie: str | None) -> tuple[str, bool]:
+    """The page's language from ``?lang=`` then the cookie; True when the query chose it
+    (the answer then sets the cookie)."""
+    if query in LANGS:
+        return str(query), True
+    return (str(cookie) if cookie in LANGS else DEFAULT_LANG), False
+
+
+#: the words the page's script writes itself (``static/tt.js``)
+_JS_KEYS = (
+    "throw_of",
+    "saved",
+    "already",
+    "saved_as",
+    "already_as",
+    "conflict",
+    "ecole_by",
+    "undo_confirm",
+    "nothing_due",
+    "over",
+    "marks",
+    "leave",
+    "coup_title",
+    "claim_button",
+)
+
+
+def js_words(lang: str) -> dict[str, Any]:
+    S = Speaker(lang)
+    out: dict[str, Any] = {k: words(S.lang)(f"srv.{k}") for k in _JS_KEYS}
+    # the queue's count in both forms the page needs (never 0 when shown)
+    W = words(S.lang)
+    out["queued_one"] = W._t.ngettext("srv.queued", "srv.queued_pl", 1)
+    out["queued_many"] = W._t.ngettext("srv.queued", "srv.queued_pl", 2)
+    return out

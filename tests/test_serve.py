@@ -41,11 +41,17 @@ def comments_of(coup) -> list[str]:
     return comments_of(coup)
 
 
-def sub(coup) -> Submission:
+def sub(coup, glyphs: bool = True) -> Submission:
+    from dataclasses import replace
+
     from serve_helpers import marks_of
 
+    from trictrac.notation.record import Ecole, Glyph
     from trictrac.replay.rules.game import moves_text
 
+    if not glyphs:  # as the page's buttons send them: no glyph, no école's reason
+        after = tuple(replace(a, reason=None) if isinstance(a, Ecole) else a for a in coup.after)
+        coup = replace(coup, after=tuple(a for a in after if not isinstance(a, Glyph)))
     return Submission(f"{coup.roll[0]}{coup.roll[1]}", moves_text(coup.moves), marks_of(coup))
 
 
@@ -192,3 +198,149 @@ def test_a_password_beyond_loopback(tmp_path: Path):
         assert c.post("/login", data={"password": "faux", "csrf": token}).status_code == 401
         assert c.post("/login", data={"password": "sésame", "csrf": token}, follow_redirects=False).status_code == 303
         assert c.get("/", headers={"Accept": "text/html"}).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["fixtures/records/douze_trous.trn", "fixtures/records/comments_glyphs_ecoles.trn"])
+def test_the_preview_peeks_at_the_session_as_enter_would_take_the_entries(tmp_path: Path, name: str):
+    """``RecordingSession.peek`` (the previews, on the one session) says what ``enter``
+    does on a copy: the same stage, plays, worth and proposed marks, or that the coup is
+    written; and it leaves the session and its file as they were."""
+    from trictrac.replay.recorder.recording import RecordingSession
+
+    want = fixture(name)
+    g = GameStore(tmp_path / "g").start(want.headers["A"], want.headers["B"])
+    for seq, coup in enumerate(want.coups, 1):
+        roll = f"{coup.roll[0]}{coup.roll[1]}"
+        copy = RecordingSession(g.session.record)
+        on_disk = g.path.read_text(encoding="utf-8")
+        peeked = g.session.peek(roll)
+        step = copy.enter(roll).state
+        written = len(copy.record.coups) > len(g.session.record.coups)
+        if peeked is None or written:
+            assert peeked is None and written
+        else:
+            assert (peeked.stage, peeked.plays, peeked.worth, peeked.default_marks) == (
+                step.stage,
+                step.plays,
+                step.worth,
+                step.default_marks,
+            )
+            if step.stage == "play":
+                from trictrac.replay.rules.game import moves_text
+
+                play = moves_text(coup.moves)
+                peeked = g.session.peek(roll, play)
+                after = copy.enter(play).state
+                if peeked is None:
+                    assert len(copy.record.coups) > len(g.session.record.coups)
+                else:
+                    assert (
+                        (peeked.stage, peeked.default_marks)
+                        == (after.stage, after.default_marks)
+                        == ("marks", after.default_marks)
+                    )
+        assert g.session.state.stage == "roll" and g.path.read_text(encoding="utf-8") == on_disk
+        out = g.submit(seq, sub(coup, glyphs=False))
+        assert out.status == "ok", (seq, out.message, sub(coup, glyphs=False))
+
+
+def _pieces(text: str) -> list[str]:
+    """The literal words of a catalogue message (its ``{fields}`` cut out)."""
+    import re
+
+    return [p.strip(" :—-().,?") for p in re.split(r"\{\w+\}", text)]
+
+
+def _messages(lang: str) -> dict[str, str]:
+    """The server's labels (``srv.*``) and the findings' names in ``lang``, by key."""
+    pytest.importorskip("babel")
+    from trictrac.words.build import load
+
+    out = {}
+    for m in load(lang):
+        key = m.id[0] if isinstance(m.id, tuple) else m.id
+        if key.startswith("srv.") or (key.startswith("finding.") and key.endswith(".name")):
+            texts = m.string if isinstance(m.string, tuple) else (m.string,)
+            out[key] = " | ".join(t for t in texts if t)
+    return out
+
+
+def test_every_page_speaks_one_language(tmp_path: Path):
+    """Every server page in French holds no English message of the catalogue and the same
+    pages in English (``?lang=en``, then its cookie) no French one; each says its own."""
+    import html
+    import re
+
+    cfg = ServeConfig(tmp_path / "club.db", club="Cercle")
+    own = {"fr": _messages("fr"), "en": _messages("en")}
+    # a word the language's own messages use is its own (English keeps "douze trous")
+    everything = {lang: " | ".join(msgs.values()) for lang, msgs in own.items()}
+
+    def foreign_words(page: str, lang: str) -> list[str]:
+        """The other language's words on ``page`` in ``lang`` (its text, out of its tags)."""
+        other = "fr" if lang == "en" else "en"
+        text = html.unescape(re.sub(r"<(style|script)\b.*?</\1>|<[^>]+>", " ", page, flags=re.S))
+        found = [
+            p
+            for msg in own[other].values()
+            for p in _pieces(msg)
+            if len(p) >= 4 and p not in everything[lang] and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text)
+        ]
+        # the language link names the other language in its own words
+        return [p for p in found if p != own[lang]["srv.language"]]
+
+    with TestClient(create_app(cfg), base_url="http://127.0.0.1") as c:
+        token = csrf_of(c)
+        r = c.post("/nouvelle", data={"a_new": "Leclerc", "b_new": "Morel", "csrf": token, "position": E20})
+        gid = str(r.url).split("/")[-2]
+        h = {"X-CSRF-Token": token}
+        # A forgets his 2 (an école B may still mark: the claims box), then B's late claim
+        assert (
+            c.post(f"/g/{gid}/coup", json={"seq": 1, "roll": "41", "play": "1/6", "marks": "--"}, headers=h).json()[
+                "status"
+            ]
+            == "ok"
+        )
+        pages = [
+            "/",
+            "/part/club",
+            "/nouvelle",
+            f"/g/{gid}",
+            f"/g/{gid}/part",
+            f"/g/{gid}/noter",
+            "/classement",
+            "/g/0123456789abcdef",
+        ]
+        for lang in ("fr", "en"):
+            c.get(f"/?lang={lang}")  # the choice, kept in the cookie
+            assert c.cookies.get("tt-lang") == lang
+            for path in pages:
+                page = c.get(path, headers={"Accept": "text/html"}).text
+                assert not foreign_words(page, lang), (lang, path)
+                assert "<html" not in page or f'<html lang="{lang}">' in page
+            club = html.unescape(c.get("/").text)
+            assert own[lang]["srv.in_progress"] in club and own[lang]["srv.new_game"] in club
+            record = html.unescape(c.get(f"/g/{gid}/noter").text)
+            claim = {"fr": "B (Morel) peut la marquer (B:école+2)", "en": "B (Morel) may mark it (B:école+2)"}[lang]
+            assert claim in record
+
+    # the login page of a server with a password, in both languages
+    cfg = ServeConfig(tmp_path / "other.db", host="0.0.0.0", password="sésame")
+    with TestClient(create_app(cfg), base_url="http://192.0.2.1") as c:
+        for lang in ("fr", "en"):
+            page = c.get(f"/login?lang={lang}").text
+            assert f'<html lang="{lang}">' in page and own[lang]["srv.login"] in html.unescape(page)
+            assert not foreign_words(page, lang), lang
+
+
+def test_a_short_load_loses_nothing_and_doubles_nothing():
+    """The load test in small (``python -m trictrac.serve.load`` runs the 2-minute one):
+    2 tables entering coups with their previews, one in ten sent twice, 4 followers in
+    their own process; every coup acknowledged is in the file once."""
+    from trictrac.serve.load import run_load
+
+    out = run_load(tables=2, followers=4, seconds=6, think=0.2)
+    assert out["coups_acknowledged"] >= 5 and not out["refused"], out
+    assert out["lost"] == 0 and out["doubled"] == 0
+    assert out["reads"] > 0 and out["events"] > 0  # the followers did read
+    assert out["server_ack_ms"]["p95"] is not None and out["ack_ms"]["p95"] >= out["server_ack_ms"]["p95"] * 0.5

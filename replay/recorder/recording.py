@@ -547,10 +547,14 @@ _PENDING_KINDS = {
 }
 
 
+def claim_finding(c: OpenClaim) -> Finding:
+    """The finding an open claim's mistake is (its words: ``findings.say``)."""
+    return Finding(_PENDING_KINDS.get(c.kind, "ecole-par-moins"), who=c.offender, detail=c.kind)
+
+
 def claim_text(c: OpenClaim, lang: str = "fr") -> str:
     """An école its adversary may still mark (RULES.md §7.2: until he throws)."""
-    kind = _PENDING_KINDS.get(c.kind, "ecole-par-moins")
-    said = say(Finding(kind, who=c.offender, detail=c.kind), lang).message
+    said = say(claim_finding(c), lang).message
     W = words(lang)
     return W("rec.claim", points=W.n("rec.points", c.amount), said=said, claimant=c.claimant, amount=c.amount)
 
@@ -978,6 +982,33 @@ class RecordingSession:
         assert e is not None and e.defaults is not None
         coup = e.defaults if not t else _with_marks(e, marks)
         return self._commit(coup)
+
+    def peek(self, roll: str, play: str | None = None) -> State | None:
+        """What the throw ``roll`` (then ``play``, if given) would bring, as :meth:`enter`
+        takes them, without taking them: the state at the play or the marks stage, or
+        None when the coup would be written with nothing more to say.  The session is left
+        as it was (a front end shows the plays and the marks of an entry it holds itself;
+        the one course of the game, no copy of it)."""
+        self._refuse_over()
+        if self._entry is not None:
+            raise RecordingError("an entry is in progress")
+        try:
+            e = self._entry = _start_entry(self.table, self.rules, self._parse_roll(roll), self.W)
+            if e.ends:
+                e.defaults = _default_coup(e, self.table.number)
+                return self.state
+            if not e.plays or (len(e.plays) == 1 and not e.plays[0].steps and not e.can_leave):
+                play = ""  # nothing to choose: impuissance, as enter() takes it
+            if play is None:
+                return self.state
+            played = self._parse_play(play.strip())
+            e.moves, e.leave = played.moves, played.leave
+            defaults = e.defaults = _default_coup(e, self.table.number)
+            if played.marks is not None or (not (defaults.before or defaults.after) and not self._open_ecole()):
+                return None
+            return self.state
+        finally:
+            self._entry = None
 
     def _open_ecole(self) -> bool:
         """May someone but the roller still mark an école (the roller's throw closed his)?"""

@@ -64,13 +64,14 @@
 
   function who(side) {
     var name = names[side];
-    return fmt(W.throw_of, {side: side, name: name || side}).replace(' (' + side + ')', '');
+    var t = fmt(W.throw_of, {side: side, name: name || side});
+    return !name || name === side ? t.replace(' (' + side + ')', '') : t;
   }
   function queue() { try { return JSON.parse(localStorage.getItem(qKey) || '[]'); } catch (x) { return []; } }
   function saveQueue(q) {
     try { localStorage.setItem(qKey, JSON.stringify(q)); } catch (x) { /* private mode: kept in memory only */ }
     var el = $('queue');
-    el.textContent = q.length ? fmt(W.queued, {n: q.length}) : '';
+    el.textContent = q.length ? fmt(q.length === 1 ? W.queued_one : W.queued_many, {n: q.length}) : '';
     show(el, q.length > 0);
   }
   function status(text, cls) { var s = $('status'); s.textContent = text || ''; s.className = cls || ''; }
@@ -97,11 +98,22 @@
     stage('roll');
   }
 
+  function showClaims(list) {
+    var ul = $('claims-list'); ul.textContent = '';
+    (list || []).forEach(function (c) {
+      var li = document.createElement('li'); li.textContent = c.text + ' ';
+      var b = document.createElement('button'); b.type = 'button'; b.dataset.claim = c.marks; b.textContent = c.button;
+      li.appendChild(b); ul.appendChild(li);
+    });
+    show($('claims'), (list || []).length > 0);
+  }
+
   function acked(n) { entry.dataset.acked = String(Math.max(parseInt(entry.dataset.acked || '0', 10), n)); }
 
   function refresh() {
     return getJSON('/g/' + gid + '/state').then(function (st) {
       $('live').innerHTML = st.html;
+      showClaims(st.claims);
       entry.dataset.acked = String(st.next - 1);
       E.finished = st.state.finished;
       var q = queue();
@@ -113,7 +125,7 @@
         E.next = Math.max(st.next, ahead); E.side = st.state.side;
         if (!E.roll && E.die1 === null) { reset(); }
       }
-      if (E.finished) { status(fmt(W.over, {result: st.state.result})); stage(null); }
+      if (E.finished) { stage(null); }  // the game's own line says it is over (#turn)
     });
   }
 
@@ -138,7 +150,9 @@
       if (r.status === 'ok' || r.status === 'duplicate') {
         saveQueue(rest);
         acked(item.seq);
-        status(fmt(r.status === 'ok' ? W.saved : W.already, {n: item.seq}) + (r.coup ? ' : ' + r.coup : ''), 'ok');
+        // the coup as written, with its number in the game (a problem's position may start at 11)
+        status(r.coup ? fmt(r.status === 'ok' ? W.saved_as : W.already_as, {coup: r.coup})
+          : fmt(r.status === 'ok' ? W.saved : W.already, {n: item.seq}), 'ok');
         messages(r.messages);
         if (rest.length) { flush(); } else { refresh(); }
         return;
@@ -205,7 +219,7 @@
 
   function showMarks(pv) {
     var played = pv.chosen ? ' — ' + pv.chosen : '';
-    $('marks-title').textContent = W.marks + ' : ' + who(pv.side) + ' ' + E.roll.charAt(0) + '-' + E.roll.charAt(1) + played;
+    $('marks-title').textContent = W.marks + ' — ' + who(pv.side) + ' ' + E.roll.charAt(0) + '-' + E.roll.charAt(1) + played;
     fillWorth($('worth-marks'), pv.worth);
     $('proposed').textContent = pv.default_marks || W.nothing_due;
     var m = /^([AB])\+(\d+)/.exec(pv.default_marks || '');
@@ -233,6 +247,14 @@
         previewRoll(E.die1 + b.dataset.die);
       }
     } else if (b.dataset.roll) { previewRoll(b.dataset.roll); }
+    else if (b.dataset.claim) {
+      if (queue().length) { return; }
+      post('/g/' + gid + '/claim', {seq: E.next, marks: b.dataset.claim}).then(function (r) {
+        status(r.status === 'ok' || r.status === 'duplicate' ? '' : (r.message || r.status), r.status === 'ok' ? 'ok' : 'warn');
+        if (r.status === 'ok') { messages(r.messages); }
+        refresh();
+      }).catch(function () { status('?', 'error'); });
+    }
     else if (b.dataset.play) { choosePlay(b.dataset.play); }
     else if (b.id === 'leave') { choosePlay('v'); }
     else if (b.id === 'stay') { show($('leave-box'), false); var f = $('plays').querySelector('button'); if (f) { f.focus(); } }
