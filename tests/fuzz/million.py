@@ -146,7 +146,7 @@ def main() -> int:
             chunk_no += 1
             continue
         time.sleep(5)
-    for p, _ in running:  # the deadline: each chunk flushes its count within 5,000 inputs
+    for p, _ in running:  # the deadline: each chunk flushes its count within 1,000 inputs
         try:
             p.wait(timeout=300)
         except subprocess.TimeoutExpired:
