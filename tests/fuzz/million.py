@@ -70,6 +70,9 @@ def totals(count_file: Path) -> dict[str, object]:
 
 
 def _commit() -> str:
+    """The commit of the code fuzzed (``COMMIT`` beside a snapshot made with ``git archive``)."""
+    if (ROOT / "COMMIT").exists():
+        return (ROOT / "COMMIT").read_text(encoding="utf-8").strip()
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     dirty = subprocess.run(
         ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
