@@ -130,6 +130,23 @@ def test_a_megabyte_of_escapes_or_lines_fits_the_bound(tmp_path: Path, shape: st
     assert out.returncode in (0, 1), out.stderr[-500:]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(ROW1))
+@pytest.mark.parametrize("command", ["db import", "publish"])
+def test_a_megabyte_of_escapes_or_lines_is_imported_and_published_within_the_bound(
+    tmp_path: Path, shape: str, command: str
+):
+    """Row 1's other two commands (``db import``, ``publish`` died with a MemoryError
+    traceback, exit 1, under ``ulimit -v``): the same address space as check's test."""
+    path = tmp_path / "big.trn"
+    path.write_text(ROW1[shape], encoding="utf-8")
+    argv = ["db", "import", str(tmp_path / "c.db"), str(path)] if command == "db import" else []
+    argv = argv or ["publish", str(path), "-o", str(tmp_path / "site")]
+    out = _trictrac_limited(*argv)
+    assert "MemoryError" not in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 0, out.stderr[-500:]
+
+
 def test_the_escapes_still_read_as_before():
     recs, diags = parse_text(
         '[Event "a \\"b\\" \\\\ c"]\n'
