@@ -72,7 +72,8 @@ MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
 #: game and spent where a typo is likely: ``RECOVERY_COUPS_PER_COUP`` for each of the
 #: game's first ``RECOVERY_AHEAD`` coups (a typo of the first coups is judged by those
 #: that follow), and as many again for each clean coup walked (one that needed no
-#: recovery); a coup that needed one earns nothing.  A recovery that would spend more than
+#: recovery); a coup that needed one earns nothing, and a finding takes back five
+#: coups' earning (a record wrong on every coup soon has none left).  A recovery that would spend more than
 #: is left is abandoned, and the coup read as written (as with --strict), with a note.
 RECOVERY_COUPS_PER_COUP = 60
 RECOVERY_AHEAD = 40

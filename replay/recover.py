@@ -543,7 +543,7 @@ def _budget(flow: Walk) -> int:
     (a typo is one slip in a record that agrees with itself) and the game's first coups;
     a record wrong on every coup earns nothing past its start, so its recovery costs no
     more than a few coups of its own verification each (issue 27)."""
-    clean = flow.table.index - flow.suspects - 2 * len(flow.found)
+    clean = flow.table.index - flow.suspects - 5 * len(flow.found)
     # a finding takes back what a clean coup earned (and the start's earning with it)
     return RECOVERY_COUPS_PER_COUP * max(0, min(flow.coups_in_record, RECOVERY_AHEAD) + clean)
 

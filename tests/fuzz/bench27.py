@@ -123,7 +123,7 @@ def rows(work: Path) -> list[str]:
         path.write_text(text, encoding="utf-8")
         kb = path.stat().st_size / 1024
         if command not in start:
-            runs = [measure(*_argv(command, small, work / f"s{k}{i}")) for i in range(2)]
+            runs = [measure(*_argv(command, small, work)) for _ in range(2)]
             start[command] = (min(r[0] for r in runs), min(r[1] for r in runs))
         sec, mb = measure(*_argv(command, path, work))
         sec, mb = max(0.0, sec - start[command][0]), max(0.0, mb - start[command][1])
