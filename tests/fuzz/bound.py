@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import click
+
 S_PER_KB = 0.010  # CPU seconds per KB of input
 MB_PER_KB = 0.15  # MB of peak memory per KB of input
 FLOOR_S = 0.02  # seconds: a warm command's fixed cost and the measure's noise
@@ -90,6 +92,8 @@ def _once(argv: list[str]) -> None:
         except SystemExit as e:
             if e.code not in (0, 1, 2, None):
                 raise
+        except click.ClickException:  # bad input: one line and exit 2 in the command
+            pass
 
 
 def _argv(command: str, path: Path, out: Path) -> list[str]:
