@@ -182,7 +182,7 @@ def main() -> None:
         for line in typos(40 if args.quick else 100):
             print(line, flush=True)
         print("growth exponents (CPU less the start-up; time ~ n^k):", flush=True)
-        for line in exponents(125, 3) if args.quick else exponents(500, 4):
+        for line in exponents(125, 3) if args.quick else exponents(400, 4):
             print(line, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
