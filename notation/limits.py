@@ -65,10 +65,15 @@ MAX_FINDINGS = 200
 #: with a note saying how many coups are left unverified), so a record wrong on every
 #: coup costs no more than a real one; the findings past ``MAX_FINDINGS`` are counted.
 MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
-#: the typo recovery's budget ("did you mean"), in coups its trials walk per game: each
-#: recovery walks a few candidates up to 40 coups ahead on copies of the game, so a
-#: record wrong on every coup cost minutes for 3 KB (issue 27's fuzzing).  A constant
-#: for the few typos of a real record, and a few per coup of the game; past it the
-#: rest of the game is read as written (as with --strict), with a note.
-RECOVERY_COUPS = 1_500
-RECOVERY_COUPS_PER_COUP = 2
+#: the typo recovery's budget ("did you mean"), in coups judged: each recovery walks a
+#: few candidates up to 40 coups ahead on copies of the game, and a coup left out tries
+#: every play of the 21 throws against the coups that follow, so a record wrong on every
+#: coup cost minutes for 3 KB (issue 27's fuzzing).  The budget is proportional to the
+#: game and spent where a typo is likely: ``RECOVERY_COUPS_PER_COUP`` for each of the
+#: game's first ``RECOVERY_AHEAD`` coups (a typo of the first coups is judged by those
+#: that follow), and as many again for each clean coup walked (one that needed no
+#: recovery); a coup that needed one earns nothing, and a finding takes back five
+#: coups' earning (a record wrong on every coup soon has none left).  A recovery that would spend more than
+#: is left is abandoned, and the coup read as written (as with --strict), with a note.
+RECOVERY_COUPS_PER_COUP = 60
+RECOVERY_AHEAD = 40

@@ -18,7 +18,6 @@ import gc
 import io
 import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple, Protocol, TypeVar
 
@@ -107,8 +106,8 @@ _BREDOUILLE = {"petite-bredouille": "petite", "petite": "petite", "grande-bredou
 # written so that giving a repetition back could never lead to a match (what it repeats
 # excludes what follows it), so possessive and greedy read the same tokens;
 # tests/test_resilience_bounds.py walks every pattern of notation/ for unbounded repeats
-# of groups that are not possessive.  Python 3.10 has no possessive repeats: greedy there.
-_PO = "+" if sys.version_info >= (3, 11) else ""
+# of groups that are not possessive.  Hence Python 3.11 at least (pyproject.toml, README).
+_PO = "+"
 _W = r"(?=[\s{}]|\Z)"  # end of a word
 _WG = r"(?=[\s{}!?$]|\Z)"  # end of a word that a glyph may follow directly
 

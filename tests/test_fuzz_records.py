@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fuzz.harness import exercise
+from fuzz.harness import SHAPES, exercise, grow
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from notation_strategies import records
@@ -150,3 +150,25 @@ def test_short_atheris_run(tmp_path: Path) -> None:
     assert "fuzz summary:" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
     summary = r.stdout.split("fuzz summary:")[-1]
     assert " 0 crashes" in summary and r.returncode == 0, summary
+
+
+@pytest.mark.parametrize("k", range(6), ids=lambda k: SHAPES[k])
+def test_every_grown_shape_goes_through_the_pipeline(k: int) -> None:
+    """Issue 27's shapes, small, through the harness as the atheris target runs them (the
+    ranked ones with the standings: a renamed import once made each of them a crash)."""
+    data, shape = grow(bytes([0xF0 + k, 0x00, 0x05]) + "Dupont é".encode())
+    assert shape == SHAPES[k]
+    games = exercise(data, standings=shape in ("many-players", "look-alikes"))
+    assert games == (6 if shape in ("many-players", "look-alikes") else 1)
+
+
+def test_the_bound_measures_a_command_and_holds_on_a_real_record() -> None:
+    """tests/fuzz/bound.py, which measures the fuzzer's suspects again: a real record holds
+    the bound, and a cost over it is called so."""
+    from fuzz.bound import Cost, cost
+
+    record = max((ROOT / "fixtures" / "corpus").glob("*.trn"), key=lambda p: p.stat().st_size).read_bytes()
+    c = cost(record, "check", runs=1)
+    assert c.kb > 1 and c.seconds > 0 and c.holds, c.text()
+    assert not Cost("check", 1.0, 0.5, 0.0).holds and not Cost("publish", 1.0, 0.0, 50.0).holds
+    assert Cost("publish", 1.0, 0.5, 0.0).holds  # publish: its memory is held, its time reported

@@ -89,7 +89,20 @@ def _notation_patterns():
                 yield f"{info.name}.{name}", pat
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive repeats need Python 3.11")
+def test_python_3_11_is_required_and_said_why():
+    """The possessive repeats need Python 3.11: the package says so, and the README why
+    (a 3.10 fallback to greedy repeats would break the memory bound of row 1)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["requires-python"].replace(" ", "") == ">=3.11"
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "Python 3.11" in readme and "possessive" in readme
+    assert sys.version_info >= (3, 11)
+    assert re.compile(r"a*+").fullmatch("aaa")  # the syntax the reader's patterns use
+
+
 def test_no_pattern_of_the_notation_keeps_state_per_repetition():
     patterns = dict(_notation_patterns())
     assert "reader._TOKEN" in patterns and len(patterns) > 10
@@ -115,6 +128,23 @@ def test_a_megabyte_of_escapes_or_lines_fits_the_bound(tmp_path: Path, shape: st
     out = _trictrac_limited(command, str(path))
     assert "MemoryError" not in out.stderr and "Traceback" not in out.stderr
     assert out.returncode in (0, 1), out.stderr[-500:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(ROW1))
+@pytest.mark.parametrize("command", ["db import", "publish"])
+def test_a_megabyte_of_escapes_or_lines_is_imported_and_published_within_the_bound(
+    tmp_path: Path, shape: str, command: str
+):
+    """Row 1's other two commands (``db import``, ``publish`` died with a MemoryError
+    traceback, exit 1, under ``ulimit -v``): the same address space as check's test."""
+    path = tmp_path / "big.trn"
+    path.write_text(ROW1[shape], encoding="utf-8")
+    argv = ["db", "import", str(tmp_path / "c.db"), str(path)] if command == "db import" else []
+    argv = argv or ["publish", str(path), "-o", str(tmp_path / "site")]
+    out = _trictrac_limited(*argv)
+    assert "MemoryError" not in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 0, out.stderr[-500:]
 
 
 def test_the_escapes_still_read_as_before():
@@ -179,6 +209,38 @@ def test_findings_past_the_cap_are_counted_by_kind(tmp_path: Path):
     assert sum(game["more_findings"].values()) == counted and game["stopped"] is True
 
 
+@pytest.mark.parametrize("body", ["2-1 1/5 1/6", "2-1 61/12", "2-1 A+3", "2-1 1/3 A+3"])
+def test_the_typo_recovery_spends_a_budget_proportional_to_the_game(body: str):
+    """A game wrong on every coup (each a "typo" for the recovery) costs the recovery a
+    few coups of judging per coup of the game, not a few thousand: the coups it judges
+    stay under its budget (``RECOVERY_COUPS_PER_COUP`` for each of the first
+    ``RECOVERY_AHEAD`` coups and each clean coup), and past it a note says so."""
+    from trictrac.replay.verifier import recover
+    from trictrac.replay.verifier.verify import _Verifier
+
+    text = HEAD + "relevé 1\n" + "".join(f"{i % 2 + 1}. {'AB'[i % 2]} {body}\n" for i in range(260))
+    (rec,), diags = parse_text(text)
+    spent = []
+    real_run = _Verifier.run
+
+    def run(self):
+        report = real_run(self)
+        spent.append((self.recoveries, recover._budget(self)))
+        return report
+
+    _Verifier.run = run  # type: ignore[method-assign]
+    try:
+        from trictrac.replay.verifier.verify import verify
+
+        verify(rec, diagnostics=diags, trace=False, recover=True)
+    finally:
+        _Verifier.run = real_run  # type: ignore[method-assign]
+    ((used, budget),) = spent
+    # at most the start's earning, and one coup's judging over it (the trial that crossed it)
+    assert used <= L.RECOVERY_COUPS_PER_COUP * L.RECOVERY_AHEAD + 40 * 21
+    assert budget <= L.RECOVERY_COUPS_PER_COUP * L.RECOVERY_AHEAD  # the findings took the clean coups' earning back
+
+
 def test_a_clean_game_has_no_more_findings(tmp_path: Path):
     path = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "douze_trous.trn"
     (game, *_) = json.loads(run("check", "--json", str(path)).output)
@@ -196,3 +258,38 @@ def test_a_published_dense_game_lists_the_cap_and_counts_the_rest(tmp_path: Path
     assert html.count('<li class="more">') == 2
     assert "more findings of kind unplayed-number (not listed)" in html
     assert page.stat().st_size < 2_000_000
+
+
+# --- row 3: many players: crosstables capped, every pair in --json ----------------------
+
+
+def test_many_players_cap_the_crosstables_and_keep_every_pair_in_json(tmp_path: Path):
+    """The reproducer, smaller: one-coup games, a new pair of players each game (the
+    issue's 2,000 games of 4,000 players made a 145 MB standings.html and printed 68 MB)."""
+    from fuzz.growth import games_text
+
+    from trictrac.club.standings import CROSSTABLE_PLAYERS
+
+    games = 120
+    src = tmp_path / "many.trn"
+    src.write_text(games_text(games, None), encoding="utf-8")
+    db = tmp_path / "club.db"
+    assert run("db", "import", str(db), str(src)).exit_code == 0
+    res = run("standings", str(db), "--lang", "fr")
+    assert res.exit_code == 0, res.output
+    grid = res.output.split("ableau croisé", 1)[1].splitlines()
+    assert f"(les {CROSSTABLE_PLAYERS} premiers des {2 * games} joueurs" in grid[1]
+    rows = [x for x in grid[2:] if re.match(r"\s*\|?\s*\d+\. Joueur", x)]
+    assert len(rows) == CROSSTABLE_PLAYERS
+    data = json.loads(run("standings", str(db), "--json").stdout)
+    (table,) = data["tables"].values()
+    assert len(table["players"]) == len(table["crosstable"]["players"]) == 2 * games
+    pairs = {(a, b) for a, row in table["crosstable"]["cells"].items() for b in row}
+    assert len(pairs) == 2 * games  # each game's pair, both ways
+    site = tmp_path / "site"
+    res = run("publish", str(src), "-o", str(site), "--lang", "en")
+    assert res.exit_code == 0, res.output
+    html = (site / "standings.html").read_text(encoding="utf-8")
+    assert f"The {CROSSTABLE_PLAYERS} best ranked of the {2 * games} players only." in html
+    assert html.count('<th scope="row">') <= 2 * games + CROSSTABLE_PLAYERS  # the ranking, the capped grid
+    assert len(html) < 400_000

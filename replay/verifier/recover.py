@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ...notation.limits import RECOVERY_COUPS, RECOVERY_COUPS_PER_COUP
+from ...notation.limits import RECOVERY_AHEAD, RECOVERY_COUPS_PER_COUP
 from ...notation.record import CannotPlay, Comment, Coup, Move
 from ..rules.moves import judge_play, legal_plays, play_moves
 from ..rules.position import Position, start_position
@@ -92,12 +92,31 @@ class Walk(Protocol):
     found: Findings
     after_of: list[object]  # per element, the next one (comments skipped): read-only
     trace: list[Any]  # the coups walked (CoupTrace): copied empty for a trial
-    recoveries: int  # coups walked by this game's trials (at most _budget)
+    recoveries: int  # coups judged by this game's recoveries (at most _budget)
+    suspects: int  # coups that needed a recovery (they earn no budget)
     coups_in_record: int
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
     def next_coup_after(self, i: int) -> object: ...
+
+
+def _could_be_legal(pos: Position, roll: tuple[int, int], moves: Sequence[Any]) -> bool:
+    """A cheap necessary test of a legal play, in any order of its moves: each forward,
+    a distance the throw can give (or a bear-off), and no point left with fewer than no
+    checkers once all are moved.  Most positions a coup left out might have led to fail
+    it at once, before the engine enumerates their plays."""
+    allowed = _ALLOWED.get(roll) or _allowed(roll)
+    delta: dict[int, int] = {}
+    for mv in moves:
+        if isinstance(mv, tuple):
+            p, q = mv
+            if not (1 <= p < q <= 25) or (q != 25 and q - p not in allowed):
+                return False
+            delta[p] = delta.get(p, 0) - 1
+            delta[q] = delta.get(q, 0) + 1
+    mover = pos.mover
+    return all(p >= 25 or mover[p] + d >= 0 for p, d in delta.items())
 
 
 def _fits(pos: Position, coup: Coup) -> bool:
@@ -158,17 +177,16 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
             return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
-    if flow.recoveries >= _budget(flow):  # the cost cap: each try walks copies of the game
-        if flow.recoveries < 1 << 60:
-            flow.recoveries = 1 << 60
-            table.notes.append(Note.of("recovery-budget"))
-        return False
     unread = bad.get(coup.span.line, []) if bad else []
-    found = _candidates(flow, i, coup, nxt, unread)
-    if found is None:
+    try:
+        found = _candidates(flow, i, coup, nxt, unread)
+        if found is None:
+            return False
+        cands, pos, doubt = found
+        best = _best_candidate(flow, i, cands, doubt)
+    except _OutOfBudget:
+        _out_of_budget(flow)
         return False
-    cands, pos, doubt = found
-    best = _best_candidate(flow, i, cands, doubt)
     if best is None:
         return False
     for d in unread:
@@ -192,22 +210,27 @@ def _candidates(
     again = isinstance(nxt, Coup) and nxt.side == coup.side  # then a mistyped letter (verify.py)
     if first is not None and first != coup.side and first in table.seat_of and not again:
         # the relevé's first coup is not the primauté's: its first coup left out?
+        _suspect(flow)
         cands = _missing_candidates(flow, i, coup, start_position(table.seat_of[first]), first)
         if not cands:
             return None
         cands.append(Candidate((coup,), "as-written", coup.side, 99))
         pos = start_position(table.seat_of[first])
     elif table.pos is not None and pos.turn != roller:
+        _suspect(flow)
         cands = _side_candidates(flow, i, coup, pos)
     elif unread or not _makeable(table, pos, coup):
+        _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
     elif _short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
+        _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
         doubt = True
     elif _illegal(table, pos, coup):
         # a play that can be made but is illegal: a misplay at the table, or a digit or a
         # die mistyped (the marks were written from the real play); only strong evidence
         # makes it a typo
+        _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread, only=True) + _play_candidates(table, coup, pos, unread)
         doubt = True
     else:
@@ -225,7 +248,7 @@ def _best_candidate(flow: Walk, i: int, cands: list[Candidate], doubt: bool) -> 
         cands = kept + [c for c in cands if c.what == "as-written" and c not in kept]
     if any(c.what == "missing" for c in cands):
         reach = LOOKAHEAD_MISSING
-    scored = sorted(((_trial(flow, i, c, reach), c.prior), k) for k, c in enumerate(cands))
+    scored = _scored(flow, i, cands, reach)
     best = cands[scored[0][1]]
     if best.what == "missing" and _as_written_as_good(scored, cands):
         return None
@@ -240,6 +263,32 @@ def _best_candidate(flow: Walk, i: int, cands: list[Candidate], doubt: bool) -> 
         if stop or (not as_written[0] and found + margin > as_written[1]):
             return None
     return best
+
+
+def _scored(flow: Walk, i: int, cands: list[Candidate], reach: int) -> list[tuple[tuple[tuple[int, int], int], int]]:
+    """Each candidate's ((stopped, findings), prior), index; sorted.  Branch and bound:
+    the candidates are tried in the order they win ties, and a trial stops as soon as it
+    cannot beat the best so far (its findings only grow), so the best one's score is
+    exact and the others' only as far as they matter; the record as written, tried last,
+    is walked until it is three findings past the best (the tests of
+    :func:`_as_written_as_good` and of doubt look no further).  On a record wrong on
+    every coup most trials stop after a coup or two."""
+    order = sorted(range(len(cands)), key=lambda k: (cands[k].what == "as-written", cands[k].prior, k))
+    best: tuple[int, int] | None = None
+    scored = []
+    for k in order:
+        c = cands[k]
+        if best is None:
+            limit = None
+        elif c.what == "as-written":
+            limit = (best[0], best[1] + 3)
+        else:
+            limit = best
+        score = _trial(flow, i, c, reach, limit)
+        if c.what != "as-written" and (best is None or score < best):
+            best = score
+        scored.append(((score, c.prior), k))
+    return sorted(scored)
 
 
 def _as_written_as_good(scored: list[tuple[tuple[tuple[int, int], int], int]], cands: list[Candidate]) -> bool:
@@ -368,9 +417,19 @@ def _missing_candidates(flow: Walk, i: int, coup: Coup, pos: Position, meant: st
         for play in ps.plays or ():
             _, after = play_outcome(pos, roll, play, profile)
             after_each.setdefault((after.mover, after.other, roll), (roll, play, ps.unplayable, after))
+    _spend(flow, len(ROLLS))
     running = list(after_each.values())
+    # how far each position agrees with the coups that follow, carried on from one reach
+    # to the next; one count per position (two throws may leave the same one)
+    agreeing: dict[tuple[Any, Any], list[Any]] = {}
     for reach in AGREEING:
-        agree = [_coups_agreeing(table, i, c[3], reach) for c in running]
+        agree = []
+        for c in running:
+            key = (c[3].mover, c[3].other)
+            state = agreeing.setdefault(key, [0, c[3], i, False])
+            if not state[3] and state[0] < reach:
+                _spend(flow, _coups_agreeing(table, state, reach))
+            agree.append(state[0])
         best = max(agree, default=0)
         running = [c for c, n in zip(running, agree, strict=True) if n == best]
         if best < reach or len(running) <= 1:
@@ -386,27 +445,42 @@ def _missing_candidates(flow: Walk, i: int, coup: Coup, pos: Position, meant: st
     return out
 
 
-def _coups_agreeing(table: TableState, i: int, pos: Position, reach: int) -> int:
-    """How many coups from element ``i`` on (at most ``reach``) can be played as
-    written from ``pos``; a coup without moves counts and ends the count (the
-    relevé ends or nothing moved), as does a new section."""
-    n = 0
-    for el in table.rec.elements[i:]:
-        if n >= reach or not isinstance(el, (Coup, Comment)):
-            break
+def _coups_agreeing(table: TableState, state: list[Any], reach: int) -> int:
+    """Carry on ``state`` = [coups agreeing, position, element, ended]: how many coups
+    from the element on (at most ``reach``) can be played as written from the position;
+    a coup without moves counts and ends the count (the relevé ends or nothing moved),
+    as does a new section.  The coups judged."""
+    n, pos, j, _ = state
+    els = table.rec.elements
+    judged = 0
+    while j < len(els) and n < reach:
+        el = els[j]
         if isinstance(el, Comment):
+            j += 1
             continue
-        if table.seat_of.get(el.side) != pos.turn:
+        if not isinstance(el, Coup) or table.seat_of.get(el.side) != pos.turn:
+            state[3] = True
             break
         moves = moves_of(el.moves)
         if not moves:
-            return n + 1
-        j = judge_play(pos, el.roll, moves, table.profile)
-        if not j.legal or j.play is None:
+            n += 1
+            state[3] = True
             break
-        _, pos = play_outcome(pos, el.roll, j.play, table.profile)
+        if not _could_be_legal(pos, el.roll, moves):
+            state[3] = True
+            break
+        judged += 1
+        judgement = judge_play(pos, el.roll, moves, table.profile)
+        if not judgement.legal or judgement.play is None:
+            state[3] = True
+            break
+        _, pos = play_outcome(pos, el.roll, judgement.play, table.profile)
         n += 1
-    return n
+        j += 1
+    else:
+        state[3] = state[3] or j >= len(els)
+    state[0], state[1], state[2] = n, pos, j
+    return judged
 
 
 # -- trying a candidate ---------------------------------------------------------------
@@ -423,7 +497,13 @@ def _clone(flow: Walk) -> Walk:
         id(flow.found.items): list(flow.found.items),
         id(table.closed): list(table.closed),
         id(table.notes): list(table.notes),
+        # the reader's diagnostics are frozen and only added to; the unread moves are
+        # read by recovery alone, which a trial does not do: neither is copied deep (a
+        # record of unread moves on every line made each trial copy them all)
+        id(table.diagnostics): list(table.diagnostics),
     }
+    if table.bad_tokens is not None:
+        memo[id(table.bad_tokens)] = table.bad_tokens
     trace = getattr(flow, "trace", None)
     if isinstance(trace, list):
         memo[id(trace)] = trace
@@ -433,26 +513,58 @@ def _clone(flow: Walk) -> Walk:
     return twin
 
 
-def _trial(flow: Walk, i: int, cand: Candidate, reach: int) -> tuple[int, int]:
-    """(stopped, findings) when the record goes on from ``cand`` for a few coups."""
+def _trial(flow: Walk, i: int, cand: Candidate, reach: int, limit: tuple[int, int] | None = None) -> tuple[int, int]:
+    """(stopped, findings) when the record goes on from ``cand`` for a few coups; cut
+    short once (stopped, findings) reaches ``limit`` (it can only grow)."""
     twin = _clone(flow)
     before = len(twin.found)
     _walk(twin, cand, twin.next_coup_after(i), False)
     els = flow.table.rec.elements
     j, coups = i + 1, 0
     while j < len(els) and coups < reach and not twin.table.stopped:
+        if limit is not None and (0, len(twin.found) - before) >= limit:
+            break
         coups += isinstance(els[j], Coup)
         twin.element(j)
         j += 1
-    flow.recoveries += coups + len(cand.coups)
+    _spend(flow, coups + len(cand.coups))
     return int(twin.table.stopped), len(twin.found) - before
 
 
+class _OutOfBudget(Exception):
+    """A recovery would spend more than the game's budget: the coup is read as written."""
+
+
 def _budget(flow: Walk) -> int:
-    """Coups the trials of a game may walk: a constant for a few real typos, and a few
-    per coup of the game, so that the recovery costs at most a few times the game's
-    own verification (issue 27: a 3 KB game wrong on every coup cost minutes)."""
-    return RECOVERY_COUPS + RECOVERY_COUPS_PER_COUP * flow.coups_in_record
+    """Coups a game's recoveries may judge so far (``notation.limits.RECOVERY_COUPS_PER_COUP``):
+    proportional to the game, and spent where a typo is likely — the clean coups walked
+    (a typo is one slip in a record that agrees with itself) and the game's first coups;
+    a record wrong on every coup earns nothing past its start, so its recovery costs no
+    more than a few coups of its own verification each (issue 27)."""
+    clean = flow.table.index - flow.suspects - 5 * len(flow.found)
+    # a finding takes back what a clean coup earned (and the start's earning with it)
+    return RECOVERY_COUPS_PER_COUP * max(0, min(flow.coups_in_record, RECOVERY_AHEAD) + clean)
+
+
+def _suspect(flow: Walk) -> None:
+    """A coup the record may have mistyped: it earns no budget, and is read as written
+    when the budget is spent (the cost cap: each try walks copies of the game)."""
+    flow.suspects += 1
+    if flow.recoveries >= _budget(flow):
+        raise _OutOfBudget
+
+
+def _spend(flow: Walk, coups: int) -> None:
+    flow.recoveries += coups
+    if flow.recoveries > _budget(flow):
+        raise _OutOfBudget
+
+
+def _out_of_budget(flow: Walk) -> None:
+    """The note once a game: past here a coup that needs a recovery is read as written."""
+    if not getattr(flow, "_budget_noted", False):
+        flow._budget_noted = True  # type: ignore[attr-defined]
+        flow.table.notes.append(Note.of("recovery-budget"))
 
 
 def _walk(flow: Walk, cand: Candidate, nxt: object, last: bool) -> None:

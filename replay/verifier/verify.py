@@ -379,7 +379,8 @@ class _Verifier(RecordVisitor[None]):
             table.std = Ledger(profile, std_state)
             table.ent = Ledger(profile, std_state)
         self.last_coup, self.after_of = _last_coup_and_followers(record.elements)
-        self.recoveries = 0  # coups walked by the typo recovery's trials (replay/verifier/recover.py: a budget)
+        self.recoveries = 0  # coups judged by the typo recovery (replay/verifier/recover.py: a budget)
+        self.suspects = 0  # coups that needed a recovery (they earn no budget)
         self.coups_in_record = sum(1 for el in record.elements if isinstance(el, Coup))
 
     # -- the walk -------------------------------------------------------------------

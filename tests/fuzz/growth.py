@@ -1,6 +1,7 @@
 """Growth exponents of ``check``, ``db import``, ``publish`` and ``standings`` (issue 27):
-CPU time (less the start-up, measured on one game) and peak memory at n, 2n, 4n games, with as many players as games (a new
-pair each game) or with a club of 20 players, and the exponent k of time ~ n^k.
+CPU time (less the start-up, measured on one game) and peak memory at n, 2n, 4n games, with a
+new pair of players each game or with a club of 20 players, then at 4n games with n/4 to 4n
+players; the exponent k of time ~ n^k (in games) or ~ p^k (in players).
 
     python tests/fuzz/growth.py [--games 250] [--steps 3]
 
@@ -56,38 +57,57 @@ def _slope(points: list[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
 
 
+def sweep(work: Path, label: str, sizes: list[tuple[int, int | None]], by_players: bool) -> list[str]:
+    """Each command at each (games, players); the exponent in games (or in players)."""
+    tt = [sys.executable, "-m", "trictrac.cli"]
+    rows: dict[str, list[tuple[int, float, float]]] = {}
+    for step, (n, players) in enumerate([(1, 20), *sizes]):  # 1 game: the start-up, subtracted
+        src = work / f"g{label[:2]}{step}.trn"
+        src.write_text(games_text(n, players), encoding="utf-8")
+        db = work / f"g{label[:2]}{step}.db"
+        site = work / f"site{label[:2]}{step}"
+        x = (2 * n if players is None else players) if by_players else n
+        for name, argv in (
+            ("check", [*tt, "check", str(src)]),
+            ("db import", [*tt, "db", "import", str(db), str(src)]),
+            ("publish", [*tt, "publish", str(src), "-o", str(site)]),
+            ("standings", [*tt, "standings", str(db)]),
+        ):
+            sec, mb = measure(argv)
+            rows.setdefault(name, []).append((x if step else 0, sec, mb))
+    unit = "players" if by_players else "games"
+    out = [f"{label}:"]
+    for name, (start, *pts) in rows.items():
+        base = start[1]  # interpreter and imports
+        k = _slope([(x, sec - base) for x, sec, _ in pts if sec - base > 0.05])
+        cells = ", ".join(f"{x} {unit} {sec:.2f} s {mb:.0f} MB" for x, sec, mb in pts)
+        out.append(f"  {name:10s} exponent {k:.2f}  (start-up {base:.2f} s CPU; {cells})")
+    return out
+
+
+def exponents(games: int = 250, steps: int = 3) -> list[str]:
+    """The lines of the three sweeps: in games with a new pair of players each game, in
+    games with a club of 20 players, and in players at the largest number of games."""
+    work = Path(tempfile.mkdtemp(prefix="trictrac-growth-"))
+    top = games << (steps - 1)
+    player_steps = sorted({max(20, top >> (2 * (steps - 1 - s))) for s in range(steps)})
+    try:
+        lines = sweep(
+            work, "in games, a new pair of players each game", [(games << s, None) for s in range(steps)], False
+        )
+        lines += sweep(work, "in games, a club of 20 players", [(games << s, 20) for s in range(steps)], False)
+        lines += sweep(work, f"in players, {top} games", [(top, p) for p in player_steps], True)
+        return lines
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=250)
     ap.add_argument("--steps", type=int, default=3)
     args = ap.parse_args()
-    tt = [sys.executable, "-m", "trictrac.cli"]
-    work = Path(tempfile.mkdtemp(prefix="trictrac-growth-"))
-    try:
-        for label, players in (("players = 2 x games", None), ("20 players", 20)):
-            rows: dict[str, list[tuple[int, float, float]]] = {}
-            for step in range(-1, args.steps):
-                n = 1 if step < 0 else args.games << step  # 1 game: the start-up, subtracted
-                src = work / f"g{n}.trn"
-                src.write_text(games_text(n, players), encoding="utf-8")
-                db = work / f"g{n}.db"
-                site = work / f"site{n}"
-                for name, argv in (
-                    ("check", [*tt, "check", str(src)]),
-                    ("db import", [*tt, "db", "import", str(db), str(src)]),
-                    ("publish", [*tt, "publish", str(src), "-o", str(site)]),
-                    ("standings", [*tt, "standings", str(db)]),
-                ):
-                    sec, mb = measure(argv)
-                    rows.setdefault(name, []).append((n, sec, mb))
-            print(f"{label}:")
-            for name, (start, *pts) in rows.items():
-                base = start[1]  # interpreter and imports
-                k = _slope([(n, sec - base) for n, sec, _ in pts if sec - base > 0.05])
-                cells = ", ".join(f"{n} games {sec:.2f} s CPU {mb:.0f} MB" for n, sec, mb in pts)
-                print(f"  {name:10s} exponent {k:.2f}  (start-up {base:.2f} s; {cells})")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    print("\n".join(exponents(args.games, args.steps)))
 
 
 if __name__ == "__main__":
