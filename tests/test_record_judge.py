@@ -190,7 +190,7 @@ def test_live_verifier_equals_verify_on_every_prefix_and_after_undo(tmp_path) ->
         live_rec = Record(headers=dict(rec.headers), elements=[])
         live = LiveVerifier(live_rec)
         els = rec.elements
-        for k, el in enumerate(els[:250]):
+        for k, el in enumerate(els[:120]):
             live_rec.elements.append(el)
             if rng.random() < 0.08 and k > 3:  # an undo of a few elements, then again
                 back = rng.randrange(1, 4)
