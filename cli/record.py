@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -33,6 +34,9 @@ _DEFAULTS = {"A": "A", "B": "B", "Event": "", "Partie": "douze-trous"}
 def wrap(text: str, width: int) -> str:
     """``text`` wrapped at spaces only (never inside a word), each line within ``width``."""
     out: list[str] = []
+    # French puts a space before « : » and « ; »: never break there (a line that
+    # begins with a colon reads as a fault)
+    text = re.sub(r" ([:;?!])", "\u00a0\\1", text)
     for line in text.splitlines() or [""]:
         if len(line) <= width:
             out.append(line)
@@ -47,7 +51,7 @@ def wrap(text: str, width: int) -> str:
                 break_on_hyphens=False,
             )
         )
-    return "\n".join(out)
+    return "\n".join(out).replace("\u00a0", " ")
 
 
 def screen(state: State, width: int = 80) -> str:

@@ -687,6 +687,8 @@ class RecordingSession:
         self._tally = _Tally()
         self._refresh()
         self._entry: _Entry | None = None
+        #: the sections typed after the last coup (``enter_line``), None until one is
+        self._typed_sections: list[Element] | None = None
         self._file: RecordFile | None = None
         #: the file holds the record as the session would write it (else: rewrite whole)
         self._in_step = on_disk
@@ -885,6 +887,8 @@ class RecordingSession:
         t = text.strip()
         W = self.W
         try:
+            if st.stage in ("roll", "over") and is_line(t):
+                return W("rec.hint.line", line=write_element(self._parse_line(t)))
             if st.stage == "roll":
                 if _is_marks(t):
                     return W("rec.hint.claim", text=t)
@@ -922,11 +926,13 @@ class RecordingSession:
             return [o for o in opts if o.startswith(t)]
         return []
 
-    def _parse(self, text: str) -> tuple[int, int] | _Played | _Marks:
+    def _parse(self, text: str) -> tuple[int, int] | _Played | _Marks | Element:
         """``text`` read at the current stage (RecordingError when it does not fit)."""
-        self._refuse_over()
         st = self.state
         t = text.strip()
+        if st.stage in ("roll", "over") and is_line(t):
+            return self._parse_line(t)
+        self._refuse_over()
         if st.stage == "roll":
             if _is_marks(t):
                 return self._parse_marks(t)
@@ -934,6 +940,16 @@ class RecordingSession:
         if st.stage == "play":
             return self._parse_play(t)
         return self._parse_marks(t)
+
+    def _parse_line(self, t: str) -> Element:
+        if re.match(r"^[A-Da-d]\s", t):
+            t = f"{self.table.number}. {t[0].upper()}{t[1:]}"
+        recs, diags = parse_text(t + "\n")
+        errors = [d for d in diags if d.severity == "error"]
+        els = recs[0].elements if recs else []
+        if errors or len(els) != 1 or not isinstance(els[0], (Coup, ReleveStart, MarqueStart, MarqueResult)):
+            raise RecordingError(self.W("rec.err.line", error=errors[0].message if errors else t))
+        return els[0]
 
     def _refuse_over(self) -> None:
         if self.state.stage == "over":
@@ -952,9 +968,12 @@ class RecordingSession:
     def enter(self, text: str) -> Step:
         """Take one entry at the current stage (module docstring).  At the throw's
         prompt, marks (``B:école+4``) are added to the last coup: a claim made before
-        the claimant throws (RULES.md §7.2)."""
+        the claimant throws (RULES.md §7.2); a line of notation (a whole coup, a
+        section) is written as typed (:meth:`enter_line`)."""
         st = self.state
         t = text.strip()
+        if st.stage in ("roll", "over") and is_line(t):
+            return self.enter_line(t)
         if st.stage == "roll":
             if _is_marks(t):
                 return self.add_to_last_coup(t)
@@ -1010,6 +1029,44 @@ class RecordingSession:
         finally:
             self._entry = None
 
+    def enter_line(self, text: str) -> Step:
+        """A line of notation written as typed, for what the table did that the guided
+        entry does not write: a coup of the side not to throw, a throw other than the
+        one played again, marks in another order, a move from an empty point, a coup
+        after the end (``12. B 6-5 A+4 1/7 1/6``; the number may be left out: ``B 6-5
+        …``); or the sections after the last coup (``relevé 2``, ``marqué 3``,
+        ``résultat A 9-5 valeur 6``): the first typed replaces those the session wrote
+        there, the next ones follow.  The verifier judges it as ``check`` judges the
+        file (typed = written)."""
+        el = self._parse_line(text.strip())
+        self._entry = None
+        if isinstance(el, Coup):
+            return self._commit(el, verbatim=True)
+        return self.set_sections([*(self._typed_sections or []), el])
+
+    def set_sections(self, sections: list[Element]) -> Step:
+        """The elements after the last coup (sections, remarks) are ``sections``: the
+        session's own (``_sections_after``) replaced as the table wrote them."""
+        els = self.record.elements
+        k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
+        seen = self._seen()
+        del els[k + 1 :]
+        els.extend(sections)
+        self._typed_sections = list(sections)
+        self.live.changed(k + 1)
+        self._refresh()
+        self._entry = None
+        self._write_whole()
+        return Step(self.state, "", tuple(self._new_flags(seen) + self._saved_notice()))
+
+    def set_result(self, text: str) -> Step:
+        """The ``Result`` tag as the table wrote it (the verifier checks it)."""
+        seen = self._seen()
+        self.record.headers["Result"] = text.strip() or "*"
+        self.report = self._verify()
+        self._write_whole()
+        return Step(self.state, "", tuple(self._new_flags(seen) + self._saved_notice()))
+
     def _open_ecole(self) -> bool:
         """May someone but the roller still mark an école (the roller's throw closed his)?"""
         roller = self.table.position.turn
@@ -1047,38 +1104,41 @@ class RecordingSession:
         msgs.extend(claim_text(c, self.lang) for c in self.open_claims if c.index >= self.report.coups_verified - 1)
         return msgs
 
-    def _commit(self, coup: Coup) -> Step:
+    def _commit(self, coup: Coup, verbatim: bool = False) -> Step:
         seen = self._seen()
         els = self.record.elements
         n0 = len(els)
         els.append(coup)
+        self._typed_sections = None
         report = self._verify()
-        if report.stopped:
+        if report.stopped and not verbatim:
             del els[n0:]
             self.live.changed(n0)
             self.report = self._verify()
             raise RecordingError(self.W("rec.err.cannot_go_on"))
-        trace = report.trace[-1]
+        judged = bool(report.trace) and report.trace[-1].index == report.coups_verified - 1 and not report.stopped
+        trace = report.trace[-1] if judged else None
         added: list[Element] = [coup]
-        if trace.releve_ended:
+        if trace is not None and trace.releve_ended and not self.table.finished:
             sections = _sections_after(trace, els, self.table, self.rules, self._tally)
             els.extend(sections)
             added.extend(sections)
             if sections:
                 report = self._verify()
         self.report = report
+        was_over = self.table.finished
         self.table = _derive_table(self.record, report.trace, self.rules, self._tally)
         self._entry = None
-        if self.table.finished:
+        if self.table.finished and not was_over:
             self.record.headers["Result"] = self.result_text()
             self.report = self._verify()
         msgs = self._new_flags(seen)
         appended = "\n".join(write_element(x) for x in added) + "\n"
-        if self.table.finished or n0 == 0 or not self._in_step or self.unsaved:
+        if (self.table.finished and not was_over) or n0 == 0 or not self._in_step or self.unsaved:
             self._write_whole(coups=1)  # the Result tag, the blank line after the tags, a retry
         else:
             self._write_append(appended)
-        if self.table.finished:
+        if self.table.finished and not was_over:
             msgs.append(_say("over", self.W, result=self.result_text()))
         return Step(self.state, appended, tuple(msgs + self._saved_notice()))
 
@@ -1173,6 +1233,15 @@ class RecordingSession:
         if self.unsaved:
             self._write_whole()
         return not self.unsaved
+
+
+_LINE = re.compile(r"^(\d+\.\s*[A-Da-d]\s|[A-Da-d]\s+\S|(relev|marqu|r[ée]sultat)\S*\s)", re.IGNORECASE)
+
+
+def is_line(t: str) -> bool:
+    """A line of notation (a whole coup ``12. B 6-5 …`` or ``B 6-5 …``, a section
+    ``relevé 2``), taken as written at the throw's prompt."""
+    return bool(_LINE.match(t.strip()))
 
 
 def _is_marks(t: str) -> bool:

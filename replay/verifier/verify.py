@@ -58,6 +58,7 @@ from ...notation.record import (
     Diagnostic,
     MarqueResult,
     MarqueStart,
+    Pavillon,
     Record,
     ReleveStart,
     Span,
@@ -1122,6 +1123,10 @@ class LiveVerifier:
         """The elements from index ``length`` on were removed or replaced (an undo, a
         comment, a claim added to the last coup): the next :meth:`report` walks again
         from there (from a snapshot when ``length`` is before the tail)."""
+        if self._v.table.partie.pav_check:  # a pavillon written may be gone: read the record again
+            self._start()
+            self._known = 0
+            return
         if length >= self._walked:
             self._known = min(self._known, length)
             return
@@ -1138,9 +1143,17 @@ class LiveVerifier:
 
     # -- the walk -----------------------------------------------------------------------
     def _followers(self) -> None:
-        """``after_of`` and ``last_coup`` for the elements appended since the last call."""
+        """``after_of`` and ``last_coup`` for the elements appended since the last call.
+        A pavillon written for the first time in a game that checks the written
+        pavillon changes how the whole record is read (``sections.init_partie``, 001
+        r.58): the walk starts again."""
         v, els = self._v, self.record.elements
         n, old = len(els), self._known
+        course = v.table.partie
+        if not course.pav_check and (course.kind == "a-ecrire" or course.multi is not None):
+            if any(isinstance(a, Pavillon) for e in els[old:] if isinstance(e, Coup) for a in e.before + e.after):
+                self._start()
+                v, old = self._v, 0
         after = v.after_of
         del after[n:]
         after.extend([None] * (n - len(after)))
@@ -1153,6 +1166,8 @@ class LiveVerifier:
                 if i < old:
                     break
         v.last_coup = next((i for i in range(n - 1, -1, -1) if isinstance(els[i], Coup)), -1)
+        # the typo recovery's start allowance counts the record's coups (recover._budget)
+        v.coups_in_record = sum(1 for el in els if isinstance(el, Coup))
         self._known = n
 
     def _frontier(self) -> int:
