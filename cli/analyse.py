@@ -73,20 +73,15 @@ def position_from_json(text: str) -> Position:
     for side, c in (("mover", m), ("other", o)):
         total = sum(c)
         if total != 15:
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has {total} checkers, not 15 (RULES.md §2.1)")
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has {total} checkers, not 15")
         if c[12] == 1:
-            raise BadInput(
-                f"{where}:1:{_col(text, side)}: {side} has a lone checker on its coin, point 12 (RULES.md §3.3 L3)"
-            )
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has a lone checker on its coin, point 12")
         if c[13]:
-            raise BadInput(
-                f"{where}:1:{_col(text, side)}: {side} has checkers on the opponent's coin, point 13 (RULES.md §3.3 L2)"
-            )
+            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has checkers on the opponent's coin, point 13")
     for p in range(1, 25):
         if m[p] and o[25 - p]:
             raise BadInput(
-                f"{where}:1:{_col(text, 'other')}: mover's point {p} is other's point {25 - p}: "
-                "held by both sides (RULES.md §3.3 L1)"
+                f"{where}:1:{_col(text, 'other')}: mover's point {p} is other's point {25 - p}: held by both sides"
             )
     return Position(
         tuple(m),

@@ -56,7 +56,7 @@ def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:
         "profile",
         default=None,
         callback=_profile_callback,
-        help=f"Rules profile (RULES.md §10.2): {', '.join(profile_names())}. "
+        help=f"Rules profile (the rules reference, docs/rules-reference.md, says where the treatises differ): {', '.join(profile_names())}. "
         "Default: the record's Profile header, else lelasseux-1852.",
     )(f)
 

@@ -579,7 +579,7 @@ def ecoles_cmd(
     fmt: str,
     lang: Words,
 ) -> None:
-    """Who made and who claimed écoles (RULES.md §7), and the écoles the verifier found.
+    """Who made and who claimed écoles, and the écoles the verifier found.
 
     \b
     Examples:
@@ -613,7 +613,7 @@ def ecoles_cmd(
 @format_option
 @lang_option
 def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: str, lang: Words) -> None:
-    """Marqués won in bredouille, petite or grande (parties à écrire, RULES.md §8.2).
+    """Marqués won in bredouille, petite or grande (parties à écrire).
 
     \b
     Examples:

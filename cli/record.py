@@ -301,7 +301,12 @@ def _fit(line: str, width: int) -> str:
     default=None,
     help="Ask the players, event and partie not given (default: when the input is a terminal).",
 )
-@click.option("--profile", default="lelasseux-1852", show_default=True, help="Rules profile (RULES.md §10.2).")
+@click.option(
+    "--profile",
+    default="lelasseux-1852",
+    show_default=True,
+    help="Rules profile: where the treatises differ (docs/rules-reference.md).",
+)
 @click.option(
     "--first", type=click.Choice(["A", "B"]), default="A", show_default=True, help="Who throws first (the primauté)."
 )

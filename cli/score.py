@@ -136,8 +136,8 @@ def events(
     """Points, holes, bredouille and pavillon after scoring EVENTS, from a fresh relevé or
     from the given points, holes, bredouille and pavillon.
 
-    Each event is one throw's gains, one throw's receipts or one école (RULES.md
-    §5.2): "A+4 B+4 A+16".  Also A:nmp (A says "je ne marque pas") and A:leave (A
+    Each event is one throw's gains, one throw's receipts or one école:
+    "A+4 B+4 A+16".  Also A:nmp (A says "je ne marque pas") and A:leave (A
     leaves: all points erased).
 
     \b
@@ -147,7 +147,7 @@ def events(
       trictrac score events "A+8" --points A=6,B=2 --bredouille A --holes A=11,B=0
 
     When a player reaches twelve holes the partie en douze trous is over: its
-    result is shown with the stake multiplier of the profile (RULES.md §8.1, D1).
+    result is shown with the stake multiplier of the profile (002; docs/rules-reference.md).
     """
     evs = _parse_events(events)
     ha, hb = _parse_holes(holes_text)
@@ -227,7 +227,7 @@ def _long(p: dict[str, Any]) -> str:
 @profile_option
 @json_option
 def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool) -> None:
-    """Value of a marqué won with WINNER holes against LOSER holes (RULES.md §8.2).
+    """Value of a marqué won with WINNER holes against LOSER holes (003 §221-226).
 
     \b
     Examples:

@@ -30,7 +30,7 @@ from .common import BadInput, profile_option, progress
     type=click.Choice(["douze-trous", "a-ecrire", "a-tourner", "chouette", "a-quatre"]),
     default="douze-trous",
     show_default=True,
-    help="Partie en douze trous, à écrire, or à tourner / à la chouette / à quatre (RULES.md §8.3).",
+    help="Partie en douze trous, à écrire, or à tourner / à la chouette / à quatre.",
 )
 @click.option(
     "--marques",
