@@ -46,8 +46,9 @@ def _profile_callback(ctx: click.Context, param: click.Parameter, value: str | N
         return None
     try:
         return find_profile(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
+    except ValueError:
+        W = command_words()
+        raise click.BadParameter(W("cli.unknown_profile", name=value, known=", ".join(profile_names()))) from None
 
 
 def profile_option(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -27,11 +27,12 @@ from ..club.db import DatabaseMissing, GameNotFound, _connect_readonly, delete_g
 from ..club.importer import import_records, reverify
 from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
-from ..notation.names import describe_oddities, lookalikes, one_line
+from ..notation.names import lookalikes, oddities, one_line
 from ..notation.textio import terminal_safe
 from ..words import Words, words
 from .common import (
     BadInput,
+    command_words,
     echo_json,
     input_paths,
     jobs_option,
@@ -64,9 +65,9 @@ def _open(path: str) -> Any:
     try:
         return open_db(path, create=False, readonly=True)
     except DatabaseMissing as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(command_words())) from None
     except sqlite3.DatabaseError as e:  # a file that is not SQLite
-        raise BadInput(f"{path}: not a readable SQLite database ({e})") from None
+        raise BadInput(command_words()("cli.db.not_sqlite", path=path, error=e)) from None
 
 
 def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -74,9 +75,12 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     try:
         return fn(database, *args, **kwargs)
     except (PlayerNotFound, GameNotFound, DamagedDatabase) as e:
-        raise BadInput(f"{path}: {e}" if isinstance(e, DamagedDatabase) else str(e)) from None
+        W = command_words()
+        raise BadInput(
+            W("club.err.in_db", path=path, why=e.say(W)) if isinstance(e, DamagedDatabase) else e.say(W)
+        ) from None
     except sqlite3.DatabaseError as e:  # e.g. a file made by another program, without our views
-        raise BadInput(f"{path}: not a trictrac club database ({e})") from None
+        raise BadInput(command_words()("cli.db.not_club", path=path, error=e)) from None
     finally:
         database.close()
 
@@ -228,13 +232,17 @@ def import_cmd(
             season_start_month=season_start,
             jobs=jobs,
             names=names,
+            lang=_stored_lang(lang),
         )
     except (sqlite3.DatabaseError, OSError) as e:
         if created:
             _remove_database(database)
-        why = str(e) if isinstance(e, sqlite3.DatabaseError) else e.strerror or str(e)
+        if isinstance(e, DatabaseMissing):  # also a DatabaseError (a schema too new): its own words
+            why = e.say(lang)
+        else:
+            why = str(e) if isinstance(e, sqlite3.DatabaseError) else e.strerror or str(e)
         raise BadInput(
-            f"{database}: cannot write the database ({why}){'; no database created' if created else ''}"
+            lang("cli.db.cannot_write_created" if created else "cli.db.cannot_write", path=database, error=why)
         ) from None
     finally:
         if bar is not None:
@@ -271,11 +279,11 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool, l
       trictrac db reverify club.db --all --profile rigueur --json
     """
     try:
-        report = reverify(database, profile=profile, everything=everything)
+        report = reverify(database, profile=profile, everything=everything, lang=_stored_lang(lang))
     except DatabaseMissing as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(lang)) from None
     except sqlite3.DatabaseError as e:
-        raise BadInput(f"{database}: cannot use the database ({e})") from None
+        raise BadInput(lang("cli.db.cannot_use", path=database, error=e)) from None
     if as_json:
         echo_json(report.as_dict())
     else:
@@ -291,8 +299,20 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool, l
             )
         )
         for f in report.failures:
-            click.echo(f"  {f.render()}", err=True)
+            click.echo(terminal_safe(f"  {f.render(lang)}"), err=True)
     click.get_current_context().exit(1 if report.failures else 0)
+
+
+def _stored_lang(lang: Words) -> str:
+    """The language of the words an import stores (``findings.message``…): ``--lang``, else
+    the locale's, else French, the club's pages' and Datasette's default."""
+    from click.core import ParameterSource
+
+    from ..words import lang_from_env
+
+    if click.get_current_context().get_parameter_source("lang") == ParameterSource.COMMANDLINE:
+        return lang.lang
+    return lang_from_env(default="fr")
 
 
 def _player_names(path: str) -> list[str]:
@@ -308,7 +328,15 @@ def _warn_lookalikes(names: Sequence[str], lang: Words | None = None) -> None:
     """One warning line (stderr) per group of player names that look alike (issue 27 row 7)."""
     W = lang or _lang()
     for group in lookalikes(names):
-        odd = "; ".join(f"{one_line(repr(n))}: {d}" for n in group if (d := describe_oddities(n)))
+        odd = "; ".join(
+            W(
+                "names.odd.list",
+                name=one_line(repr(n)),
+                odd=", ".join(W(f"names.odd.{k}", code=c, like=like) for c, k, like in o),
+            )
+            for n in group
+            if (o := oddities(n))
+        )
         click.echo(
             W("dbcli.lookalikes", names=", ".join(one_line(repr(n)) for n in group), odd=f" ({odd})" if odd else ""),
             err=True,
@@ -348,27 +376,7 @@ def _print_report(r: ImportReport, names: dict[str, str] | None = None, lang: Wo
     if r.failures:
         click.echo(W("dbcli.failures"), err=True)
         for f in r.failures:
-            click.echo(terminal_safe("  " + W("dbcli.refused_game", what=_failure_text(f, W))), err=True)
-
-
-def _failure_text(f: Any, W: Words) -> str:
-    """A game the import refused, its reading errors said in ``W``'s language (the
-    reader's own words in English: ``ImportFailure.render``)."""
-    errors = [d for d in f.diagnostics if d.get("severity") == "error" and d.get("code")]
-    if W.lang == "en" or f.reason != "parse-error" or not errors:
-        return str(f.render())
-    from ..notation.record import Diagnostic, Span
-
-    said = "; ".join(
-        f"{d.get('line')}:{d.get('col')}: {d['code']}: "
-        + Diagnostic(
-            d["code"], "error", Span(d.get("line") or 0, d.get("col") or 0), d.get("message") or "", d.get("text") or ""
-        ).say(W.lang)
-        for d in errors[:3]
-    )
-    where = f"{f.source_file}:{f.line}" if f.line else f.source_file
-    game = " " + W("dbcli.game_n", n=f.game_index + 1) if f.game_index is not None else ""
-    return f"{where}{game}: {f.reason}: {said}"
+            click.echo(terminal_safe("  " + W("dbcli.refused_game", what=f.render(W))), err=True)
 
 
 @db.command("history")
@@ -408,9 +416,9 @@ def delete_cmd(database: str, game: str, as_json: bool, lang: Words) -> None:
     try:
         out = delete_game(database, game)
     except (DatabaseMissing, GameNotFound) as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(lang)) from None
     except sqlite3.DatabaseError as e:
-        raise BadInput(f"{database}: cannot write the database ({e})") from None
+        raise BadInput(lang("cli.db.cannot_write", path=database, error=e)) from None
     if as_json:
         echo_json(out)
     else:
@@ -452,7 +460,7 @@ def datasette_cmd(database: str, output: str | None, club: str | None, lang: str
         path = write_metadata(database, output, club, lang)
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
-        raise BadInput(f"cannot write the metadata: {e}") from None
+        raise BadInput(words(lang)("cli.db.cannot_write_metadata", error=e)) from None
     q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
     click.echo(
         terminal_safe(

@@ -4,8 +4,12 @@ and only wires options to one library call."""
 from __future__ import annotations
 
 import difflib
+import gettext
 import importlib
-from collections.abc import MutableMapping
+import os
+from collections.abc import Iterator, MutableMapping, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import click
 
@@ -54,7 +58,10 @@ class LazyGroup(click.Group):
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
             if close:
-                ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
+                from ..words import words
+
+                W = words(_argv_lang(ctx.args or args))
+                ctx.fail(W("cli.did_you_mean", name=name, close=W("cli.or").join(repr(c) for c in close)))
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context) -> object:
@@ -66,8 +73,17 @@ class LazyGroup(click.Group):
             import gc
 
             gc.collect()
-            click.echo("Error: out of memory: the input is too large for the memory limit", err=True)
+            from .common import command_words
+
+            W = command_words()
+            click.echo(W("dbcli.input.error", message=W("cli.out_of_memory")), err=True)
             ctx.exit(2)
+
+    def main(self, args: Sequence[str] | None = None, *a: Any, **kw: Any) -> Any:
+        """Click's own words (``Usage:``, ``Error: No such option``…) in the user's language:
+        the one catalogue holds Click's msgids too, bound for the run (:func:`click_speaks`)."""
+        with click_speaks(_argv_lang(list(args) if args is not None else None, default="")):
+            return super().main(args, *a, **kw)
 
     def load_all(self) -> MutableMapping[str, click.Command]:
         """Every command, imported (the docs tests walk them)."""
@@ -92,3 +108,50 @@ def cli() -> None:
       2  bad input: a FILE missing, a directory, empty or binary, or an output
          that could not be written (nothing is written)
     """
+
+
+def _argv_lang(args: Sequence[str] | None, default: str = "en") -> str:
+    """The language of a command line: its ``--lang`` (read before Click parses it, so
+    that a usage error is said in it), else the user's locale, else ``default``."""
+    import sys
+
+    from ..words import LANGS, lang_from_env
+
+    argv = list(sys.argv[1:] if args is None else args)
+    for i, a in enumerate(argv):
+        value = (
+            argv[i + 1]
+            if a == "--lang" and i + 1 < len(argv)
+            else a.partition("=")[2]
+            if a.startswith("--lang=")
+            else None
+        )
+        if value in LANGS:
+            return value
+        if a == "--":
+            break
+    return lang_from_env(default=default)
+
+
+@contextmanager
+def click_speaks(lang: str) -> Iterator[None]:
+    """Click marks its messages with the standard ``gettext`` (its default domain): for
+    the run of a command, that domain is the toolkit's catalogue and its language
+    ``lang`` (``LANGUAGE``, which gettext reads first; "": the locale's, or Click's own
+    English when it names none); both are restored after, so no library state outlives
+    the command (tests run many in one process)."""
+    from ..words import DOMAIN, LOCALE_DIR
+
+    gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
+    domain, language = gettext.textdomain(), os.environ.get("LANGUAGE")
+    gettext.textdomain(DOMAIN)
+    if lang:
+        os.environ["LANGUAGE"] = lang
+    try:
+        yield
+    finally:
+        gettext.textdomain(domain)
+        if language is None:
+            os.environ.pop("LANGUAGE", None)
+        else:
+            os.environ["LANGUAGE"] = language

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..words import Words
-from .common import BadInput, echo_json, json_option, lang_option
+from .common import BadInput, command_words, echo_json, json_option, lang_option
 
 if TYPE_CHECKING:  # the club modules load sqlite-utils: imported when a command runs
     from ..club.standings import GameSelection
@@ -32,7 +32,7 @@ def selection_of(season: str | None, date_from: str | None, date_to: str | None)
     try:
         return GameSelection(season, date_from, date_to)
     except SelectionError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(command_words())) from None
 
 
 def read_selection(database: str, selection: GameSelection, read: Callable[[Any], Any]) -> Any:
@@ -44,7 +44,8 @@ def read_selection(database: str, selection: GameSelection, read: Callable[[Any]
         try:
             selection.check_season_rule(db)
         except SelectionError as e:
-            raise BadInput(f"{database}: {e}") from None
+            W = command_words()
+            raise BadInput(W("club.err.in_db", path=database, why=e.say(W))) from None
         return read(db)
 
     return read_query(database, checked)

@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from .rows import _now
 from .schema import SCHEMA_VERSION, SchemaError, create_schema, parse_version, stored_version, upgrade_schema
+from .words import ClubError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -27,7 +28,7 @@ BUSY_TIMEOUT_MS = 60_000  # a concurrent importer holds the lock for one batch (
 SEATS = ("A", "B", "C", "D")
 
 
-class GameNotFound(ValueError):
+class GameNotFound(ClubError):
     """No stored game has this id (or id prefix), or the prefix is ambiguous."""
 
 
@@ -71,7 +72,7 @@ def open_db(
     """
     path = Path(db_path)
     if not create and not path.exists():
-        raise DatabaseMissing(f"no database file {path}")
+        raise DatabaseMissing("no_db_file", path=path)
     if readonly:
         return _open_readonly(path)
     return _as_database(_connect_writer(path, season_start_month, create))
@@ -98,16 +99,16 @@ def _connect_writer(path: Path, season_start_month: int, create: bool) -> sqlite
             create_schema(conn, season_start_month=season_start_month)
         except SchemaError as e:  # a file of a newer trictrac: not one this toolkit writes
             conn.close()
-            raise SchemaTooNew(f"{path}: {e}") from None
+            raise SchemaTooNew("schema_too_new", path=path, why=e) from None
     elif not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
         conn.close()
-        raise DatabaseMissing(f"{path} is not a club database (no games table)")
+        raise DatabaseMissing("not_club_db", path=path)
     else:
         try:
             upgrade_schema(conn)
         except SchemaError as e:
             conn.close()
-            raise SchemaTooNew(f"{path}: {e}") from None
+            raise SchemaTooNew("schema_too_new", path=path, why=e) from None
         except sqlite3.OperationalError as e:
             if "readonly" not in str(e).replace("-", "").replace(" ", ""):
                 conn.close()
@@ -126,11 +127,11 @@ def _open_readonly(path: Path) -> Database:
     """For the commands that only read (``db games``, ``db stats``, ``standings`` …): no
     migration, no journal change, nothing written beside the file (:func:`readonly_uri`)."""
     if not path.is_file():
-        raise DatabaseMissing(f"{path} is not a file")
+        raise DatabaseMissing("not_a_file", path=path)
     conn = _connect_readonly(path)
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
         conn.close()
-        raise DatabaseMissing(f"{path} is not a club database (no games table)")
+        raise DatabaseMissing("not_club_db", path=path)
     try:
         version = stored_version(conn)
         if version is not None and parse_version(version) < int(SCHEMA_VERSION):
@@ -143,7 +144,7 @@ def _open_readonly(path: Path) -> Database:
                 conn = _migrated_in_memory(conn)
     except SchemaError as e:
         conn.close()
-        raise SchemaTooNew(f"{path}: {e}") from None
+        raise SchemaTooNew("schema_too_new", path=path, why=e) from None
     return _as_database(conn)
 
 
@@ -174,7 +175,7 @@ def _retry_locked(step: Callable[[], object], seconds: float = BUSY_TIMEOUT_MS /
             delay = min(delay * 2, 0.5)
 
 
-class DatabaseMissing(ValueError):
+class DatabaseMissing(ClubError):
     """The file is not a club database."""
 
 
@@ -230,7 +231,7 @@ def resolve_game(conn: sqlite3.Connection, game: str) -> str:
         if len(rows) == 1:
             return rows[0][0]
         if len(rows) > 1:
-            raise GameNotFound(f"game id prefix {game} is ambiguous")
+            raise GameNotFound("id_ambiguous", game=game)
     rows = conn.execute(
         "SELECT sha256 FROM games WHERE label = ? OR game_key = ? OR game_key = ? LIMIT 2",
         (text, f"tag:{text}", text),
@@ -238,8 +239,8 @@ def resolve_game(conn: sqlite3.Connection, game: str) -> str:
     if len(rows) == 1:
         return rows[0][0]
     if len(rows) > 1:
-        raise GameNotFound(f"{game!r} names several games: give the id")
-    raise GameNotFound(f"no game with id or label {game}")
+        raise GameNotFound("names_several", game=game)
+    raise GameNotFound("no_game", game=game)
 
 
 def game_history(db: Database, game: str) -> list[dict[str, Any]]:

@@ -46,6 +46,7 @@ def import_records(
     verify: bool = True,
     jobs: int = 1,
     names: Mapping[str, str] | None = None,
+    lang: str = "fr",
 ) -> ImportReport:
     """Import every game of ``paths`` into the database at ``db_path`` (created if needed).
 
@@ -60,7 +61,9 @@ def import_records(
     games and send back the rows to store; this process only stores them, in file
     order.  ``verify=False`` stores games without findings.  ``names``: the name to store as
     a game's file (``games.source_file``) for a path read, e.g. ``-`` (or the ``--name`` given)
-    for the temporary copy of standard input; by default the path as given.
+    for the temporary copy of standard input; by default the path as given.  ``lang``: the
+    language of the words stored (``findings.message``, ``import_failures.message``),
+    French by default as the pages and Datasette's labels.
 
     In the CLI: ``trictrac db import``.
     """
@@ -80,14 +83,14 @@ def import_records(
             str(db_path),
             pool,
             jobs,
-            _Work(prof, verify, season_start_month, ENGINE_VERSION, tuple((names or {}).items())),
+            _Work(prof, verify, season_start_month, ENGINE_VERSION, tuple((names or {}).items()), lang),
         )
         early = readers.start_early(files[0]) if pool is not None and files else None
         conn = _connect_writer(Path(db_path), season_start_month, True)
         try:
             rule = int(conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
             readers.use_season_rule(rule)
-            ctx = _Context(_Store(conn), report, progress, readers)
+            ctx = _Context(_Store(conn), report, progress, readers, lang)
             for k, path in enumerate(files):
                 report.files.append((names or {}).get(path, path))  # as the user named it
                 ctx.import_file(path, early if k == 0 else None)
@@ -140,9 +143,15 @@ class _Context:
     """One import run: reads files (:class:`_Readers`), stores their games in order."""
 
     def __init__(
-        self, store: _Store, report: ImportReport, progress: Callable[[ImportStep], None] | None, readers: _Readers
+        self,
+        store: _Store,
+        report: ImportReport,
+        progress: Callable[[ImportStep], None] | None,
+        readers: _Readers,
+        lang: str = "fr",
     ) -> None:
         self.store, self.report, self.progress, self.readers = store, report, progress, readers
+        self.lang = lang
         self.keys: dict[str, str] = {}  # game_key -> content id, for the games read in this run
 
     def _step(self, path: str, index: int, offset: int, status: str, gid: str | None) -> None:
@@ -160,14 +169,14 @@ class _Context:
 
     def failed(self, f: ImportFailure, index: int, offset: int) -> None:
         self.report.failures.append(f)
-        self.store.fail(f)
+        self.store.fail(f, self.lang)
         self._step(f.source_file, index, offset, "failed", f.game_id)
 
     def import_file(self, path: str, digest: str | None = None) -> None:
         """Read and store the games of ``path`` (``digest``: its SHA-256, if known)."""
         if not Path(path).is_file():
             self.readers.discard()
-            self.failed(ImportFailure(path, None, None, "unreadable-file", "no such file"), 0, 0)
+            self.failed(ImportFailure.of(path, None, None, "unreadable-file", "no_such_file"), 0, 0)
             return
         digest = digest or _file_digest(path)
         known = self.store.known_file(digest) if digest else None
@@ -207,11 +216,12 @@ class _Context:
         except OSError as e:
             with quiet_gc():
                 self._flush(path, batch)
-            self.failed(ImportFailure(path, None, None, "unreadable-file", f"cannot read: {e}"), max(games - 1, 0), 0)
+            f = ImportFailure.of(path, None, None, "unreadable-file", "cannot_read", error=str(e))
+            self.failed(f, max(games - 1, 0), 0)
         with quiet_gc():
             self._flush(path, batch)
         if not games:
-            self.failed(ImportFailure(path, None, None, "unreadable-file", "no game found in the file"), 0, 0)
+            self.failed(ImportFailure.of(path, None, None, "unreadable-file", "no_game"), 0, 0)
 
     def _take(self, path: str, out: _Outcome, batch: _Batch) -> None:
         """One game read: its key told apart from this run's others, then queued to be
@@ -307,6 +317,7 @@ def reverify(
     profile: Profile | str | None = None,
     everything: bool = False,
     progress: Callable[[ImportStep], None] | None = None,
+    lang: str = "fr",
 ) -> ImportReport:
     """Verify stored games again, from their canonical text (a stored judgement is only as
     good as the rules engine that made it: re-verify when the engine changes).
@@ -315,6 +326,7 @@ def reverify(
     ``everything=True`` re-verifies all.  Each game's findings, results and rows are
     replaced in one transaction; its id, source and import time are kept.  In the
     report, ``imported`` counts the games re-verified and ``unchanged`` those skipped.
+    ``lang``: the language of the findings' messages stored (as :func:`import_records`).
 
     In the CLI: ``trictrac db reverify``.
     """
@@ -325,7 +337,7 @@ def reverify(
     try:
         conn = db.conn
         season_rule = int(conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()[0])
-        work = _Work(prof, True, season_rule, ENGINE_VERSION)
+        work = _Work(prof, True, season_rule, ENGINE_VERSION, lang=lang)
         store = _Store(conn)
         todo = conn.execute(
             "SELECT sha256, engine_version, verified, canonical, source, source_file, source_line, "
@@ -341,9 +353,7 @@ def reverify(
             text = source if source is not None else canonical
             records, diags = _parse_stored(text, source_file, line or 1)
             if len(records) != 1 or any(d.severity == "error" for d in diags):
-                f = ImportFailure(
-                    source_file or "<db>", index, line, "parse-error", "the stored text no longer parses", gid
-                )
+                f = ImportFailure.of(source_file or "<db>", index, line, "parse-error", "no_longer_parses", game_id=gid)
                 report.failures.append(f)
                 continue
             out = work(_Task(source_file or "<db>", index, 0, line, records[0], tuple(diags), gid, canonical, source))

@@ -96,7 +96,7 @@ WHEN old.kind = 'ecole' AND old.reason IS NOT NULL BEGIN
 def _check_foreign_keys(conn: sqlite3.Connection, table: str) -> None:
     bad = conn.execute(f"PRAGMA foreign_key_check({table})").fetchall()
     if bad:
-        raise SchemaError(f"migrating {table}: {len(bad)} rows point at missing rows")
+        raise SchemaError("migrating_orphans", table=table, n=len(bad))
 
 
 def migrate(conn: sqlite3.Connection) -> bool:
@@ -259,7 +259,7 @@ def _migrate_4_to_5(conn: sqlite3.Connection) -> str:
     for t in V5_REBUILT:
         n = conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
         if n != before[t]:
-            raise SchemaError(f"migrating {t}: {before[t] - n} rows point at no stored game")
+            raise SchemaError("migrating_no_game", table=t, n=before[t] - n)
     for t in reversed(V5_REBUILT):
         conn.execute(f"DROP TABLE {t}_v4")
     for stmt in _statements(CUSTOM_FTS):

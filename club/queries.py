@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
+from .words import ClubError
 
 if TYPE_CHECKING:  # only named in annotations: ``db import`` runs without loading sqlite-utils
     from sqlite_utils import Database
@@ -36,11 +37,11 @@ __all__ = [
 ]
 
 
-class PlayerNotFound(ValueError):
+class PlayerNotFound(ClubError):
     """No stored player has this name."""
 
 
-class DamagedDatabase(ValueError):
+class DamagedDatabase(ClubError):
     """A stored value is not what the schema says (e.g. ``games.headers`` not JSON)."""
 
 
@@ -69,8 +70,8 @@ def find_player(db: Database, name: str) -> dict[str, Any]:
         if len(rows) == 1:
             return rows[0]
         if len(rows) > 1:
-            raise PlayerNotFound(f"{name!r} is ambiguous: " + ", ".join(r["name"] for r in rows[:10]))
-    raise PlayerNotFound(f"no player named {name!r}")
+            raise PlayerNotFound("player_ambiguous", name=name, names=", ".join(r["name"] for r in rows[:10]))
+    raise PlayerNotFound("no_player", name=name)
 
 
 def _like_prefix(text: str) -> str:
@@ -169,12 +170,12 @@ def game_detail(db: Database, game_id: str) -> dict[str, Any]:
     try:
         game["headers"] = json.loads(game["headers"])
     except (TypeError, ValueError):
-        raise DamagedDatabase(f"game {sha[:12]}: its stored headers are not JSON (a damaged database?)") from None
+        raise DamagedDatabase("bad_headers", game=sha[:12]) from None
     try:
         game["diagnostics"] = json.loads(game["diagnostics"])
         game["notes"] = json.loads(game["notes"])
     except (TypeError, ValueError):
-        raise DamagedDatabase(f"game {sha[:12]}: its stored notes are not JSON (a damaged database?)") from None
+        raise DamagedDatabase("bad_notes", game=sha[:12]) from None
     game["players"] = {
         r["seat"]: r["name"]
         for r in _rows(

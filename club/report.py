@@ -5,12 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..words import Words, words
+
 # --- report ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class ImportFailure:
-    """One game (or file) that could not be stored, with why."""
+    """One game (or file) that could not be stored, with why.
+
+    ``message`` is the English (JSON, logs); ``key`` and ``fields`` name the catalogue's
+    words for it (``club.fail.<key>``), said by :meth:`say` in another language; a failure
+    without a key is an exception's own text (Python's words) or the reader's diagnostics."""
 
     source_file: str
     game_index: int | None
@@ -19,6 +25,48 @@ class ImportFailure:
     message: str
     game_id: str | None = None
     diagnostics: tuple[dict[str, Any], ...] = ()
+    key: str | None = None
+    fields: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        source_file: str,
+        game_index: int | None,
+        line: int | None,
+        reason: str,
+        key: str,
+        *,
+        game_id: str | None = None,
+        diagnostics: tuple[dict[str, Any], ...] = (),
+        **fields: Any,
+    ) -> ImportFailure:
+        """A failure in the catalogue's words (``club.fail.<key>`` with ``fields``)."""
+        message = words("en")(f"club.fail.{key}", **fields)
+        return cls(source_file, game_index, line, reason, message, game_id, diagnostics, key, tuple(fields.items()))
+
+    def say(self, lang: str | Words = "en") -> str:
+        """The message in ``lang``: the catalogue's words, the reader's diagnostics said in
+        ``lang``, else the message as it was raised."""
+        W = words(lang)
+        if self.key is not None:
+            return W(f"club.fail.{self.key}", **dict(self.fields))
+        errors = [d for d in self.diagnostics if d.get("severity") == "error" and d.get("code")]
+        if W.lang == "en" or self.reason != "parse-error" or not errors:
+            return self.message
+        from ..notation.record import Diagnostic, Span
+
+        return "; ".join(
+            f"{d.get('line')}:{d.get('col')}: {d['code']}: "
+            + Diagnostic(
+                d["code"],
+                "error",
+                Span(d.get("line") or 0, d.get("col") or 0),
+                d.get("message") or "",
+                d.get("text") or "",
+            ).say(W.lang)
+            for d in errors[:3]
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -31,10 +79,13 @@ class ImportFailure:
             "diagnostics": list(self.diagnostics),
         }
 
-    def render(self) -> str:
+    def render(self, lang: str | Words = "en") -> str:
+        """``file:line (game n): reason: message``, in ``lang``."""
+        W = words(lang)
         where = f"{self.source_file}:{self.line}" if self.line else self.source_file
-        game = f" (game {self.game_index + 1})" if self.game_index is not None else ""
-        return f"{where}{game}: {self.reason}: {self.message}"
+        game = W("club.fail.game", n=self.game_index + 1) if self.game_index is not None else ""
+        reason = W(f"club.fail.reason.{self.reason}")
+        return W("club.fail.line", where=where, game=game, reason=reason, message=self.say(W))
 
 
 @dataclass(frozen=True, slots=True)

@@ -291,6 +291,7 @@ def _build_rows(
     season_start_month: int,
     engine_version: str,
     key: str | None = None,
+    lang: str = "fr",
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -344,7 +345,7 @@ def _build_rows(
     _walk(rec, rows, gid)
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
-        rows.findings = _finding_rows(findings, rows, gid)
+        rows.findings = _finding_rows(findings, rows, gid, lang)
     result = game_result(report, rec)
     rows.game[G_KIND:] = [result.kind, int(result.finished), result.winner]
     rows.results = _results(result, names, _get(report, "final_score") if report is not None else None)
@@ -388,8 +389,11 @@ def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[
     return keys, lines
 
 
-def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[Any]]:
-    """The ``findings`` rows (columns of ``_FINDING_COLS``), each tied to its coup."""
+def _finding_rows(findings: list[Any], rows: _GameRows, gid: str, lang: str = "fr") -> list[list[Any]]:
+    """The ``findings`` rows (columns of ``_FINDING_COLS``), each tied to its coup, its
+    message in ``lang`` (said once a finding, by the catalogue)."""
+    from ..replay.verifier.findings import Finding, say
+
     coup_keys, coup_lines = _coup_index(rows)
     out: list[list[Any]] = []
     for i, f in enumerate(findings):
@@ -428,7 +432,7 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str) -> list[list[A
                 _str_or_none(_get(f, "rule")) or None,
                 _str_or_none(_get(f, "detail")),
                 json.dumps(list(alts), ensure_ascii=False) if alts else None,
-                str(_get(f, "message") or ""),
+                say(f, lang).message if isinstance(f, Finding) else str(_get(f, "message") or ""),
             ]
         )
     return out

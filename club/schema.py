@@ -14,6 +14,8 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .words import ClubError
+
 SCHEMA_VERSION = "6"
 # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
 # 3: games.game_key (a game's identity) and games.label; game_history; source_files;
@@ -357,7 +359,7 @@ CREATE TRIGGER IF NOT EXISTS ecoles_fts_ad AFTER DELETE ON marks WHEN old.kind =
 FTS = (("players", ("name",)), ("comments", ("text",)))
 
 
-class SchemaError(ValueError):
+class SchemaError(ClubError):
     """The file's ``meta.schema_version`` is one this toolkit cannot read or migrate."""
 
 
@@ -401,24 +403,21 @@ def parse_version(text: object) -> int:
     no spaces, no decimals, from 1 to :data:`SCHEMA_VERSION`; :class:`SchemaError` with what is
     wrong otherwise, each case its own words."""
     if not isinstance(text, str):
-        raise SchemaError(f"club database schema version {text!r}: not a text (a damaged meta table?)")
-    what = f"club database schema version {text!r}"
+        raise SchemaError("version_not_text", text=text)
     if text == "":
-        raise SchemaError(f"{what}: empty (a damaged meta table?)")
+        raise SchemaError("version_empty", text=text)
     if text != text.strip():
-        raise SchemaError(f"{what}: spaces around the number (a damaged meta table?)")
+        raise SchemaError("version_spaces", text=text)
     if text.startswith(("-", "+")):
-        raise SchemaError(f"{what}: a version has no sign (a damaged meta table?)")
+        raise SchemaError("version_sign", text=text)
     if not (text.isascii() and text.isdigit()):
-        kind = "a decimal" if text.replace(".", "", 1).isdigit() else "not a whole number"
-        raise SchemaError(f"{what}: {kind}; a version is a whole number such as {SCHEMA_VERSION}")
+        kind = "version_decimal" if text.replace(".", "", 1).isdigit() else "version_not_whole"
+        raise SchemaError(kind, text=text, latest=SCHEMA_VERSION)
     n = int(text)
     if n == 0 or text.startswith("0"):
-        raise SchemaError(f"{what}: versions are numbered from 1, written without leading zeros")
+        raise SchemaError("version_zeros", text=text)
     if n > int(SCHEMA_VERSION):
-        raise SchemaError(
-            f"{what}: this trictrac reads versions up to {SCHEMA_VERSION} (a newer trictrac made the file?)"
-        )
+        raise SchemaError("version_newer", text=text, latest=SCHEMA_VERSION)
     return n
 
 
@@ -499,7 +498,7 @@ def free_label(
         row = conn.execute(f"SELECT {hash_col} FROM {table} WHERE label = ?", (name,)).fetchone()
         if row is None or row[0] == gid:
             return name
-    raise SchemaError(f"no free label for game {gid}")
+    raise SchemaError("no_free_label", game=gid)
 
 
 def _table_statement(name: str) -> str:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..notation.names import one_line
 from ..words import Words, words
+from .words import ClubError
 
 if TYPE_CHECKING:  # only named in annotations: publishing loads this module without sqlite-utils
     from sqlite_utils import Database
@@ -208,7 +209,7 @@ def compute_standings(games: Iterable[StandingGame]) -> dict[str, Any]:
 # --- reading the rows from the club database ------------------------------------------------------
 
 
-class SelectionError(ValueError):
+class SelectionError(ClubError):
     """A season or date the club database cannot select by (its message is one line)."""
 
 
@@ -235,9 +236,7 @@ class GameSelection:
         if self.season is not None:
             m = _SEASON.fullmatch(self.season)
             if not m or (m.group(2) and int(m.group(2)) != int(m.group(1)) + 1):
-                raise SelectionError(
-                    f"season {self.season!r}: a season is a year (2024) or two years that follow (2024-2025)"
-                )
+                raise SelectionError("bad_season", season=self.season)
         for name, value in (("from", self.date_from), ("to", self.date_to)):
             d = _DATE.fullmatch(value) if value is not None else None
             if value is not None and (
@@ -245,9 +244,9 @@ class GameSelection:
                 or (d.group(2) and not 1 <= int(d.group(2)) <= 12)
                 or (d.group(3) and not 1 <= int(d.group(3)) <= 31)
             ):
-                raise SelectionError(f"--{name} {value!r}: not a date YYYY, YYYY-MM or YYYY-MM-DD")
+                raise SelectionError("bad_date", name=name, value=value)
         if self.date_from and self.date_to and self.date_from[: len(self.date_to)] > self.date_to:
-            raise SelectionError(f"--from {self.date_from} is after --to {self.date_to}")
+            raise SelectionError("from_after_to", start=self.date_from, end=self.date_to)
 
     @property
     def everything(self) -> bool:
@@ -274,8 +273,7 @@ class GameSelection:
         row = db.conn.execute("SELECT value FROM meta WHERE key = 'season_start_month'").fetchone()
         start = int(row[0]) if row else 1
         if (start == 1) != ("-" not in self.season):
-            form = "a year, e.g. 2024" if start == 1 else f"two years, e.g. 2024-2025 (from month {start})"
-            raise SelectionError(f"season {self.season!r}: this club's seasons are {form}")
+            raise SelectionError("season_is_year" if start == 1 else "season_is_years", season=self.season, start=start)
 
     def describe(self, lang: str | Words = "fr") -> str:
         """``saison 2024 du 2024-09 au …`` (empty for every game), in ``lang``."""

@@ -212,8 +212,9 @@ class _Store:
                 (digest, path, json.dumps(ids), _now()),
             )
 
-    def fail(self, f: ImportFailure) -> None:
-        """Log a failure (once per file, line, reason and message) in its own transaction."""
+    def fail(self, f: ImportFailure, lang: str = "en") -> None:
+        """Log a failure (once per file, line, reason and message) in its own transaction,
+        its message in ``lang`` (the import's)."""
         fid = hashlib.sha256("\0".join(map(str, (f.source_file, f.line, f.reason, f.message))).encode()).hexdigest()[
             :32
         ]
@@ -229,7 +230,7 @@ class _Store:
                     f.line,
                     f.game_id,
                     f.reason,
-                    f.message,
+                    f.say(lang),
                     json.dumps(list(f.diagnostics), ensure_ascii=False),
                     _now(),
                 ),

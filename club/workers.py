@@ -150,6 +150,7 @@ class _Work:
     season_rule: int
     engine: str
     names: tuple[tuple[str, str], ...] = ()  # (path read, the name the user gave): '-' for stdin
+    lang: str = "fr"  # of the findings' messages stored
 
     def __call__(self, t: _Task) -> _GameRows | ImportFailure:
         stage = "verify-error"
@@ -173,6 +174,7 @@ class _Work:
                 season_start_month=self.season_rule,
                 engine_version=self.engine,
                 key=t.key or None,
+                lang=self.lang,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
@@ -189,14 +191,19 @@ class _Work:
         line = (rec.span.line or None) if rec is not None else (diags[0].span.line if diags else None)
         errors = [d for d in diags if getattr(d, "severity", "error") == "error"]
         if rec is None or errors:
-            msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3]) or "no record"
-            f = ImportFailure(path, index, line, "parse-error", msg, None, tuple(_diag_dict(d) for d in diags))
+            said = tuple(_diag_dict(d) for d in diags)
+            msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3])
+            f = (
+                ImportFailure(path, index, line, "parse-error", msg, None, said)
+                if msg
+                else ImportFailure.of(path, index, line, "parse-error", "no_record", diagnostics=said)
+            )
             return _Outcome(index, offset, failure=f)
         try:
             canonical = write_record(rec)
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
-            msg = f"cannot write canonically: {type(e).__name__}: {e}"
-            return _Outcome(index, offset, failure=ImportFailure(path, index, line, "store-error", msg))
+            f = ImportFailure.of(path, index, line, "store-error", "cannot_write", error=f"{type(e).__name__}: {e}")
+            return _Outcome(index, offset, failure=f)
         gid = game_id_of(canonical)
         key = game_key(rec.headers, gid)
         if stored(gid):
@@ -375,9 +382,14 @@ def _oldest(inflight: deque[tuple[tuple[_Work, Any, str], Any]]) -> Iterator[_Ou
 def _chunk_failed(task: tuple[_Work, Any, str], e: Exception) -> list[_Outcome]:
     """A worker that raised or died (e.g. out of memory): its chunk is one failure."""
     chunk = task[1]
-    msg = f"{type(e).__name__}: {e} (the games from line {chunk.line} on to byte {chunk.end})"
-    return [
-        _Outcome(
-            chunk.game, chunk.start, failure=ImportFailure(chunk.path, chunk.game, chunk.line, "verify-error", msg)
-        )
-    ]
+    f = ImportFailure.of(
+        chunk.path,
+        chunk.game,
+        chunk.line,
+        "verify-error",
+        "chunk",
+        error=f"{type(e).__name__}: {e}",
+        from_line=chunk.line,
+        end=chunk.end,
+    )
+    return [_Outcome(chunk.game, chunk.start, failure=f)]

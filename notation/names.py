@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["player_name", "skeleton", "lookalikes", "describe_oddities", "one_line"]
+__all__ = ["player_name", "skeleton", "lookalikes", "oddities", "describe_oddities", "one_line"]
 
 _SPACES = re.compile(r"\s+")
 
@@ -72,9 +72,32 @@ def lookalikes(names: Iterable[str]) -> list[list[str]]:
     return sorted((sorted(g) for g in groups.values() if len(g) > 1), key=lambda g: g[0])
 
 
+#: the kinds of character :func:`oddities` tells apart (the catalogue's ``names.odd.<kind>``)
+ODDITY_KINDS = ("invisible", "cyrillic", "greek", "fullwidth", "other")
+
+
+def oddities(name: str) -> list[tuple[str, str, str]]:
+    """The characters of ``name`` that are not what they seem, as data for the caller to
+    word in its language: ``(code, kind, looks like)`` each, e.g. ``("U+043E", "cyrillic",
+    "o")`` or ``("U+200B", "invisible", "")`` (``kind``: one of :data:`ODDITY_KINDS`)."""
+    odd = []
+    for ch in dict.fromkeys(name):
+        if ord(ch) < 128:
+            continue
+        folded = unicodedata.normalize("NFKC", ch).translate(_CONFUSABLES)
+        code = f"U+{ord(ch):04X}"
+        if _invisible(ch):
+            odd.append((code, "invisible", ""))
+        elif folded != ch and folded.isascii():
+            script = unicodedata.name(ch, "").split(" ")[0].lower()
+            odd.append((code, script if script in ODDITY_KINDS else "other", folded))
+    return odd
+
+
 def describe_oddities(name: str) -> str:
     """The characters of ``name`` that are not what they seem, named (``U+043E CYRILLIC SMALL
-    LETTER O``), or ``""``: for a one-line warning."""
+    LETTER O``, Unicode's own names), or ``""``: for a log; a user is told :func:`oddities` in
+    words of the catalogue."""
     odd = []
     for ch in dict.fromkeys(name):
         if ord(ch) < 128:

@@ -142,7 +142,7 @@ class LiveGame:
                 return {"stage": "stale", "next": self.written + 1}
             s = self.session
             try:
-                st = s.peek(roll, play)
+                st = s.peek(roll, play, lang)  # the worth lines in the viewer's language
             except RecordingError as err:
                 return {"stage": "error", "message": str(err)}
             if st is None:  # nothing left to choose: the coup is whole

@@ -41,6 +41,11 @@ class Speaker:
     def n(self, key: str, n: int, **fields: object) -> str:
         return words(self.lang).n(f"srv.{key}", n, **fields)
 
+    def profile(self, code: str) -> str:
+        """A rules profile's name (``srv.profile_name.<code>``); a code the catalogue does
+        not know (a record's own header) as written."""
+        return words(self.lang).get(f"srv.profile_name.{code}", code)
+
 
 def lang_choice(query: str | None, cookie: str | None) -> tuple[str, bool]:
     """The page's language from ``?lang=`` then the cookie; True when the query chose it

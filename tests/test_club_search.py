@@ -43,7 +43,9 @@ def test_search_finds_ecole_reasons_and_findings_by_default(club: str) -> None:
         ("ecole", "B:école+4(oubli au petit jan) oubli au petit jan", LABEL)
     ]
     assert hits[0]["coup"] == 3 and hits[0]["line"] > 0
-    hits = json.loads(run("db", "search", club, "entitled to", "--json").output)
+    # the messages are stored (and indexed) in the import's language, French by default as the
+    # pages; the command says the finding again in its own (English here)
+    hits = json.loads(run("db", "search", club, "lui revient", "--json").output)
     assert [h["kind"] for h in hits] == ["finding"] and "entitled to 2" in hits[0]["text"]
     assert hits[0]["game"] == "? A – B, fixture" and hits[0]["coup"] == 1
 

@@ -20,7 +20,7 @@ from trictrac.club.db import open_db
 from trictrac.club.importer import import_records
 from trictrac.club.report import ImportStep
 from trictrac.club.rows import is_ecole_kind
-from trictrac.notation.names import describe_oddities, lookalikes, one_line, player_name, skeleton
+from trictrac.notation.names import describe_oddities, lookalikes, oddities, one_line, player_name, skeleton
 from trictrac.notation.reader import iter_records
 from trictrac.notation.record import Ecole
 
@@ -193,6 +193,10 @@ def test_one_key_per_player_name() -> None:
     assert skeleton("Lefèvre") != skeleton("Lefevre")  # an accent is not a look-alike
     assert "CYRILLIC SMALL LETTER O" in describe_oddities("Dup\u043ent")
     assert "ZERO WIDTH SPACE" in describe_oddities("Dupont\u200b") and describe_oddities("Lefèvre") == ""
+    # the same as data, for the caller to say in its language
+    assert oddities("Dup\u043ent\u200b") == [("U+043E", "cyrillic", "o"), ("U+200B", "invisible", "")]
+    assert oddities("\uff24up\u03bfnt") == [("U+FF24", "fullwidth", "D"), ("U+03BF", "greek", "o")]
+    assert oddities("Lefèvre") == []
 
 
 def test_composed_and_decomposed_names_are_one_player_and_look_alikes_are_reported(tmp_path: Path) -> None:
@@ -208,7 +212,11 @@ def test_composed_and_decomposed_names_are_one_player_and_look_alikes_are_report
     assert "warning: player names that look alike" not in res.output  # Lefèvre twice: one player
     games.append(copy_record(recs[0], A="Dupont", B="Martin", Date="2024.01.04", Round="4"))
     res = run("db", "import", str(db_path), str(write_archive(tmp_path / "m.trn", games[3:])))
-    assert "player names that look alike: 'Dupont', 'Dupоnt' ('Dupоnt': U+043E CYRILLIC SMALL LETTER O)" in (res.output)
+    said = "player names that look alike: 'Dupont', 'Dupоnt' ('Dupоnt': U+043E, a Cyrillic letter that looks like “o”)"
+    assert said in res.output
+    res = run("db", "players", str(db_path), "--lang", "fr")  # said again, in the user's language
+    said = "noms de joueurs qui se ressemblent : 'Dupont', 'Dupоnt' ('Dupоnt' : U+043E, une lettre cyrillique qui ressemble à « o »)"
+    assert said in res.stderr
     players = json.loads(run("db", "players", str(db_path), "--json").stdout)  # the warning is on stderr
     assert sorted(p["name"] for p in players) == ["Dupont", "Dupоnt", "Lefèvre", "Martin"]
     assert next(p for p in players if p["name"] == "Lefèvre")["games"] == 2

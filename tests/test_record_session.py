@@ -180,7 +180,7 @@ def test_comment_and_views(tmp_path):
         type_coup(s, coup)
     s.comment("bien joué")
     text = path.read_text(encoding="utf-8")
-    assert "5. A 6-5 A+4 1/7 1/6 {jan de trois coups, RULES.md §4.6 ; 003 §123} {bien joué}" in text
+    assert "5. A 6-5 A+4 1/7 1/6 {jan de trois coups, Lelasseux-Lafosse 1852, art. 123} {bien joué}" in text
     assert parse_text(text)[0][0] == s.record
     assert "A (Dupont) : 0 trou, 4 points" in s.score_text()
     board = s.board_text()

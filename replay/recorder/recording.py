@@ -1002,17 +1002,19 @@ class RecordingSession:
         coup = e.defaults if not t else _with_marks(e, marks)
         return self._commit(coup)
 
-    def peek(self, roll: str, play: str | None = None) -> State | None:
+    def peek(self, roll: str, play: str | None = None, lang: str | None = None) -> State | None:
         """What the throw ``roll`` (then ``play``, if given) would bring, as :meth:`enter`
         takes them, without taking them: the state at the play or the marks stage, or
         None when the coup would be written with nothing more to say.  The session is left
         as it was (a front end shows the plays and the marks of an entry it holds itself;
-        the one course of the game, no copy of it)."""
+        the one course of the game, no copy of it).  ``lang``: the language of the worth
+        lines, when the one looking is not the session's (a follower of another language)."""
         self._refuse_over()
         if self._entry is not None:
             raise RecordingError("an entry is in progress")
         try:
-            e = self._entry = _start_entry(self.table, self.rules, self._parse_roll(roll), self.W)
+            W = self.W if lang is None else words(lang)
+            e = self._entry = _start_entry(self.table, self.rules, self._parse_roll(roll), W)
             if e.ends:
                 e.defaults = _default_coup(e, self.table.number)
                 return self.state
