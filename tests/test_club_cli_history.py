@@ -51,7 +51,15 @@ def test_import_history_delete(tmp_path: Path) -> None:
 def test_ecoles_found_by_verifier_and_search(tmp_path: Path) -> None:
     db = str(tmp_path / "f.db")
     assert (
-        run("db", "import", db, str(FIX / "e20-unclaimed-ecole.trn"), str(FIX / "e28-credited-ecole.trn")).exit_code
+        run(
+            "db",
+            "import",
+            db,
+            str(FIX / "e20-unclaimed-ecole.trn"),
+            str(FIX / "e28-credited-ecole.trn"),
+            "--lang",
+            "fr",
+        ).exit_code
         == 0
     )
     res = run("db", "ecoles", db, "--found-by-verifier", "--json")
@@ -59,7 +67,9 @@ def test_ecoles_found_by_verifier_and_search(tmp_path: Path) -> None:
     assert "unclaimed-ecole" in kinds
     res = run("db", "ecoles", db, "--found-by-verifier")
     assert "unclaimed-ecole" in res.output
-    assert json.loads(run("db", "search", db, "marks", "--only", "player", "--only", "comment", "--json").output) == []
-    hits = json.loads(run("db", "search", db, "marks", "--json").output)  # findings are searched by default
+    # the messages are stored in the import's language (French) and said again in the
+    # command's (English here)
+    assert json.loads(run("db", "search", db, "marque", "--only", "player", "--only", "comment", "--json").output) == []
+    hits = json.loads(run("db", "search", db, "marque", "--json").output)  # findings are searched by default
     assert hits and all(h["kind"] == "finding" and "marks" in h["text"] for h in hits)
-    assert json.loads(run("db", "search", db, "marks", "--everywhere", "--json").output) == hits  # kept
+    assert json.loads(run("db", "search", db, "marque", "--everywhere", "--json").output) == hits  # kept

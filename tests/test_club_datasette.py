@@ -134,8 +134,9 @@ def test_table_pages_read_well_and_search_finds_findings_and_reasons(served) -> 
     assert "Coups" in page and "2024-04-01 Jean Dupont – Marie Martin, r. 1" in page  # the game's label, not its hash
     games = _get(base + "/game_list")
     assert "Liste des parties" in games
-    hits = json.loads(_get(base + "/findings.json?_search=marks&_shape=array"))
-    marked = json.loads(_get(base + "/findings.json?_where=message+like+'%25marks%25'&_shape=array&_size=max"))
+    # the messages are stored in the import's language, French by default (as the labels)
+    hits = json.loads(_get(base + "/findings.json?_search=marque&_shape=array"))
+    marked = json.loads(_get(base + "/findings.json?_where=message+like+'%25marque%25'&_shape=array&_size=max"))
     assert marked and {h["id"] for h in marked} <= {h["id"] for h in hits}  # and the kinds named so
     hits = json.loads(_get(base + "/ecoles.json?_search=petit&_shape=array"))
     assert [h["reason"] for h in hits] == ["marqué par trop au petit jan"]

@@ -1,6 +1,7 @@
 """A game page on a phone (360 px wide): the header's cells wrap between words, never
 inside one, and the final score's cell keeps each player's score whole (issue 25, a
-page nit: « Marque finale » took the width and its score broke mid-word)."""
+page nit: « Marque finale » took the width and its score broke mid-word); and nothing is
+wider than the screen (the coups table overflowed a phone by 17 px)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ MEASURE = """() => {
     return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size;
   });
   const dd = [...document.querySelectorAll('header dd')].pop().getBoundingClientRect();
-  return {cut, sides, right: dd.right, width: innerWidth};
+  const feuille = document.querySelector('.feuille').getBoundingClientRect();
+  return {cut, sides, right: dd.right, width: innerWidth, scroll: document.documentElement.scrollWidth,
+          sheet: document.querySelector('.feuille table').getBoundingClientRect().right - feuille.right};
 }"""
 
 
@@ -57,3 +60,5 @@ def test_the_header_wraps_between_words(tmp_path: Path, size: tuple[int, int]) -
     assert got["cut"] == [], got
     assert got["sides"] == [1, 1], got
     assert got["right"] <= got["width"], got
+    # nothing wider than the screen (the coups table was 17 px over at 360), the score sheet in its box
+    assert got["scroll"] <= got["width"] and got["sheet"] <= 0, got

@@ -88,6 +88,9 @@ def test_a_refused_entry_writes_nothing_and_the_preview_writes_nothing(tmp_path:
     pv = g.preview(1, "21")
     assert pv["stage"] == "play" and "1/3 1/2" in pv["plays"] and "<svg" in pv["board"]
     assert g.preview(1, "21", "1")["stage"] == "commit"
+    # what the throw is worth, in the viewer's language whatever the session's (French here)
+    assert g.preview(1, "65", lang="en")["worth"] == ["A: nothing; total 0", "B: nothing; total 0"]
+    assert g.preview(1, "65", lang="fr")["worth"] == ["A : rien ; total 0", "B : rien ; total 0"]
     assert g.submit(1, Submission("21", "5/7")).status == "error"  # no checker there (RULES.md §9.6)
     assert g.submit(1, Submission("99")).status == "error"
     assert g.path.read_text(encoding="utf-8") == before and g.written == 0
@@ -320,6 +323,8 @@ def test_every_page_speaks_one_language(tmp_path: Path):
                 assert "<html" not in page or f'<html lang="{lang}">' in page
             club = html.unescape(c.get("/").text)
             assert own[lang]["srv.in_progress"] in club and own[lang]["srv.new_game"] in club
+            follow = html.unescape(re.sub(r"<[^>]+>", " ", c.get(f"/g/{gid}").text))
+            assert "lelasseux-1852" not in follow and "Lelasseux-Lafosse (1852)" in follow  # the profile's name
             record = html.unescape(c.get(f"/g/{gid}/noter").text)
             claim = {"fr": "B (Morel) peut la marquer (B:école+2)", "en": "B (Morel) may mark it (B:école+2)"}[lang]
             assert claim in record
