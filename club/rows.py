@@ -300,7 +300,9 @@ def _build_rows(
     diags = [_diag_dict(d) for d in parse_diagnostics]
     if report is not None:
         diags += [_diag_dict(d) for d in (_get(report, "diagnostics") or ())]
-    notes = [str(n) for n in (_get(report, "notes") or ())] if report is not None else []
+    # the verifier's assumptions in the import's language, as the findings' messages
+    said = (_get(report, "notes") or ()) if report is not None else ()
+    notes = [n.say(lang) if hasattr(n, "say") else str(n) for n in said]
     span = rec.span
     rows = _GameRows(
         game=[  # GAME_COLS

@@ -35,7 +35,16 @@ BOOKS = sorted((FX / "books").glob("*.trn"))
 BROKEN = sorted((FX / "broken").glob("*.trn"))
 READABLE_BROKEN = [p for p in BROKEN if p.name in ("broken_latin1.trn", "broken_order.trn", "broken_tokens.trn")]
 #: the surfaces run again under LANG alone (every one with TRICTRAC_SLOW=1)
-BY_LOCALE = {"check", "replay", "db import", "db show", "db stats", "standings"}
+BY_LOCALE = {
+    "check",
+    "replay",
+    "db import",
+    "db show",
+    "db stats",
+    "standings",
+    "usage: no such option",
+    "db import failures",
+}
 CLEAN_ENV = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 #: Click's English that a French surface must not show (its msgids, bound by ``cli.main``)
 CLICK_ENGLISH = ("Usage:", "Try '", "Error:", "Missing argument", "No such", "Invalid value", "unreadable-file")
@@ -215,7 +224,11 @@ def test_the_rows_speak_the_import_s_language_and_search_finds_both(tmp_path: Pa
         assert CliRunner().invoke(cli, args, env=CLEAN_ENV).exit_code == 2
         conn = sqlite3.connect(db)
         said = "\n".join(
-            m for (m,) in conn.execute("SELECT message FROM findings UNION ALL SELECT message FROM import_failures")
+            m
+            for (m,) in conn.execute(
+                "SELECT message FROM findings UNION ALL SELECT message FROM import_failures "
+                "UNION ALL SELECT j.value FROM games, json_each(games.notes) j"
+            )
         )
         conn.close()
         assert _foreign(said, lang) == [] and _native(said, lang), lang
