@@ -58,6 +58,7 @@ def lang_choice(query: str | None, cookie: str | None) -> tuple[str, bool]:
 #: the words the page's script writes itself (``static/tt.js``)
 _JS_KEYS = (
     "throw_of",
+    "throw_roll",
     "saved",
     "already",
     "saved_as",

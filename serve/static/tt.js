@@ -186,8 +186,7 @@
   }
 
   function showPlays(pv) {
-    $('play-title').textContent = who(pv.side) + ' : ' +
-      E.roll.charAt(0) + '-' + E.roll.charAt(1);
+    $('play-title').textContent = fmt(W.throw_roll, {who: who(pv.side), roll: E.roll.charAt(0) + '-' + E.roll.charAt(1)});
     fillWorth($('worth'), pv.worth);
     var box = $('plays'); box.textContent = '';
     pv.plays.forEach(function (p, i) {
