@@ -399,11 +399,13 @@ def record(
     if db and session.state.finished:
         from ..club.db import import_records
 
-        report = import_records(db, [path])
-        click.echo(
-            f"{db}: {report.imported} imported, {report.unchanged} unchanged, "
-            f"{report.findings} findings, {report.failed} failed",
-            err=True,
+        report = import_records(db, [path], lang=lang.lang)  # the rows in the recorder's language
+        said = (
+            lang.n("dbcli.imported", report.imported),
+            lang.n("dbcli.unchanged", report.unchanged),
+            lang.n("cli.findings", report.findings),
+            lang.n("dbcli.failed", report.failed),
         )
+        click.echo(lang("cli.record.stored", db=db, counts=", ".join(said)), err=True)
         if report.failures:
-            raise BadInput(f"{db}: {report.failures[0].as_dict()}")
+            raise BadInput(lang("club.err.in_db", path=db, why=report.failures[0].render(lang)))

@@ -314,7 +314,7 @@ def test_db_import_at_the_end(tmp_path):
     r = _invoke_typing(["--resume", str(path), "--db", str(db)], keys)
     assert r.exit_code == 0, r.output
     assert path.read_text(encoding="utf-8") == write_record(rec)
-    assert "1 imported" in r.output
+    assert "club.db : 1 importée" in r.output  # in the recorder's words (French here), as the rest
     from trictrac.club.db import import_records
 
     assert import_records(str(db), [str(path)]).unchanged == 1  # stored under the same hash
