@@ -244,3 +244,27 @@ def test_the_rows_speak_the_import_s_language_and_search_finds_both(tmp_path: Pa
     conn = sqlite3.connect(db)
     said = "\n".join(m for (m,) in conn.execute("SELECT message FROM findings"))
     assert said and _foreign(said, "fr") == []
+
+
+@pytest.mark.parametrize("how", ["--lang", "LANG"])
+def test_click_s_own_words_follow_the_language_and_leave_no_state_behind(how: str) -> None:
+    """Click's usage errors in French (its msgids in the catalogue, bound while a command
+    runs); after the command, gettext's domain and ``LANGUAGE`` are as they were."""
+    import gettext
+
+    env = dict(CLEAN_ENV)
+    args = ["check", "--nope"]
+    if how == "--lang":
+        args += ["--lang", "fr"]
+    else:
+        env["LANG"] = "fr_FR.UTF-8"
+    before = gettext.textdomain(), os.environ.get("LANGUAGE")
+    res = CliRunner().invoke(cli, args, env=env)
+    assert res.exit_code == 2
+    assert "Usage : cli check" in res.output and "Erreur : Option inconnue : '--nope'." in res.output
+    assert "Pour l'aide : « cli check --help »." in res.output
+    assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == before
+    res = CliRunner().invoke(cli, ["chek", "--lang", "fr"], env=CLEAN_ENV)
+    assert "Commande inconnue : 'chek'. Vouliez-vous dire 'check' ?" in res.output
+    res = CliRunner().invoke(cli, ["check", "--nope"], env=CLEAN_ENV)  # no language named: Click's English
+    assert "Error: No such option '--nope'." in res.output and "Try 'cli check --help' for help." in res.output

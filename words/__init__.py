@@ -55,8 +55,9 @@ class Words:
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r} (one of {', '.join(LANGS)})")
         self.lang = lang
-        with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as fp:
-            self._t = gettext.GNUTranslations(fp)
+        # through gettext's cache: the CLI binds Click's messages to this catalogue too
+        # (cli.main.click_speaks), and one parse of the file serves both
+        self._t = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang])
         self._t.add_fallback(_Missing())
 
     def __repr__(self) -> str:
