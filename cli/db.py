@@ -782,12 +782,17 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool, lang:
         if k in ("seasons", "findings_by_kind", "modes", "corpus"):
             continue
         click.echo(lang("dbcli.stat_line", name=lang.get(f"dbcli.stat.{k}", k.replace("_", " ")), value=v))
-    click.echo(lang("dbcli.stat_modes", modes=", ".join(f"{k} {v}" for k, v in res["modes"].items())))
-    click.echo(lang("dbcli.stat_seasons", seasons=", ".join(f"{s['season']} ({s['games']})" for s in res["seasons"])))
+    from ..replay.verifier.findings import FINDING_KINDS, kind_name
+
+    modes = ", ".join(f"{lang.get(f'cli.db.mode.{k}', k)} {v}" for k, v in res["modes"].items())
+    click.echo(lang("dbcli.stat_modes", modes=modes))
+    seasons = ", ".join(f"{s['season'] or lang('cli.db.no_season')} ({s['games']})" for s in res["seasons"])
+    click.echo(lang("dbcli.stat_seasons", seasons=seasons))
     if res["findings_by_kind"]:
         click.echo(lang("dbcli.stat_by_kind"))
         for k, v in res["findings_by_kind"].items():
-            click.echo(f"  {k}: {v}")
+            name = kind_name(k, lang) if k in FINDING_KINDS else k
+            click.echo(terminal_safe("  " + lang("cli.db.by_kind", name=name, n=v)))
     if res.get("corpus"):
         from ..replay.verifier.stats import format_stats
 
