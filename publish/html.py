@@ -535,10 +535,13 @@ def _header(record: Record, report: Any, profile: Any, title: str, pair: tuple[s
     out = [f'<header><h1>{esc(title)}</h1><dl class="tags">']
     for k, v in record.headers.items():
         shown = L.get(f"tag_value.{v}", v) if k == "Record" else v  # the notation's own word, said
+        if k == "Profile":  # a rules profile by its name, not its code
+            shown = L.get(f"names.profile.{v}", v)
         out.append(f"<dt>{esc(L.get('tag_' + k, k))}</dt><dd>{esc(shown)}</dd>")
     pname = getattr(report, "profile_name", None) or getattr(profile, "name", None)
     if pname:
-        out.append(f"<dt>{esc(L('verified_with'))}</dt><dd>{esc(L('profile', name=pname))}</dd>")
+        name = L.get(f"names.profile.{pname}", pname)
+        out.append(f"<dt>{esc(L('verified_with'))}</dt><dd>{esc(L('profile', name=name))}</dd>")
     final = _score_of(getattr(report, "final_score", None))
     if final is not None:
         out.append(

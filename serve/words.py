@@ -42,9 +42,9 @@ class Speaker:
         return words(self.lang).n(f"srv.{key}", n, **fields)
 
     def profile(self, code: str) -> str:
-        """A rules profile's name (``srv.profile_name.<code>``); a code the catalogue does
+        """A rules profile's name (``names.profile.<code>``); a code the catalogue does
         not know (a record's own header) as written."""
-        return words(self.lang).get(f"srv.profile_name.{code}", code)
+        return words(self.lang).get(f"names.profile.{code}", code)
 
 
 def lang_choice(query: str | None, cookie: str | None) -> tuple[str, bool]:

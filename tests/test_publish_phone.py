@@ -14,10 +14,6 @@ from trictrac.publish.site import publish_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not have_chromium(), reason="/usr/bin/chromium is not installed"),
-]
 
 #: for each header cell: its words' line boxes (a word cut in two has two), and the
 #: final score's sides (each on one line)
@@ -44,6 +40,8 @@ MEASURE = """() => {
 }"""
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not have_chromium(), reason="/usr/bin/chromium is not installed")
 @pytest.mark.parametrize("size", [(360, 740), (1280, 800)])
 def test_the_header_wraps_between_words(tmp_path: Path, size: tuple[int, int]) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -62,3 +60,16 @@ def test_the_header_wraps_between_words(tmp_path: Path, size: tuple[int, int]) -
     assert got["right"] <= got["width"], got
     # nothing wider than the screen (the coups table was 17 px over at 360), the score sheet in its box
     assert got["scroll"] <= got["width"] and got["sheet"] <= 0, got
+
+
+def test_the_rules_profile_is_named_not_coded(tmp_path: Path) -> None:
+    """The header names the rules profile (« Lelasseux-Lafosse (1852) »), never by its code."""
+    import html
+    import re
+
+    for lang in ("fr", "en"):
+        out = tmp_path / lang
+        publish_files([ROOT / "fixtures" / "records" / "douze_trous.trn"], out, lang=lang)
+        page = next(p for p in sorted(out.glob("0001-*.html"))).read_text(encoding="utf-8")
+        header = html.unescape(re.sub(r"<[^>]+>", " ", page.split("</header>")[0]))
+        assert "lelasseux-1852" not in header and "Lelasseux-Lafosse (1852)" in header, lang
