@@ -178,6 +178,12 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
             return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
+    if flow.recoveries >= _budget(flow):
+        # spent: read as written before the costlier tests, which a record wrong on every
+        # coup would pay on every coup (a coup that reaches here earns nothing)
+        flow.suspects += 1
+        _out_of_budget(flow)
+        return False
     unread = bad.get(coup.span.line, []) if bad else []
     try:
         found = _candidates(flow, i, coup, nxt, unread)
