@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ...notation.limits import RECOVERY_COUPS_PER_COUP, RECOVERY_START
 from ...notation.record import CannotPlay, Comment, Coup, Move
+from ..rules.direct import judge_direct
 from ..rules.moves import judge_play, legal_plays, play_moves
 from ..rules.position import Position, start_position
 from ..rules.scoring import play_outcome
@@ -100,6 +101,12 @@ class Walk(Protocol):
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
     def next_coup_after(self, i: int) -> object: ...
+
+
+def _judge(table: TableState, pos: Position, roll: tuple[int, int], moves: Any) -> Any:
+    """``judge_play``'s judgement, proven directly first as the verifier does (the same
+    answer without enumerating every legal play; ``verify(direct=False)`` enumerates)."""
+    return (judge_direct if table.direct_judge else judge_play)(pos, roll, moves, table.profile)
 
 
 def _could_be_legal(pos: Position, roll: tuple[int, int], moves: Sequence[Any]) -> bool:
@@ -229,7 +236,7 @@ def _candidates(
     elif unread or not _makeable(table, pos, coup):
         _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
-    elif _short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
+    elif _short(coup) and not _judge(table, pos, coup.roll, moves_of(coup.moves)).legal:
         _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
         doubt = True
@@ -340,7 +347,7 @@ def _makeable(table: TableState, pos: Position, coup: Coup) -> bool:
     pairs = [(m.from_, m.to) for m in coup.moves if isinstance(m, Move)]
     if plausible(pos, coup.roll, pairs):
         return True
-    j = judge_play(pos, coup.roll, moves_of(coup.moves), table.profile)
+    j = _judge(table, pos, coup.roll, moves_of(coup.moves))
     return j.play is not None and j.violation != "wrong-distance"
 
 
@@ -371,13 +378,13 @@ def _other_throws(table: TableState, pos: Position, coup: Coup) -> list[tuple[in
         return []
     moves = moves_of(coup.moves)
     written = (max(coup.roll), min(coup.roll))
-    return [r for r in ROLLS if r != written and judge_play(pos, r, moves, table.profile).legal]
+    return [r for r in ROLLS if r != written and _judge(table, pos, r, moves).legal]
 
 
 def _illegal(table: TableState, pos: Position, coup: Coup) -> bool:
     """The written play breaks a movement law (asked only of coups that are not plain:
     the plain walk proved the others legal)."""
-    return bool(coup.moves) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal
+    return bool(coup.moves) and not _judge(table, pos, coup.roll, moves_of(coup.moves)).legal
 
 
 def _throw_candidates(
@@ -405,7 +412,7 @@ def _side_candidates(flow: Walk, i: int, coup: Coup, pos: Position) -> list[Cand
     # a mistyped letter leaves the next coup written for the same letter again
     again = not isinstance(nxt, Coup) or nxt.side == coup.side
     moves = moves_of(coup.moves)
-    if again and (not moves or judge_play(pos, coup.roll, moves, table.profile).legal):
+    if again and (not moves or _judge(table, pos, coup.roll, moves).legal):
         out.append(Candidate((replace(coup, side=meant),), "side", meant, 0))
     out += _missing_candidates(flow, i, coup, pos, meant)
     return out
@@ -479,7 +486,7 @@ def _coups_agreeing(table: TableState, state: list[Any], reach: int) -> int:
             state[3] = True
             break
         judged += 1
-        judgement = judge_play(pos, el.roll, moves, table.profile)
+        judgement = _judge(table, pos, el.roll, moves)
         if not judgement.legal or judgement.play is None:
             state[3] = True
             break
