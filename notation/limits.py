@@ -81,4 +81,4 @@ MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
 #: read as written (as with --strict), with a note.  Coups, never seconds: the same file
 #: always gives the same findings.
 RECOVERY_COUPS_PER_COUP = 60
-RECOVERY_START = 40
+RECOVERY_START = 30
