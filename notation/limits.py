@@ -69,11 +69,16 @@ MAX_FINDINGS_JUDGED = 5 * MAX_FINDINGS
 #: few candidates up to 40 coups ahead on copies of the game, and a coup left out tries
 #: every play of the 21 throws against the coups that follow, so a record wrong on every
 #: coup cost minutes for 3 KB (issue 27's fuzzing).  The budget is proportional to the
-#: game and spent where a typo is likely: ``RECOVERY_COUPS_PER_COUP`` for each of the
-#: game's first ``RECOVERY_AHEAD`` coups (a typo of the first coups is judged by those
-#: that follow), and as many again for each clean coup walked (one that needed no
-#: recovery); a coup that needed one earns nothing, and a finding takes back five
-#: coups' earning (a record wrong on every coup soon has none left).  A recovery that would spend more than
-#: is left is abandoned, and the coup read as written (as with --strict), with a note.
+#: game's clean coups, the evidence a typo needs (a typo is one slip in a record that
+#: agrees with itself): ``RECOVERY_COUPS_PER_COUP`` for each clean coup walked (one that
+#: needed no recovery) and for each coup a recovery's own trials found clean ahead of it
+#: (the coups that follow a typo of the first coups agree with the candidate the writer
+#: meant: they earn before they are walked), plus ``RECOVERY_START`` coups for any game.
+#: A coup that needed a recovery earns nothing, and a finding takes back five coups'
+#: earning, so a record wrong on every coup has ``RECOVERY_START`` and no more (issue 27:
+#: a junk game of 0.5 KB spent 0.3 s on the start's earning of 60 coups for each of its
+#: first 40).  A recovery that would spend more than is left is abandoned, and the coup
+#: read as written (as with --strict), with a note.  Coups, never seconds: the same file
+#: always gives the same findings.
 RECOVERY_COUPS_PER_COUP = 60
-RECOVERY_AHEAD = 40
+RECOVERY_START = 30

@@ -211,10 +211,9 @@ def test_findings_past_the_cap_are_counted_by_kind(tmp_path: Path):
 
 @pytest.mark.parametrize("body", ["2-1 1/5 1/6", "2-1 61/12", "2-1 A+3", "2-1 1/3 A+3"])
 def test_the_typo_recovery_spends_a_budget_proportional_to_the_game(body: str):
-    """A game wrong on every coup (each a "typo" for the recovery) costs the recovery a
-    few coups of judging per coup of the game, not a few thousand: the coups it judges
-    stay under its budget (``RECOVERY_COUPS_PER_COUP`` for each of the first
-    ``RECOVERY_AHEAD`` coups and each clean coup), and past it a note says so."""
+    """A game wrong on every coup (each a "typo" for the recovery) earns the recovery
+    nothing: it judges at most ``RECOVERY_START`` coups (and the one trial that crossed
+    it), whatever the game's size, not a few thousand; past it a note says so."""
     from trictrac.replay.verifier import recover
     from trictrac.replay.verifier.verify import _Verifier
 
@@ -236,9 +235,9 @@ def test_the_typo_recovery_spends_a_budget_proportional_to_the_game(body: str):
     finally:
         _Verifier.run = real_run  # type: ignore[method-assign]
     ((used, budget),) = spent
-    # at most the start's earning, and one coup's judging over it (the trial that crossed it)
-    assert used <= L.RECOVERY_COUPS_PER_COUP * L.RECOVERY_AHEAD + 40 * 21
-    assert budget <= L.RECOVERY_COUPS_PER_COUP * L.RECOVERY_AHEAD  # the findings took the clean coups' earning back
+    # at most the start, and one trial over it (the one that crossed it)
+    assert used <= L.RECOVERY_START + recover.LOOKAHEAD_MISSING + 2
+    assert budget <= L.RECOVERY_START  # the findings took the clean coups' earning back
 
 
 def test_a_clean_game_has_no_more_findings(tmp_path: Path):

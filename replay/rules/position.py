@@ -167,6 +167,9 @@ class Position:
         o = self.other
         return (0,) + tuple(o[25 - p] for p in range(1, 25)) + (o[OFF],)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Position:
+        return self  # frozen: a copy of the verifier's state shares it (the typo recovery's trials)
+
     def swapped(self) -> Position:
         """The same position with the other side to move (turn passes)."""
         return Position(

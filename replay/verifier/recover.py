@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ...notation.limits import RECOVERY_AHEAD, RECOVERY_COUPS_PER_COUP
+from ...notation.limits import RECOVERY_COUPS_PER_COUP, RECOVERY_START
 from ...notation.record import CannotPlay, Comment, Coup, Move
+from ..rules.direct import judge_direct
 from ..rules.moves import judge_play, legal_plays, play_moves
 from ..rules.position import Position, start_position
 from ..rules.scoring import play_outcome
@@ -94,11 +95,18 @@ class Walk(Protocol):
     trace: list[Any]  # the coups walked (CoupTrace): copied empty for a trial
     recoveries: int  # coups judged by this game's recoveries (at most _budget)
     suspects: int  # coups that needed a recovery (they earn no budget)
+    proven: int  # coups up to which a recovery's trials found the record clean (they earn ahead)
     coups_in_record: int
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...
     def next_coup_after(self, i: int) -> object: ...
+
+
+def _judge(table: TableState, pos: Position, roll: tuple[int, int], moves: Any) -> Any:
+    """``judge_play``'s judgement, proven directly first as the verifier does (the same
+    answer without enumerating every legal play; ``verify(direct=False)`` enumerates)."""
+    return (judge_direct if table.direct_judge else judge_play)(pos, roll, moves, table.profile)
 
 
 def _could_be_legal(pos: Position, roll: tuple[int, int], moves: Sequence[Any]) -> bool:
@@ -177,6 +185,12 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
             return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
+    if flow.recoveries >= _budget(flow):
+        # spent: read as written before the costlier tests, which a record wrong on every
+        # coup would pay on every coup (a coup that reaches here earns nothing)
+        flow.suspects += 1
+        _out_of_budget(flow)
+        return False
     unread = bad.get(coup.span.line, []) if bad else []
     try:
         found = _candidates(flow, i, coup, nxt, unread)
@@ -222,7 +236,7 @@ def _candidates(
     elif unread or not _makeable(table, pos, coup):
         _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
-    elif _short(coup) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal:
+    elif _short(coup) and not _judge(table, pos, coup.roll, moves_of(coup.moves)).legal:
         _suspect(flow)
         cands = _throw_candidates(table, coup, pos, unread) + _play_candidates(table, coup, pos, unread)
         doubt = True
@@ -333,7 +347,7 @@ def _makeable(table: TableState, pos: Position, coup: Coup) -> bool:
     pairs = [(m.from_, m.to) for m in coup.moves if isinstance(m, Move)]
     if plausible(pos, coup.roll, pairs):
         return True
-    j = judge_play(pos, coup.roll, moves_of(coup.moves), table.profile)
+    j = _judge(table, pos, coup.roll, moves_of(coup.moves))
     return j.play is not None and j.violation != "wrong-distance"
 
 
@@ -364,13 +378,13 @@ def _other_throws(table: TableState, pos: Position, coup: Coup) -> list[tuple[in
         return []
     moves = moves_of(coup.moves)
     written = (max(coup.roll), min(coup.roll))
-    return [r for r in ROLLS if r != written and judge_play(pos, r, moves, table.profile).legal]
+    return [r for r in ROLLS if r != written and _judge(table, pos, r, moves).legal]
 
 
 def _illegal(table: TableState, pos: Position, coup: Coup) -> bool:
     """The written play breaks a movement law (asked only of coups that are not plain:
     the plain walk proved the others legal)."""
-    return bool(coup.moves) and not judge_play(pos, coup.roll, moves_of(coup.moves), table.profile).legal
+    return bool(coup.moves) and not _judge(table, pos, coup.roll, moves_of(coup.moves)).legal
 
 
 def _throw_candidates(
@@ -398,7 +412,7 @@ def _side_candidates(flow: Walk, i: int, coup: Coup, pos: Position) -> list[Cand
     # a mistyped letter leaves the next coup written for the same letter again
     again = not isinstance(nxt, Coup) or nxt.side == coup.side
     moves = moves_of(coup.moves)
-    if again and (not moves or judge_play(pos, coup.roll, moves, table.profile).legal):
+    if again and (not moves or _judge(table, pos, coup.roll, moves).legal):
         out.append(Candidate((replace(coup, side=meant),), "side", meant, 0))
     out += _missing_candidates(flow, i, coup, pos, meant)
     return out
@@ -426,9 +440,11 @@ def _missing_candidates(flow: Walk, i: int, coup: Coup, pos: Position, meant: st
         agree = []
         for c in running:
             key = (c[3].mover, c[3].other)
-            state = agreeing.setdefault(key, [0, c[3], i, False])
+            state = agreeing.setdefault(key, [0, c[3], i, False, 0])
             if not state[3] and state[0] < reach:
-                _spend(flow, _coups_agreeing(table, state, reach))
+                judged = _coups_agreeing(table, state, reach)
+                _proven(flow, 1 + state[4])  # the coup left out, and the coups played after it
+                _spend(flow, (judged + 1) // 2)  # a play judged costs half a coup walked
             agree.append(state[0])
         best = max(agree, default=0)
         running = [c for c, n in zip(running, agree, strict=True) if n == best]
@@ -446,11 +462,11 @@ def _missing_candidates(flow: Walk, i: int, coup: Coup, pos: Position, meant: st
 
 
 def _coups_agreeing(table: TableState, state: list[Any], reach: int) -> int:
-    """Carry on ``state`` = [coups agreeing, position, element, ended]: how many coups
-    from the element on (at most ``reach``) can be played as written from the position;
-    a coup without moves counts and ends the count (the relevé ends or nothing moved),
-    as does a new section.  The coups judged."""
-    n, pos, j, _ = state
+    """Carry on ``state`` = [coups agreeing, position, element, ended, coups played]:
+    how many coups from the element on (at most ``reach``) can be played as written from
+    the position; a coup without moves counts and ends the count (the relevé ends or
+    nothing moved), as does a new section.  The coups judged."""
+    n, pos, j, _, played = state
     els = table.rec.elements
     judged = 0
     while j < len(els) and n < reach:
@@ -470,16 +486,17 @@ def _coups_agreeing(table: TableState, state: list[Any], reach: int) -> int:
             state[3] = True
             break
         judged += 1
-        judgement = judge_play(pos, el.roll, moves, table.profile)
+        judgement = _judge(table, pos, el.roll, moves)
         if not judgement.legal or judgement.play is None:
             state[3] = True
             break
         _, pos = play_outcome(pos, el.roll, judgement.play, table.profile)
         n += 1
+        played += 1
         j += 1
     else:
         state[3] = state[3] or j >= len(els)
-    state[0], state[1], state[2] = n, pos, j
+    state[0], state[1], state[2], state[4] = n, pos, j, played
     return judged
 
 
@@ -521,12 +538,17 @@ def _trial(flow: Walk, i: int, cand: Candidate, reach: int, limit: tuple[int, in
     _walk(twin, cand, twin.next_coup_after(i), False)
     els = flow.table.rec.elements
     j, coups = i + 1, 0
+    clean = -1 if len(twin.found) > before or twin.table.stopped else None  # coups walked clean
     while j < len(els) and coups < reach and not twin.table.stopped:
         if limit is not None and (0, len(twin.found) - before) >= limit:
             break
         coups += isinstance(els[j], Coup)
         twin.element(j)
+        if clean is None and (len(twin.found) > before or twin.table.stopped):
+            clean = coups - 1
         j += 1
+    if clean != -1:
+        _proven(flow, len(cand.coups) + (coups if clean is None else clean))
     _spend(flow, coups + len(cand.coups))
     return int(twin.table.stopped), len(twin.found) - before
 
@@ -536,14 +558,22 @@ class _OutOfBudget(Exception):
 
 
 def _budget(flow: Walk) -> int:
-    """Coups a game's recoveries may judge so far (``notation.limits.RECOVERY_COUPS_PER_COUP``):
-    proportional to the game, and spent where a typo is likely — the clean coups walked
-    (a typo is one slip in a record that agrees with itself) and the game's first coups;
-    a record wrong on every coup earns nothing past its start, so its recovery costs no
-    more than a few coups of its own verification each (issue 27)."""
-    clean = flow.table.index - flow.suspects - 5 * len(flow.found)
-    # a finding takes back what a clean coup earned (and the start's earning with it)
-    return RECOVERY_COUPS_PER_COUP * max(0, min(flow.coups_in_record, RECOVERY_AHEAD) + clean)
+    """Coups a game's recoveries may judge so far (``notation.limits``): proportional to
+    the game's clean coups, the evidence a typo needs — those walked, and those a
+    recovery's trials found clean ahead (a typo of the first coups is judged by those
+    that follow; they earn before they are walked) — plus a small start.  A record wrong
+    on every coup earns nothing: its recoveries cost the start and no more, a few
+    coups' judging, whatever its size (issue 27)."""
+    table = flow.table
+    clean = table.index - flow.suspects - 5 * len(flow.found)  # a finding takes back five coups' earning
+    ahead = max(0, flow.proven - table.index)
+    return RECOVERY_START + RECOVERY_COUPS_PER_COUP * max(0, clean + ahead)
+
+
+def _proven(flow: Walk, coups: int) -> None:
+    """``coups`` coups from the one being recovered on (the candidate's own first) were
+    found clean by a trial: they earn the budget now."""
+    flow.proven = max(flow.proven, flow.table.index + coups)
 
 
 def _suspect(flow: Walk) -> None:

@@ -382,6 +382,7 @@ class _Verifier(RecordVisitor[None]):
         self.last_coup, self.after_of = _last_coup_and_followers(record.elements)
         self.recoveries = 0  # coups judged by the typo recovery (replay/verifier/recover.py: a budget)
         self.suspects = 0  # coups that needed a recovery (they earn no budget)
+        self.proven = 0  # coups up to which a recovery's trials found the record clean (they earn ahead)
         self.coups_in_record = sum(1 for el in record.elements if isinstance(el, Coup))
 
     # -- the walk -------------------------------------------------------------------

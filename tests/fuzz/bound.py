@@ -7,13 +7,15 @@ the measure's noise; nothing else is allowed, whatever the size.
 
 Measured in this process, uninstrumented and warm (the imports and the catalogue loaded
 by a first run on a one-game file): the CPU time is the least of three runs (a loaded
-machine only adds to it), the memory the growth of the peak RSS over the first run
+machine only adds to it; one run when it is under half the bound), the memory the growth of the peak RSS over the first run
 (``/proc/self/clear_refs`` resets the peak).
 
-    python tests/fuzz/bound.py [--json] FILE_OR_DIR ...   # raw fuzz inputs, grown as the fuzzer grew them
+    python tests/fuzz/bound.py [--json | --summary] FILE_OR_DIR ...   # raw fuzz inputs, grown as the fuzzer grew them
 
 prints each input's size, CPU and memory per KB and whether it holds the bound; exit 1
-when one does not.  ``tests/fuzz/million.py`` runs it on the fuzzer's suspects.
+when one does not.  ``--summary``: only the inputs over the bound, then the totals and the
+worst inputs (CPU per KB, CPU past the bound, memory per KB); a folder's ``slow-unit-*``
+(libFuzzer's copies) are skipped.  ``tests/fuzz/million.py`` runs it on the fuzzer's suspects.
 """
 
 from __future__ import annotations
@@ -122,6 +124,8 @@ def cost(text: bytes, command: str = "check", runs: int = 3) -> Cost:
             best = min(best, time.process_time() - t)
             if k == 0:
                 mb = max(0.0, _peak_mb() - mb0)
+            if best <= (FLOOR_S + S_PER_KB * len(text) / 1024) / 2:
+                break  # clearly within the bound: the other runs could only lower it
     return Cost(command, max(len(text), 1) / 1024, best, mb)
 
 
@@ -140,18 +144,30 @@ def costs_of_fuzz_input(raw: bytes) -> list[Cost]:
 
 def main(argv: list[str]) -> int:
     as_json = "--json" in argv
-    argv = [a for a in argv if a != "--json"]
+    summary = "--summary" in argv  # only the inputs over the bound, and the totals
+    argv = [a for a in argv if a not in ("--json", "--summary")]
     files = [f for a in argv for f in (sorted(Path(a).iterdir()) if Path(a).is_dir() else [Path(a)])]
+    files = [f for f in files if not f.name.startswith("slow-unit-")]  # libFuzzer's own copies of the suspects
     over = 0
+    checks: list[tuple[Cost, str]] = []
     for f in files:
         cs = costs_of_fuzz_input(f.read_bytes())
         over += not all(c.holds for c in cs)
+        checks += [(c, f.name) for c in cs if c.command == "check"]
         if as_json:
             print(json.dumps({"name": f.name, "holds": all(c.holds for c in cs), "costs": [c.text() for c in cs]}))
         else:
             for c in cs:
-                print(f"{f.name}: {c.text()}", flush=True)
+                if not summary or not c.holds:
+                    print(f"{f.name}: {c.text()}", flush=True)
     print(f"{len(files)} inputs measured, {over} over the bound")
+    if summary and checks:
+        worst_ms = max(checks, key=lambda x: x[0].ms_per_kb)
+        worst_over = max(checks, key=lambda x: x[0].seconds - FLOOR_S - S_PER_KB * x[0].kb)
+        worst_mb = max(checks, key=lambda x: x[0].mb_per_kb)
+        print(f"worst CPU per KB: {worst_ms[1]}: {worst_ms[0].text()}")
+        print(f"worst CPU past the bound (20 ms + 10 ms/KB): {worst_over[1]}: {worst_over[0].text()}")
+        print(f"worst memory per KB: {worst_mb[1]}: {worst_mb[0].text()}")
     return 1 if over else 0
 
 

@@ -1,0 +1,60 @@
+"""The fuzz inputs once over the time bound (``fixtures/fuzz/over-bound/``, issue 27):
+held to a bound in work, not in seconds (the same file always costs the same work).
+
+Each is a finding-dense game (a record wrong on every coup) or hundreds of small ones: the
+typo recovery finds no clean coup in it, so it earns nothing past its start
+(``notation.limits.RECOVERY_START``, ``replay/verifier/recover.py``): before, a 0.5 KB
+game of them judged 1,066 coups in its recoveries (0.1-0.3 s; the bound is 20 ms +
+10 ms per KB)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from fuzz.harness import grow
+
+from trictrac.notation import limits as L
+from trictrac.notation.reader import iter_records
+from trictrac.replay.verifier import recover
+from trictrac.replay.verifier.verify import _Verifier, verify
+
+OVER_BOUND = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "fuzz" / "over-bound").glob("*.raw"))
+
+
+def _work(data: bytes) -> list[tuple[int, int, int]]:
+    """Per game: (coups judged by the recovery, coups of the record, findings judged)."""
+    out: list[tuple[int, int, int]] = []
+    real_run = _Verifier.run
+
+    def run(self: _Verifier):  # type: ignore[no-untyped-def]
+        report = real_run(self)
+        out.append((self.recoveries, self.coups_in_record, len(self.found)))
+        return report
+
+    _Verifier.run = run  # type: ignore[method-assign]
+    try:
+        for i, pr in enumerate(iter_records(io.BytesIO(data), file="fuzz")):
+            verify(pr.record, None, file="fuzz", game=i, trace=False, diagnostics=pr.diagnostics, recover=True)
+    finally:
+        _Verifier.run = real_run  # type: ignore[method-assign]
+    return out
+
+
+def test_the_fixtures_are_there():
+    assert len(OVER_BOUND) >= 10
+
+
+@pytest.mark.parametrize("path", OVER_BOUND, ids=lambda p: p.stem)
+def test_a_record_wrong_on_every_coup_costs_the_recovery_its_start_only(path: Path):
+    data, shape = grow(path.read_bytes())
+    assert shape == "finding-dense"
+    games = _work(data)
+    assert games
+    if len(games) == 1:  # one game wrong on every coup (the others: hundreds of games of a coup or two)
+        ((_, coups, found),) = games
+        assert found >= coups // 2
+    for judged, coups, _ in games:
+        # no clean coup, no earning: the recovery judges its start and at most one trial past it
+        assert judged <= L.RECOVERY_START + recover.LOOKAHEAD_MISSING + 2, (judged, coups)
