@@ -125,6 +125,7 @@ class _Task:
     canonical: str
     source: str | None
     key: str = ""
+    moves: tuple[str, ...] | list[str] | None = None  # each coup's moves, written with the canonical text
 
 
 @dataclass(slots=True)
@@ -173,6 +174,7 @@ class _Work:
                 season_start_month=self.season_rule,
                 engine_version=self.engine,
                 key=t.key or None,
+                moves=t.moves,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
@@ -192,8 +194,9 @@ class _Work:
             msg = "; ".join(f"{d.span.line}:{d.span.col}: {d.code}: {d.message}" for d in errors[:3]) or "no record"
             f = ImportFailure(path, index, line, "parse-error", msg, None, tuple(_diag_dict(d) for d in diags))
             return _Outcome(index, offset, failure=f)
+        moves: list[str] = []  # each coup's moves: the rows' coups.moves, written once (issue 30)
         try:
-            canonical = write_record(rec)
+            canonical = write_record(rec, moves)
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             msg = f"cannot write canonically: {type(e).__name__}: {e}"
             return _Outcome(index, offset, failure=ImportFailure(path, index, line, "store-error", msg))
@@ -202,7 +205,7 @@ class _Work:
         if stored(gid):
             return _Outcome(index, offset, gid, key)
         source = _source_text(game.raw, rec, game.base)
-        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key))
+        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, moves))
         if isinstance(out, ImportFailure):
             return _Outcome(index, offset, gid, key, failure=out)
         return _Outcome(index, offset, gid, key, rows=out)
