@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..notation.dates import parse_date as _parse_date
 from ..notation.names import player_name
@@ -39,7 +39,9 @@ from ..notation.writer import write_action, write_moves
 from ..replay.verifier.findings import FINDING_KINDS
 from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
-from .standings import MarqueRow, SeatRow, StandingGame
+
+if TYPE_CHECKING:  # loaded by standing_game only: an import does without it (its load, issue 30)
+    from .standings import StandingGame
 
 SEATS = ("A", "B", "C", "D")
 
@@ -429,6 +431,8 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     """The row :func:`trictrac.club.standings.compute_standings` takes for one verified
     game (``key`` names it), from the very rows :func:`import_records` stores: a
     published site's standings and the database's agree."""
+    from .standings import MarqueRow, SeatRow, StandingGame
+
     rows = _build_rows(
         rec,
         key,
@@ -502,7 +506,7 @@ class _MarkRow(ActionVisitor[list[Any]]):
 
     def of(self, a: Any) -> list[Any]:
         self.tail = [write_action(a, self.side), a.span.line or None, a.span.col or None]
-        row = visit_action(a, self)
+        row = self.visit_mark(a) if type(a) is Mark else visit_action(a, self)  # most are marks: no dispatch
         if row is None:  # a move is no action of a marks row
             raise TypeError(f"unknown action {type(a).__name__}")
         return row

@@ -243,6 +243,10 @@ def _coup_text(coup: Coup, moves_out: list[str] | None = None) -> str:
 def write_action(a: object, side: str | None = None) -> str:
     """The canonical token of one action or move (``side``: the coup's roller, see
     :class:`_Writer`)."""
+    if type(a) is Mark:  # most actions: looked up (the club's import writes one a mark row)
+        text = _MARK_TEXT.get((a.who, a.points, a.holes, a.bredouille))
+        if text is not None:
+            return text
     return visit_action(a, _Writer(side) if side is not None else _PLAIN) or ""
 
 
