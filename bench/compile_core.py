@@ -37,9 +37,11 @@ KEEP_PYTHON = {
     "replay/generate/inject.py",
 }
 #: ``--hot``: the verifier's hot path only (half the build time, the same check speed;
-#: docs/performance.md)
+#: docs/performance.md), and the writer (``db import`` writes every game's canonical text:
+#: issue 30)
 HOT = (
     "notation/reader.py",
+    "notation/writer.py",
     "replay/rules/direct.py",
     "replay/rules/ledger.py",
     "replay/rules/moves.py",

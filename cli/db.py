@@ -9,11 +9,9 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
-import shlex
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -115,6 +113,8 @@ def _lang() -> Words:
 
 
 def _csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
+    import csv  # here: ``db import`` does without it (each module loaded costs it, issue 30)
+
     buf = io.StringIO()
     cols = list(columns or (rows[0].keys() if rows else []))
     w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
@@ -461,6 +461,8 @@ def datasette_cmd(database: str, output: str | None, club: str | None, lang: str
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
         raise BadInput(words(lang)("cli.db.cannot_write_metadata", error=e)) from None
+    import shlex
+
     q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
     click.echo(
         terminal_safe(

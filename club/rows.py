@@ -10,12 +10,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..notation.dates import parse_date as _parse_date
 from ..notation.names import player_name
 from ..notation.record import (
-    OFF,
     Comment,
     Correction,
     Coup,
@@ -28,7 +27,6 @@ from ..notation.record import (
     Mark,
     MarqueResult,
     MarqueStart,
-    Move,
     NeMarquePas,
     Pavillon,
     Record,
@@ -37,11 +35,13 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from ..notation.writer import write_action
+from ..notation.writer import write_action, write_moves
 from ..replay.verifier.findings import FINDING_KINDS
 from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
-from .standings import MarqueRow, SeatRow, StandingGame
+
+if TYPE_CHECKING:  # loaded by standing_game only: an import does without it (its load, issue 30)
+    from .standings import StandingGame
 
 SEATS = ("A", "B", "C", "D")
 
@@ -87,14 +87,7 @@ def _now() -> str:
 def moves_text(coup: Coup) -> str:
     """The coup's checker moves in canonical notation (``notation.writer``): ``1/7 1/6``,
     ``19/off``, ``-5`` for "cannot play a 5"; ``-`` when no move is written."""
-    return " ".join(map(_move_text, coup.moves)) if coup.moves else "-"
-
-
-def _move_text(m: object) -> str:
-    # a plain move spelled here as the writer does (its visitor costs ~10 % of the rows)
-    if type(m) is Move:
-        return f"{m.from_}/{'off' if m.to == OFF else m.to}"
-    return write_action(m)
+    return write_moves(coup)
 
 
 def _b(v: bool | None) -> int | None:
@@ -161,7 +154,7 @@ class _GameRows:
 
 class _RowsWalker(RecordVisitor[None]):
     """One walk over a record's movetext (``notation.visitor``) filling the ``marques``,
-    ``releves``, ``coups``, ``marks`` and ``comments`` rows of ``rows``."""
+    ``releves``, ``marks`` and ``comments`` rows of ``rows`` (its coups: :func:`_walk`)."""
 
     def __init__(self, rows: _GameRows, gid: str) -> None:
         self.rows, self.gid = rows, gid
@@ -225,30 +218,6 @@ class _RowsWalker(RecordVisitor[None]):
             ]
         )
 
-    def visit_coup(self, coup: Coup) -> None:
-        # ~290 coups a game: one tuple each, in the order of the store's columns (it binds
-        # them as they are: club.store), no per-coup bookkeeping (_coup_index builds the
-        # keys of findings from these rows, only for a game that has findings)
-        coups = self.rows.coups
-        seq = len(coups)
-        moves, span = coup.moves, coup.span
-        roll = coup.roll
-        coups.append(
-            (
-                self.releve_id,
-                seq,
-                coup.number,
-                coup.side,
-                roll[0],
-                roll[1],
-                " ".join(map(_move_text, moves)) if moves else "-",
-                span.line or None,
-                span.col or None,
-            )
-        )
-        if coup.before or coup.after:
-            self._actions(coup, seq + 1)
-
     def _actions(self, coup: Coup, cid: int) -> None:
         marks = self.rows.marks
         k = 0
@@ -292,6 +261,7 @@ def _build_rows(
     engine_version: str,
     key: str | None = None,
     lang: str = "fr",
+    moves: Sequence[str] | None = None,
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -344,7 +314,7 @@ def _build_rows(
         names=names,
     )
 
-    _walk(rec, rows, gid)
+    _walk(rec, rows, gid, moves)
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid, lang)
@@ -364,13 +334,36 @@ def _last_line(span: Any, source: str | None) -> int | None:
     return span.end_line or None
 
 
-def _walk(rec: Record, rows: _GameRows, gid: str) -> None:
-    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`)."""
+def _walk(rec: Record, rows: _GameRows, gid: str, moves: Sequence[str] | None = None) -> None:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``moves``: the
+    moves text of each coup, written with the canonical text (``write_record(rec, moves)``)."""
     walker = _RowsWalker(rows, gid)
-    visit_coup = walker.visit_coup
+    if moves is None:
+        moves = [write_moves(el) for el in rec.elements if type(el) is Coup]
+    # ~290 coups a game: one tuple each, in the order of the store's columns (it binds them
+    # as they are: club.store), built inline here, no per-coup call or bookkeeping
+    # (_coup_index builds the keys of findings from these rows, only for a game with findings)
+    coups = rows.coups
+    append = coups.append
     for seq, el in enumerate(rec.elements):
         if type(el) is Coup:  # nearly every element: no dispatch
-            visit_coup(el)
+            n = len(coups)
+            span, roll = el.span, el.roll
+            append(
+                (
+                    walker.releve_id,
+                    n,
+                    el.number,
+                    el.side,
+                    roll[0],
+                    roll[1],
+                    moves[n],
+                    span.line or None,
+                    span.col or None,
+                )
+            )
+            if el.before or el.after:
+                walker._actions(el, n + 1)
         else:
             walker.seq = seq
             visit_element(el, walker)
@@ -444,6 +437,8 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     """The row :func:`trictrac.club.standings.compute_standings` takes for one verified
     game (``key`` names it), from the very rows :func:`import_records` stores: a
     published site's standings and the database's agree."""
+    from .standings import MarqueRow, SeatRow, StandingGame
+
     rows = _build_rows(
         rec,
         key,
@@ -517,7 +512,7 @@ class _MarkRow(ActionVisitor[list[Any]]):
 
     def of(self, a: Any) -> list[Any]:
         self.tail = [write_action(a, self.side), a.span.line or None, a.span.col or None]
-        row = visit_action(a, self)
+        row = self.visit_mark(a) if type(a) is Mark else visit_action(a, self)  # most are marks: no dispatch
         if row is None:  # a move is no action of a marks row
             raise TypeError(f"unknown action {type(a).__name__}")
         return row

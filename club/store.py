@@ -7,6 +7,8 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 from .db import _to_history
 from .report import ImportFailure
@@ -38,6 +40,8 @@ def _insert_sql(table: str, cols: str) -> str:
     return f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * n)})"
 
 
+_MARKS_HEAD = f"INSERT INTO marks ({_MARK_COLS})"
+
 _SQL = {
     "games": _insert_sql("games", ", ".join(GAME_COLS)),
     "games_with_id": _insert_sql("games", ", ".join(("id", *GAME_COLS))),
@@ -45,7 +49,6 @@ _SQL = {
     "marques": _insert_sql("marques", _MARQUE_COLS),
     "releves": _insert_sql("releves", _RELEVE_COLS),
     "coups": _insert_sql("coups", _COUP_COLS),
-    "marks": _insert_sql("marks", _MARK_COLS),
     "comments": _insert_sql("comments", _COMMENT_COLS),
     "findings": _insert_sql("findings", _FINDING_COLS),
     "results": _insert_sql(
@@ -64,6 +67,32 @@ _COUPS_SQL = (
     "INSERT INTO coups (game_id, releve_id, seq, number, side, die1, die2, moves, line, col) "
     "VALUES ({gno}, ?1 + {br}, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 )
+
+
+#: rows a statement at most in :func:`_insert_rows_by_statement` (a power of two)
+_ROWS_A_STATEMENT = 32  # 608 parameters: under the 999 of older SQLite builds
+
+
+@cache
+def _values_sql(head: str, width: int, rows: int) -> str:
+    """``head`` (``INSERT INTO t (cols)``) with ``rows`` rows of ``width`` parameters."""
+    one = "(" + ", ".join("?" * width) + ")"
+    return f"{head} VALUES {', '.join([one] * rows)}"
+
+
+def _insert_rows_by_statement(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ...]]) -> None:
+    """``rows`` inserted several a statement: ``marks.kind``'s CHECK holds a list of 13 words,
+    which SQLite builds into a table each time a statement runs, i.e. for every row of an
+    ``executemany`` (a third of the marks' insert, issue 30).  Statements of a power of two
+    rows (32, 16, ... 1): the few texts stay in the connection's statement cache."""
+    if not rows:
+        return
+    width = len(rows[0])
+    i, n = 0, len(rows)
+    while i < n:
+        k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
+        conn.execute(_values_sql(head, width, k), [v for r in rows[i : i + k] for v in r])
+        i += k
 
 
 def _off(v: int | None, b: int) -> int | None:
@@ -85,8 +114,9 @@ def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int],
     # are in the statement (integers: a statement a game, prepared once), not in each row
     ex(_COUPS_SQL.format(gno=int(gno), br=int(br)), rows.coups)
     marks = rows.marks
-    ex(
-        _SQL["marks"],
+    _insert_rows_by_statement(
+        conn,
+        _MARKS_HEAD,
         [(r[0] + bk, gno, r[2] - 1, *r[3:7], get(r[7]), r[8], get(r[9]), *r[10:]) for r in marks],
     )
     claims = [(r[0] + bk, r[16], r[14]) for r in marks if r[5] == "ecole"]  # _MARK_COLS: kind 5, reason 14, token 16

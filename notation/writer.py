@@ -41,7 +41,7 @@ from .record import (
 )
 from .visitor import RecordVisitor, visit_action, visit_element
 
-__all__ = ["write_action", "write_coup", "write_element", "write_record", "write_records"]
+__all__ = ["write_action", "write_coup", "write_element", "write_moves", "write_record", "write_records"]
 
 _LEAVE = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
@@ -204,8 +204,10 @@ def _put(parts: list[str], tokens: tuple[object, ...], side: str) -> None:
         append(text)
 
 
-def _coup_text(coup: Coup) -> str:
-    """The canonical line of a coup (as the visitor would write it, token by token)."""
+def _coup_text(coup: Coup, moves_out: list[str] | None = None) -> str:
+    """The canonical line of a coup (as the visitor would write it, token by token);
+    ``moves_out`` given: the text of its moves alone is appended to it (``-`` when none is
+    written), the club database's ``coups.moves`` written with the line (issue 30)."""
     side = coup.side
     roll = coup.roll
     head = _HEAD_TEXT.get(coup.number)
@@ -219,14 +221,20 @@ def _coup_text(coup: Coup) -> str:
     moves = coup.moves
     if moves:
         table = _MOVE_TEXT
+        start = len(parts)
         for m in moves:  # inline: every coup has moves, most nothing else
             text = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[union-attr]
             if text is None:
                 _put(parts, (m,), side)
             else:
                 parts.append(text)
-    elif coup.after:
-        parts.append("--")  # no checker moved: what follows is after the (absent) play
+        if moves_out is not None:
+            moves_out.append(" ".join(parts[start:]))
+    else:
+        if moves_out is not None:
+            moves_out.append("-")
+        if coup.after:
+            parts.append("--")  # no checker moved: what follows is after the (absent) play
     if coup.after:
         _put(parts, coup.after, side)
     return " ".join(parts)
@@ -235,6 +243,10 @@ def _coup_text(coup: Coup) -> str:
 def write_action(a: object, side: str | None = None) -> str:
     """The canonical token of one action or move (``side``: the coup's roller, see
     :class:`_Writer`)."""
+    if type(a) is Mark:  # most actions: looked up (the club's import writes one a mark row)
+        text = _MARK_TEXT.get((a.who, a.points, a.holes, a.bredouille))
+        if text is not None:
+            return text
     return visit_action(a, _Writer(side) if side is not None else _PLAIN) or ""
 
 
@@ -246,9 +258,11 @@ def write_element(e: object) -> str:
     return _coup_text(e) if type(e) is Coup else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
 
 
-def write_record(record: Record) -> str:
+def write_record(record: Record, moves_out: list[str] | None = None) -> str:
     """The canonical text of one game, ending with a newline ("" for an empty record:
-    no tags and no movetext, e.g. a junk-only game the reader kept for its diagnostics)."""
+    no tags and no movetext, e.g. a junk-only game the reader kept for its diagnostics).
+    ``moves_out`` given: the moves of each coup in order are appended to it as
+    :func:`write_moves` writes them (the club's import writes both at once)."""
     h = record.headers
     if not h and not record.elements:
         return ""
@@ -258,8 +272,21 @@ def write_record(record: Record) -> str:
         if lines:
             lines.append("")
         coup_text = _coup_text
-        lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
+        if moves_out is None:
+            lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
+        else:
+            lines.extend(
+                [coup_text(e, moves_out) if type(e) is Coup else write_element(e) for e in record.elements]  # type: ignore[arg-type]
+            )
     return "\n".join(lines) + "\n"
+
+
+def write_moves(coup: Coup) -> str:
+    """The coup's checker moves alone, as its line writes them: ``1/7 1/6``, ``19/off``,
+    ``-5`` (cannot play a 5); ``-`` when none is written."""
+    out: list[str] = []
+    _coup_text(coup, out)
+    return out[0]
 
 
 def write_records(records: Iterable[Record], out: TextIO | None = None) -> str | None:

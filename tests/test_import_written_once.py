@@ -1,0 +1,80 @@
+"""``db import`` writes a game's text once (issue 30, speed): the moves of each coup that the
+``coups`` rows store come from the same pass that writes the canonical text (the game's
+content hash), and they are what the coup's moves spell token by token."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from club_helpers import club_records, selfplay_records, with_table_talk, write_archive
+
+from trictrac.club.importer import import_records
+from trictrac.club.rows import _build_rows, game_id_of
+from trictrac.notation.reader import iter_records
+from trictrac.notation.record import Coup, Record
+from trictrac.notation.writer import write_action, write_moves, write_record
+from trictrac.replay.verifier.verify import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = sorted((ROOT / "fixtures" / "findings").glob("*.trn")) + sorted(
+    (ROOT / "fixtures" / "parties").glob("*.trn")
+)
+
+
+def _records() -> list[Record]:
+    out: list[Record] = list(selfplay_records(6, seed=11)) + list(club_records())
+    out.append(with_table_talk(selfplay_records(1, seed=3)[0], ecoles=[(2, "A", 2, "par trop")], comments=[(1, "x")]))
+    for path in FIXTURES:
+        out.extend(pr.record for pr in iter_records(str(path), file=str(path)) if pr.record is not None)
+    return out
+
+
+def _spelled(coup: Coup) -> str:
+    """The coup's moves spelled token by token (the slow, independent way)."""
+    return " ".join(write_action(m) for m in coup.moves) if coup.moves else "-"
+
+
+def test_the_moves_written_with_the_text_are_the_coups_moves() -> None:
+    records = _records()
+    assert any(any(type(m).__name__ == "CannotPlay" for c in r.coups for m in c.moves) for r in records)
+    assert any(any(not c.moves for c in r.coups) for r in records)  # a coup with no move written
+    for rec in records:
+        moves: list[str] = []
+        assert write_record(rec, moves) == write_record(rec)  # the text is the same either way
+        assert moves == [_spelled(c) for c in rec.elements if type(c) is Coup]
+        assert [write_moves(c) for c in rec.coups] == moves
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_rows_alike_with_or_without_the_written_moves(given: bool) -> None:
+    for rec in _records()[:8]:
+        moves: list[str] = []
+        text = write_record(rec, moves)
+        report = verify(rec, None, trace=False, recover=True)
+        args = dict(
+            profile_name="p",
+            parse_diagnostics=(),
+            source_file=None,
+            source=None,
+            season_start_month=1,
+            engine_version="",
+        )
+        rows = _build_rows(rec, game_id_of(text), text, report, moves=moves if given else None, **args)  # type: ignore[arg-type]
+        assert [r[6] for r in rows.coups] == [_spelled(c) for c in rec.coups]
+        assert [r[1] for r in rows.coups] == list(range(len(rec.coups)))
+
+
+def test_stored_moves_are_the_coups_moves(tmp_path: Path) -> None:
+    records = _records()[:8]
+    path = write_archive(tmp_path / "a.trn", records)
+    import_records(tmp_path / "c.db", [path])
+    conn = sqlite3.connect(tmp_path / "c.db")
+    try:
+        for rec in records:
+            (gno,) = conn.execute("SELECT id FROM games WHERE sha256 = ?", (game_id_of(write_record(rec)),)).fetchone()
+            stored = [m for (m,) in conn.execute("SELECT moves FROM coups WHERE game_id = ? ORDER BY seq", (gno,))]
+            assert stored == [_spelled(c) for c in rec.coups]
+    finally:
+        conn.close()
