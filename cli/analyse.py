@@ -18,6 +18,7 @@ from ..replay.rules.ledger import ScoreState
 from ..replay.rules.position import Position
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 from .common import BadInput, echo_json, jobs_option, json_option, profile_option, read_input
+from .helptext import Command
 
 _JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
 
@@ -211,7 +212,7 @@ def _ranked_text(result: dict[str, Any], shown: int = 5) -> str:
     return "\n".join(lines)
 
 
-@click.command("analyse")
+@click.command("analyse", cls=Command)
 @click.argument("position", required=False)
 @click.option("--roll", "roll", default=None, metavar="A-B", help="Analyse one roll only, e.g. 5-4 (default: all 21).")
 @click.option(

@@ -11,6 +11,7 @@ import click
 from ..bench import STEPS, Options, format_text, run_bench
 from ..notation.textio import atomic_write_text
 from .common import BadInput
+from .helptext import Command
 
 
 def _steps(value: str | None) -> tuple[str, ...]:
@@ -33,7 +34,7 @@ def _sizes(value: str) -> tuple[int, ...]:
     return sizes
 
 
-@click.command("bench")
+@click.command("bench", cls=Command)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "-n",

@@ -8,9 +8,10 @@ from ..notation.position import parse_position
 from ..notation.textio import atomic_write_text, terminal_safe
 from ..publish.board import board_svg, svg_text
 from .common import BadInput
+from .helptext import Command
 
 
-@click.command("board")
+@click.command("board", cls=Command)
 @click.argument("position")
 @click.option(
     "-o",

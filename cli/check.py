@@ -29,6 +29,7 @@ from .common import (
     summary_line,
     use_colour,
 )
+from .helptext import Command
 
 __all__ = ["check", "annotate", "replay"]
 
@@ -83,7 +84,7 @@ def _streamed(
         raise BadInput(f'{path}: no trictrac record found (a record starts with [Tag "value"] lines)')
 
 
-@click.command("check")
+@click.command("check", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @profile_option
 @json_option
@@ -208,7 +209,7 @@ def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
         click.echo(terminal_safe(lang("rep.note", file=path, note=note.say(lang))))
 
 
-@click.command("annotate")
+@click.command("annotate", cls=Command)
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option(
     "-o",
@@ -268,7 +269,7 @@ def annotate(file: str, output: str, explain: bool, lang: Words, analyse_play: b
             raise BadInput(f"{output}: {e.strerror or e}") from None
 
 
-@click.command("replay")
+@click.command("replay", cls=Command)
 @click.argument("file", type=click.Path(allow_dash=True))
 @profile_option
 @json_option

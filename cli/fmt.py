@@ -19,6 +19,7 @@ from ..notation.record import Coup, Diagnostic
 from ..notation.textio import Input, InputError, OutputError, atomic_write_text, open_file, open_input, terminal_safe
 from ..notation.writer import write_record
 from .common import summary_line
+from .helptext import Command
 
 
 def _report(inp: Input, diags: list[Diagnostic]) -> None:
@@ -73,7 +74,7 @@ def _same(inp: Input, text: str) -> bool:
         return fh.read(len(want) + 1) == want
 
 
-@click.command("fmt")
+@click.command("fmt", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=str))
 @click.option("--check", is_flag=True, help="Print nothing; exit 1 if a file is not in canonical form.")
 @click.option(

@@ -12,6 +12,7 @@ import click
 from ..publish.i18n import LANGS
 from ..publish.site import PublishError, publish_files
 from .common import BadInput, echo_json, input_paths, json_option, name_option, profile_option, stdin_names
+from .helptext import Command
 from .standings import selection_of, selection_options
 
 
@@ -81,7 +82,7 @@ def _as_their_files(tmp: Path, chosen: list[tuple[Any, ...]], default: str) -> l
     return out
 
 
-@click.command("publish")
+@click.command("publish", cls=Command)
 @click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option(
     "-o",

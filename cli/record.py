@@ -24,6 +24,7 @@ from ..notation.textio import terminal_safe
 from ..replay.recorder.recording import RecordingError, RecordingSession, State, Step
 from ..words import Words, words
 from .common import BadInput, lang_option
+from .helptext import Command
 
 #: the recorder's own words are the catalogue's ``rec.cli.*`` (``words/``); the rules'
 #: words come from the session (``replay.recorder.recording``: findings, claims, worth)
@@ -281,7 +282,7 @@ def _fit(line: str, width: int) -> str:
     return line[: cut if cut > 0 else width - 1] + "…"
 
 
-@click.command("record")
+@click.command("record", cls=Command)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=str))
 @click.option(
     "--resume",

@@ -20,9 +20,10 @@ from ..replay.generate.selfplay import MULTI
 from ..replay.generate.selfplay import selfplay as generate
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 from .common import BadInput, profile_option, progress
+from .helptext import Command
 
 
-@click.command("selfplay")
+@click.command("selfplay", cls=Command)
 @click.option("-n", "n", type=click.IntRange(0, None), default=10, show_default=True, help="Number of parties.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same file.")
 @click.option(

@@ -6,9 +6,10 @@ from __future__ import annotations
 import click
 
 from .common import BadInput
+from .helptext import Command
 
 
-@click.command("serve")
+@click.command("serve", cls=Command)
 @click.argument("database", type=click.Path(dir_okay=False))
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="Address to listen on (beyond this machine: a password)."

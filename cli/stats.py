@@ -13,9 +13,10 @@ from ..replay.verifier.stats import CorpusStats, format_stats
 from ..replay.verifier.verify import verify
 from ..words import Words
 from .common import BadInput, echo_json, json_option, lang_option, profile_option, read_input, summary_line
+from .helptext import Command
 
 
-@click.command("stats")
+@click.command("stats", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=Path))
 @profile_option
 @json_option

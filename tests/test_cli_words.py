@@ -69,6 +69,8 @@ def sentences(lang: str, least: int = 3) -> frozenset[str]:
     other language's never says."""
     other = next(x for x in LANGS if x != lang)
     theirs = " \x00 ".join(t for m in load(other) if m.id for t in _texts(m))
+    # the kinds' names a help lists (``stay-after-leave``) are names, not the language's words
+    theirs = re.sub(r"\b[a-z0-9]+(?:-[a-z0-9]+){2,}\b", " ", theirs)
     return frozenset(r for m in load(lang) if m.id for t in _texts(m) for r in _runs(t, least) if r not in theirs)
 
 
@@ -268,3 +270,67 @@ def test_click_s_own_words_follow_the_language_and_leave_no_state_behind(how: st
     assert "Commande inconnue : 'chek'. Vouliez-vous dire 'check' ?" in res.output
     res = CliRunner().invoke(cli, ["check", "--nope"], env=CLEAN_ENV)  # no language named: Click's English
     assert "Error: No such option '--nope'." in res.output and "Try 'cli check --help' for help." in res.output
+
+
+def _command_paths() -> list[list[str]]:
+    """Every command of the tree, as the words that name it (``[]`` the root)."""
+    from trictrac.cli.helptext import help_texts
+
+    return sorted({tuple(path.split()[1:]) for path, _msgid in help_texts(cli)})  # type: ignore[misc]
+
+
+def test_every_help_text_is_in_both_catalogues() -> None:
+    """Each help text of the command tree (docstrings cut in paragraphs, options'
+    help, epilogs: what :class:`trictrac.cli.helptext.Command` looks up) has its French,
+    and its English is itself: the coverage test of the help."""
+    from trictrac.cli.helptext import Command, help_texts
+
+    texts = list(help_texts(cli))
+    assert len(texts) >= 150 and len({p for p, _ in texts}) >= 25
+    fr, en = words("fr"), words("en")
+    assert sorted({f"{p}: {m!r}" for p, m in texts if not fr.has(m)}) == []
+    assert sorted({f"{p}: {m!r}" for p, m in texts if en.get(m, "") != m}) == []
+    assert sorted({f"{p}: {m!r}" for p, m in texts if fr(m) == m and len(m.split()) > 2}) == []
+    # every command shows its help through the class that says it in the language
+    groups = [cli]
+    while groups:
+        group = groups.pop()
+        for sub in group.commands.values():  # type: ignore[attr-defined]
+            assert isinstance(sub, Command), sub.name
+            if hasattr(sub, "commands"):
+                groups.append(sub)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_command_s_help_speaks_one_language(lang: str) -> None:
+    """``--help`` of every command under a French locale holds no English sentence of the
+    catalogue (the help texts' English is in it), under an English one no French; Click's
+    headings follow, and the help is its own language's."""
+    env = dict(CLEAN_ENV, LANG={"fr": "fr_FR.UTF-8", "en": "en_GB.UTF-8"}[lang])
+    other = next(x for x in LANGS if x != lang)
+    theirs = {" ".join(s.split()) for s in sentences(other)}
+    bad: dict[str, list[str]] = {}
+    paths = _command_paths()
+    assert len(paths) >= 25
+    for path in paths:
+        res = CliRunner().invoke(cli, [*path, "--help"], env=env)
+        assert res.exit_code == 0, (path, res.output)
+        flat = " ".join(res.output.split())
+        foreign = sorted(s for s in theirs if s in flat)
+        if lang == "fr":
+            foreign += [w for w in CLICK_ENGLISH if w in res.output]
+        if foreign or not _native(res.output, lang):
+            bad[" ".join(path) or "trictrac"] = foreign or ["(nothing of its own language)"]
+    assert bad == {}
+    fr = CliRunner().invoke(cli, ["db", "import", "--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
+    assert "Importer des fichiers de parties (.trn) dans DATABASE" in fr and "Exemples :" in fr
+    assert "trictrac db import club.db archive/*.trn --profile rigueur --json" in fr  # the commands as written
+    top = CliRunner().invoke(cli, ["--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
+    assert "Vérifier les parties écrites selon les règles" in top  # the short help of `check`
+
+
+def test_the_help_follows_lang_too() -> None:
+    res = CliRunner().invoke(cli, ["check", "--help", "--lang", "fr"], env=dict(CLEAN_ENV, LANG="en_GB.UTF-8"))
+    assert "Vérifier les parties écrites" in res.output and "Verify recorded" not in res.output
+    res = CliRunner().invoke(cli, ["check", "--help", "--lang", "en"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8"))
+    assert "Verify recorded games" in res.output and "Vérifier" not in res.output
