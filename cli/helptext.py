@@ -88,9 +88,22 @@ def _spoken(param: P) -> P:
     return twin
 
 
+class HelpFormatter(click.HelpFormatter):
+    """A heading in the language's typography (« Options : »)."""
+
+    def write_heading(self, heading: str) -> None:
+        self.write(f"{'':>{self.current_indent}}{gettext.gettext('{heading}:').format(heading=heading)}\n")
+
+
+class Context(click.Context):
+    formatter_class = HelpFormatter
+
+
 class Command(click.Command):
     """A command whose help, short help, epilog and parameters' help are said in the
     run's language (the source's English is the msgid)."""
+
+    context_class = Context
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         # Click makes it once, its help said in the language of that first run: keep

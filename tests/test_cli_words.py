@@ -327,6 +327,9 @@ def test_every_command_s_help_speaks_one_language(lang: str) -> None:
     assert "trictrac db import club.db archive/*.trn --profile rigueur --json" in fr  # the commands as written
     top = CliRunner().invoke(cli, ["--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
     assert "Vérifier les parties écrites selon les règles" in top  # the short help of `check`
+    assert "\nOptions :\n" in top and "\nCommandes :\n" in top  # the headings in French typography
+    en = CliRunner().invoke(cli, ["--help"], env=dict(CLEAN_ENV, LANG="en_GB.UTF-8")).output
+    assert "\nOptions:\n" in en and "\nCommands:\n" in en
 
 
 def test_the_help_follows_lang_too() -> None:
