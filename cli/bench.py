@@ -10,7 +10,7 @@ import click
 
 from ..bench import STEPS, Options, format_text, run_bench
 from ..notation.textio import atomic_write_text
-from .common import BadInput
+from .common import BadInput, cannot_write
 from .helptext import Command
 
 
@@ -155,5 +155,5 @@ def bench(
         try:
             atomic_write_text(json_file, text + "\n")
         except OSError as e:
-            raise BadInput(f"cannot write {json_file}: {e.strerror}") from None
+            raise cannot_write(e, json_file) from None
     click.echo(text if json_out else format_text(result))

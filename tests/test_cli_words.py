@@ -337,3 +337,95 @@ def test_the_help_follows_lang_too() -> None:
     assert "Vérifier les parties écrites" in res.output and "Verify recorded" not in res.output
     res = CliRunner().invoke(cli, ["check", "--help", "--lang", "en"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8"))
     assert "Verify recorded games" in res.output and "Vérifier" not in res.output
+
+
+def _calls(src: str, name: str) -> list[str]:
+    """The argument text of every ``raise name(...)`` of ``src``."""
+    out = []
+    for m in re.finditer(rf"raise {name}\(", src):
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(src[i], 0)
+            i += 1
+        out.append(src[m.end() : i - 1])
+    return out
+
+
+def test_every_refusal_of_the_file_reader_and_writer_has_its_words() -> None:
+    """Each ``OutputError`` and ``InputError`` that ``notation/textio.py`` raises names its
+    catalogue code, and the code has words in both languages; the system's reasons are
+    said by their errno (« écriture impossible : permission refusée »)."""
+    import errno
+
+    from trictrac.notation.textio import InputError, OutputError
+
+    src = (ROOT / "notation" / "textio.py").read_text("utf-8")
+    outputs = [c for c in _calls(src, "OutputError") if "cannot_write" not in c]
+    found = [re.search(r'code="([a-z-]+)"|, "([a-z-]+)", reason=', c) for c in outputs]
+    codes = {"cannot-write"} | {(m.group(1) or m.group(2)) if m else "" for m in found}
+    assert "" not in codes and len(codes) >= 6, codes
+    inputs = _calls(src, "InputError")
+    assert all(re.search(r'^\s*f?"[^"]*",\s*(?:"[a-z-]+"|why\[1\])', c) for c in inputs), inputs
+    in_codes = {m for c in inputs for m in re.findall(r'^\s*f?"[^"]*",\s*"([a-z-]+)"', c)}
+    in_codes |= set(re.findall(r'return (?:\(\s*)?f?"[^"]*",\s*"([a-z-]+)"', src))  # the text's refusals
+    assert {"missing", "directory", "cannot-read", "empty", "controls", "not-text"} <= in_codes
+    for lang in LANGS:
+        W = words(lang)
+        assert sorted(c for c in codes if not W.has(f"cli.output.{c}")) == [], lang
+        assert sorted(c for c in in_codes if not W.has(f"dbcli.input.{c}")) == [], lang
+    e = OutputError.cannot_write("site/x.html", PermissionError(errno.EACCES, "Permission denied"))
+    assert str(e) == e.say("en") == "site/x.html: cannot write: Permission denied"
+    assert e.say("fr") == "site/x.html : écriture impossible : permission refusée"
+    e = InputError(
+        "x.trn: cannot read: Is a directory", "cannot-read", "x.trn", reason="Is a directory", errno=errno.EISDIR
+    )
+    assert e.say("fr") == "x.trn : illisible : c'est un dossier" and e.why("en") == "cannot read: Is a directory"
+    odd = OutputError.cannot_write("x", OSError(errno.EXFULL, "Exchange full"))  # no words for it: the system's
+    assert odd.say("fr") == "x : écriture impossible : Exchange full"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_writing_commands_refusals_speak_one_language(tmp_path: Path, lang: str) -> None:
+    """board, annotate, fmt, selfplay, publish and record refuse in the user's language
+    (the locale: most of them have no ``--lang``): a bad position, an output that cannot
+    be written, a missing input, options that do not go together."""
+    env = dict(CLEAN_ENV, LANG={"fr": "fr_FR.UTF-8", "en": "en_GB.UTF-8"}[lang])
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    nowhere = tmp_path / "afile" / "sub"  # under a file: ENOTDIR
+    game = str(FINDINGS[0])
+    few = tmp_path / "few.txt"
+    few.write_text("Dupont\nMartin\n", encoding="utf-8")
+    bad = tmp_path / "bad.trn"
+    bad.write_text('[A "x"]\n1. A 6-5 zz\n', encoding="utf-8")
+    cases = {
+        "board bad position": ["board", "A{1:15} Bx", "-o", "-"],
+        "board cannot write": ["board", "A{1:15} B{1:15}", "-o", str(nowhere / "x.svg")],
+        "annotate cannot write": ["annotate", game, "-o", str(nowhere / "x.trn")],
+        "fmt missing, directory, bad token": ["fmt", str(tmp_path / "none.trn"), str(tmp_path), str(bad)],
+        "selfplay marques": ["selfplay", "-n", "1", "--kind", "a-tourner", "--marques", "4"],
+        "selfplay few players": ["selfplay", "-n", "1", "--players", str(few)],
+        "selfplay missing players": ["selfplay", "-n", "1", "--players", str(tmp_path / "none.txt")],
+        "selfplay inject": ["selfplay", "-n", "1", "--inject", "1"],
+        "selfplay kinds": ["selfplay", "-n", "1", "--inject", "1", "--kinds", "zz", "-o", str(tmp_path / "o.trn")],
+        "selfplay cannot write": ["selfplay", "-n", "1", "-o", str(nowhere / "o.trn")],
+        "publish nothing": ["publish", "-o", str(tmp_path / "site")],
+        "publish selection": ["publish", game, "--season", "2024", "-o", str(tmp_path / "site")],
+        "publish cannot write": ["publish", game, "-o", str(nowhere / "site")],
+        "record exists": ["record", game],
+        "record file or resume": ["record", str(tmp_path / "new.trn"), "--resume", game],
+    }
+    bad_out: dict[str, list[str]] = {}
+    for name, args in cases.items():
+        res = CliRunner().invoke(cli, args, env=env)
+        assert res.exit_code == 2, (name, res.output)
+        out = res.output
+        foreign = _foreign(out, lang) + ([w for w in CLICK_ENGLISH if w in out] if lang == "fr" else [])
+        if foreign or not _native(out, lang):
+            bad_out[name] = foreign or ["(nothing of its own language)"]
+    assert bad_out == {}
+    if lang == "fr":
+        res = CliRunner().invoke(cli, cases["board cannot write"], env=env)
+        assert "écriture impossible : un élément du chemin n'est pas un dossier" in res.output
+        res = CliRunner().invoke(cli, cases["fmt missing, directory, bad token"], env=env)
+        assert "none.trn : erreur : illisible : fichier introuvable" in res.output
+        assert "erreur: unknown-token: ni coup" in res.output and "3 fichiers (2 illisibles)" in res.output
