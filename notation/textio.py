@@ -92,7 +92,8 @@ class InputError(ValueError):
         W = words(lang)
         fields = dict(self.fields)
         if "reason" in fields:
-            fields["reason"] = said_os_reason(W, int(fields.pop("errno", 0) or 0), str(fields["reason"]))
+            errno_ = fields.pop("errno", 0)
+            fields["reason"] = said_os_reason(W, errno_ if isinstance(errno_, int) else 0, str(fields["reason"]))
         return W(f"dbcli.input.{self.code}", **fields)
 
 
