@@ -12,7 +12,16 @@ from ..replay.rules.profiles import Profile
 from ..replay.verifier.stats import CorpusStats, format_stats
 from ..replay.verifier.verify import verify
 from ..words import Words
-from .common import BadInput, echo_json, json_option, lang_option, profile_option, read_input, summary_line
+from .common import (
+    BadInput,
+    echo_json,
+    json_option,
+    lang_option,
+    os_refusal,
+    profile_option,
+    read_input,
+    summary_line,
+)
 from .helptext import Command
 
 
@@ -61,7 +70,7 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool, lang:
                         acc.add(parsed.record, index, report=report)
                     index += 1
         except OSError as e:
-            raise BadInput(f"cannot read {path}: {e.strerror}") from None
+            raise os_refusal(e) if e.filename else BadInput(f"{path}: {e.strerror or e}") from None
     data = acc.as_dict()
     data["files"] = len(files)
     if as_json:

@@ -386,7 +386,7 @@ def test_every_refusal_of_the_file_reader_and_writer_has_its_words() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_writing_commands_refusals_speak_one_language(tmp_path: Path, lang: str) -> None:
-    """board, annotate, fmt, selfplay, publish and record refuse in the user's language
+    """board, annotate, fmt, selfplay, publish, record and bench refuse in the user's language
     (the locale: most of them have no ``--lang``): a bad position, an output that cannot
     be written, a missing input, options that do not go together."""
     env = dict(CLEAN_ENV, LANG={"fr": "fr_FR.UTF-8", "en": "en_GB.UTF-8"}[lang])
@@ -413,6 +413,9 @@ def test_the_writing_commands_refusals_speak_one_language(tmp_path: Path, lang: 
         "publish cannot write": ["publish", game, "-o", str(nowhere / "site")],
         "record exists": ["record", game],
         "record file or resume": ["record", str(tmp_path / "new.trn"), "--resume", game],
+        "bench unknown step": ["bench", "--only", "check,zz"],
+        "bench sizes": ["bench", "--memory-sizes", "5,x"],
+        "bench missing": ["bench", str(tmp_path / "none.trn")],
     }
     bad_out: dict[str, list[str]] = {}
     for name, args in cases.items():
