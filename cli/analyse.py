@@ -17,7 +17,8 @@ from ..replay.rules.analyse import parse_roll, render_text
 from ..replay.rules.ledger import ScoreState
 from ..replay.rules.position import Position
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
-from .common import BadInput, echo_json, jobs_option, json_option, profile_option, read_input
+from .common import BadInput, command_words, echo_json, jobs_option, json_option, profile_option, read_input
+from .helptext import Command
 
 _JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
 
@@ -144,7 +145,7 @@ def read_records(file: str) -> list[Any]:
         records = [pr.record for pr in iter_records(fh, file=inp.name)]
     records = [r for r in records if r.headers or r.elements]
     if not records:
-        raise BadInput(f'{file}: no trictrac record found (a record starts with [Tag "value"] lines)')
+        raise BadInput(command_words()("cli.no_record", path=file))
     return records
 
 
@@ -211,7 +212,7 @@ def _ranked_text(result: dict[str, Any], shown: int = 5) -> str:
     return "\n".join(lines)
 
 
-@click.command("analyse")
+@click.command("analyse", cls=Command)
 @click.argument("position", required=False)
 @click.option("--roll", "roll", default=None, metavar="A-B", help="Analyse one roll only, e.g. 5-4 (default: all 21).")
 @click.option(

@@ -10,7 +10,8 @@ import click
 
 from ..bench import STEPS, Options, format_text, run_bench
 from ..notation.textio import atomic_write_text
-from .common import BadInput
+from .common import BadInput, cannot_write, command_words
+from .helptext import Command
 
 
 def _steps(value: str | None) -> tuple[str, ...]:
@@ -19,7 +20,8 @@ def _steps(value: str | None) -> tuple[str, ...]:
     names = tuple(s.strip() for s in value.split(",") if s.strip())
     unknown = [s for s in names if s not in STEPS]
     if unknown or not names:
-        raise BadInput(f"--only: unknown step {unknown[0] if unknown else value!r}; steps: {', '.join(STEPS)}")
+        step = repr(unknown[0] if unknown else value)
+        raise BadInput(command_words()("cli.bench.unknown_step", step=step, steps=", ".join(STEPS)))
     return names
 
 
@@ -27,13 +29,13 @@ def _sizes(value: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(x) for x in value.split(","))
     except ValueError:
-        raise BadInput(f"--memory-sizes: numbers of parties separated by commas, not {value!r}") from None
+        raise BadInput(command_words()("cli.bench.sizes", value=repr(value))) from None
     if not sizes or min(sizes) < 1:
-        raise BadInput("--memory-sizes: every size must be at least 1")
+        raise BadInput(command_words()("cli.bench.size_at_least_1"))
     return sizes
 
 
-@click.command("bench")
+@click.command("bench", cls=Command)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "-n",
@@ -131,7 +133,7 @@ def bench(
     Exit codes: 0 measured, 2 bad options or unreadable FILE.
     """
     if file is not None and not file.is_file():
-        raise BadInput(f"no such file: {file}")
+        raise BadInput(command_words()("dbcli.input.said", name=file, why=command_words()("dbcli.input.missing")))
     opt = Options(
         file=str(file) if file is not None else None,
         parties=parties,
@@ -154,5 +156,5 @@ def bench(
         try:
             atomic_write_text(json_file, text + "\n")
         except OSError as e:
-            raise BadInput(f"cannot write {json_file}: {e.strerror}") from None
+            raise cannot_write(e, json_file) from None
     click.echo(text if json_out else format_text(result))

@@ -7,10 +7,11 @@ import click
 from ..notation.position import parse_position
 from ..notation.textio import atomic_write_text, terminal_safe
 from ..publish.board import board_svg, svg_text
-from .common import BadInput
+from .common import BadInput, cannot_write, command_words
+from .helptext import Command
 
 
-@click.command("board")
+@click.command("board", cls=Command)
 @click.argument("position")
 @click.option(
     "-o",
@@ -40,10 +41,12 @@ def board(position: str, output: str, size: int, orientation: str, labels: bool)
     errors = [d for d in diags if d.severity == "error"]
     if spec is None or errors:
         d = errors[0] if errors else None
+        W = command_words()
         if d is None:
-            raise BadInput("unreadable position")
+            raise BadInput(W("cli.board.unreadable"))
         caret = " " * (d.span.col - 1) + "^" * max(1, d.span.end_col - d.span.col)
-        raise BadInput(terminal_safe(f"position, column {d.span.col}: {d.code}: {d.message}\n  {position}\n  {caret}"))
+        said = W("cli.board.fault", col=d.span.col, code=d.code, message=d.say(W.lang))
+        raise BadInput(terminal_safe(f"{said}\n  {position}\n  {caret}"))
     text = svg_text(board_svg(spec, size=size, orientation=orientation, labels=labels))
     if output == "-":
         click.echo(text, nl=False)
@@ -51,5 +54,5 @@ def board(position: str, output: str, size: int, orientation: str, labels: bool)
     try:
         atomic_write_text(output, text)
     except OSError as e:
-        raise BadInput(f"cannot write {output}: {e.strerror}") from None
+        raise cannot_write(e, output) from None
     click.echo(f"wrote {output}", err=True)

@@ -20,15 +20,19 @@ from ..words import Words
 from .common import (
     BadInput,
     batch_collector,
+    cannot_write,
+    command_words,
     echo_json,
     jobs_option,
     json_option,
     lang_option,
+    os_refusal,
     profile_option,
     read_input,
     summary_line,
     use_colour,
 )
+from .helptext import Command
 
 __all__ = ["check", "annotate", "replay"]
 
@@ -78,12 +82,12 @@ def _streamed(
                 yield from held
                 held.clear()
     except OSError as e:
-        raise BadInput(f"{path}: {e.strerror or e}") from None
+        raise os_refusal(e) if e.filename else BadInput(f"{path}: {e.strerror or e}") from None
     if not seen:
-        raise BadInput(f'{path}: no trictrac record found (a record starts with [Tag "value"] lines)')
+        raise BadInput(command_words()("cli.no_record", path=path))
 
 
-@click.command("check")
+@click.command("check", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @profile_option
 @json_option
@@ -208,7 +212,7 @@ def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
         click.echo(terminal_safe(lang("rep.note", file=path, note=note.say(lang))))
 
 
-@click.command("annotate")
+@click.command("annotate", cls=Command)
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option(
     "-o",
@@ -257,7 +261,7 @@ def annotate(file: str, output: str, explain: bool, lang: Words, analyse_play: b
                 annotated = annotate_review(annotated, analyse_record(pr.record, profile=profile), lang.lang)
             texts.append(write_record(annotated))
     if not texts:
-        raise BadInput(f"{file}: no game found")
+        raise BadInput(lang("cli.no_game", file=file))
     text = "\n".join(texts)
     if output == "-":
         click.echo(text, nl=False)
@@ -265,10 +269,10 @@ def annotate(file: str, output: str, explain: bool, lang: Words, analyse_play: b
         try:
             atomic_write_text(output, text)
         except OSError as e:
-            raise BadInput(f"{output}: {e.strerror or e}") from None
+            raise cannot_write(e, output) from None
 
 
-@click.command("replay")
+@click.command("replay", cls=Command)
 @click.argument("file", type=click.Path(allow_dash=True))
 @profile_option
 @json_option

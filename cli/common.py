@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..notation.textio import Input, InputError, open_input
+from ..notation.textio import Input, InputError, OutputError, open_input, said_os_reason
 from ..replay.rules.profiles import Profile, find_profile, profile_names
 from ..words import LANGS, Words, lang_from_env, words
 
@@ -39,6 +39,23 @@ def command_words() -> Words:
             return lang
         ctx = ctx.parent
     return words(lang_from_env())
+
+
+def cannot_write(e: OSError, output: str | os.PathLike[str] | None = None) -> BadInput:
+    """A write that failed, said in the command's words (``OUTPUT: écriture impossible :
+    permission refusée``; exit 2)."""
+    if not isinstance(e, OutputError):
+        e = OutputError.cannot_write(output if output is not None else (e.filename or "-"), e)
+    return BadInput(e.say(command_words().lang))
+
+
+def os_refusal(e: OSError) -> BadInput:
+    """A file the system refused (read or write), in the command's words: ``FILE: reason``."""
+    if isinstance(e, OutputError):
+        return cannot_write(e)
+    W = command_words()
+    why = said_os_reason(W, e.errno or 0, e.strerror or str(e))
+    return BadInput(W("dbcli.input.said", name=e.filename or "-", why=why) if e.filename else why)
 
 
 def _profile_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Profile | None:

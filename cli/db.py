@@ -38,9 +38,10 @@ from .common import (
     lang_option,
     profile_option,
 )
+from .helptext import Group
 
 
-@click.group("db")
+@click.group("db", cls=Group)
 def db() -> None:
     """The club's game database (a SQLite file, browsable with Datasette).
 

@@ -16,15 +16,35 @@ import click
 from ..notation.identity import add_game_id
 from ..notation.reader import format_diagnostic, iter_records, source_lines
 from ..notation.record import Coup, Diagnostic
-from ..notation.textio import Input, InputError, OutputError, atomic_write_text, open_file, open_input, terminal_safe
+from ..notation.textio import (
+    Input,
+    InputError,
+    OutputError,
+    atomic_write_text,
+    open_file,
+    open_input,
+    said_os_reason,
+    terminal_safe,
+)
 from ..notation.writer import write_record
-from .common import summary_line
+from ..words import Words
+from .common import lang_option, summary_line
+from .helptext import Command
 
 
-def _report(inp: Input, diags: list[Diagnostic]) -> None:
+def _report(inp: Input, diags: list[Diagnostic], lang: Words) -> None:
     lines = source_lines(inp.path, (d.span.line for d in diags)) if inp.path else {}
     for d in diags:
-        click.echo(terminal_safe(format_diagnostic(d, lines.get(d.span.line), inp.name)), err=True)
+        said = format_diagnostic(d, lines.get(d.span.line), inp.name)
+        if lang.lang != "en":  # the severity and the fault in the language, the source line as it is
+            head = f"{inp.name}:{d.span.line}:{d.span.col}: {lang(f'sev.{d.severity}')}: {d.code}: {d.say(lang.lang)}"
+            said = head + said[len(d.render(inp.name)) :]
+        click.echo(terminal_safe(said), err=True)
+
+
+def _refused(lang: Words, name: str, why: str) -> None:
+    """``FILE: error: reason`` on stderr, in the language."""
+    click.echo(terminal_safe(lang("cli.fmt.refused", name=name, why=why)), err=True)
 
 
 class _Digested:
@@ -73,7 +93,7 @@ def _same(inp: Input, text: str) -> bool:
         return fh.read(len(want) + 1) == want
 
 
-@click.command("fmt")
+@click.command("fmt", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=str))
 @click.option("--check", is_flag=True, help="Print nothing; exit 1 if a file is not in canonical form.")
 @click.option(
@@ -90,7 +110,8 @@ def _same(inp: Input, text: str) -> bool:
     help="Give each game that lacks one a GameId tag (from its Event, Date, Round and players), "
     "so that a later correction of those tags still replaces it in the club database.",
 )
-def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: bool) -> None:
+@lang_option
+def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: bool, lang: Words) -> None:
     """Print each record FILE in canonical form (one spelling per keyword).
     FILE '-' reads standard input.
 
@@ -113,30 +134,31 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: 
       trictrac fmt --write --add-id soiree-2024-03-15.trn
     """
     if check and write:
-        raise click.UsageError("--check and --write go separately")
+        raise click.UsageError(lang("cli.fmt.check_and_write"))
     errors = unreadable = 0
     not_canonical: list[str] = []
     games = coups = findings = 0
     first = True
     for name in files:
         if write and name == "-":
-            click.echo("-: error: --write rewrites files; standard input has none", err=True)
+            _refused(lang, "-", lang("cli.fmt.stdin_no_write"))
             errors += 1
             continue
         try:
             inp = open_input(name)
             text, diags, g, c = _canonical(inp, strict, add_id)
         except InputError as e:
-            click.echo(f"{terminal_safe(str(e)).replace(': ', ': error: ', 1)}", err=True)
+            _refused(lang, e.name or name, e.why(lang.lang))
             unreadable += 1
             continue
         except OSError as e:
-            click.echo(f"{terminal_safe(name)}: error: cannot read: {e.strerror or e}", err=True)
+            why = said_os_reason(lang, e.errno or 0, e.strerror or str(e))
+            _refused(lang, name, lang("dbcli.input.cannot-read", reason=why))
             unreadable += 1
             continue
         games, coups = games + g, coups + c
         if diags:
-            _report(inp, diags)
+            _report(inp, diags, lang)
         bad = [d for d in diags if d.severity == "error"]
         findings += len(bad)
         if bad:
@@ -147,20 +169,15 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: 
                 if write:
                     try:
                         atomic_write_text(name, text)
-                    except OutputError as e:  # names the file written (a link's target)
-                        click.echo(f"{terminal_safe(str(e)).replace(': ', ': error: ', 1)}", err=True)
+                    except OSError as e:  # an OutputError names the file written (a link's target)
+                        out = e if isinstance(e, OutputError) else OutputError.cannot_write(name, e)
+                        _refused(lang, out.output, out.why(lang.lang))
                         errors += 1
                         continue
-                    except OSError as e:
-                        click.echo(f"{terminal_safe(name)}: error: cannot write: {e.strerror or e}", err=True)
-                        errors += 1
-                        continue
-                    click.echo(f"{terminal_safe(name)}: rewritten in canonical form", err=True)
+                    click.echo(terminal_safe(lang("cli.fmt.rewritten", name=name)), err=True)
                 else:
                     not_canonical.append(name)
-                    click.echo(
-                        f"{terminal_safe(name)}: not in canonical form (run: trictrac fmt --write {name})", err=True
-                    )
+                    click.echo(terminal_safe(lang("cli.fmt.not_canonical", name=name)), err=True)
             continue
         if text:
             if sys.stdout.isatty():  # a record's control characters never reach a terminal raw
@@ -170,7 +187,7 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: 
     if not (check or write):
         sys.stdout.flush()
     if len(files) > 1:
-        click.echo(summary_line(len(files), games, coups, findings, unreadable=unreadable), err=True)
+        click.echo(summary_line(len(files), games, coups, findings, unreadable=unreadable, lang=lang), err=True)
     if errors or unreadable:
         sys.exit(2)
     if not_canonical:

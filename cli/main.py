@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from .helptext import Group
+
 #: command name -> (module of ``cli/``, attribute).  A command's module is imported only
 #: when that command runs (or ``--help`` lists them): ``trictrac check`` need not load
 #: lxml, sqlite-utils or prompt_toolkit, which would cost it a tenth of a second.
@@ -35,7 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     """A group whose commands are imported on first use (click's documented lazy-loading
     pattern: ``list_commands`` / ``get_command``)."""
 

@@ -11,7 +11,17 @@ import click
 
 from ..publish.i18n import LANGS
 from ..publish.site import PublishError, publish_files
-from .common import BadInput, echo_json, input_paths, json_option, name_option, profile_option, stdin_names
+from .common import (
+    BadInput,
+    command_words,
+    echo_json,
+    input_paths,
+    json_option,
+    name_option,
+    profile_option,
+    stdin_names,
+)
+from .helptext import Command
 from .standings import selection_of, selection_options
 
 
@@ -45,7 +55,8 @@ def _club_games(db_path: str, selection: Any, files: tuple[str, ...]) -> tuple[t
         return files, standings
     span = selection.describe()
     if not chosen:
-        raise BadInput(f"{db_path}: no game to publish{' (' + span + ')' if span else ''}")
+        W = command_words()
+        raise BadInput(W("cli.publish.no-game", path=db_path) + (f" ({selection.describe(W)})" if span else ""))
     tmp = tempfile.TemporaryDirectory(prefix="trictrac-publish-")
     click.get_current_context().call_on_close(tmp.cleanup)
     stem = Path(db_path).stem + (f"-{selection.season}" if selection.season else "")
@@ -81,7 +92,7 @@ def _as_their_files(tmp: Path, chosen: list[tuple[Any, ...]], default: str) -> l
     return out
 
 
-@click.command("publish")
+@click.command("publish", cls=Command)
 @click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option(
     "-o",
@@ -167,9 +178,9 @@ def publish(
     """
     selection = selection_of(season, date_from, date_to)
     if not selection.everything and (db_path is None or files):
-        raise BadInput("--season, --from and --to choose the games of --db CLUB.db: give it and no FILE")
+        raise BadInput(command_words()("cli.publish.selection-needs-db"))
     if db_path is None and not files:
-        raise BadInput("nothing to publish: give FILE… or --db CLUB.db")
+        raise BadInput(command_words()("cli.publish.nothing"))
     given = files
     files = input_paths(files)  # junk refused before anything is written (exit 2)
     names = stdin_names(given, files, stdin_name)  # standard input's name, not its temporary copy's
@@ -200,7 +211,7 @@ def publish(
         else:
             rep = publish_files(files, out_dir, profile=profile, **opts)
     except PublishError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(command_words().lang)) from None
     if as_json:
         echo_json(rep.as_dict())
     else:

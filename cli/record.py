@@ -23,7 +23,8 @@ import click
 from ..notation.textio import terminal_safe
 from ..replay.recorder.recording import RecordingError, RecordingSession, State, Step
 from ..words import Words, words
-from .common import BadInput, lang_option
+from .common import BadInput, lang_option, os_refusal
+from .helptext import Command
 
 #: the recorder's own words are the catalogue's ``rec.cli.*`` (``words/``); the rules'
 #: words come from the session (``replay.recorder.recording``: findings, claims, worth)
@@ -281,7 +282,7 @@ def _fit(line: str, width: int) -> str:
     return line[: cut if cut > 0 else width - 1] + "…"
 
 
-@click.command("record")
+@click.command("record", cls=Command)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=str))
 @click.option(
     "--resume",
@@ -357,13 +358,13 @@ def record(
     try:
         if resume:
             if file and os.path.abspath(file) != os.path.abspath(resume):
-                raise BadInput("give either FILE or --resume FILE")
+                raise BadInput(lang("cli.record.file_or_resume"))
             session = RecordingSession.resume(resume, lang=lang.lang)
             path = resume
         else:
             path = file or f"partie-{_dt.datetime.now():%Y%m%d-%H%M}.trn"
             if os.path.exists(path):
-                raise BadInput(f"{path} exists; continue it with --resume {path}")
+                raise BadInput(lang("cli.record.exists", path=path))
             given: dict[str, str | None] = {"A": a, "B": b, "Event": event, "Partie": partie}
             if ask if ask is not None else sys.stdin.isatty():
                 given = ask_headers(
@@ -390,7 +391,7 @@ def record(
     except (RecordingError, GameFlowError, ValueError) as err:
         raise BadInput(str(err)) from None
     except OSError as err:
-        raise BadInput(f"{err.filename}: {err.strerror}") from None
+        raise os_refusal(err) from None
     click.echo(wrap(f"{path} — {lang('rec.cli.help')}", max(60, shutil.get_terminal_size((80, 24)).columns)), err=True)
     try:
         run(session)

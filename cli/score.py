@@ -23,12 +23,13 @@ from ..replay.rules.partie import (
 )
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
 from .common import BadInput, echo_json, json_option, profile_option, read_input
+from .helptext import Group
 
 _EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")
 _HOLES = re.compile(r"\s*([ABab])\s*=\s*(\d+)\s*\Z")
 
 
-@click.group("score")
+@click.group("score", cls=Group)
 def score() -> None:
     """The score keeper's calculator: points and holes, a marqué's value, a whole partie.
 

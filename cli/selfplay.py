@@ -19,10 +19,11 @@ from ..replay.generate.inject import INJECT_KINDS, InjectError, inject
 from ..replay.generate.selfplay import MULTI
 from ..replay.generate.selfplay import selfplay as generate
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
-from .common import BadInput, profile_option, progress
+from .common import BadInput, cannot_write, command_words, os_refusal, profile_option, progress
+from .helptext import Command
 
 
-@click.command("selfplay")
+@click.command("selfplay", cls=Command)
 @click.option("-n", "n", type=click.IntRange(0, None), default=10, show_default=True, help="Number of parties.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same file.")
 @click.option(
@@ -154,11 +155,11 @@ def selfplay(
     """
     prof = profile or DEFAULT_PROFILE
     if marques is not None and kind in MULTI and marques % (3 if kind == "a-tourner" else 2):
-        raise BadInput(f"a partie {kind} needs a number of marqués divisible by {3 if kind == 'a-tourner' else 2}")
+        raise BadInput(command_words()("cli.selfplay.marques", kind=kind, by=3 if kind == "a-tourner" else 2))
     bots = None
     if bot != "heuristic" or against not in (None, "heuristic"):  # issue 29
         if kind in MULTI:
-            raise BadInput(f"--bot and --against play parties of two; not {kind}")
+            raise BadInput(command_words()("cli.selfplay.bots_of_two", kind=kind))
         from ..analysis.player import make_bot
 
         bots = {"A": make_bot(bot), "B": make_bot(against or bot)}
@@ -167,9 +168,11 @@ def selfplay(
         kind_list = [k.strip() for k in kinds.split(",") if k.strip()]
         bad = [k for k in kind_list if k not in INJECT_KINDS]
         if bad:
-            raise BadInput(f"unknown kind of mistake {bad[0]!r}; known: {', '.join(INJECT_KINDS)}")
+            raise BadInput(
+                command_words()("cli.selfplay.unknown_kind", kind=repr(bad[0]), known=", ".join(INJECT_KINDS))
+            )
     if inject_k and output is None and truth is None:
-        raise BadInput("--inject needs -o FILE (or --truth FILE) to write the injected mistakes")
+        raise BadInput(command_words()("cli.selfplay.inject_needs_output"))
     names = _read_players(players_file) if players_file else None
     truth_rows: list[dict[str, object]] = []
     out: TextIO
@@ -177,7 +180,7 @@ def selfplay(
     try:
         out = stack.enter_context(atomic_writer(output)) if output else sys.stdout
     except OSError as e:
-        raise BadInput(f"cannot write {output}: {e.strerror}") from None
+        raise cannot_write(e, output) from None
     with stack:
         bar = stack.enter_context(progress(n if output else 0, "selfplay"))  # on a terminal only
         rng = random.Random(f"inject:{seed}")
@@ -203,7 +206,7 @@ def selfplay(
         try:
             atomic_write_text(path, json.dumps(truth_rows, ensure_ascii=False, indent=1) + "\n")
         except OSError as e:
-            raise BadInput(f"cannot write {path}: {e.strerror}") from None
+            raise cannot_write(e, path) from None
         if output:
             click.echo(f"{n} games -> {output}; injected mistakes -> {path}", err=True)
 
@@ -212,13 +215,15 @@ def _read_players(path: Path) -> list[str]:
     """The names of a --players file: one a line, blank lines and ``#`` lines skipped."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    except OSError as e:
+        raise os_refusal(e) from None
+    except UnicodeDecodeError as e:
+        raise BadInput(command_words()("dbcli.input.said", name=path, why=e)) from None
     names = list(
         dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
     )
     if len(names) < 4:
-        raise BadInput(f"{path}: {len(names)} player names; --players needs at least 4 (a partie à quatre)")
+        raise BadInput(command_words().n("cli.selfplay.few_players", len(names), path=path))
     return names
 
 

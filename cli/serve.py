@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import click
 
-from .common import BadInput
+from .common import BadInput, command_words
+from .helptext import Command
 
 
-@click.command("serve")
+@click.command("serve", cls=Command)
 @click.argument("database", type=click.Path(dir_okay=False))
 @click.option(
     "--host", default="127.0.0.1", show_default=True, help="Address to listen on (beyond this machine: a password)."
@@ -45,7 +46,7 @@ def serve(
         from ..serve.app import ServeConfig, create_app, run_server
         from ..serve.security import is_loopback
     except ImportError as err:  # the extra is not installed
-        raise BadInput(f"trictrac serve needs its extra: pip install -e '.[serve]' ({err.name} missing)") from None
+        raise BadInput(command_words()("cli.serve.needs_extra", name=err.name)) from None
     if not is_loopback(host) and not password:
         password = click.prompt("Club password", hide_input=True, confirmation_prompt=True)
     try:

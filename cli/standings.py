@@ -13,6 +13,7 @@ import click
 
 from ..words import Words
 from .common import BadInput, command_words, echo_json, json_option, lang_option
+from .helptext import Command
 
 if TYPE_CHECKING:  # the club modules load sqlite-utils: imported when a command runs
     from ..club.standings import GameSelection
@@ -51,7 +52,7 @@ def read_selection(database: str, selection: GameSelection, read: Callable[[Any]
     return read_query(database, checked)
 
 
-@click.command("standings")
+@click.command("standings", cls=Command)
 @click.argument("database", type=click.Path(dir_okay=False))
 @selection_options
 @json_option

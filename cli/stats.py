@@ -12,10 +12,20 @@ from ..replay.rules.profiles import Profile
 from ..replay.verifier.stats import CorpusStats, format_stats
 from ..replay.verifier.verify import verify
 from ..words import Words
-from .common import BadInput, echo_json, json_option, lang_option, profile_option, read_input, summary_line
+from .common import (
+    BadInput,
+    echo_json,
+    json_option,
+    lang_option,
+    os_refusal,
+    profile_option,
+    read_input,
+    summary_line,
+)
+from .helptext import Command
 
 
-@click.command("stats")
+@click.command("stats", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, path_type=Path))
 @profile_option
 @json_option
@@ -60,7 +70,7 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool, lang:
                         acc.add(parsed.record, index, report=report)
                     index += 1
         except OSError as e:
-            raise BadInput(f"cannot read {path}: {e.strerror}") from None
+            raise os_refusal(e) if e.filename else BadInput(f"{path}: {e.strerror or e}") from None
     data = acc.as_dict()
     data["files"] = len(files)
     if as_json:

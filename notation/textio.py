@@ -80,8 +80,28 @@ class InputError(ValueError):
             return str(self)
         from ..words import words
 
+        return words(lang)("dbcli.input.said", name=self.name, why=self.why(lang))
+
+    def why(self, lang: str = "en") -> str:
+        """The reason alone, in ``lang`` (the catalogue's, else the English)."""
+        if lang == "en" or self.code is None:
+            msg = str(self)
+            return msg[len(self.name) + 2 :] if self.name and msg.startswith(self.name + ": ") else msg
+        from ..words import words
+
         W = words(lang)
-        return W("dbcli.input.said", name=self.name, why=W(f"dbcli.input.{self.code}", **self.fields))
+        fields = dict(self.fields)
+        if "reason" in fields:
+            errno_ = fields.pop("errno", 0)
+            fields["reason"] = said_os_reason(W, errno_ if isinstance(errno_, int) else 0, str(fields["reason"]))
+        return W(f"dbcli.input.{self.code}", **fields)
+
+
+def said_os_reason(W: Any, errno_: int, english: str) -> str:
+    """An operating system's reason (``e.strerror``, English) in ``W``'s language: the
+    catalogue's ``cli.oserror.<ENOENT…>``, else the system's own words."""
+    name = errno.errorcode.get(errno_) if errno_ else None
+    return str(W.get(f"cli.oserror.{name}", english)) if name else english
 
 
 @dataclass(frozen=True)
@@ -232,13 +252,18 @@ class _Recoded(io.RawIOBase):
 _STRAY = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, as surrogateescape gives them
 
 
-def _refusal(head: bytes) -> str | None:
-    """Why ``head`` (the start of a file, BOM removed) is not text, or None."""
+def _refusal(head: bytes) -> tuple[str, str, dict[str, object]] | None:
+    """Why ``head`` (the start of a file, BOM removed) is not text (the English, its
+    code and fields for the catalogue), or None."""
     if not head.strip():
-        return "empty file (no record in it)"
+        return "empty file (no record in it)", "empty", {}
     controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     if controls > max(8, len(head) // 50):
-        return f"binary file ({controls} control bytes in the first {len(head)} bytes), not a record"
+        return (
+            f"binary file ({controls} control bytes in the first {len(head)} bytes), not a record",
+            "controls",
+            {"controls": controls, "size": len(head)},
+        )
     dec = codecs.getincrementaldecoder("utf-8")()
     try:
         dec.decode(head, final=False)
@@ -248,7 +273,7 @@ def _refusal(head: bytes) -> str | None:
         # read game by game, the game holding them as Latin-1 (issue 27 row 11)
         stray = len(_STRAY.findall(head.decode("utf-8", "surrogateescape")))
         if high * 4 > len(head) and stray * 50 > high:  # legacy 8-bit text has a few accented letters, not this
-            return f"invalid UTF-8 (byte {e.start}) and not Latin-1 text either"
+            return f"invalid UTF-8 (byte {e.start}) and not Latin-1 text either", "not-text", {"byte": e.start}
     return None
 
 
@@ -259,7 +284,7 @@ def _check(name: str, head: bytes, nul: bool) -> None:
         )
     why = _refusal(head)
     if why:
-        raise InputError(f"{name}: {why}")
+        raise InputError(f"{name}: {why[0]}", why[1], name, **why[2])
 
 
 def _bom_of(head: bytes) -> tuple[bytes, str, str] | None:
@@ -355,7 +380,13 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
                     break
                 nul = b"\0" in chunk
     except OSError as e:
-        raise InputError(f"{name}: cannot read: {e.strerror or e}") from None
+        raise InputError(
+            f"{name}: cannot read: {e.strerror or e}",
+            "cannot-read",
+            name,
+            reason=e.strerror or str(e),
+            errno=e.errno or 0,
+        ) from None
     _check(name, head, nul)
     if _cr_only(head):
         path = os.fspath(p)
@@ -367,13 +398,42 @@ class OutputError(OSError):
     """An output that could not be written: ``str(e)`` is ``"OUTPUT: reason"`` (it names
     the file written, never the input; the CLI exits 2 and nothing is left half-written)."""
 
-    def __init__(self, output: str | os.PathLike[str], reason: str, errno_: int = 0) -> None:
-        super().__init__(errno_, reason)
+    def __init__(
+        self, output: str | os.PathLike[str], message: str, errno_: int = 0, code: str | None = None, **fields: object
+    ) -> None:
+        super().__init__(errno_, message)
         self.output = os.fspath(output)
         self.filename = self.output
+        self.code, self.fields = code, fields
 
     def __str__(self) -> str:
         return f"{self.output}: {self.strerror}"
+
+    def say(self, lang: str = "en") -> str:
+        """``OUTPUT: reason`` in ``lang``: the catalogue's ``cli.output.<code>`` (the
+        operating system's reason said by its errno), the English when it has no code."""
+        if lang == "en" or self.code is None:
+            return str(self)
+        from ..words import words
+
+        return words(lang)("cli.output.said", output=self.output, why=self.why(lang))
+
+    def why(self, lang: str = "en") -> str:
+        """The reason alone, in ``lang`` (the catalogue's, else the English)."""
+        if lang == "en" or self.code is None:
+            return str(self.strerror)
+        from ..words import words
+
+        W = words(lang)
+        fields = dict(self.fields)
+        if "reason" in fields:
+            fields["reason"] = said_os_reason(W, self.errno or 0, str(fields["reason"]))
+        return W(f"cli.output.{self.code}", **fields)
+
+    @classmethod
+    def cannot_write(cls, output: str | os.PathLike[str], e: OSError) -> OutputError:
+        """``OUTPUT: cannot write: <the system's reason>``."""
+        return cls(output, f"cannot write: {_reason(e)}", e.errno or 0, "cannot-write", reason=_reason(e))
 
 
 def _reason(e: OSError) -> str:
@@ -466,7 +526,7 @@ def _replacing(path: str | os.PathLike[str], mode: str, encoding: str | None = N
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
     except OSError as e:
-        raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
+        raise OutputError.cannot_write(named, e) from None
     try:
         with os.fdopen(fd, mode, encoding=encoding, newline="" if encoding else None) as handle:
             yield handle
@@ -480,7 +540,7 @@ def _replacing(path: str | os.PathLike[str], mode: str, encoding: str | None = N
         except FileNotFoundError:
             pass
         if isinstance(e, OSError) and not isinstance(e, OutputError):
-            raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
+            raise OutputError.cannot_write(named, e) from None
         raise
 
 
@@ -511,12 +571,12 @@ def write_inside(root: str | os.PathLike[str], relative: str, text: str) -> Path
     base = Path(root)
     rel = Path(relative)
     if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-        raise OutputError(base / rel, "not a path inside the output")
+        raise OutputError(base / rel, "not a path inside the output", code="outside")
     at = base
     for part in rel.parts:
         at = at / part
         if at.is_symlink():
-            raise OutputError(at, "a symbolic link: nothing is written through it")
+            raise OutputError(at, "a symbolic link: nothing is written through it", code="symlink")
     at.parent.mkdir(parents=True, exist_ok=True)
     tmp = at.with_name(f".{at.name}.{os.getpid()}.tmp")
     _write_new(tmp, text.encode("utf-8"), at)
@@ -524,7 +584,7 @@ def write_inside(root: str | os.PathLike[str], relative: str, text: str) -> Path
         os.replace(tmp, at)
     except OSError as e:
         os.unlink(tmp)
-        raise OutputError(at, f"cannot write: {_reason(e)}", e.errno or 0) from None
+        raise OutputError.cannot_write(at, e) from None
     return at
 
 
@@ -535,7 +595,7 @@ def _write_new(path: Path, data: bytes, named: Path, *, sync: bool = True) -> No
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as e:
-        raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
+        raise OutputError.cannot_write(named, e) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -548,7 +608,7 @@ def _write_new(path: Path, data: bytes, named: Path, *, sync: bool = True) -> No
             os.unlink(path)
         except FileNotFoundError:
             pass
-        raise OutputError(named, f"cannot write: {_reason(e)}", e.errno or 0) from None
+        raise OutputError.cannot_write(named, e) from None
 
 
 class OutputTree:
@@ -565,7 +625,7 @@ class OutputTree:
         path it will have once in place is returned."""
         rel = Path(relative)
         if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.as_posix() in self.written:
-            raise OutputError(self.final / rel, "not a new path inside the output")
+            raise OutputError(self.final / rel, "not a new path inside the output", code="not-new")
         parent = rel.parent.as_posix()
         if parent != "." and parent not in self._dirs:
             d = self.build
@@ -577,7 +637,7 @@ class OutputTree:
                 except FileExistsError:
                     pass
                 except OSError as e:
-                    raise OutputError(self.final / rel.parent, f"cannot write: {_reason(e)}", e.errno or 0) from None
+                    raise OutputError.cannot_write(self.final / rel.parent, e) from None
             self._dirs.add(parent)
         _write_new(self.build / rel, text.encode("utf-8"), self.final / rel, sync=False)
         self.written.append(rel.as_posix())
@@ -612,13 +672,17 @@ def output_tree(out_dir: str | os.PathLike[str], *, ours: Callable[[str], bool] 
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise OutputError(out_dir, f"cannot create its folder: {_reason(e)}", e.errno or 0) from None
+        raise OutputError(
+            out_dir, f"cannot create its folder: {_reason(e)}", e.errno or 0, "cannot-create-folder", reason=_reason(e)
+        ) from None
     sweep_stale(parent, final.name)
     try:
         build = Path(tempfile.mkdtemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".build", dir=parent))
         os.chmod(build, _folder_mode())
     except OSError as e:
-        raise OutputError(out_dir, f"cannot build beside it: {_reason(e)}", e.errno or 0) from None
+        raise OutputError(
+            out_dir, f"cannot build beside it: {_reason(e)}", e.errno or 0, "cannot-build-beside", reason=_reason(e)
+        ) from None
     tree = OutputTree(final, build)
     try:
         yield tree
@@ -630,7 +694,7 @@ def output_tree(out_dir: str | os.PathLike[str], *, ours: Callable[[str], bool] 
     except BaseException as e:
         shutil.rmtree(build, ignore_errors=True)
         if isinstance(e, OSError) and not isinstance(e, OutputError):
-            raise OutputError(out_dir, f"cannot write: {_reason(e)}", e.errno or 0) from None
+            raise OutputError.cannot_write(out_dir, e) from None
         raise
 
 
@@ -661,7 +725,7 @@ def _swap(build: Path, final: Path) -> None:
         os.rename(build, final)
         return
     if not final.is_dir() or final.is_symlink():
-        raise OutputError(final, "exists and is not a folder")
+        raise OutputError(final, "exists and is not a folder", code="not-a-folder")
     if _exchange(build, final):
         shutil.rmtree(build, ignore_errors=True)  # build now holds the old tree
         return

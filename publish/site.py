@@ -39,7 +39,21 @@ __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
 class PublishError(ValueError):
     """API misuse (e.g. the output path is a file), or an output that could not be
-    written (the message names it; the old site is left as it was)."""
+    written (the message names it; the old site is left as it was).  ``str(e)`` is the
+    English; :meth:`say` words it in French or English from ``code`` and ``fields``
+    (the catalogue's ``cli.publish.<code>``; an ``OutputError`` field said in the same language)."""
+
+    def __init__(self, message: str, code: str | None = None, **fields: object) -> None:
+        super().__init__(message)
+        self.code, self.fields = code, fields
+
+    def say(self, lang: str = "en") -> str:
+        if lang == "en" or self.code is None:
+            return str(self)
+        from ..words import words
+
+        said = {k: v.say(lang) if isinstance(v, OutputError) else v for k, v in self.fields.items()}
+        return words(lang)(f"cli.publish.{self.code}", **said)
 
 
 _OURS = re.compile(r"\d{4}-[a-z0-9-]*\.html|index\.html|standings\.html|feuilles\.html|joueurs").fullmatch
@@ -286,13 +300,15 @@ def publish_files(
     L = labels(lang)
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
-        raise PublishError(f"{out} exists and is not a directory")
+        raise PublishError(f"{out} exists and is not a directory", "not-a-directory", out=str(out))
     rep = PublishReport(out)
     t0 = time.perf_counter()
     try:
         with output_tree(out, ours=_ours) as tree:
             _build_site(tree, paths, rep, profile, on_game, L, club, title, standings_href, standings, names, analyse)
     except OutputError as e:
-        raise PublishError(f"{e}; nothing published (the old site is left as it was)") from None
+        raise PublishError(
+            f"{e}; nothing published (the old site is left as it was)", "nothing-published", why=e
+        ) from None
     rep.seconds = time.perf_counter() - t0
     return rep

@@ -144,7 +144,7 @@ class LiveGame:
             try:
                 st = s.peek(roll, play, lang)  # the worth lines in the viewer's language
             except RecordingError as err:
-                return {"stage": "error", "message": str(err)}
+                return {"stage": "error", "message": err.say(lang)}  # the viewer's language
             if st is None:  # nothing left to choose: the coup is whole
                 return {"stage": "commit"}
             moves: tuple[tuple[int, int], ...] = ()
@@ -216,7 +216,7 @@ class LiveGame:
         except RecordingError as err:
             if self.written == n and s.state.stage in ("play", "marks"):
                 s.undo()
-            return Outcome("error", n, message=str(err))
+            return Outcome("error", n, message=err.say(lang))
         self.acks[seq] = key
         self.version += 1
         self.news = self._news(seen)
@@ -289,7 +289,7 @@ class LiveGame:
             try:
                 self.session.add_to_last_coup(marks)
             except RecordingError as err:
-                return Outcome("error", n, message=str(err))
+                return Outcome("error", n, message=err.say(lang))
             self.claimed.add((seq, marks))
             self.version += 1
             self.news = self._news(seen, ("claimed", n, marks))
@@ -320,7 +320,7 @@ class LiveGame:
             try:
                 self.session.comment(text)
             except RecordingError as err:
-                return Outcome("error", n, message=str(err))
+                return Outcome("error", n, message=err.say(lang))
             self.version += 1
             self.news = (("comment",),)
             return Outcome("ok", n, messages=tuple(self.said(lang)))

@@ -69,6 +69,8 @@ def sentences(lang: str, least: int = 3) -> frozenset[str]:
     other language's never says."""
     other = next(x for x in LANGS if x != lang)
     theirs = " \x00 ".join(t for m in load(other) if m.id for t in _texts(m))
+    # the kinds' names a help lists (``stay-after-leave``) are names, not the language's words
+    theirs = re.sub(r"\b[a-z0-9]+(?:-[a-z0-9]+){2,}\b", " ", theirs)
     return frozenset(r for m in load(lang) if m.id for t in _texts(m) for r in _runs(t, least) if r not in theirs)
 
 
@@ -268,3 +270,165 @@ def test_click_s_own_words_follow_the_language_and_leave_no_state_behind(how: st
     assert "Commande inconnue : 'chek'. Vouliez-vous dire 'check' ?" in res.output
     res = CliRunner().invoke(cli, ["check", "--nope"], env=CLEAN_ENV)  # no language named: Click's English
     assert "Error: No such option '--nope'." in res.output and "Try 'cli check --help' for help." in res.output
+
+
+def _command_paths() -> list[list[str]]:
+    """Every command of the tree, as the words that name it (``[]`` the root)."""
+    from trictrac.cli.helptext import help_texts
+
+    return sorted({tuple(path.split()[1:]) for path, _msgid in help_texts(cli)})  # type: ignore[misc]
+
+
+def test_every_help_text_is_in_both_catalogues() -> None:
+    """Each help text of the command tree (docstrings cut in paragraphs, options'
+    help, epilogs: what :class:`trictrac.cli.helptext.Command` looks up) has its French,
+    and its English is itself: the coverage test of the help."""
+    from trictrac.cli.helptext import Command, help_texts
+
+    texts = list(help_texts(cli))
+    assert len(texts) >= 150 and len({p for p, _ in texts}) >= 25
+    fr, en = words("fr"), words("en")
+    assert sorted({f"{p}: {m!r}" for p, m in texts if not fr.has(m)}) == []
+    assert sorted({f"{p}: {m!r}" for p, m in texts if en.get(m, "") != m}) == []
+    assert sorted({f"{p}: {m!r}" for p, m in texts if fr(m) == m and len(m.split()) > 2}) == []
+    # every command shows its help through the class that says it in the language
+    groups = [cli]
+    while groups:
+        group = groups.pop()
+        for sub in group.commands.values():  # type: ignore[attr-defined]
+            assert isinstance(sub, Command), sub.name
+            if hasattr(sub, "commands"):
+                groups.append(sub)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_command_s_help_speaks_one_language(lang: str) -> None:
+    """``--help`` of every command under a French locale holds no English sentence of the
+    catalogue (the help texts' English is in it), under an English one no French; Click's
+    headings follow, and the help is its own language's."""
+    env = dict(CLEAN_ENV, LANG={"fr": "fr_FR.UTF-8", "en": "en_GB.UTF-8"}[lang])
+    other = next(x for x in LANGS if x != lang)
+    theirs = {" ".join(s.split()) for s in sentences(other)}
+    bad: dict[str, list[str]] = {}
+    paths = _command_paths()
+    assert len(paths) >= 25
+    for path in paths:
+        res = CliRunner().invoke(cli, [*path, "--help"], env=env)
+        assert res.exit_code == 0, (path, res.output)
+        flat = " ".join(res.output.split())
+        foreign = sorted(s for s in theirs if s in flat)
+        if lang == "fr":
+            foreign += [w for w in CLICK_ENGLISH if w in res.output]
+        if foreign or not _native(res.output, lang):
+            bad[" ".join(path) or "trictrac"] = foreign or ["(nothing of its own language)"]
+    assert bad == {}
+    fr = CliRunner().invoke(cli, ["db", "import", "--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
+    assert "Importer des fichiers de parties (.trn) dans DATABASE" in fr and "Exemples :" in fr
+    assert "trictrac db import club.db archive/*.trn --profile rigueur --json" in fr  # the commands as written
+    top = CliRunner().invoke(cli, ["--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
+    assert "Vérifier les parties écrites selon les règles" in top  # the short help of `check`
+    assert "\nOptions :\n" in top and "\nCommandes :\n" in top  # the headings in French typography
+    en = CliRunner().invoke(cli, ["--help"], env=dict(CLEAN_ENV, LANG="en_GB.UTF-8")).output
+    assert "\nOptions:\n" in en and "\nCommands:\n" in en
+
+
+def test_the_help_follows_lang_too() -> None:
+    res = CliRunner().invoke(cli, ["check", "--help", "--lang", "fr"], env=dict(CLEAN_ENV, LANG="en_GB.UTF-8"))
+    assert "Vérifier les parties écrites" in res.output and "Verify recorded" not in res.output
+    res = CliRunner().invoke(cli, ["check", "--help", "--lang", "en"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8"))
+    assert "Verify recorded games" in res.output and "Vérifier" not in res.output
+
+
+def _calls(src: str, name: str) -> list[str]:
+    """The argument text of every ``raise name(...)`` of ``src``."""
+    out = []
+    for m in re.finditer(rf"raise {name}\(", src):
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(src[i], 0)
+            i += 1
+        out.append(src[m.end() : i - 1])
+    return out
+
+
+def test_every_refusal_of_the_file_reader_and_writer_has_its_words() -> None:
+    """Each ``OutputError`` and ``InputError`` that ``notation/textio.py`` raises names its
+    catalogue code, and the code has words in both languages; the system's reasons are
+    said by their errno (« écriture impossible : permission refusée »)."""
+    import errno
+
+    from trictrac.notation.textio import InputError, OutputError
+
+    src = (ROOT / "notation" / "textio.py").read_text("utf-8")
+    outputs = [c for c in _calls(src, "OutputError") if "cannot_write" not in c]
+    found = [re.search(r'code="([a-z-]+)"|, "([a-z-]+)", reason=', c) for c in outputs]
+    codes = {"cannot-write"} | {(m.group(1) or m.group(2)) if m else "" for m in found}
+    assert "" not in codes and len(codes) >= 6, codes
+    inputs = _calls(src, "InputError")
+    assert all(re.search(r'^\s*f?"[^"]*",\s*(?:"[a-z-]+"|why\[1\])', c) for c in inputs), inputs
+    in_codes = {m for c in inputs for m in re.findall(r'^\s*f?"[^"]*",\s*"([a-z-]+)"', c)}
+    in_codes |= set(re.findall(r'return (?:\(\s*)?f?"[^"]*",\s*"([a-z-]+)"', src))  # the text's refusals
+    assert {"missing", "directory", "cannot-read", "empty", "controls", "not-text"} <= in_codes
+    for lang in LANGS:
+        W = words(lang)
+        assert sorted(c for c in codes if not W.has(f"cli.output.{c}")) == [], lang
+        assert sorted(c for c in in_codes if not W.has(f"dbcli.input.{c}")) == [], lang
+    e = OutputError.cannot_write("site/x.html", PermissionError(errno.EACCES, "Permission denied"))
+    assert str(e) == e.say("en") == "site/x.html: cannot write: Permission denied"
+    assert e.say("fr") == "site/x.html : écriture impossible : permission refusée"
+    e = InputError(
+        "x.trn: cannot read: Is a directory", "cannot-read", "x.trn", reason="Is a directory", errno=errno.EISDIR
+    )
+    assert e.say("fr") == "x.trn : illisible : c'est un dossier" and e.why("en") == "cannot read: Is a directory"
+    odd = OutputError.cannot_write("x", OSError(errno.EXFULL, "Exchange full"))  # no words for it: the system's
+    assert odd.say("fr") == "x : écriture impossible : Exchange full"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_writing_commands_refusals_speak_one_language(tmp_path: Path, lang: str) -> None:
+    """board, annotate, fmt, selfplay, publish, record and bench refuse in the user's language
+    (the locale: most of them have no ``--lang``): a bad position, an output that cannot
+    be written, a missing input, options that do not go together."""
+    env = dict(CLEAN_ENV, LANG={"fr": "fr_FR.UTF-8", "en": "en_GB.UTF-8"}[lang])
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    nowhere = tmp_path / "afile" / "sub"  # under a file: ENOTDIR
+    game = str(FINDINGS[0])
+    few = tmp_path / "few.txt"
+    few.write_text("Dupont\nMartin\n", encoding="utf-8")
+    bad = tmp_path / "bad.trn"
+    bad.write_text('[A "x"]\n1. A 6-5 zz\n', encoding="utf-8")
+    cases = {
+        "board bad position": ["board", "A{1:15} Bx", "-o", "-"],
+        "board cannot write": ["board", "A{1:15} B{1:15}", "-o", str(nowhere / "x.svg")],
+        "annotate cannot write": ["annotate", game, "-o", str(nowhere / "x.trn")],
+        "fmt missing, directory, bad token": ["fmt", str(tmp_path / "none.trn"), str(tmp_path), str(bad)],
+        "selfplay marques": ["selfplay", "-n", "1", "--kind", "a-tourner", "--marques", "4"],
+        "selfplay few players": ["selfplay", "-n", "1", "--players", str(few)],
+        "selfplay missing players": ["selfplay", "-n", "1", "--players", str(tmp_path / "none.txt")],
+        "selfplay inject": ["selfplay", "-n", "1", "--inject", "1"],
+        "selfplay kinds": ["selfplay", "-n", "1", "--inject", "1", "--kinds", "zz", "-o", str(tmp_path / "o.trn")],
+        "selfplay cannot write": ["selfplay", "-n", "1", "-o", str(nowhere / "o.trn")],
+        "publish nothing": ["publish", "-o", str(tmp_path / "site")],
+        "publish selection": ["publish", game, "--season", "2024", "-o", str(tmp_path / "site")],
+        "publish cannot write": ["publish", game, "-o", str(nowhere / "site")],
+        "record exists": ["record", game],
+        "record file or resume": ["record", str(tmp_path / "new.trn"), "--resume", game],
+        "bench unknown step": ["bench", "--only", "check,zz"],
+        "bench sizes": ["bench", "--memory-sizes", "5,x"],
+        "bench missing": ["bench", str(tmp_path / "none.trn")],
+    }
+    bad_out: dict[str, list[str]] = {}
+    for name, args in cases.items():
+        res = CliRunner().invoke(cli, args, env=env)
+        assert res.exit_code == 2, (name, res.output)
+        out = res.output
+        foreign = _foreign(out, lang) + ([w for w in CLICK_ENGLISH if w in out] if lang == "fr" else [])
+        if foreign or not _native(out, lang):
+            bad_out[name] = foreign or ["(nothing of its own language)"]
+    assert bad_out == {}
+    if lang == "fr":
+        res = CliRunner().invoke(cli, cases["board cannot write"], env=env)
+        assert "écriture impossible : un élément du chemin n'est pas un dossier" in res.output
+        res = CliRunner().invoke(cli, cases["fmt missing, directory, bad token"], env=env)
+        assert "none.trn : erreur : illisible : fichier introuvable" in res.output
+        assert "erreur: unknown-token: ni coup" in res.output and "3 fichiers (2 illisibles)" in res.output

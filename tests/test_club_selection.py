@@ -127,7 +127,7 @@ def test_publish_refuses_what_it_cannot_select(club: Path, tmp_path: Path) -> No
         (["--season", "2024-2025"], "give it and no FILE"),  # no --db
         ([str(trn), "--db", str(club), "--season", "2024-2025"], "give it and no FILE"),
         ([], "nothing to publish"),
-        (["--db", str(club), "--season", "2030-2031"], "no game to publish (saison 2030-2031)"),
+        (["--db", str(club), "--season", "2030-2031"], "no game to publish (season 2030-2031)"),
         (["--db", str(club), "--season", "2024"], "this club's seasons are two years"),
         (["--db", str(club), "--from", "2024-99"], "not a date"),
         (["--db", str(tmp_path / "none.db")], "no database file"),

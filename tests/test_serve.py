@@ -97,6 +97,25 @@ def test_a_refused_entry_writes_nothing_and_the_preview_writes_nothing(tmp_path:
     assert g.submit(1, Submission("21", "1")).status == "ok"
 
 
+def test_a_refused_entry_is_said_in_the_viewer_s_language(tmp_path: Path):
+    """The session speaks French; a viewer who chose English reads its refusals in
+    English (the refusal keeps its catalogue key: ``RecordingError.say``), and the
+    other way round."""
+    from trictrac.words import words
+
+    g = GameStore(tmp_path / "g").start("A", "B")
+    fr, en = words("fr"), words("en")
+    no_checker = (fr("rec.err.no_checker", n=5), en("rec.err.no_checker", n=5))
+    assert no_checker[0] != no_checker[1]
+    assert g.submit(1, Submission("21", "5/7"), lang="en").message == no_checker[1]
+    assert g.submit(1, Submission("21", "5/7"), lang="fr").message == no_checker[0]
+    roll = (fr("rec.err.roll"), en("rec.err.roll"))
+    assert g.preview(1, "99", lang="en") == {"stage": "error", "message": roll[1]}
+    assert g.preview(1, "99", lang="fr") == {"stage": "error", "message": roll[0]}
+    assert g.comment(1, "  ", lang="en").message == en("rec.err.empty_comment")
+    assert g.written == 0
+
+
 def test_undo_is_keyed_by_the_coup_the_page_saw(tmp_path: Path):
     g = GameStore(tmp_path / "g").start("A", "B")
     g.submit(1, Submission("21", "1"))

@@ -90,7 +90,22 @@ _CANNOT = re.compile(r"^[-x]([1-6])$")
 
 
 class RecordingError(ValueError):
-    """An entry the session cannot take (the message says why, in one line)."""
+    """An entry the session cannot take (the message says why, in one line, in the
+    session's language).  Made by :meth:`said`, it keeps its catalogue key and fields,
+    and :meth:`say` words it in another language (a viewer of the server's pages)."""
+
+    def __init__(self, message: str, key: str | None = None, **fields: object) -> None:
+        super().__init__(message)
+        self.key, self.fields = key, fields
+
+    @classmethod
+    def said(cls, W: Words, key: str, **fields: object) -> RecordingError:
+        """The refusal ``key`` in ``W``'s language, its words kept for :meth:`say`."""
+        return cls(W(key, **fields), key, **fields)
+
+    def say(self, lang: str | Words) -> str:
+        """The refusal in ``lang`` (the message as made when it has no key)."""
+        return words(lang)(self.key, **self.fields) if self.key else str(self)
 
 
 def parse_roll(text: str) -> tuple[int, int] | None:
@@ -424,10 +439,10 @@ def _read_roll(t: str, forced_roll: tuple[int, int] | None, W: Words) -> tuple[i
     """The throw typed (a throw played again must be the same, RULES.md §6.5)."""
     roll = parse_roll(t)
     if roll is None:
-        raise RecordingError(W("rec.err.roll"))
+        raise RecordingError.said(W, "rec.err.roll")
     if forced_roll and roll != forced_roll:
         f = forced_roll
-        raise RecordingError(W("rec.err.pour_tout", roll=f"{f[0]}-{f[1]}"))
+        raise RecordingError.said(W, "rec.err.pour_tout", roll=f"{f[0]}-{f[1]}")
     return roll
 
 
@@ -438,28 +453,28 @@ def _read_play(t: str, e: _Entry, side: str, profile: Profile, W: Words) -> _Pla
     play_toks = [x for x in toks if not ("+" in x or ":" in x or x.startswith("{"))]
     mark_toks = toks[len(play_toks) :] if toks[: len(play_toks)] == play_toks else None
     if mark_toks is None:
-        raise RecordingError(W("rec.err.play_then_marks"))
+        raise RecordingError.said(W, "rec.err.play_then_marks")
     marks = _read_marks(" ".join(mark_toks), side, W) if mark_toks else None
     if e.ends:
         if play_toks:
-            raise RecordingError(W("rec.err.ends"))
+            raise RecordingError.said(W, "rec.err.ends")
         return _Played((), False, marks, None)
     if not play_toks:
         if len(e.plays) == 1:
             return _Played(play_moves(e.plays[0], e.playset.unplayable), False, marks, None)
-        raise RecordingError(W("rec.err.plays", n=len(e.plays)))
+        raise RecordingError.said(W, "rec.err.plays", n=len(e.plays))
     if play_toks == ["v"]:
         if not e.can_leave:
-            raise RecordingError(W("rec.err.no_leave"))
+            raise RecordingError.said(W, "rec.err.no_leave")
         return _Played((), True, marks, None)
     if len(play_toks) == 1 and play_toks[0].isdigit() and "/" not in play_toks[0]:
         n = int(play_toks[0])
         if not 1 <= n <= len(e.plays):
-            raise RecordingError(W("rec.err.no_play", n=n, last=len(e.plays)))
+            raise RecordingError.said(W, "rec.err.no_play", n=n, last=len(e.plays))
         return _Played(play_moves(e.plays[n - 1], e.playset.unplayable), False, marks, None)
     moves = _read_moves(play_toks, W)
     if not moves:
-        raise RecordingError(W("rec.err.plays", n=len(e.plays)))
+        raise RecordingError.said(W, "rec.err.plays", n=len(e.plays))
     _check_checkers(e.game.position, moves, W)
     j = judge_play(e.game.position, e.roll, moves, profile)
     if j.legal and j.play is not None:
@@ -479,14 +494,14 @@ def _read_moves(play_toks: list[str], W: Words) -> list[tuple[int, int] | int]:
             a = int(m.group(1))
             b = 25 if not m.group(2).isdigit() else int(m.group(2))
             if not (1 <= a <= 24 and a < b <= 25):
-                raise RecordingError(W("rec.err.move", text=x))
+                raise RecordingError.said(W, "rec.err.move", text=x)
             moves.append((a, b))
         elif c:
             moves.append(int(c.group(1)))
         elif x == "--":
             continue
         else:
-            raise RecordingError(W("rec.err.token", text=x))
+            raise RecordingError.said(W, "rec.err.token", text=x)
     return moves
 
 
@@ -496,7 +511,7 @@ def _check_checkers(position: Position, moves: list[tuple[int, int] | int], W: W
     for mv in moves:
         if isinstance(mv, tuple):
             if counts[mv[0]] <= 0:
-                raise RecordingError(W("rec.err.no_checker", n=mv[0]))
+                raise RecordingError.said(W, "rec.err.no_checker", n=mv[0])
             counts[mv[0]] -= 1
             counts[mv[1]] += 1
 
@@ -508,7 +523,7 @@ def _read_marks(t: str, side: str, W: Words) -> _Marks:
     recs, diags = parse_text(f"1. {side} 1-1 -- {t}\n")
     errors = [d for d in diags if d.severity == "error"]
     if errors or not recs or not recs[0].coups:
-        raise RecordingError(W("rec.err.marks"))
+        raise RecordingError.said(W, "rec.err.marks")
     acts = recs[0].coups[0].after
     before = tuple(
         a
@@ -669,10 +684,10 @@ class RecordingSession:
         h.setdefault("Record", "full")
         h.setdefault("Result", "*")
         if self.record.mode != "full":
-            raise RecordingError(self.W("rec.err.full"))
+            raise RecordingError.said(self.W, "rec.err.full")
         self.kind, self.marques = partie_kind(h["Partie"])
         if h["Partie"].split()[0] not in ("douze-trous", "a-ecrire"):
-            raise RecordingError(self.W("rec.err.kind"))
+            raise RecordingError.said(self.W, "rec.err.kind")
         if self.record.start:
             start_of(self.record.start)  # raises GameFlowError on a bad Position
         self.rules = _Agreement(self.kind, self.marques, self.profile, first)
@@ -758,7 +773,7 @@ class RecordingSession:
             if not records or errors:
                 raise RecordingError(errors[0].render() if errors else words(lang)("rec.err.no_game", path=path))
             if len(records) > 1:
-                raise RecordingError(words(lang)("rec.err.games", path=path, n=len(records)))
+                raise RecordingError.said(words(lang), "rec.err.games", path=path, n=len(records))
             session = cls(records[0], path=path, file=file, lang=lang)
         except BaseException:
             file.close()
@@ -948,12 +963,12 @@ class RecordingSession:
         errors = [d for d in diags if d.severity == "error"]
         els = recs[0].elements if recs else []
         if errors or len(els) != 1 or not isinstance(els[0], (Coup, ReleveStart, MarqueStart, MarqueResult)):
-            raise RecordingError(self.W("rec.err.line", error=errors[0].message if errors else t))
+            raise RecordingError.said(self.W, "rec.err.line", error=errors[0].message if errors else t)
         return els[0]
 
     def _refuse_over(self) -> None:
         if self.state.stage == "over":
-            raise RecordingError(self.W("rec.err.over"))
+            raise RecordingError.said(self.W, "rec.err.over")
 
     def _parse_roll(self, t: str) -> tuple[int, int]:
         return _read_roll(t, self.table.forced_roll, self.W)
@@ -1082,7 +1097,7 @@ class RecordingSession:
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
-            raise RecordingError(self.W("rec.err.no_coup"))
+            raise RecordingError.said(self.W, "rec.err.no_coup")
         c = els[k]
         assert isinstance(c, Coup)  # k is the last coup
         seen = self._seen()
@@ -1117,7 +1132,7 @@ class RecordingSession:
             del els[n0:]
             self.live.changed(n0)
             self.report = self._verify()
-            raise RecordingError(self.W("rec.err.cannot_go_on"))
+            raise RecordingError.said(self.W, "rec.err.cannot_go_on")
         judged = bool(report.trace) and report.trace[-1].index == report.coups_verified - 1 and not report.stopped
         trace = report.trace[-1] if judged else None
         added: list[Element] = [coup]
@@ -1153,7 +1168,7 @@ class RecordingSession:
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
-            raise RecordingError(self.W("rec.err.nothing_to_undo"))
+            raise RecordingError.said(self.W, "rec.err.nothing_to_undo")
         gone = els[k]
         del els[k:]
         self.live.changed(k)
@@ -1167,7 +1182,7 @@ class RecordingSession:
         """A remark on the last coup written (or on the game when none is written yet)."""
         text = text.strip()
         if not text:
-            raise RecordingError(self.W("rec.err.empty_comment"))
+            raise RecordingError.said(self.W, "rec.err.empty_comment")
         els = self.record.elements
         k = max((i for i, e in enumerate(els) if isinstance(e, Coup)), default=-1)
         if k < 0:
