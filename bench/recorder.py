@@ -40,11 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from ..notation.reader import parse_text
-from ..notation.record import Coup, Decision, Record
-from ..notation.writer import write_action, write_record
+from ..notation.record import Coup, Record
+from ..notation.writer import write_record
 from ..replay.generate.selfplay import play_partie
-from ..replay.recorder.recording import RecordingSession
-from ..replay.rules.game import moves_text
+from ..replay.recorder.recording import RecordingSession, type_coup
 
 __all__ = ["enter_times", "fsync_ms", "keystrokes", "kills"]
 
@@ -81,20 +80,7 @@ def coup_keys(session: RecordingSession, coup: Coup, timed: list[float] | None =
         last[0] = time.perf_counter() - t0
 
     last = [0.0]
-    enter(f"{coup.roll[0]}{coup.roll[1]}")
-    st = session.state
-    if st.stage == "play":
-        want = moves_text(coup.moves)
-        leave = any(isinstance(a, Decision) and a.leave for a in coup.before) and not coup.moves
-        if leave:
-            enter("v")
-        elif want in st.plays:
-            enter("" if len(st.plays) == 1 else str(st.plays.index(want) + 1))
-        else:
-            enter(" ".join(write_action(m) for m in coup.moves))
-    if session.state.stage == "marks":
-        marks = " ".join(write_action(a, coup.side) for a in coup.before + coup.after)
-        enter("" if marks == session.state.default_marks else marks)
+    type_coup(session, coup, enter)
     if timed is not None:
         timed.append(last[0])
     return keys

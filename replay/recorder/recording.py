@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -58,7 +59,7 @@ from ...notation.writer import write_action, write_element, write_record
 from ...words import Words, words
 from ..generate.selfplay import coup_element, evaluate, play_moves
 from ..rules.course import after_leave, close_marque, partie_over, primaute_after_marque
-from ..rules.game import Game, find_play, partie_kind, start_of
+from ..rules.game import Game, find_play, moves_text, partie_kind, start_of
 from ..rules.ledger import ScoreState
 from ..rules.moves import Play, PlaySet, judge_play
 from ..rules.partie import twelve_hole_winner
@@ -78,7 +79,9 @@ __all__ = [
     "State",
     "Step",
     "event_words",
+    "marks_of",
     "parse_roll",
+    "type_coup",
 ]
 
 #: the 21 throws, larger number first (completion list)
@@ -1250,6 +1253,45 @@ class RecordingSession:
         if self.unsaved:
             self._write_whole()
         return not self.unsaved
+
+
+def marks_of(coup: Coup, *, comments: bool = True) -> str:
+    """A written coup's marks and decisions as typed at the marks prompt (its comments
+    too unless ``comments`` is False: a front end that takes remarks apart)."""
+    return " ".join(
+        write_action(a, coup.side) for a in coup.before + coup.after if comments or not isinstance(a, Comment)
+    )
+
+
+def type_coup(
+    session: RecordingSession,
+    coup: Coup,
+    enter: Callable[[str], object] | None = None,
+    *,
+    by_number: bool = True,
+) -> None:
+    """Type a written ``coup`` into ``session`` as a player does, each entry given to
+    ``enter`` (``session.enter`` when None; a test or a bench passes one that counts the
+    keys or times the Enter, then calls ``session.enter``): the throw; the play, ``v``
+    for a leave, else its number among the plays listed (nothing when it is the only
+    one) when ``by_number`` and the play is listed, else its moves; the marks (nothing
+    when they are those proposed).  Raises :class:`RecordingError` where the guided entry
+    refuses what the record says (then a coup is written as a line: :meth:`enter_line`)."""
+    put: Callable[[str], object] = enter or session.enter
+    put(f"{coup.roll[0]}{coup.roll[1]}")
+    st = session.state
+    if st.stage == "play":
+        want = moves_text(coup.moves)
+        leave = any(isinstance(a, Decision) and a.leave for a in coup.before) and not coup.moves
+        if leave:
+            put("v")
+        elif by_number and want in st.plays:
+            put("" if len(st.plays) == 1 else str(st.plays.index(want) + 1))
+        else:
+            put(" ".join(write_action(m) for m in coup.moves))
+    if session.state.stage == "marks":
+        marks = marks_of(coup)
+        put("" if marks == session.state.default_marks else marks)
 
 
 _LINE = re.compile(r"^(\d+\.\s*[A-Da-d]\s|[A-Da-d]\s+\S|(relev|marqu|r[ée]sultat)\S*\s)", re.IGNORECASE)

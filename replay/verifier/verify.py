@@ -49,13 +49,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...notation.compiled import mypyc_attr
-from ...notation.limits import MAX_FINDINGS_JUDGED
+from ...notation.limits import MAX_FINDINGS_JUDGED, RECOVERY_AHEAD
 from ...notation.position import parse_position
 from ...notation.record import (
     NO_SPAN,
     Comment,
     Coup,
     Diagnostic,
+    Element,
     MarqueResult,
     MarqueStart,
     Pavillon,
@@ -1072,6 +1073,57 @@ class OpenClaim:
     index: int
 
 
+class _ReadAhead(list):  # type: ignore[type-arg]
+    """A copy of the record's elements that remembers the furthest index read: the walk
+    of a coup the typo recovery judges reads the coups after it (its evidence), and
+    :class:`LiveVerifier` keeps that walk once nothing it read can change."""
+
+    __slots__ = ("furthest",)
+
+    def __init__(self, elements: list[Element]) -> None:
+        super().__init__(elements)
+        self.furthest = -1
+
+    def __getitem__(self, k: Any) -> Any:
+        n = len(self)
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            last = max(start, stop - 1) if step > 0 else start
+        else:
+            last = k if k >= 0 else n + k
+        self.furthest = max(self.furthest, min(last, n - 1))
+        return list.__getitem__(self, k)
+
+    def __iter__(self) -> Iterator[Any]:
+        self.furthest = len(self) - 1
+        return list.__iter__(self)
+
+    def __reversed__(self) -> Iterator[Any]:
+        self.furthest = len(self) - 1
+        return list.__reversed__(self)
+
+
+def _reads_tracked() -> bool:
+    """The recovery reads the record through Python's item access (a compiled recovery
+    reads a list directly, past :class:`_ReadAhead`: then its coups are held as far as
+    it may ever read)."""
+    from . import recover
+
+    return str(getattr(recover, "__file__", "")).endswith(".py")
+
+
+@dataclass(slots=True)
+class _Saved:
+    """A state of the walk kept for a change before the tail: ``walked`` elements
+    walked, the lengths of the shared lists then, and the furthest element that state
+    depends on (a change at or before it invalidates it)."""
+
+    walked: int
+    verifier: _Verifier
+    lengths: tuple[int, ...]
+    depends: int
+
+
 class LiveVerifier:
     """The verifier's findings on a record that grows at its end, kept up to date at a
     cost that does not grow with the record (issue 26: the recorder's one judge).
@@ -1079,29 +1131,39 @@ class LiveVerifier:
     ``record`` is shared with the caller, who appends elements to it (or changes,
     removes, comments its *tail*: the last coup and what follows it) and then asks
     :meth:`report`, which is always what :func:`verify` ``(record, profile,
-    recover=recover)`` gives on the record as it stands (the property test of
-    ``tests/test_record_judge.py`` compares them after every coup).
+    recover=recover)`` gives on the record as it stands (the property tests of
+    ``tests/test_record_judge.py`` compare them after every coup and every undo).
 
     How: the walk of an element depends on the table's state and, for a coup, on the
-    element after it (is it the last coup, does a section follow) and, when a coup
-    cannot mean what is written and ``recover`` is on, on the coups after it (the typo
-    recovery tries its candidates over them: ``replay/verifier/recover.py``).  So the elements
-    before the last coup are walked once, on the live state (*committed*), except a
-    coup the recovery may look past, which waits until the coups it may read follow it
-    (:meth:`_looks_ahead`);
-    the rest (the tail: a coup and its sections, usually) is walked on a copy of the
-    state, and the windows still open and the ``Result`` tag are closed on that copy
-    as :func:`verify` closes them at the record's end.  The copy shares the lists that
-    only grow (findings, trace, closed mistakes, notes) and gives them back to their
-    length afterwards.  A change before the tail (an undo past the last coup) walks
-    the record again from the last snapshot before the change (one is taken every
-    :attr:`SNAPSHOT_EVERY` elements walked), else from the start.
+    element after it (is it the last coup, does a section follow) and, when the typo
+    recovery judges it (``replay/verifier/recover.py``: a coup the record cannot mean as
+    written), on the coups after it that the recovery reads, and on the record's length
+    while it is shorter than the recovery's start allowance
+    (``notation.limits.RECOVERY_AHEAD`` coups).  So each element before the last coup
+    is walked once, on a copy of the live state that becomes the live state (it is
+    *committed*) when nothing its walk read can still change: a coup the recovery did
+    not judge as soon as the element after it is written; one it judged once a coup
+    follows the furthest element the recovery read (walked again on a
+    :class:`_ReadAhead` copy of the elements to know which) and the record holds
+    ``RECOVERY_AHEAD`` coups.  A coup that must wait, and the tail (the last coup and
+    its sections), are walked on the copy, and the windows still open and the
+    ``Result`` tag are closed on it as :func:`verify` closes them at the record's end.
+    The copies share the lists that only grow (findings, trace, closed mistakes, notes)
+    and give them back to their length afterwards.  A change at or before an element a
+    committed walk read (an undo past the last coup, a claim added to it) takes back the
+    live state to the last state kept that did not read it (the states before the last
+    :attr:`RECENT` coups committed, and one every :attr:`SNAPSHOT_EVERY` elements,
+    :attr:`SNAPSHOTS` of them), else walks from the start.
     """
 
-    #: states kept for an undo past the tail: one every SNAPSHOT_EVERY elements walked
-    #: (an undo walks again from the last one before it), the last SNAPSHOTS of them
+    #: states kept for a change before the tail: the last RECENT before a commit, and one
+    #: every SNAPSHOT_EVERY elements walked (the last SNAPSHOTS of them)
+    RECENT = 8
     SNAPSHOTS = 16
     SNAPSHOT_EVERY = 64
+    #: coups after a coup the recovery judged that it may read, when its reads cannot be
+    #: followed (a compiled recovery): ``recover.AGREEING``'s last round
+    FAR = 400
 
     def __init__(self, record: Record, profile: Profile | None = None, *, recover: bool = True) -> None:
         self.record = record
@@ -1109,45 +1171,59 @@ class LiveVerifier:
         notes: list[Note] = []
         self.profile = _profile_for(record, profile, notes)
         self._notes0 = notes
+        self._tracked = _reads_tracked()
         self._start()
 
     def _start(self) -> None:
         self._v = _Verifier(self.record, self.profile, 0, None, True, self.recover)
         self._v.table.notes[:0] = self._notes0
         self._walked = 0  # elements walked on the live state
+        self._depends = -1  # the furthest element the live state's walks read
         self._known = len(self.record.elements)  # elements whose followers are known
-        self._snapshots: deque[tuple[int, _Verifier, tuple[int, ...]]] = deque(maxlen=self.SNAPSHOTS)
+        self._coups_before: list[int] = [0]  # coups in elements[:k], k <= _known
+        for el in self.record.elements:
+            self._coups_before.append(self._coups_before[-1] + isinstance(el, Coup))
+        self._recent: deque[_Saved] = deque(maxlen=self.RECENT)
+        self._snapshots: deque[_Saved] = deque(maxlen=self.SNAPSHOTS)
+        self._judged_at = -1  # a coup the recovery judged, not yet committed
         self.open_claims: tuple[OpenClaim, ...] = ()
 
     # -- the record changed -------------------------------------------------------------
     def changed(self, length: int) -> None:
         """The elements from index ``length`` on were removed or replaced (an undo, a
         comment, a claim added to the last coup): the next :meth:`report` walks again
-        from there (from a snapshot when ``length`` is before the tail)."""
+        from there (from a state kept before the change when a committed walk read it)."""
         if self._v.table.partie.pav_check:  # a pavillon written may be gone: read the record again
             self._start()
             self._known = 0
             return
-        if length >= self._walked:
-            self._known = min(self._known, length)
+        self._known = min(self._known, length)
+        if self._judged_at >= length:
+            self._judged_at = -1
+        if self._depends < length:
             return
-        while self._snapshots and self._snapshots[-1][0] > length:
-            self._snapshots.pop()
-        if not self._snapshots:
+        for kept in (self._recent, self._snapshots):
+            while kept and kept[-1].depends >= length:
+                kept.pop()
+        saved = max((k[-1] for k in (self._recent, self._snapshots) if k), key=lambda s: s.walked, default=None)
+        if saved is None:
             self._start()
             self._known = 0
             return
-        walked, saved, lengths = self._snapshots.pop()
-        self._restore(saved, lengths)
-        self._walked = walked
-        self._known = min(walked, length)
+        for k in (self._recent, self._snapshots):
+            while k and k[-1].walked >= saved.walked:
+                k.pop()
+        self._restore(saved.verifier, saved.lengths)
+        self._walked = saved.walked
+        self._depends = saved.depends
+        self._judged_at = -1
 
     # -- the walk -----------------------------------------------------------------------
     def _followers(self) -> None:
-        """``after_of`` and ``last_coup`` for the elements appended since the last call.
-        A pavillon written for the first time in a game that checks the written
-        pavillon changes how the whole record is read (``sections.init_partie``, 001
-        r.58): the walk starts again."""
+        """``after_of``, ``last_coup`` and the coups counted for the elements appended
+        since the last call.  A pavillon written for the first time in a game that
+        checks the written pavillon changes how the whole record is read
+        (``sections.init_partie``, 001 r.58): the walk starts again."""
         v, els = self._v, self.record.elements
         n, old = len(els), self._known
         course = v.table.partie
@@ -1167,57 +1243,89 @@ class LiveVerifier:
                 if i < old:
                     break
         v.last_coup = next((i for i in range(n - 1, -1, -1) if isinstance(els[i], Coup)), -1)
+        counted = self._coups_before
+        del counted[old + 1 :]
+        for i in range(old, n):
+            counted.append(counted[-1] + isinstance(els[i], Coup))
         # the typo recovery's start allowance counts the record's coups (recover._budget)
-        v.coups_in_record = sum(1 for el in els if isinstance(el, Coup))
+        v.coups_in_record = counted[n]
         self._known = n
 
-    def _frontier(self) -> int:
-        """The elements that may be walked on the live state: those before the last coup,
-        but a coup the recovery may look past and the ones after it wait."""
-        last = self._v.last_coup
-        return max(self._walked, last if last >= 0 else 0)
-
-    def _looks_ahead(self, coup: Coup) -> int:
-        """How many coups after ``coup`` the typo recovery may read (0: none), from
-        ``recover.recovered``'s first test taken conservatively: a coup written for the
-        side not to throw may be a coup left out (up to ``recover.AGREEING`` coups read),
-        a play that does not fit its throw a digit mistyped (``recover.LOOKAHEAD``)."""
-        from .recover import AGREEING, LOOKAHEAD, LOOKAHEAD_MISSING, _fits, bad_tokens, first_expected
-
-        table = self._v.table
-        far = max(LOOKAHEAD, LOOKAHEAD_MISSING, *AGREEING)
-        if not table.recover:
-            return 0
-        if bad_tokens(table):
-            return far
-        roller = table.seat_of.get(coup.side)
-        if roller is None:
-            return 0
-        if table.pos is None:
-            first = first_expected(table)
-            if first is not None and first != coup.side:
-                return far
-            return 0 if _fits(start_position(roller), coup) else LOOKAHEAD
-        if table.pos.turn != roller:
-            return far
-        return 0 if _fits(table.pos, coup) else LOOKAHEAD
-
-    def _commit(self) -> None:
+    def _next_after(self, i: int) -> int:
+        """The index of the first element after ``i`` that is no comment (len: none)."""
         els = self.record.elements
-        end = self._frontier()
-        v = self._v
-        last = self._snapshots[-1][0] if self._snapshots else -self.SNAPSHOT_EVERY
-        if self._walked < end and self._walked - last >= self.SNAPSHOT_EVERY:
-            self._snapshots.append((self._walked, *self._clone()))
-        while self._walked < end and not v.table.stopped:
-            i = self._walked
-            el = els[i]
-            if isinstance(el, Coup):
-                hold = self._looks_ahead(el)
-                if hold and sum(1 for e in els[i + 1 :] if isinstance(e, Coup)) <= hold:
-                    return
-            v.element(i)
+        j = i + 1
+        while j < len(els) and isinstance(els[j], Comment):
+            j += 1
+        return j
+
+    def _walk_on_copy(self, i: int, tracked: bool) -> tuple[_Verifier, tuple[int, ...], int, bool]:
+        """Element ``i`` walked on a copy of the live state: (the copy, the shared lists'
+        lengths before, the furthest element the walk read, did the recovery judge it)."""
+        twin, lengths = self._clone()
+        suspects, spent = twin.suspects, twin.recoveries
+        if not tracked:
+            twin.element(i)
+            return twin, lengths, i, (twin.suspects, twin.recoveries) != (suspects, spent)
+        read = _ReadAhead(self.record.elements)
+        twin.table.rec = Record(headers=self.record.headers, elements=read, span=self.record.span)
+        try:
+            twin.element(i)
+        finally:
+            twin.table.rec = self.record
+        return twin, lengths, max(i, read.furthest), (twin.suspects, twin.recoveries) != (suspects, spent)
+
+    def _settled(self, i: int, furthest: int, judged: bool) -> int | None:
+        """The furthest element the walk of coup ``i`` depends on when nothing of it can
+        change any more, else None (it waits for more of the record)."""
+        v, els = self._v, self.record.elements
+        if not judged:
+            return self._next_after(i)  # is it the last coup, does a section follow
+        if v.coups_in_record < RECOVERY_AHEAD:
+            return None  # the recovery's allowance still grows with the record
+        if not self._tracked:
+            after = self._coups_before[len(els)] - self._coups_before[i + 1]
+            return self._next_after(i) if after > self.FAR else None
+        depends = self._next_after(max(i, furthest))
+        # a coup after it: the elements read have their followers, none is the last coup
+        return depends if depends < len(els) and depends <= v.last_coup else None
+
+    def _commit(self) -> tuple[_Verifier, tuple[int, ...], int] | None:
+        """Walk on the live state the elements before the last coup whose walk nothing
+        can change any more; a copy that walked the first one that must wait (the tail
+        walk goes on from there), or None."""
+        els = self.record.elements
+        end = max(self._walked, self._v.last_coup)
+        while self._walked < end and not self._v.table.stopped:
+            i, v = self._walked, self._v
+            if len(v.found) >= MAX_FINDINGS_JUDGED:
+                return None  # the cost cap: the tail walk stops as verify stops
+            if self._walked % self.SNAPSHOT_EVERY == 0 and (
+                not self._snapshots or self._snapshots[-1].walked < self._walked
+            ):
+                self._snapshots.append(_Saved(self._walked, *self._clone(), self._depends))
+            if not isinstance(els[i], Coup):
+                v.element(i)  # a section, a comment: its walk reads nothing after it
+                self._walked += 1
+                self._depends = max(self._depends, i)
+                continue
+            tracked = self._tracked and self._judged_at == i
+            twin, lengths, furthest, judged = self._walk_on_copy(i, tracked)
+            if judged and self._tracked and not tracked:
+                # walked again reading through _ReadAhead, to know how far it read
+                self._give_back(lengths)
+                self._judged_at = i
+                twin, lengths, furthest, judged = self._walk_on_copy(i, True)
+            depends = self._settled(i, furthest, judged)
+            if depends is None:
+                self._judged_at = i
+                return twin, lengths, i + 1
+            self._recent.append(_Saved(self._walked, v, lengths, self._depends))
+            self._v = twin
             self._walked += 1
+            self._depends = max(self._depends, depends)
+            self._judged_at = -1
+        return None
 
     def _lists(self, v: _Verifier) -> tuple[list[Any], ...]:
         """The lists of the walk that only grow (appended to, never changed in place)."""
@@ -1237,6 +1345,11 @@ class LiveVerifier:
             memo[id(x)] = x
         return copy.deepcopy(v, memo), tuple(len(x) for x in shared)
 
+    def _give_back(self, lengths: tuple[int, ...]) -> None:
+        """The shared lists back to ``lengths`` (what a copy's walk added to them)."""
+        for lst, n in zip(self._lists(self._v), lengths, strict=True):
+            del lst[n:]
+
     def _restore(self, saved: _Verifier, lengths: tuple[int, ...]) -> None:
         for lst, n in zip(self._lists(saved), lengths, strict=True):
             del lst[n:]
@@ -1246,21 +1359,29 @@ class LiveVerifier:
         """What :func:`verify` says on the record as it stands."""
         with quiet_gc():
             self._followers()
-            self._commit()
-            twin, lengths = self._clone()
+            waiting = self._commit()
+            if waiting is None:
+                twin, lengths = self._clone()
+                start = self._walked
+            else:
+                twin, lengths, start = waiting
             try:
-                return self._finish(twin)
+                return self._finish(twin, start)
             finally:
-                for lst, n in zip(self._lists(self._v), lengths, strict=True):
-                    del lst[n:]
+                self._give_back(lengths)
 
-    def _finish(self, v: _Verifier) -> GameReport:
-        """The tail walked on ``v`` and the record's end closed, as :meth:`_Verifier.run`;
-        the report holds copies of the shared lists."""
+    def _finish(self, v: _Verifier, start: int) -> GameReport:
+        """The tail (from element ``start``) walked on ``v`` and the record's end closed,
+        as :meth:`_Verifier.run`; the report holds copies of the shared lists."""
         els = self.record.elements
         table, found = v.table, v.found
-        for i in range(self._walked, len(els)):
+        for i in range(start, len(els)):
             if table.stopped:
+                break
+            if len(found) >= MAX_FINDINGS_JUDGED:  # the cost cap, as _Verifier.run
+                left = self._coups_before[len(els)] - self._coups_before[i]
+                table.stopped = True
+                table.notes.append(Note.of("findings-cap", n=len(found), left=left))
                 break
             v.element(i)
         self.open_claims = tuple(
@@ -1291,4 +1412,5 @@ class LiveVerifier:
             marques=list(table.marques),
             double_holes={table.letter(s): n for s, n in table.double_holes.items()},
             partie=douze_trous_outcome(table),
+            more_findings=dict(found.more),
         )
