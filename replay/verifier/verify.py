@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...notation.compiled import mypyc_attr
-from ...notation.limits import MAX_FINDINGS_JUDGED, RECOVERY_AHEAD
+from ...notation.limits import MAX_FINDINGS_JUDGED
 from ...notation.position import parse_position
 from ...notation.record import (
     NO_SPAN,
@@ -1137,15 +1137,13 @@ class LiveVerifier:
     How: the walk of an element depends on the table's state and, for a coup, on the
     element after it (is it the last coup, does a section follow) and, when the typo
     recovery judges it (``replay/verifier/recover.py``: a coup the record cannot mean as
-    written), on the coups after it that the recovery reads, and on the record's length
-    while it is shorter than the recovery's start allowance
-    (``notation.limits.RECOVERY_AHEAD`` coups).  So each element before the last coup
+    written), on the coups after it that the recovery reads (its budget is earned by the
+    coups walked and those its trials read: ``notation.limits``).  So each element before the last coup
     is walked once, on a copy of the live state that becomes the live state (it is
     *committed*) when nothing its walk read can still change: a coup the recovery did
     not judge as soon as the element after it is written; one it judged once a coup
     follows the furthest element the recovery read (walked again on a
-    :class:`_ReadAhead` copy of the elements to know which) and the record holds
-    ``RECOVERY_AHEAD`` coups.  A coup that must wait, and the tail (the last coup and
+    :class:`_ReadAhead` copy of the elements to know which).  A coup that must wait, and the tail (the last coup and
     its sections), are walked on the copy, and the windows still open and the
     ``Result`` tag are closed on it as :func:`verify` closes them at the record's end.
     The copies share the lists that only grow (findings, trace, closed mistakes, notes)
@@ -1281,8 +1279,6 @@ class LiveVerifier:
         v, els = self._v, self.record.elements
         if not judged:
             return self._next_after(i)  # is it the last coup, does a section follow
-        if v.coups_in_record < RECOVERY_AHEAD:
-            return None  # the recovery's allowance still grows with the record
         if not self._tracked:
             after = self._coups_before[len(els)] - self._coups_before[i + 1]
             return self._next_after(i) if after > self.FAR else None
