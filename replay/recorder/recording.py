@@ -966,7 +966,7 @@ class RecordingSession:
         errors = [d for d in diags if d.severity == "error"]
         els = recs[0].elements if recs else []
         if errors or len(els) != 1 or not isinstance(els[0], (Coup, ReleveStart, MarqueStart, MarqueResult)):
-            raise RecordingError.said(self.W, "rec.err.line", error=errors[0].message if errors else t)
+            raise RecordingError.said(self.W, "rec.err.line", error=errors[0].say(self.W.lang) if errors else t)
         return els[0]
 
     def _refuse_over(self) -> None:
@@ -1029,7 +1029,7 @@ class RecordingSession:
         lines, when the one looking is not the session's (a follower of another language)."""
         self._refuse_over()
         if self._entry is not None:
-            raise RecordingError("an entry is in progress")
+            raise RecordingError.said(self.W, "rec.err.entry_in_progress")
         try:
             W = self.W if lang is None else words(lang)
             e = self._entry = _start_entry(self.table, self.rules, self._parse_roll(roll), W)
