@@ -33,6 +33,7 @@ from verdict_helpers import (
     findings_key,
     page,
     reenter,
+    stored_twice,
     typo_games,
     unrecordable,
     without_who,
@@ -86,11 +87,15 @@ def _every_surface(path: Path, tmp: Path, tally: Tally, reentry: bool | int = Tr
     assert without_who(annotated(path, "en")) == without_who(checked), path
     stored = db_rows([path], tmp)
     refused = {g for (src, g) in stored.refused if src == str(path)}
+    twice = stored_twice(path)  # the database stores a game found twice (the same text) once
+    refused |= twice
     assert stored.rows[str(path)] == Counter({k: n for k, n in checked.items() if k[0] not in refused}), path
     games = 0
     for g, pr in enumerate(iter_records(path, file=str(path))):
         games += 1
-        if g in refused:  # said, and counted: the database stores only what the reader reads
+        if g in twice:  # said, and counted: its rows are the first copy's
+            tally.refused["a game found twice in the file (the same text), stored once"] += 1
+        elif g in refused:  # said, and counted: the database stores only what the reader reads
             assert stored.refused[(str(path), g)] == "parse-error" and pr.diagnostics, (path, g)
             tally.refused["the database refuses a game with a line the reader does not read"] += 1
         why = unrecordable(pr.record, pr.diagnostics)
