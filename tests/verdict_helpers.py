@@ -126,6 +126,19 @@ def db_rows(paths: list[Path], tmp: Path) -> Stored:
     return out
 
 
+def stored_twice(path: Path) -> set[int]:
+    """The games of ``path`` whose canonical text an earlier game of it has (the database
+    stores such a game once, under the first)."""
+    seen: set[str] = set()
+    out = set()
+    for g, pr in enumerate(iter_records(path, file=str(path))):
+        text = write_record(pr.record)
+        if text in seen:
+            out.add(g)
+        seen.add(text)
+    return out
+
+
 def annotate_agrees(told: Counter[Key], checked: Counter[Key]) -> bool:
     """annotate tells ``checked``: the same (game, coup, kind), and each who its
     sentence names is check's (a mistake of the record, the result, name nobody)."""

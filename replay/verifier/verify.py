@@ -1073,12 +1073,11 @@ class OpenClaim:
     index: int
 
 
+@mypyc_attr(native_class=False)  # a list subclass whose item access Python code calls
 class _ReadAhead(list):  # type: ignore[type-arg]
     """A copy of the record's elements that remembers the furthest index read: the walk
     of a coup the typo recovery judges reads the coups after it (its evidence), and
     :class:`LiveVerifier` keeps that walk once nothing it read can change."""
-
-    __slots__ = ("furthest",)
 
     def __init__(self, elements: list[Element]) -> None:
         super().__init__(elements)
