@@ -17,6 +17,7 @@ from fuzz.harness import grow
 
 from trictrac.notation import limits as L
 from trictrac.notation.reader import iter_records
+from trictrac.notation.record import Coup
 from trictrac.replay.verifier import recover
 from trictrac.replay.verifier.verify import _Verifier, verify
 
@@ -30,7 +31,8 @@ def _work(data: bytes) -> list[tuple[int, int, int]]:
 
     def run(self: _Verifier):  # type: ignore[no-untyped-def]
         report = real_run(self)
-        out.append((self.recoveries, self.coups_in_record, len(self.found)))
+        coups = sum(1 for el in self.table.rec.elements if isinstance(el, Coup))
+        out.append((self.recoveries, coups, len(self.found)))
         return report
 
     _Verifier.run = run  # type: ignore[method-assign]

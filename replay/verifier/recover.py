@@ -96,7 +96,6 @@ class Walk(Protocol):
     recoveries: int  # coups judged by this game's recoveries (at most _budget)
     suspects: int  # coups that needed a recovery (they earn no budget)
     proven: int  # coups up to which a recovery's trials found the record clean (they earn ahead)
-    coups_in_record: int
 
     def coup(self, coup: Coup, nxt: object, last: bool) -> None: ...
     def element(self, i: int) -> None: ...

@@ -384,7 +384,6 @@ class _Verifier(RecordVisitor[None]):
         self.recoveries = 0  # coups judged by the typo recovery (replay/verifier/recover.py: a budget)
         self.suspects = 0  # coups that needed a recovery (they earn no budget)
         self.proven = 0  # coups up to which a recovery's trials found the record clean (they earn ahead)
-        self.coups_in_record = sum(1 for el in record.elements if isinstance(el, Coup))
 
     # -- the walk -------------------------------------------------------------------
     def run(self) -> GameReport:
@@ -1244,8 +1243,6 @@ class LiveVerifier:
         del counted[old + 1 :]
         for i in range(old, n):
             counted.append(counted[-1] + isinstance(els[i], Coup))
-        # the typo recovery's start allowance counts the record's coups (recover._budget)
-        v.coups_in_record = counted[n]
         self._known = n
 
     def _next_after(self, i: int) -> int:
