@@ -25,6 +25,7 @@ from ..club.db import DatabaseMissing, GameNotFound, _connect_readonly, delete_g
 from ..club.importer import import_records, reverify
 from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
+from ..club.standings import GameSelection, SelectionError
 from ..notation.names import lookalikes, oddities, one_line
 from ..notation.textio import terminal_safe
 from ..words import Words, words
@@ -39,6 +40,7 @@ from .common import (
     profile_option,
 )
 from .helptext import Group
+from .standings import selection_of
 
 
 @click.group("db", cls=Group)
@@ -69,10 +71,21 @@ def _open(path: str) -> Any:
         raise BadInput(command_words()("cli.db.not_sqlite", path=path, error=e)) from None
 
 
+def _season(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--season`` of the form ``standings`` takes (``2024``, ``2024-2025``): another is
+    refused (one line, exit 2) rather than listing nothing."""
+    return None if value is None else selection_of(value, None, None).season
+
+
 def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     database = _open(path)
     try:
+        if kwargs.get("season") is not None:  # a season of the other rule than this club's
+            GameSelection(kwargs["season"]).check_season_rule(database)
         return fn(database, *args, **kwargs)
+    except SelectionError as e:
+        W = command_words()
+        raise BadInput(W("club.err.in_db", path=path, why=e.say(W))) from None
     except (PlayerNotFound, GameNotFound, DamagedDatabase) as e:
         W = command_words()
         raise BadInput(
@@ -482,7 +495,7 @@ def datasette_cmd(database: str, output: str | None, club: str | None, lang: str
 @db.command("games")
 @DB_PATH
 @click.option("--player", help="Only games of this player (name or unique prefix).")
-@click.option("--season", help="Only games of this season (e.g. 2024, or 2024-2025).")
+@click.option("--season", callback=_season, help="Only games of this season (e.g. 2024, or 2024-2025).")
 @click.option("--limit", type=click.IntRange(1), help="At most this many games.")
 @format_option
 @lang_option
@@ -504,7 +517,7 @@ def games_cmd(database: str, player: str | None, season: str | None, limit: int 
 @db.command("players")
 @DB_PATH
 @click.option("--player", help="Show this player's results and scores by season, and head-to-head.")
-@click.option("--season", help="With --player: only this season.")
+@click.option("--season", callback=_season, help="With --player: only this season.")
 @format_option
 @lang_option
 def players_cmd(database: str, player: str | None, season: str | None, fmt: str, lang: Words) -> None:
@@ -528,7 +541,11 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str,
         return
     res, h2h = _query(
         database,
-        lambda d: (queries.player_results(d, player, season=season), queries.head_to_head(d, player, season=season)),
+        lambda d, season: (
+            queries.player_results(d, player, season=season),
+            queries.head_to_head(d, player, season=season),
+        ),
+        season=season,  # given to _query: checked against the club's season rule
     )
     if fmt == "json":
         echo_json({**res, "head_to_head": h2h})
@@ -560,7 +577,7 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str,
 @DB_PATH
 @click.argument("player")
 @click.argument("opponent", required=False)
-@click.option("--season", help="Only this season.")
+@click.option("--season", callback=_season, help="Only this season.")
 @format_option
 def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None, fmt: str, lang: Words) -> None:
     """Head-to-head record of PLAYER against OPPONENT (or every opponent).
@@ -576,7 +593,7 @@ def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None
 @db.command("ecoles")
 @DB_PATH
 @click.option("--player", help="Only écoles this player claimed or made.")
-@click.option("--season", help="Only this season.")
+@click.option("--season", callback=_season, help="Only this season.")
 @click.option("--list", "as_list", is_flag=True, help="List every école instead of the totals by player.")
 @click.option("--found-by-verifier", is_flag=True, help="List the écoles the verifier found, unclaimed ones included.")
 @format_option
@@ -620,7 +637,7 @@ def ecoles_cmd(
 @db.command("bredouilles")
 @DB_PATH
 @click.option("--player", help="Only marqués this player won.")
-@click.option("--season", help="Only this season.")
+@click.option("--season", callback=_season, help="Only this season.")
 @format_option
 @lang_option
 def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: str, lang: Words) -> None:

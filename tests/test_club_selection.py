@@ -100,6 +100,20 @@ def test_standings_command_uses_the_same_selection(club: Path) -> None:
         assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
 
 
+@pytest.mark.parametrize(
+    "command", [["games"], ["players", "--player", "Paul"], ["h2h", "Paul"], ["ecoles"], ["bredouilles"]]
+)
+def test_db_queries_refuse_a_season_they_cannot_select(club: Path, command: list[str]) -> None:
+    """``db`` queries take the season as ``standings`` does: a bad form or the other
+    club rule is one line and exit 2, not an empty list."""
+    res = run("db", command[0], str(club), *command[1:], "--season", "2024-2025", "--json")
+    assert res.exit_code == 0, res.output
+    for season, message in (("20x", "a season is a year"), ("2024", "this club's seasons are two years")):
+        res = run("db", command[0], str(club), *command[1:], "--season", season)
+        assert res.exit_code == 2 and message in res.output, (season, res.output)
+        assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
+
+
 def test_publish_one_season_from_the_database(club: Path, tmp_path: Path) -> None:
     out = tmp_path / "www"
     res = run("publish", "--db", str(club), "--season", "2024-2025", "-o", str(out), "--json")
