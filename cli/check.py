@@ -199,17 +199,17 @@ def _diagnostic(d: Any, path: str, lang: Words) -> str:
 
 
 def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
-    for d in rep.diagnostics:
-        click.echo(
-            _paint(terminal_safe(_diagnostic(d, path, lang)), "red" if d.severity == "error" else "yellow", colour)
-        )
-    for f in rep.findings:
-        click.echo(_paint(terminal_safe(f.render(path, lang)), "red", colour))
-    for line in rep.more_lines(lang):
-        click.echo(_paint(f"{path}: {line}", "red", colour))
-    click.echo(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
-    for note in rep.notes:
-        click.echo(terminal_safe(lang("rep.note", file=path, note=note.say(lang))))
+    """The game's lines written at once (one write per game, not per finding: a
+    finding-dense game has thousands)."""
+    lines = [
+        _paint(terminal_safe(_diagnostic(d, path, lang)), "red" if d.severity == "error" else "yellow", colour)
+        for d in rep.diagnostics
+    ]
+    lines += [_paint(terminal_safe(f.render(path, lang)), "red", colour) for f in rep.findings]
+    lines += [_paint(f"{path}: {line}", "red", colour) for line in rep.more_lines(lang)]
+    lines.append(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
+    lines += [terminal_safe(lang("rep.note", file=path, note=note.say(lang))) for note in rep.notes]
+    click.echo("\n".join(lines))
 
 
 @click.command("annotate", cls=Command)

@@ -187,6 +187,27 @@ def test_the_numbers_and_names_come_from_the_fields() -> None:
     assert "erreur de transcription" in say(f, "fr").message.lower() and "continue" in say(f, "fr").consequence
 
 
+def test_the_words_said_once_per_kind_are_each_languages() -> None:
+    """``say`` reads the catalogue once per kind, variant and language (a finding-dense
+    game says thousands): what it keeps is keyed by language, and the same finding said
+    in one language after the other is said as in a fresh process."""
+    from trictrac.replay.verifier import findings
+
+    found = [f for path in FIXTURES for rep in verify_file(path) for f in rep.findings]
+    assert len({(f.kind, f.detail) for f in found}) > 20
+    said: dict[str, list[object]] = {}
+    for first, second in (("fr", "en"), ("en", "fr")):
+        findings._CHAINS.clear()
+        findings._HEADS.clear()
+        for lang in (first, second, first):
+            said.setdefault(f"{first}>{lang}", []).append([say(f, lang, {"A": "Dupont"}) for f in found])
+    for lang in LANGS:
+        other = "en" if lang == "fr" else "fr"
+        runs = said[f"{lang}>{lang}"] + said[f"{other}>{lang}"]
+        assert all(r == runs[0] for r in runs), lang
+    assert said["fr>fr"][0] != said["en>en"][0]
+
+
 def _page(name: str, lang: str) -> tuple[list[Finding], lxml.html.HtmlElement]:
     (rec,), _ = parse_text((ROOT / "fixtures" / "findings" / name).read_text("utf-8"))
     rep = verify(rec)

@@ -22,6 +22,7 @@ the claim window close (the mistake then stands: RULES.md ยง7.3, 001 r.47, 003 ย
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from string import Formatter
@@ -260,58 +261,110 @@ def kind_name(kind: str, lang: str | Words = "en") -> str:
     return words(lang)(f"finding.{kind}.name")
 
 
-def _fields(f: Finding, W: Words, names: dict[str, str] | None) -> dict[str, Any]:
-    """The values a template may name, all from the finding's fields."""
-
-    def name(letter: str | None) -> str | None:
-        if not letter:
-            return None
-        return (names or {}).get(letter) or letter
-
-    e, m = f.entitled, f.marked
-    alts = f.alternatives
-    detail = f.detail or ""
-    return {
-        "who": name(f.who) or W("f_a_player"),
-        "e": e,
-        "m": m,
-        "c": f.claimed,
-        "over": None if e is None or m is None else m - e,
-        "under": None if e is None or m is None else e - m,
-        "e_only": None if e is None else (W("f_nothing") if e == 0 else W("f_only", n=e)),
-        "m_only": None if m is None else (W("f_nothing") if m == 0 else W("f_only", n=m)),
-        "m_holes": None if m is None else (W("f_no_hole") if m == 0 else W.n("f_holes", m)),
-        "why": W.get(f"why.{detail}", "") or None,
-        "alt": alts[0] if alts else None,
-        "alt_who": name(alts[0]) if alts else None,
-        "releve": f.releve or None,
-        "marque": f.marque or None,
-        "remedy_who": name(f.remedy[0]) if f.remedy else None,
-        "remedy_play": f.remedy[1] if f.remedy else None,
-        "facts": W("sep").join(W(f"fact.{a}", expected=e, written=w) for a, e, w in f.facts) or None,
-    }
+def _player(letter: str | None, names: dict[str, str] | None) -> str | None:
+    if not letter:
+        return None
+    return (names or {}).get(letter) or letter
 
 
-def _render(W: Words, stem: str, f: Finding, values: dict[str, Any], outcome: str | None = None) -> str:
-    """The first template of ``stem`` for ``f`` whose fields are all known: by outcome
+def _e_only(f: Finding, W: Words, names: dict[str, str] | None) -> str | None:
+    e = f.entitled
+    return None if e is None else (W("f_nothing") if e == 0 else W("f_only", n=e))
+
+
+def _m_only(f: Finding, W: Words, names: dict[str, str] | None) -> str | None:
+    m = f.marked
+    return None if m is None else (W("f_nothing") if m == 0 else W("f_only", n=m))
+
+
+def _m_holes(f: Finding, W: Words, names: dict[str, str] | None) -> str | None:
+    m = f.marked
+    return None if m is None else (W("f_no_hole") if m == 0 else W.n("f_holes", m))
+
+
+def _facts(f: Finding, W: Words, names: dict[str, str] | None) -> str | None:
+    return W("sep").join(W(f"fact.{a}", expected=e, written=w) for a, e, w in f.facts) or None
+
+
+_Field = Callable[[Finding, Words, dict[str, str] | None], Any]
+
+#: the values a template may name, all from the finding's fields; each computed only
+#: when a template names it (a finding-dense game says thousands of findings)
+_FIELDS: dict[str, _Field] = {
+    "who": lambda f, W, names: _player(f.who, names) or W("f_a_player"),
+    "e": lambda f, W, names: f.entitled,
+    "m": lambda f, W, names: f.marked,
+    "c": lambda f, W, names: f.claimed,
+    "over": lambda f, W, names: None if f.entitled is None or f.marked is None else f.marked - f.entitled,
+    "under": lambda f, W, names: None if f.entitled is None or f.marked is None else f.entitled - f.marked,
+    "e_only": _e_only,
+    "m_only": _m_only,
+    "m_holes": _m_holes,
+    "why": lambda f, W, names: W.get(f"why.{f.detail or ''}", "") or None,
+    "alt": lambda f, W, names: f.alternatives[0] if f.alternatives else None,
+    "alt_who": lambda f, W, names: _player(f.alternatives[0], names) if f.alternatives else None,
+    "releve": lambda f, W, names: f.releve or None,
+    "marque": lambda f, W, names: f.marque or None,
+    "remedy_who": lambda f, W, names: _player(f.remedy[0], names) if f.remedy else None,
+    "remedy_play": lambda f, W, names: f.remedy[1] if f.remedy else None,
+    "facts": _facts,
+}
+
+#: (language, stem, detail, entitled to nothing, outcome) -> the templates to try in
+#: order, each with the fields it names: the catalogue is read once per variant
+_CHAINS: dict[tuple[str, str, str | None, bool, str | None], tuple[tuple[str, tuple[str, ...]], ...]] = {}
+#: (language, kind, detail, record mistake) -> the name, the citation and its anchor
+_HEADS: dict[tuple[str, str, str | None, bool], tuple[str, str, str]] = {}
+
+
+def _chain(
+    W: Words, stem: str, detail: str | None, zero: bool, outcome: str | None
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The templates of ``stem`` in the order :func:`_render` tries them: by outcome
     (consequences only), variant (``detail``), then ``zero`` (entitled to nothing), the
     kind's default, and its ``-`` form, which names no number; each may have fallbacks
     ``~2``, ``~3``."""
-    keys: list[str] = [f"{stem}.{outcome}"] if outcome else []
-    if f.detail:
-        keys.append(f"{stem}.{f.detail}")
-    if f.entitled == 0:
-        keys.append(f"{stem}.zero")
-    keys += [stem, f"{stem}.-"]
-    for key in keys:
-        for i in range(1, 4):
-            k = key if i == 1 else f"{key}~{i}"
-            if not W.has(k):
+    memo = (W.lang, stem, detail, zero, outcome)
+    chain = _CHAINS.get(memo)
+    if chain is None:
+        keys: list[str] = [f"{stem}.{outcome}"] if outcome else []
+        if detail:
+            keys.append(f"{stem}.{detail}")
+        if zero:
+            keys.append(f"{stem}.zero")
+        keys += [stem, f"{stem}.-"]
+        found: list[tuple[str, tuple[str, ...]]] = []
+        for key in keys:
+            for i in range(1, 4):
+                k = key if i == 1 else f"{key}~{i}"
+                if not W.has(k):
+                    break
+                template = W(k)
+                needed = tuple(dict.fromkeys(fld for _lit, fld, _spec, _conv in _FORMATTER.parse(template) if fld))
+                found.append((template, needed))
+        chain = _CHAINS[memo] = tuple(found)
+    return chain
+
+
+def _render(
+    W: Words,
+    stem: str,
+    f: Finding,
+    values: dict[str, Any],
+    names: dict[str, str] | None,
+    outcome: str | None = None,
+) -> str:
+    """The first template of ``stem`` for ``f`` whose fields are all known (:func:`_chain`);
+    ``values``: the fields computed so far for ``f`` (filled in as templates name them)."""
+    for template, needed in _chain(W, stem, f.detail, f.entitled == 0, outcome):
+        for fld in needed:
+            if fld not in values:
+                compute = _FIELDS.get(fld)
+                values[fld] = None if compute is None else compute(f, W, names)
+            if values[fld] is None:
                 break
-            template = W(k)
-            needed = [fld for _lit, fld, _spec, _conv in _FORMATTER.parse(template) if fld]
-            if all(values.get(fld) is not None for fld in needed):
-                return template.format(**values)
+        else:
+            return template.format(**{fld: values[fld] for fld in needed})
     return ""
 
 
@@ -319,19 +372,35 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
+def _head(W: Words, f: Finding) -> tuple[str, str, str]:
+    """The finding's name, its rule's citation and anchor in ``W``'s language: the same
+    for every finding of a kind and variant, said once."""
+    mistake = f.record_mistake
+    memo = (W.lang, f.kind, f.detail, mistake)
+    head = _HEADS.get(memo)
+    if head is None:
+        rule = rule_for_finding(f.kind, f.detail)
+        head = _HEADS[memo] = (
+            # a typo of the secretary is named as one, whatever kind of fault it first looked like
+            W("finding.record-mistake.name") if mistake else W(f"finding.{f.kind}.name"),
+            W("rule.cited", title=rule.title(W.lang), cite=rule.cite(W.lang)),
+            rule.anchor,
+        )
+    return head
+
+
 def say(f: Finding, lang: str | Words = "en", names: dict[str, str] | None = None) -> Said:
     """The finding in words, in ``lang``; ``names``: letter -> the player's name."""
     W = words(lang)
-    values = _fields(f, W, names)
+    values: dict[str, Any] = {}
     stem = f"finding.{f.kind}"
-    rule = rule_for_finding(f.kind, f.detail)
+    name, citation, anchor = _head(W, f)
     return Said(
-        # a typo of the secretary is named as one, whatever kind of fault it first looked like
-        name=W("finding.record-mistake.name") if f.record_mistake else W(f"{stem}.name"),
-        message=_sentence(_render(W, f"{stem}.message", f, values)),
-        consequence=_render(W, f"{stem}.consequence", f, values, f.outcome),
-        citation=W("rule.cited", title=rule.title(W.lang), cite=rule.cite(W.lang)),
-        anchor=rule.anchor,
+        name=name,
+        message=_sentence(_render(W, f"{stem}.message", f, values, names)),
+        consequence=_render(W, f"{stem}.consequence", f, values, names, f.outcome),
+        citation=citation,
+        anchor=anchor,
     )
 
 
