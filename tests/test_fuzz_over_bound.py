@@ -60,3 +60,47 @@ def test_a_record_wrong_on_every_coup_costs_the_recovery_its_start_only(path: Pa
     for judged, coups, _ in games:
         # no clean coup, no earning: the recovery judges its start and at most one trial past it
         assert judged <= L.RECOVERY_START + recover.LOOKAHEAD_MISSING + 2, (judged, coups)
+
+
+class _CountingCatalogue:
+    """A catalogue that counts its lookups (``gettext`` and ``ngettext``)."""
+
+    def __init__(self, t: object) -> None:
+        self.t, self.lookups = t, 0
+
+    def gettext(self, key: str) -> str:
+        self.lookups += 1
+        return self.t.gettext(key)  # type: ignore[attr-defined,no-any-return]
+
+    def ngettext(self, one: str, many: str, n: int) -> str:
+        self.lookups += 1
+        return self.t.ngettext(one, many, n)  # type: ignore[attr-defined,no-any-return]
+
+
+@pytest.mark.parametrize("stem", ["5ff00eb5b17b1200", "a783078a84cc3274"])
+def test_saying_a_finding_dense_game_reads_the_catalogue_once_per_kind(stem: str, monkeypatch: pytest.MonkeyPatch):
+    """Saying findings costs a lookup or two per finding (the fields its template names),
+    the rest once per kind, variant and language: before, about ten per finding (the
+    templates tried, every field, the name, the rule's citation), 28 % of ``check`` on the
+    0.7 KB game of 172 findings over the bound."""
+    from trictrac.replay.verifier import findings as F
+
+    data, _ = grow((OVER_BOUND[0].parent / f"{stem}.raw").read_bytes())
+    found = [
+        f
+        for i, pr in enumerate(iter_records(io.BytesIO(data), file="fuzz"))
+        for f in verify(
+            pr.record, None, file="fuzz", game=i, trace=False, diagnostics=pr.diagnostics, recover=True
+        ).findings
+    ]
+    variants = {(f.kind, f.detail, f.outcome, f.entitled == 0) for f in found}
+    assert len(found) >= 150 and len(variants) <= 5
+    F._CHAINS.clear()
+    F._HEADS.clear()
+    for lang in ("fr", "en"):
+        W = F.words(lang)
+        counting = _CountingCatalogue(W._t)
+        monkeypatch.setattr(W, "_t", counting)
+        lines = [f.render("fuzz", lang) for f in found]
+        assert len(set(lines)) > 1 and all(line.startswith("fuzz:") for line in lines)
+        assert counting.lookups <= 2 * len(found) + 40 * len(variants), (lang, counting.lookups, len(found))

@@ -53,3 +53,35 @@ def test_spec_round_trip_of_reachable_positions(pos: Position, swap: bool, ca: i
     assert Position.from_spec(spec) == pos
     back, diags = parse_position(write_position(spec))
     assert not diags and Position.from_spec(back) == pos
+
+
+def test_no_excluded_play_leaves_the_position_as_it_was_when_both_numbers_can_be_played() -> None:
+    """``judge_play`` judges an empty written play (a record wrong on every coup) without
+    enumerating the plays the obligations removed when both numbers can be played: none
+    of those leaves the position as it was (each moves a checker forward).  Checked on
+    every throw of the positions of random games."""
+    import random
+
+    from trictrac.replay.rules.moves import judge_play, legal_plays
+    from trictrac.replay.rules.position import start_position
+    from trictrac.replay.rules.scoring import play_outcome
+
+    rnd = random.Random(27)
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+    checked = 0
+    for _game in range(12):
+        pos = start_position(rnd.choice("AB"))
+        for _coup in range(120):
+            for roll in rolls:
+                ps = legal_plays(pos, roll)
+                if ps.plays and len(ps.plays[0].numbers) == 2:
+                    checked += 1
+                    assert all(pl.result != pos.mover for pl, _why in ps.excluded()), (pos, roll)
+                    j = judge_play(pos, roll, ())
+                    assert not j.legal and j.violation == "both-numbers" and j.play is not None
+            roll = rnd.choice(rolls)
+            ps = legal_plays(pos, roll)
+            if not ps.plays or not ps.plays[0].steps:
+                break
+            _, pos = play_outcome(pos, roll, rnd.choice(ps.plays))
+    assert checked > 5_000

@@ -1108,9 +1108,14 @@ def judge_play(
     for pl in ps.plays:
         if pl.result == result:
             return PlayJudgement(True, pl, True, None, None, alts)
-    for pl, why in ps.excluded():
-        if pl.result == result:
-            return bad(why, pl, True)
+    # an empty written play is none of the plays an obligation removed when both numbers
+    # can be played: each of those moves a checker forward (``_select``: every candidate
+    # then plays both numbers; the one-number plays one step), so none leaves the position
+    # as it was.  A record wrong on every coup (nothing played) skips enumerating them.
+    if pairs or not (alts and len(alts[0].numbers) == 2):
+        for pl, why in ps.excluded():
+            if pl.result == result:
+                return bad(why, pl, True)
     # 3. which numbers the written pairs use (the declared unplayable ones set aside)
     avail = [a, b]
     for n in declared:

@@ -226,9 +226,18 @@ class Position:
 
 
 def start_position(turn: Side = "A") -> Position:
-    """Both sides' 15 checkers on their talons, a fresh relevé (RULES.md §3.11; 003 §25)."""
-    talon = _counts({TALON: 15})
-    return Position(talon, talon, turn)
+    """Both sides' 15 checkers on their talons, a fresh relevé (RULES.md §3.11; 003 §25):
+    one frozen value per side to move, built once."""
+    pos = _STARTS.get(turn)
+    if pos is None:
+        talon = _counts({TALON: 15})
+        pos = Position(talon, talon, turn)
+        if turn in ("A", "B"):
+            _STARTS[turn] = pos
+    return pos
+
+
+_STARTS: dict[str, Position] = {}
 
 
 #: ``object.__new__`` in Python; the class's own allocator when compiled (mypyc)

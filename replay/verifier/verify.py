@@ -269,16 +269,23 @@ class GameReport:
         st = self.final_score
         score = ""
         if st is not None:
-            score = ", ".join(
-                W(
-                    "rep.side",
-                    side=x,
-                    holes=W.n("rep.holes", ps.holes),
-                    doubles=self._doubles(x, ps.holes, W),
-                    points=W.n("rep.points", ps.points),
+            dbl = self.double_holes
+            key = (W.lang, st.a.holes, st.a.points, st.b.holes, st.b.points, dbl.get("A", 0), dbl.get("B", 0))
+            score = _SCORE_WORDS.get(key, "")
+            if not score:  # a file of a thousand games says a few scores: each said once
+                score = ", ".join(
+                    W(
+                        "rep.side",
+                        side=x,
+                        holes=W.n("rep.holes", ps.holes),
+                        doubles=self._doubles(x, ps.holes, W),
+                        points=W.n("rep.points", ps.points),
+                    )
+                    for x, ps in (("A", st.a), ("B", st.b))
                 )
-                for x, ps in (("A", st.a), ("B", st.b))
-            )
+                if len(_SCORE_WORDS) >= 1024:
+                    _SCORE_WORDS.clear()
+                _SCORE_WORDS[key] = score
         n = self.finding_count
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
         status = W("rep.clean") if n == 0 else W.n("rep.findings", n)
@@ -330,6 +337,9 @@ class GameReport:
             out["trace"] = [t.as_dict() for t in self.trace]
         return out
 
+
+#: a summary's final score in words, by language, holes, points and double holes of each side
+_SCORE_WORDS: dict[tuple[str, int, int, int, int, int, int], str] = {}
 
 #: characters of a player's name kept in a summary line (a 1 MB name is not printed whole)
 NAME_CLIP = 60
