@@ -7,7 +7,6 @@ returns (STYLE.md §5).  Exit codes: 0 clean, 1 findings, 2 unreadable input.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Iterator
 from typing import Any
 
@@ -151,7 +150,7 @@ def check(
                     dirty = True
                 if as_json:
                     text = json.dumps(rep.as_dict(lang=lang) | _analysis_key(played), ensure_ascii=False, indent=2)
-                    click.echo(("[\n" if not items else ",\n") + textwrap.indent(text, "  "), nl=False)
+                    click.echo(("[\n" if not items else ",\n") + "  " + text.replace("\n", "\n  "), nl=False)
                     items += 1
                     continue
                 _echo_report(rep, path, colour, lang)

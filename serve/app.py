@@ -229,7 +229,7 @@ def _game_view(game: LiveGame, lang: str) -> dict[str, Any]:
     st = s.state
     score = s.table.score
     side_name = h.get(st.side, st.side)
-    last = [line for line in s.text().splitlines() if line and not line.startswith("[")][-8:]
+    last = [line for line in s.text().split("\n") if line and not line.startswith("[")][-8:]
     return {
         "gid": game.gid,
         "table": game.table,

@@ -399,3 +399,16 @@ def test_a_bidi_override_is_isolated_in_the_pages(tmp_path: Path):
 def test_the_json_of_check_keeps_its_shape(tmp_path: Path):
     (game,) = json.loads(run("check", "--json", str(DOUZE)).output)
     assert {"findings", "more_findings", "stopped", "notes"} <= set(game)
+
+
+def test_check_json_keeps_names_with_unicode_line_separators(tmp_path: Path):
+    """``check --json`` indents its games line by line: a name holding U+2028, U+2029 or
+    U+0085 (lines to ``str.splitlines``, characters in JSON) comes back as typed."""
+    names = {"A": "Du\u2028pont", "B": "Mar\x85tin\u2029"}
+    path = tmp_path / "sep.trn"
+    path.write_text(
+        f'[A "{names["A"]}"]\n[B "{names["B"]}"]\n[Result "*"]\n\n1. A 2-1 1/3 1/2\n2. B 6-6\n', encoding="utf-8"
+    )
+    for args in (["check", "--json", str(path)], ["check", "--json", str(path), str(DOUZE)]):
+        games = json.loads(run(*args).output)
+        assert {k: games[0]["headers"][k] for k in names} == names

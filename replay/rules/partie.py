@@ -787,7 +787,7 @@ def read_partie(text: str) -> PartieFile:
     """
     header: dict[str, str] = {}
     lines: list[tuple[int, list[str]]] = []
-    for no, raw in enumerate(text.splitlines(), 1):
+    for no, raw in enumerate(text.split("\n"), 1):  # the reader's lines: not at U+2028, U+0085
         s = raw.split("#", 1)[0].strip()
         if not s:
             continue
