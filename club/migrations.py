@@ -321,12 +321,32 @@ def _migrate_5_to_6(conn: sqlite3.Connection) -> str:
     return "6"
 
 
+def _migrate_6_to_7(conn: sqlite3.Connection) -> str:
+    """Version 7 (issue 30): ``marks.kind``'s CHECK written as a chain of ``OR`` instead of an
+    ``IN`` list of 13 words, which SQLite builds into a table each time an insert statement
+    runs (a third of the marks' insert); the same kinds allowed.  SQLite cannot alter a
+    CHECK: ``marks`` is rebuilt as in :func:`_migrate_1_to_2`, from :data:`TABLES`, its rows
+    copied with their ids (``ecoles_fts`` names them), its indexes and triggers (a club's own
+    too) made again, the views left naming ``marks``.  Inside the caller's transaction."""
+    saved = _saved_indexes_and_triggers(conn, "marks")
+    _rename_table(conn, "marks", "marks_v6")
+    conn.execute(_table_statement("marks"))
+    cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v6)"))
+    conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v6")
+    conn.execute("DROP TABLE marks_v6")
+    for sql in saved:
+        conn.execute(sql)
+    _check_foreign_keys(conn, "marks")
+    return "7"
+
+
 MIGRATIONS = {
     "1": _migrate_1_to_2,
     "2": _migrate_2_to_3,
     "3": _migrate_3_to_4,
     "4": _migrate_4_to_5,
     "5": _migrate_5_to_6,
+    "6": _migrate_6_to_7,
 }  # stored version -> step to the next one (returns it)
 
 
