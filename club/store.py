@@ -102,10 +102,11 @@ def _values_sql(head: str, width: int, rows: int) -> str:
 
 
 def _insert_rows_by_statement(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ...]]) -> None:
-    """``rows`` inserted several a statement: ``marks.kind``'s CHECK holds a list of 13 words,
-    which SQLite builds into a table each time a statement runs, i.e. for every row of an
-    ``executemany`` (a third of the marks' insert, issue 30).  Statements of a power of two
-    rows (32, 16, ... 1): the few texts stay in the connection's statement cache."""
+    """``rows`` inserted several a statement: a row bound one by one (an ``executemany``)
+    costs SQLite a statement step and the binding a call (a sixth of the marks' insert; before
+    schema 7, ``marks.kind``'s CHECK was an ``IN`` list that SQLite built into a table each time
+    a statement ran: issue 30).  Statements of a power of two rows (32, 16, ... 1): the few
+    texts stay in the connection's statement cache."""
     if not rows:
         return
     width = len(rows[0])
