@@ -1,6 +1,7 @@
 """Schema version 6 -> 7 (issue 30): ``marks.kind``'s CHECK a chain of OR instead of an IN list
-(the same kinds; SQLite built the list into a table each time an insert statement ran).  Tested
-on a file today's main made (tests/data/club_v6.db.gz, tests/data/make_v6_fixtures.py): every
+(the same kinds; SQLite built the list into a table each time an insert statement ran), the
+table's SQL rewritten in place (or the table rebuilt when a club changed it).  Tested on a file
+today's main made (tests/data/club_v6.db.gz, tests/data/make_v6_fixtures.py): every
 row kept with its id, the club's own indexes and the full-text triggers survive, foreign keys
 hold, the kinds allowed are the same, a failure leaves the file at version 6, and a migrated
 file is not touched again."""
@@ -51,8 +52,12 @@ MARK_ROWS = (
 )
 
 
-def test_a_version_6_file_made_by_main_is_migrated_keeping_every_row(tmp_path: Path) -> None:
+@pytest.mark.parametrize("way", ["sql rewritten", "table rebuilt"])
+def test_a_version_6_file_made_by_main_is_migrated_keeping_every_row(tmp_path: Path, monkeypatch, way: str) -> None:
     p = v6_file(tmp_path / "club.db")
+    if way == "table rebuilt":  # a marks table whose SQL is not version 6's (a club changed it)
+        monkeypatch.setattr(migrations, "V6_KIND_CHECK", "CHECK (kind IN ('something else'))")
+    pages = _rows(p, "PRAGMA page_count")
     assert _rows(p, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
     before, marks = content(p), _rows(p, MARK_ROWS)
     fts = _rows(p, "SELECT rowid, terms, reason FROM ecoles_fts")
@@ -71,6 +76,8 @@ def test_a_version_6_file_made_by_main_is_migrated_keeping_every_row(tmp_path: P
     assert orphans(p) == []
     names = {r[0] for r in _rows(p, "SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger')")}
     assert {"club_games_site", "club_marks_token", "ecoles_fts_ad", "idx_marks_ecole_claimant"} <= names
+    if way == "sql rewritten":  # no row moved: a federation's file does not grow
+        assert _rows(p, "PRAGMA page_count") == pages
     conn = sqlite3.connect(p)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert "marks_v6" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
