@@ -321,12 +321,62 @@ def _migrate_5_to_6(conn: sqlite3.Connection) -> str:
     return "6"
 
 
+#: ``marks.kind``'s CHECK as versions 2 to 6 write it, and as version 7 does (club.schema.TABLES)
+V6_KIND_CHECK = """CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
+                                        'correction', 'joue-pour-tout', 'replay', 'pavillon',
+                                        'force', 'fait-marquer', 'remet', 'comment', 'glyph'))"""
+
+
+def _v7_kind_check() -> str:
+    found = re.search(r"CHECK \(kind = .*?'glyph'\)", _table_statement("marks"), re.S)
+    assert found is not None  # club.schema.TABLES writes it so
+    return found.group(0)
+
+
+def _migrate_6_to_7(conn: sqlite3.Connection) -> str:
+    """Version 7 (issue 30): ``marks.kind``'s CHECK written as a chain of ``OR`` instead of an
+    ``IN`` list of 13 words, which SQLite builds into a table each time an insert statement
+    runs (a third of the marks' insert); the same kinds allowed, so every stored row holds
+    it.  A CHECK leaves nothing on disk: the table's SQL is rewritten in ``sqlite_schema``
+    (SQLite's documented way to change a CHECK, lang_altertable.html "Making Other Kinds Of
+    Table Schema Changes": ``writable_schema``, the schema version bumped), no row moved, so
+    a federation's file neither takes long nor grows.  A ``marks`` whose SQL is not the one
+    versions 2 to 6 wrote (a club's own change) is rebuilt instead, as in
+    :func:`_migrate_1_to_2`.  Inside the caller's transaction."""
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'marks'").fetchone()
+    if _v7_kind_check() in sql:  # made by the step to 5 (from version 4 or before): as version 7 has it
+        return "7"
+    if sql.count(V6_KIND_CHECK) == 1:
+        cookie = conn.execute("PRAGMA schema_version").fetchone()[0]
+        conn.execute("PRAGMA writable_schema = ON")
+        try:
+            conn.execute(
+                "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'marks'",
+                (sql.replace(V6_KIND_CHECK, _v7_kind_check()),),
+            )
+            conn.execute(f"PRAGMA schema_version = {int(cookie) + 1}")
+        finally:
+            conn.execute("PRAGMA writable_schema = OFF")
+        return "7"
+    saved = _saved_indexes_and_triggers(conn, "marks")
+    _rename_table(conn, "marks", "marks_v6")
+    conn.execute(_table_statement("marks"))
+    cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v6)"))
+    conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v6")
+    conn.execute("DROP TABLE marks_v6")
+    for sql in saved:
+        conn.execute(sql)
+    _check_foreign_keys(conn, "marks")
+    return "7"
+
+
 MIGRATIONS = {
     "1": _migrate_1_to_2,
     "2": _migrate_2_to_3,
     "3": _migrate_3_to_4,
     "4": _migrate_4_to_5,
     "5": _migrate_5_to_6,
+    "6": _migrate_6_to_7,
 }  # stored version -> step to the next one (returns it)
 
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from .words import ClubError
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 # 2: marks.kind allows 'replay' (a table remedy, RULES.md §9.5) and 'pavillon' (§5.4)
 # 3: games.game_key (a game's identity) and games.label; game_history; source_files;
 #    full-text indexes over findings and école reasons
@@ -26,6 +26,9 @@ SCHEMA_VERSION = "6"
 #    the content hash games.sha256 the public id; indexes for the queries a club runs only;
 #    games.source NULL when it is the canonical text, games.source_end_line; full-text
 #    indexes findings_fts (kind words, French and English names) and ecoles_fts (claims)
+# 6: games.kind, finished, winner (each game's result stored once)
+# 7: marks.kind's CHECK written as a chain of OR (issue 30: SQLite builds an IN list of 13 words
+#    into a table each time a statement runs; the chain costs nothing measurable), same kinds
 
 # Tokenizer for the full-text indexes: accents folded, so `ecole` finds `école`.
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -135,9 +138,11 @@ CREATE TABLE IF NOT EXISTS marks (
     coup_seq        INTEGER NOT NULL,         -- the coup (coups.seq of this game)
     seq             INTEGER NOT NULL,         -- order within the coup (before, then after)
     phase           TEXT NOT NULL CHECK (phase IN ('before', 'after')),
-    kind            TEXT NOT NULL CHECK (kind IN ('mark', 'ne-marque-pas', 'decision', 'ecole',
-                                        'correction', 'joue-pour-tout', 'replay', 'pavillon',
-                                        'force', 'fait-marquer', 'remet', 'comment', 'glyph')),
+    kind            TEXT NOT NULL CHECK (kind = 'mark' OR kind = 'ne-marque-pas' OR kind = 'decision'
+                                        OR kind = 'ecole' OR kind = 'correction' OR kind = 'joue-pour-tout'
+                                        OR kind = 'replay' OR kind = 'pavillon' OR kind = 'force'
+                                        OR kind = 'fait-marquer' OR kind = 'remet' OR kind = 'comment'
+                                        OR kind = 'glyph'),  -- not an IN list: club.migrations, version 7
     who             TEXT,                     -- seat letter (claimant for an école)
     player_id       INTEGER REFERENCES players(id),
     against         TEXT,                     -- école: the seat who made it (claimant's opponent)

@@ -63,10 +63,31 @@ _SQL = {
 
 #: club.rows builds each coup as (releve_id, seq, number, side, die1, die2, moves, line, col),
 #: its relevé's id local to the game (NULL + offset stays NULL)
-_COUPS_SQL = (
-    "INSERT INTO coups (game_id, releve_id, seq, number, side, die1, die2, moves, line, col) "
-    "VALUES ({gno}, ?1 + {br}, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-)
+_COUPS_HEAD = "INSERT INTO coups (game_id, releve_id, seq, number, side, die1, die2, moves, line, col)"
+_COUP_WIDTH = 9
+
+
+@cache
+def _coups_sql(rows: int) -> str:
+    """The coups' insert of ``rows`` rows: the game's key ``?1`` and the relevés' offset ``?2``
+    bound once a statement, then each coup's values as built (numbered parameters: the text
+    is the same for every game, prepared once)."""
+    one = []
+    for r in range(rows):
+        b = 3 + r * _COUP_WIDTH
+        one.append(f"(?1, ?{b} + ?2, " + ", ".join(f"?{b + k}" for k in range(1, _COUP_WIDTH)) + ")")
+    return f"{_COUPS_HEAD} VALUES {', '.join(one)}"
+
+
+def _insert_coups(conn: sqlite3.Connection, coups: list[tuple[Any, ...]], gno: int, br: int) -> None:
+    """A game's coups, :data:`_ROWS_A_STATEMENT` a statement: bound one by one (an
+    ``executemany``), each coup costs SQLite a statement step and the binding a call; several
+    a statement, about a quarter less of the coups' insert (issue 30)."""
+    i, n = 0, len(coups)
+    while i < n:
+        k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
+        conn.execute(_coups_sql(k), [gno, br, *[v for c in coups[i : i + k] for v in c]])
+        i += k
 
 
 #: rows a statement at most in :func:`_insert_rows_by_statement` (a power of two)
@@ -81,10 +102,11 @@ def _values_sql(head: str, width: int, rows: int) -> str:
 
 
 def _insert_rows_by_statement(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ...]]) -> None:
-    """``rows`` inserted several a statement: ``marks.kind``'s CHECK holds a list of 13 words,
-    which SQLite builds into a table each time a statement runs, i.e. for every row of an
-    ``executemany`` (a third of the marks' insert, issue 30).  Statements of a power of two
-    rows (32, 16, ... 1): the few texts stay in the connection's statement cache."""
+    """``rows`` inserted several a statement: a row bound one by one (an ``executemany``)
+    costs SQLite a statement step and the binding a call (a sixth of the marks' insert; before
+    schema 7, ``marks.kind``'s CHECK was an ``IN`` list that SQLite built into a table each time
+    a statement ran: issue 30).  Statements of a power of two rows (32, 16, ... 1): the few
+    texts stay in the connection's statement cache."""
     if not rows:
         return
     width = len(rows[0])
@@ -110,9 +132,9 @@ def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int],
     if rows.marques:
         ex(_SQL["marques"], [(r[0] + bm, gno, *r[2:]) for r in rows.marques])
     ex(_SQL["releves"], [(r[0] + br, gno, _off(r[2], bm), *r[3:]) for r in rows.releves])
-    # ~290 coups a game, bound as the rows built them: the game's key and the relevés' offset
-    # are in the statement (integers: a statement a game, prepared once), not in each row
-    ex(_COUPS_SQL.format(gno=int(gno), br=int(br)), rows.coups)
+    # ~290 coups a game, bound as the rows built them, several a statement; the game's key
+    # and the relevés' offset bound once a statement, not in each row
+    _insert_coups(conn, rows.coups, gno, br)
     marks = rows.marks
     _insert_rows_by_statement(
         conn,

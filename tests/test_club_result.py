@@ -156,7 +156,9 @@ def test_migration_5_to_6(tmp_path: Path) -> None:
     before.close()
     open_db(db, create=False).close()
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "6"
+    assert (
+        conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == migrations.SCHEMA_VERSION
+    )
     assert {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in counts} == counts
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'club_games_site'").fetchone()  # the club's own

@@ -239,7 +239,7 @@ def test_composed_and_decomposed_names_are_one_player_and_look_alikes_are_report
         (" 5", "spaces around"),
         ("-1", "no sign"),
         ("0", "numbered from 1"),
-        ("9", "reads versions up to 6"),
+        ("9", "reads versions up to 7"),
     ],
 )
 def test_a_schema_version_that_is_not_one_is_refused_in_one_line(tmp_path: Path, value: str, words: str) -> None:
