@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env"]
+__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env", "SaidError"]
 
 #: the languages the catalogue speaks, the pages' default first
 LANGS: tuple[str, ...] = ("fr", "en")
@@ -120,3 +120,23 @@ def lang_from_env(environ: Mapping[str, str] | None = None, default: str = "en")
         if var != "LANGUAGE":
             return default  # the first locale variable set decides, as setlocale does
     return default
+
+
+class SaidError(ValueError):
+    """An error whose words are the catalogue's: ``key`` and its fields, and ``where`` (a
+    key and a number: ``line 3: ``) before it; a field named ``x_key`` is a key whose
+    words fill ``{x}``.  ``str(e)`` is its English (what the API
+    always said); ``e.say(lang)`` says it in ``lang``."""
+
+    def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
+        self.key, self.where, self.fields = key, where, fields
+        super().__init__(self.say("en"))
+
+    def say(self, lang: str | Words = "en") -> str:
+        W = words(lang)
+        head = W(self.where[0], n=self.where[1]) if self.where else ""
+        # a field ``x_key`` names a key whose words fill ``{x}`` ("holes", « trous »)
+        kw = {
+            k[:-4] if k.endswith("_key") else k: W(str(v)) if k.endswith("_key") else v for k, v in self.fields.items()
+        }
+        return head + W(self.key, **kw)
