@@ -124,9 +124,10 @@ def lang_from_env(environ: Mapping[str, str] | None = None, default: str = "en")
 
 class SaidError(ValueError):
     """An error whose words are the catalogue's: ``key`` and its fields, and ``where`` (a
-    key and a number: ``line 3: ``) before it; a field named ``x_key`` is a key whose
-    words fill ``{x}``.  ``str(e)`` is its English (what the API
-    always said); ``e.say(lang)`` says it in ``lang``."""
+    key and a number: ``line 3: ``) before it.  A field named ``x_key`` is a key whose
+    words fill ``{x}``; a field with a ``say(lang)`` method (a reader's diagnostic) is
+    said in the language.  ``str(e)`` is its English (what the API always said);
+    ``e.say(lang)`` says it in ``lang``.  (A field cannot be named ``key``.)"""
 
     def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
         self.key, self.where, self.fields = key, where, fields
@@ -135,8 +136,11 @@ class SaidError(ValueError):
     def say(self, lang: str | Words = "en") -> str:
         W = words(lang)
         head = W(self.where[0], n=self.where[1]) if self.where else ""
-        # a field ``x_key`` names a key whose words fill ``{x}`` ("holes", « trous »)
-        kw = {
-            k[:-4] if k.endswith("_key") else k: W(str(v)) if k.endswith("_key") else v for k, v in self.fields.items()
-        }
+        kw: dict[str, object] = {}
+        for k, v in self.fields.items():
+            if k.endswith("_key"):
+                kw[k[:-4]] = W(str(v))
+            else:
+                say = getattr(v, "say", None)
+                kw[k] = say(W.lang) if callable(say) else v
         return head + W(self.key, **kw)
