@@ -94,6 +94,13 @@ def _written_choice(game: Game, coup: Coup, roll: tuple[int, int]) -> Choice:
     return Choice(play, False)
 
 
+class Review(dict[str, Any]):
+    """:func:`analyse_record`'s dict (its JSON), and the error that stopped it (for the
+    text to say it in the reader's language; the JSON's ``stopped`` is its English)."""
+
+    stopped_error: GameFlowError | None = None
+
+
 def analyse_record(
     record: Record,
     evaluator: Evaluator | None = None,
@@ -113,6 +120,7 @@ def analyse_record(
     replayer = _Replayer(record, profile)
     coups: list[dict[str, Any]] = []
     stopped: str | None = None
+    stopped_error: GameFlowError | None = None
     index = -1
     from ..notation.visitor import visit_element
 
@@ -134,19 +142,21 @@ def analyse_record(
             ranked = ev.rank(before, roll, depth=2, keep=keep, full=max(keep, FULL), must=(written,))
             visit_element(coup, replayer)
         except GameFlowError as e:
-            stopped = str(e)
+            stopped, stopped_error = str(e), e
             break
         coups.append(_coup_row(index, coup, before, roll, written, ranked))
         if progress:
             progress(index)
-    return {
-        "headers": {k: record.headers[k] for k in ("Event", "A", "B", "Partie", "Profile") if k in record.headers},
-        "profile": profile.name,
-        "thresholds": THRESHOLDS,
-        "coups": coups,
-        "players": _players(coups),
-        "stopped": stopped,
-    }
+    out = Review(
+        headers={k: record.headers[k] for k in ("Event", "A", "B", "Partie", "Profile") if k in record.headers},
+        profile=profile.name,
+        thresholds=THRESHOLDS,
+        coups=coups,
+        players=_players(coups),
+        stopped=stopped,
+    )
+    out.stopped_error = stopped_error
+    return out
 
 
 def _coup_row(
@@ -258,7 +268,9 @@ def render_review(result: dict[str, Any], *, name: str = "", lang: str | Words =
             )
         lines.append(text)
     if result.get("stopped"):
-        lines.append(head + W("an.v.stopped", reason=result["stopped"]))
+        err = getattr(result, "stopped_error", None)
+        reason = err.say(W) if err is not None else result["stopped"]
+        lines.append(head + W("an.v.stopped", reason=reason))
     hdr = result.get("headers", {})
     for side, p in result["players"].items():
         who = hdr.get(side, side)

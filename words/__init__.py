@@ -21,6 +21,7 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 __all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env", "SaidError"]
 
@@ -133,6 +134,10 @@ class SaidError(ValueError):
         self.key, self.where, self.fields = key, where, fields
         super().__init__(self.say("en"))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its key and fields (a worker process's error reaches the parent whole)
+        return (_said_error, (type(self), self.key, self.where, self.fields))
+
     def say(self, lang: str | Words = "en") -> str:
         W = words(lang)
         head = W(self.where[0], n=self.where[1]) if self.where else ""
@@ -144,3 +149,7 @@ class SaidError(ValueError):
                 say = getattr(v, "say", None)
                 kw[k] = say(W.lang) if callable(say) else v
         return head + W(self.key, **kw)
+
+
+def _said_error(cls: type[SaidError], key: str, where: tuple[str, int] | None, fields: dict[str, object]) -> SaidError:
+    return cls(key, where=where, **fields)
