@@ -672,7 +672,7 @@ def _with_queue(st: _Settling, flows: list[_Flow]) -> dict[str, Any]:
     if st.spec.queue and best > 0 and list(net.values()).count(best) == 1:
         qwin = next(a for a in accounts if net[a] == best)
         for a in accounts:
-            _pay(qf, "sc.what.queue", a, qwin, st.spec.queue)
+            _pay(qf, "queue", a, qwin, st.spec.queue)
     return _method(st, flows + qf, qwin)
 
 
@@ -810,13 +810,18 @@ def _at_line(no: int | None) -> tuple[str, int] | None:
     return ("sc.where.line", no) if no else None
 
 
+def _what(what: str) -> dict[str, str]:
+    """``what`` is a catalogue key (``sc.what.holes``: words) or a key of the file (data)."""
+    return {"what_key": what} if what.startswith("sc.what.") else {"what": what}
+
+
 def _int(v: str, what: str, no: int | None = None) -> int:
     try:
         n = int(v)
     except ValueError:
-        raise PartieError("sc.err.not_whole", where=_at_line(no), what_key=what, v=v) from None
+        raise PartieError("sc.err.not_whole", where=_at_line(no), **_what(what), v=v) from None
     if n < 0:
-        raise PartieError("sc.err.not_positive", where=_at_line(no), what_key=what, n=n)
+        raise PartieError("sc.err.not_positive", where=_at_line(no), **_what(what), n=n)
     return n
 
 
@@ -886,10 +891,10 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
     spec = PartieSpec(
         kind=kind,
         players=players,
-        marques=_int(header.get("marques", "8"), "sc.what.marques"),
-        queue=_int(header.get("queue", "0"), "sc.what.queue"),
+        marques=_int(header.get("marques", "8"), "marques"),
+        queue=_int(header.get("queue", "0"), "queue"),
         primaute=header.get("primaute") or None,
-        jetons_per_marque=_int(header["jetons-per-marque"], "sc.what.jetons_per_marque")
+        jetons_per_marque=_int(header["jetons-per-marque"], "jetons-per-marque")
         if "jetons-per-marque" in header
         else None,
         round_five=header.get("round", "five").lower() != "none",
@@ -904,7 +909,7 @@ def _settle_poule(
     header: dict[str, str], lines: list[tuple[int, list[str]]], players: tuple[str, ...]
 ) -> dict[str, Any]:
     """A poule file: one winner's name a line (RULES.md §8.3; 003 §219)."""
-    poule = Poule(players, _int(header.get("stake", "1"), "sc.what.stake"))
+    poule = Poule(players, _int(header.get("stake", "1"), "stake"))
     for no, toks in lines:
         if len(toks) != 1:
             raise PartieError("sc.err.poule_line", where=("sc.where.line", no))
@@ -931,7 +936,7 @@ def _settle_douze(pf: PartieFile, players: tuple[str, ...], profile: Profile) ->
     header = pf.header
     if len(players) != 2:
         raise PartieError("sc.err.douze_two")
-    stake = _int(header.get("stake", "1"), "sc.what.stake")
+    stake = _int(header.get("stake", "1"), "stake")
     if "multiplier" in header:  # switch twelve_hole_multiplier (RULES.md §10 D1)
         how = header["multiplier"].lower()
         if how not in ("none", "lebrun", "guiton"):
