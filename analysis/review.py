@@ -32,6 +32,7 @@ from ..notation.record import Comment, Coup, Glyph, Record
 from ..replay.rules.game import Game, GameFlowError, _Replayer, find_play, moves_text
 from ..replay.rules.moves import Play
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
+from ..words import Words, words
 from .evaluator import Choice, Evaluator, Ranked, choices, load_evaluator
 
 __all__ = ["CLASSES", "THRESHOLDS", "GLYPHS", "KEEP", "classify", "analyse_record", "render_review", "annotate_review"]
@@ -93,6 +94,13 @@ def _written_choice(game: Game, coup: Coup, roll: tuple[int, int]) -> Choice:
     return Choice(play, False)
 
 
+class Review(dict[str, Any]):
+    """:func:`analyse_record`'s dict (its JSON), and the error that stopped it (for the
+    text to say it in the reader's language; the JSON's ``stopped`` is its English)."""
+
+    stopped_error: GameFlowError | None = None
+
+
 def analyse_record(
     record: Record,
     evaluator: Evaluator | None = None,
@@ -112,6 +120,7 @@ def analyse_record(
     replayer = _Replayer(record, profile)
     coups: list[dict[str, Any]] = []
     stopped: str | None = None
+    stopped_error: GameFlowError | None = None
     index = -1
     from ..notation.visitor import visit_element
 
@@ -133,19 +142,21 @@ def analyse_record(
             ranked = ev.rank(before, roll, depth=2, keep=keep, full=max(keep, FULL), must=(written,))
             visit_element(coup, replayer)
         except GameFlowError as e:
-            stopped = str(e)
+            stopped, stopped_error = str(e), e
             break
         coups.append(_coup_row(index, coup, before, roll, written, ranked))
         if progress:
             progress(index)
-    return {
-        "headers": {k: record.headers[k] for k in ("Event", "A", "B", "Partie", "Profile") if k in record.headers},
-        "profile": profile.name,
-        "thresholds": THRESHOLDS,
-        "coups": coups,
-        "players": _players(coups),
-        "stopped": stopped,
-    }
+    out = Review(
+        headers={k: record.headers[k] for k in ("Event", "A", "B", "Partie", "Profile") if k in record.headers},
+        profile=profile.name,
+        thresholds=THRESHOLDS,
+        coups=coups,
+        players=_players(coups),
+        stopped=stopped,
+    )
+    out.stopped_error = stopped_error
+    return out
 
 
 def _coup_row(
@@ -212,36 +223,71 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
-def render_review(result: dict[str, Any], *, name: str = "") -> str:
-    """The analysis as text: the coups with a class (and the decisions to leave or
-    stay), then each player's summary."""
+def said_number(text: str, lang: str | Words) -> str:
+    """A number as ``lang`` writes it: the French decimal comma (as the pages and the
+    French comments of :func:`annotate_review`), the English point."""
+    return text.replace(".", ",") if words(lang).lang == "fr" else text
+
+
+def render_review(result: dict[str, Any], *, name: str = "", lang: str | Words = "en") -> str:
+    """The analysis as text, in ``lang``'s words: the coups with a class (and the
+    decisions to leave or stay), then each player's summary."""
+    W = words(lang)
+
+    def pct(x: float) -> str:
+        return said_number(_pct(x), W)
+
     lines: list[str] = []
-    head = f"{name}: " if name else ""
+    head = W("an.v.head", name=name) if name else ""
     for c in result["coups"]:
         dec = c.get("decision")
         if not c["class"] and not dec:
             continue
         w, b = c["written"], c["best"]
-        tag = f" {GLYPHS[c['class']]} {c['class']}" if c["class"] else ""
-        text = (
-            f"{head}line {c['line']}: coup {c['number']} {c['side']} {c['roll']}: written {w['moves']} "
-            f"(chances {_pct(w['win'])}), best {b['moves']} ({_pct(b['win'])}); loss {_pct(c['loss']['win'])}{tag}"
+        tag = f" {GLYPHS[c['class']]} {W('an.class.' + c['class'])}" if c["class"] else ""
+        text = head + W(
+            "an.v.coup",
+            line=c["line"],
+            number=c["number"],
+            side=c["side"],
+            roll=c["roll"],
+            written=w["moves"],
+            wwin=pct(w["win"]),
+            best=b["moves"],
+            bwin=pct(b["win"]),
+            loss=pct(c["loss"]["win"]),
+            tag=tag,
         )
         if dec:
-            text += (
-                f"; s'en aller {_pct(dec['leave']['win'])} against rester {_pct(dec['stay']['win'])}"
-                f" ({dec['stay']['moves']}): best {dec['best']}"
+            text += W(
+                "an.v.decision",
+                leave=pct(dec["leave"]["win"]),
+                stay=pct(dec["stay"]["win"]),
+                moves=dec["stay"]["moves"],
+                best=W("an.v.leave" if dec["best"] == "leave" else "an.v.stay"),
             )
         lines.append(text)
     if result.get("stopped"):
-        lines.append(f"{head}analysis stopped: {result['stopped']}")
+        err = getattr(result, "stopped_error", None)
+        reason = err.say(W) if err is not None else result["stopped"]
+        lines.append(head + W("an.v.stopped", reason=reason))
     hdr = result.get("headers", {})
     for side, p in result["players"].items():
         who = hdr.get(side, side)
         lines.append(
-            f"{head}{side} ({who}): {p['coups']} coups, {p['choices']} with a choice; mean loss per coup "
-            f"{p['mean_loss']:.4f} equity, {_pct(p['mean_win_loss'])} chances; "
-            f"doubtful {p['doubtful']}, mistake {p['mistake']}, blunder {p['blunder']}"
+            head
+            + W(
+                "an.v.player",
+                side=side,
+                who=who,
+                coups=W.n("an.v.coups", p["coups"]),
+                choices=p["choices"],
+                mean=said_number(f"{p['mean_loss']:.4f}", W),
+                pct=pct(p["mean_win_loss"]),
+                doubtful=p["doubtful"],
+                mistake=p["mistake"],
+                blunder=p["blunder"],
+            )
         )
     return "\n".join(lines)
 

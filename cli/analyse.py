@@ -17,7 +17,17 @@ from ..replay.rules.analyse import parse_roll, render_text
 from ..replay.rules.ledger import ScoreState
 from ..replay.rules.position import Position
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
-from .common import BadInput, command_words, echo_json, jobs_option, json_option, profile_option, read_input
+from ..words import Words
+from .common import (
+    BadInput,
+    command_words,
+    echo_json,
+    jobs_option,
+    json_option,
+    lang_option,
+    profile_option,
+    read_input,
+)
 from .helptext import Command
 
 _JSON_KEYS = ("mover", "other", "mover_off", "other_off", "mover_coups", "other_coups")
@@ -39,34 +49,42 @@ def position_from_json(text: str) -> Position:
 
     :raises BadInput: bad JSON or an impossible position, naming the column.
     """
-    where = "--position-json"
+    W = command_words()
+
+    def fault(col: int, key: str, line: int = 1, **kw: object) -> BadInput:
+        """``--position-json:LINE:COL: what`` in the command's words."""
+        return BadInput(W("an.json.at", line=line, col=col, what=W(key, **kw)))
+
+    keys = ", ".join(_JSON_KEYS)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise BadInput(f"{where}:{e.lineno}:{e.colno}: bad JSON: {e.msg}") from None
+        # the decoder's own reason, in the language when the catalogue has it
+        msg = W.get("an.json.why." + e.msg.lower().replace(" ", "_"), e.msg)
+        raise fault(e.colno, "an.json.bad", line=e.lineno, msg=msg) from None
     if not isinstance(data, dict):
-        raise BadInput(f"{where}:1:1: expected a JSON object with keys {', '.join(_JSON_KEYS)}")
+        raise fault(1, "an.json.not_object", keys=keys)
     unknown = [k for k in data if k not in _JSON_KEYS]
     if unknown:
-        raise BadInput(f"{where}:1:{_col(text, unknown[0])}: unknown key {unknown[0]!r}; keys: {', '.join(_JSON_KEYS)}")
+        raise fault(_col(text, unknown[0]), "an.json.unknown_key", name=unknown[0], keys=keys)
     sides: dict[str, list[int]] = {}
     for side in ("mover", "other"):
         pts = data.get(side)
         if not isinstance(pts, dict):
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side!r} must be an object of point: count")
+            raise fault(_col(text, side), "an.json.side_object", side=side)
         c = [0] * 26
         for k, n in pts.items():
             if not (isinstance(k, str) and k.isdigit() and 1 <= int(k) <= 24):
-                raise BadInput(f"{where}:1:{_col(text, side)}: {side}: point {k!r} is not 1..24")
+                raise fault(_col(text, side), "an.json.bad_point", side=side, point=k)
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise BadInput(f"{where}:1:{_col(text, side)}: {side}: count {n!r} on point {k} is not a whole number")
+                raise fault(_col(text, side), "an.json.bad_count", side=side, n=n, point=k)
             c[int(k)] += n
         sides[side] = c
     nums: dict[str, int] = {}
     for key in ("mover_off", "other_off", "mover_coups", "other_coups"):
         v = data.get(key, 0)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise BadInput(f"{where}:1:{_col(text, key)}: {key} must be a whole number, not {v!r}")
+            raise fault(_col(text, key), "an.json.not_whole", name=key, v=v)
         nums[key] = v
     sides["mover"][25] += nums["mover_off"]
     sides["other"][25] += nums["other_off"]
@@ -74,16 +92,14 @@ def position_from_json(text: str) -> Position:
     for side, c in (("mover", m), ("other", o)):
         total = sum(c)
         if total != 15:
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has {total} checkers, not 15")
+            raise fault(_col(text, side), "an.json.not_15", side=side, total=total)
         if c[12] == 1:
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has a lone checker on its coin, point 12")
+            raise fault(_col(text, side), "an.json.lone_coin", side=side)
         if c[13]:
-            raise BadInput(f"{where}:1:{_col(text, side)}: {side} has checkers on the opponent's coin, point 13")
+            raise fault(_col(text, side), "an.json.opponent_coin", side=side)
     for p in range(1, 25):
         if m[p] and o[25 - p]:
-            raise BadInput(
-                f"{where}:1:{_col(text, 'other')}: mover's point {p} is other's point {25 - p}: held by both sides"
-            )
+            raise fault(_col(text, "other"), "an.json.both", p=p, q=25 - p)
     return Position(
         tuple(m),
         tuple(o),
@@ -103,9 +119,10 @@ def position_from_text(text: str) -> Position:
     errors = [d for d in diags if d.severity == "error"]
     if spec is None or errors:
         d = errors[0] if errors else (diags[0] if diags else None)
+        W = command_words()
         if d is None:
-            raise BadInput("position: unreadable position")
-        raise BadInput(f"position:{d.span.line}:{d.span.col}: {d.code}: {d.message}")
+            raise BadInput(W("an.position_unreadable"))
+        raise BadInput(W("an.position_fault", line=d.span.line, col=d.span.col, code=d.code, message=d.say(W.lang)))
     return Position.from_spec(spec)
 
 
@@ -149,7 +166,7 @@ def read_records(file: str) -> list[Any]:
     return records
 
 
-def _analyse_game_file(file: str, profile: Profile | None, jobs: int, as_json: bool) -> None:
+def _analyse_game_file(file: str, profile: Profile | None, jobs: int, as_json: bool, lang: Words) -> None:
     from ..analysis.review import render_review
 
     results = analyse_games(read_records(file), profile, jobs)
@@ -157,7 +174,8 @@ def _analyse_game_file(file: str, profile: Profile | None, jobs: int, as_json: b
         echo_json(results)
         return
     for res in results:
-        click.echo(terminal_safe(render_review(res, name=f"{file} game {res['game'] + 1}")))
+        name = lang("an.game_name", file=file, n=res["game"] + 1)
+        click.echo(terminal_safe(render_review(res, name=name, lang=lang)))
 
 
 def _ranked(pos: Position, score: ScoreState, profile: Profile, kind: str, result: dict[str, Any]) -> None:
@@ -171,7 +189,7 @@ def _ranked(pos: Position, score: ScoreState, profile: Profile, kind: str, resul
     try:
         game = Game(kind, profile, start=pos, score=score)
     except GameFlowError as e:
-        raise BadInput(f"position: {e}") from None
+        raise BadInput(command_words()("an.flow", message=e.say(command_words().lang))) from None
     if game.finished:
         for r in result["rolls"]:
             r["ranked"] = []
@@ -196,19 +214,30 @@ def _ranked(pos: Position, score: ScoreState, profile: Profile, kind: str, resul
         ]
 
 
-def _ranked_text(result: dict[str, Any], shown: int = 5) -> str:
+def _ranked_text(result: dict[str, Any], W: Words, shown: int = 5) -> str:
+    """Each roll's best plays, in ``W``'s words (French numbers with the decimal comma)."""
+    from ..analysis.review import said_number
+
     lines = []
     for r in result["rolls"]:
         if not r.get("ranked"):
             continue
-        lines.append(f"{r['roll']} ranked (chances to win, equity):")
+        lines.append(W("an.r.head", roll=r["roll"]))
         for x in r["ranked"][:shown]:
             extra = ""
             if x["reply_points"] is not None:
-                extra = f"; his reply: {x['reply_points']:.1f} points on average, hits {x['reply_hit']:.0f}/36"
-            lines.append(
-                f"  {x['moves']}: {100 * x['win']:.1f} %, {x['equity']:+.3f} (now +{x['points']}, gives {x['given']}{extra})"
+                points = said_number(f"{x['reply_points']:.1f}", W)
+                extra = W("an.r.reply", points=points, hit=f"{x['reply_hit']:.0f}")
+            line = W(
+                "an.r.line",
+                moves=x["moves"],
+                win=said_number(f"{100 * x['win']:.1f}", W),
+                equity=said_number(f"{x['equity']:+.3f}", W),
+                points=x["points"],
+                given=x["given"],
+                extra=extra,
             )
+            lines.append("  " + line)
     return "\n".join(lines)
 
 
@@ -242,6 +271,7 @@ def _ranked_text(result: dict[str, Any], shown: int = 5) -> str:
 @jobs_option
 @profile_option
 @json_option
+@lang_option
 def analyse(
     position: str | None,
     roll: str | None,
@@ -252,6 +282,7 @@ def analyse(
     jobs: int,
     profile: Profile | None,
     as_json: bool,
+    lang: Words,
 ) -> None:
     """Legal plays and scoring events of POSITION for one roll or all 21, the points
     of each side, and the chances out of 36 of each kind of event.
@@ -274,16 +305,16 @@ def analyse(
     """
     if game_file is not None:
         if position is not None or position_json is not None or roll is not None:
-            raise BadInput("--game FILE analyses games: give no POSITION, --position-json or --roll with it")
-        _analyse_game_file(game_file, profile, jobs, as_json)
+            raise BadInput(lang("an.game_alone"))
+        _analyse_game_file(game_file, profile, jobs, as_json, lang)
         return
     if (position is None) == (position_json is None):
-        raise BadInput("give either POSITION or --position-json (exactly one)")
+        raise BadInput(lang("an.one_position"))
     pos = position_from_json(position_json) if position_json is not None else position_from_text(position or "")
     try:
         r = parse_roll(roll) if roll is not None else None
-    except ValueError as e:
-        raise BadInput(f"--roll: {e}") from None
+    except ValueError:
+        raise BadInput(lang("an.bad_roll", text=roll)) from None
     prof = profile or DEFAULT_PROFILE
     result: dict[str, Any] = analyse_position(pos, prof, r)
     if not no_rank:
@@ -292,6 +323,6 @@ def analyse(
     if as_json:
         echo_json(result)
     else:
-        click.echo(render_text(result))
+        click.echo(render_text(result, lang=lang))
         if not no_rank:
-            click.echo(_ranked_text(result))
+            click.echo(_ranked_text(result, lang))

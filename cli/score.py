@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
-from ..notation.textio import terminal_safe
+from ..notation.textio import said_os_reason, terminal_safe
 from ..replay.rules.ledger import Ledger, LedgerError, PlayerScore, ScoreState
 from ..replay.rules.partie import (
     PartieError,
@@ -22,7 +22,8 @@ from ..replay.rules.partie import (
     twelve_hole_winner,
 )
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile
-from .common import BadInput, echo_json, json_option, profile_option, read_input
+from ..words import Words, words
+from .common import BadInput, command_words, echo_json, json_option, lang_option, profile_option, read_input
 from .helptext import Group
 
 _EVENT = re.compile(r"([ABab])\s*(?:\+\s*(\d+)|:\s*(nmp|leave))\Z")
@@ -45,17 +46,11 @@ def _parse_events(text: str) -> list[tuple[str, str, int]]:
     for tok in text.replace(",", " ").split():
         m = _EVENT.match(tok)
         if not m:
-            raise BadInput(
-                f"cannot read event {tok!r}: write A+4 (A marks 4 points), A:nmp (je ne marque pas) "
-                "or A:leave (A leaves)"
-            )
+            raise BadInput(command_words()("sc.cannot_read_event", token=tok))
         side = m.group(1).upper()
         if m.group(2) is not None:
             if len(m.group(2)) > 6 or int(m.group(2)) > MAX_ECOLE_POINTS:
-                raise BadInput(
-                    f"event {tok!r}: one event (a throw's gains or receipts, or an école) "
-                    f"is at most {MAX_ECOLE_POINTS} points"
-                )
+                raise BadInput(command_words()("sc.event_too_big", token=tok, most=MAX_ECOLE_POINTS))
             out.append(("mark", side, int(m.group(2))))
         else:
             out.append((m.group(3), side, 0))
@@ -69,9 +64,9 @@ def _parse_holes(text: str | None, option: str = "--holes") -> tuple[int, int]:
     for part in text.split(","):
         m = _HOLES.match(part)
         if not m:
-            raise BadInput(f"cannot read {option} {text!r}: write A=3,B=5")
+            raise BadInput(command_words()("sc.cannot_read_holes", option=option, text=text))
         if len(m.group(2)) > 6 or (option == "--holes" and int(m.group(2)) > MAX_HOLES):
-            raise BadInput(f"{option} {text!r}: a player holds at most {MAX_HOLES} holes")
+            raise BadInput(command_words()("sc.too_many_holes", option=option, text=text, most=MAX_HOLES))
         holes["AB".index(m.group(1).upper())] = int(m.group(2))
     return (holes[0], holes[1])
 
@@ -83,21 +78,21 @@ def _start_state(points: tuple[int, int], bredouille: str | None) -> ScoreState:
     pa, pb = points
     for side, n in (("A", pa), ("B", pb)):
         if n > 11:
-            raise BadInput(f"--points: {side} has {n} points; 12 make a hole (give holes with --holes)")
+            raise BadInput(command_words()("sc.points_over", side=side, n=n))
     if bredouille is None:
         bred = (pa > 0 and pb == 0, pb > 0 and pa == 0)
     else:
         sides = {s.strip().upper() for s in bredouille.split(",") if s.strip()}
         if not sides <= {"A", "B", "NONE"} or ("NONE" in sides and len(sides) > 1):
-            raise BadInput(f"cannot read --bredouille {bredouille!r}: write A, B, A,B or none")
+            raise BadInput(command_words()("sc.cannot_read_bredouille", text=bredouille))
         bred = ("A" in sides, "B" in sides)
         for side, n, b in (("A", pa, bred[0]), ("B", pb, bred[1])):
             if b and n == 0:
-                raise BadInput(f"--bredouille {side}: {side} has no points (give them with --points)")
+                raise BadInput(command_words()("sc.bredouille_no_points", side=side))
     return ScoreState(PlayerScore(pa, bred[0]), PlayerScore(pb, bred[1]))
 
 
-def douze_trous_result(state: ScoreState, profile: Profile) -> str | None:
+def douze_trous_result(state: ScoreState, profile: Profile, lang: str | Words = "en") -> str | None:
     """The result line of a finished partie en douze trous, with the stake multiplier of
     the profile (RULES.md §8.1, §10 D1; 002: Partie en douze trous), or None."""
     w = twelve_hole_winner(state)
@@ -105,7 +100,7 @@ def douze_trous_result(state: ScoreState, profile: Profile) -> str | None:
         return None
     win, lose = state[w], state["B" if w == "A" else "A"]
     x = twelve_hole_multiplier(win.holes, lose.holes, win.pavillon, profile)
-    return f"{w} wins the partie en douze trous {win.holes}-{lose.holes}, stake ×{x} ({profile.twelve_hole_multiplier})"
+    return words(lang)("sc.douze_result", side=w, w=win.holes, lo=lose.holes, x=x, how=profile.twelve_hole_multiplier)
 
 
 @score.command("events")
@@ -125,6 +120,7 @@ def douze_trous_result(state: ScoreState, profile: Profile) -> str | None:
 )
 @profile_option
 @json_option
+@lang_option
 def events(
     events: str,
     holes_text: str | None,
@@ -133,6 +129,7 @@ def events(
     bredouille: str | None,
     profile: Profile | None,
     as_json: bool,
+    lang: Words,
 ) -> None:
     """Points, holes, bredouille and pavillon after scoring EVENTS, from a fresh relevé or
     from the given points, holes, bredouille and pavillon.
@@ -156,9 +153,9 @@ def events(
     ledger = Ledger(profile, _start_state(_parse_holes(points_text, "--points"), bredouille))
     pav = None if pavillon in (None, "none") else pavillon.upper()
     if pav is not None and (ha, hb)[0 if pav == "A" else 1] == 0:
-        raise BadInput(f"--pavillon {pav}: {pav} has no holes (give them with --holes)")
+        raise BadInput(lang("sc.pavillon_no_holes", side=pav))
     if pavillon == "none" and (ha == 0) != (hb == 0):
-        raise BadInput("--pavillon none: when only one player has holes they are uninterrupted")
+        raise BadInput(lang("sc.pavillon_none"))
     try:
         ledger.set_holes((ha, hb), pav)
         trace: list[dict[str, Any]] = []
@@ -173,9 +170,9 @@ def events(
                 ledger.leave(side, force=True)
                 trace.append({"event": f"{side}:leave", **ledger.state.as_dict()})
     except LedgerError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(lang)) from None
     st: ScoreState = ledger.state
-    result = douze_trous_result(st, profile)
+    result = douze_trous_result(st, profile, lang)
     if as_json:
         out = st.as_dict()
         w = twelve_hole_winner(st)
@@ -191,21 +188,29 @@ def events(
         made = row.get("holes")
         extra = ""
         if made:
-            extra = "  (" + ", ".join("double hole" if d else "simple hole" for _, d in made) + ")"
-        click.echo(f"{row['event']:>10}:  A {_fmt(row['A'])}   B {_fmt(row['B'])}{extra}")
-    click.echo(f"A: {_long(st.a.as_dict())}")
-    click.echo(f"B: {_long(st.b.as_dict())}")
+            extra = "  (" + ", ".join(lang("sc.double_hole" if d else "sc.simple_hole") for _, d in made) + ")"
+        click.echo(f"{row['event']:>10}:  A {_fmt(row['A'], lang)}   B {_fmt(row['B'], lang)}{extra}")
+    click.echo(lang("sc.side_said", side="A", text=_long(st.a.as_dict(), lang)))
+    click.echo(lang("sc.side_said", side="B", text=_long(st.b.as_dict(), lang)))
     if result:
         click.echo(result)
 
 
-def _fmt(p: dict[str, Any]) -> str:
-    return f"{p['points']}{'b' if p['bredouille'] else ''} pts {p['holes']}{'p' if p['pavillon'] else ''} holes"
+def _fmt(p: dict[str, Any], W: Words) -> str:
+    """A side's score in a trace row: ``4b pts 1p holes`` (b: in bredouille, p: the pavillon)."""
+    return W(
+        "sc.trace_side",
+        points=p["points"],
+        b="b" if p["bredouille"] else "",
+        holes=p["holes"],
+        p="p" if p["pavillon"] else "",
+    )
 
 
-def _long(p: dict[str, Any]) -> str:
-    s = f"{p['points']} points{' in bredouille' if p['bredouille'] else ''}, {p['holes']} hole{'' if p['holes'] == 1 else 's'}"
-    return s + (" with the pavillon" if p["pavillon"] else "")
+def _long(p: dict[str, Any], W: Words) -> str:
+    pts = W.n("sc.long_points_bredouille" if p["bredouille"] else "sc.long_points", p["points"])
+    holes = W.n("sc.long_holes_pavillon" if p["pavillon"] else "sc.long_holes", p["holes"])
+    return W("sc.long", points=pts, holes=holes)
 
 
 @score.command("marque")
@@ -227,7 +232,10 @@ def _long(p: dict[str, Any]) -> str:
 )
 @profile_option
 @json_option
-def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool) -> None:
+@lang_option
+def marque(
+    winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool, lang: Words
+) -> None:
     """Value of a marqué won with WINNER holes against LOSER holes (003 §221-226).
 
     \b
@@ -239,17 +247,15 @@ def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Prof
     p = profile or DEFAULT_PROFILE
     bred = bredouille.lower()
     if bred == "petite" and winner >= 12:
-        raise BadInput(f"petite bredouille is under 12 holes; with {winner} it is --bredouille grande (003 §224)")
+        raise BadInput(lang("sc.petite_under_12", n=winner))
     if bred == "grande" and winner < 12:
-        raise BadInput(f"grande bredouille needs 12 holes or more (003 §224); got {winner}")
+        raise BadInput(lang("sc.grande_needs_12", n=winner))
     try:
         mv = marque_value(winner, loser, bred != "none", refaits, p)
     except PartieError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.say(lang)) from None
     if bred == "petite" and mv.factor == 1:
-        raise BadInput(
-            f"no petite bredouille with {winner} holes under profile {p.name} (needs {p.petite_bredouille_min_holes})"
-        )
+        raise BadInput(lang("sc.no_petite", n=winner, profile=p.name, need=p.petite_bredouille_min_holes))
     if as_json:
         echo_json({"value": mv.value})
     else:
@@ -266,7 +272,8 @@ def marque(winner: int, loser: int, bredouille: str, refaits: int, profile: Prof
 )
 @profile_option
 @json_option
-def partie(file: str, method: str | None, profile: Profile | None, as_json: bool) -> None:
+@lang_option
+def partie(file: str, method: str | None, profile: Profile | None, as_json: bool, lang: Words) -> None:
     """Settle a whole partie from FILE, a list of marqué results (docs/score.md).
 
     \b
@@ -279,9 +286,11 @@ def partie(file: str, method: str | None, profile: Profile | None, as_json: bool
         with inp.stream() as fh:
             data = fh.read(_MAX_PARTIE_BYTES + 1)
     except OSError as e:
-        raise BadInput(terminal_safe(f"{inp.name}: cannot read: {e.strerror or e}")) from None
+        why = lang("dbcli.input.cannot-read", reason=said_os_reason(lang, e.errno or 0, e.strerror or str(e)))
+        raise BadInput(terminal_safe(lang("dbcli.input.said", name=inp.name, why=why))) from None
     if len(data) > _MAX_PARTIE_BYTES:
-        raise BadInput(terminal_safe(f"{inp.name}: over {_MAX_PARTIE_BYTES // 1_000_000} MB: not a list of marqués"))
+        too_big = lang("sc.partie_too_big", mb=_MAX_PARTIE_BYTES // 1_000_000)
+        raise BadInput(terminal_safe(lang("dbcli.input.said", name=inp.name, why=too_big)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -289,11 +298,11 @@ def partie(file: str, method: str | None, profile: Profile | None, as_json: bool
     try:
         result = settle_text(text, profile, method)
     except PartieError as e:
-        raise BadInput(terminal_safe(f"{inp.name}: {e}")) from None
+        raise BadInput(terminal_safe(lang("dbcli.input.said", name=inp.name, why=e.say(lang)))) from None
     if as_json:
         echo_json(result)
         return
-    _print_partie(result)
+    _print_partie(result, lang)
 
 
 def _say(text: str) -> None:
@@ -305,40 +314,63 @@ def _say(text: str) -> None:
 _MAX_PARTIE_BYTES = 10_000_000
 
 
-def _print_partie(r: dict) -> None:
+def _print_partie(r: dict, W: Words) -> None:
+    """The settlement as text, in ``W``'s words; names, kinds and numbers as the JSON has them."""
+
+    def accounts(d: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v:+d}" for k, v in d.items())
+
     kind = r["kind"]
     if kind == "poule":
         for i, g in enumerate(r["games"], 1):
-            _say(f"game {i}: {g['winner']} beats {g['loser']}")
-        _say(f"pot {r['pot']}; paid in: " + ", ".join(f"{k} {v}" for k, v in r["paid"].items()))
-        _say(f"winner: {r['winner']}" if r["winner"] else f"next game: {' v '.join(r['next'])}")
-        _say("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
+            _say(W("sc.p.poule_game", i=i, winner=g["winner"], loser=g["loser"]))
+        _say(W("sc.p.pot", pot=r["pot"], paid=", ".join(f"{k} {v}" for k, v in r["paid"].items())))
+        _say(
+            W("sc.p.poule_winner", name=r["winner"])
+            if r["winner"]
+            else W("sc.p.next_game", table=" v ".join(r["next"]))
+        )
+        _say(W("sc.p.accounts", accounts=accounts(r["accounts"])))
         return
     if kind == "douze":
         for i, g in enumerate(r["parties"], 1):
-            _say(f"partie {i}: {g['winner']} {g['holes'][0]}-{g['holes'][1]} × {g['multiplier']} = {g['value']}")
-        _say("accounts: " + ", ".join(f"{k} {v:+d}" for k, v in r["accounts"].items()))
+            _say(
+                W(
+                    "sc.p.douze_partie",
+                    i=i,
+                    winner=g["winner"],
+                    w=g["holes"][0],
+                    lo=g["holes"][1],
+                    x=g["multiplier"],
+                    value=g["value"],
+                )
+            )
+        _say(W("sc.p.accounts", accounts=accounts(r["accounts"])))
         return
     for m in r["marques_detail"]:
         who = " v ".join(m["players"])
-        prim = f" (primauté {m['primaute']})" if m["primaute"] else ""
+        prim = W("sc.p.primaute", name=m["primaute"]) if m["primaute"] else ""
         if m.get("refait"):
-            _say(f"marqué {m['n']}: {who}{prim}: refait")
+            _say(W("sc.p.marque_refait", n=m["n"], who=who, prim=prim))
             continue
         how = m.get("formula", str(m["value"]))
-        idle = f"; {m['idle']} gets {m['idle_consolation']}" if m.get("idle") else ""
-        _say(f"marqué {m['n']}: {who}{prim}: {m['winner']} wins {how}{idle}")
-    _say("marqués lost: " + ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items()) + f" (share {r['share']})")
+        idle = W("sc.p.idle", name=m["idle"], c=m["idle_consolation"]) if m.get("idle") else ""
+        _say(W("sc.p.marque_won", n=m["n"], who=who, prim=prim, winner=m["winner"], how=how, idle=idle))
+    lost = ", ".join(f"{k} {v}" for k, v in r["marques_lost"].items())
+    _say(W("sc.p.marques_lost", lost=lost, share=r["share"]))
     if not r["complete"]:
-        _say(f"partie not finished ({r['marques']} marqués agreed): no postillons, queue des jetons nor queue yet")
+        _say(W("sc.p.not_finished", n=r["marques"]))
     for p in r["postillons"]:
-        _say(f"postillons: {p['payer']} pays {p['payee']} {p['count']} = {p['jetons']} jetons")
+        _say(W("sc.p.postillons", payer=p["payer"], payee=p["payee"], count=p["count"], jetons=p["jetons"]))
     q = r["queue_des_jetons"]
     if r["complete"]:
-        _say(f"queue des jetons ({q['pool']} jetons): {' and '.join(q['winners'])}")
+        _say(W("sc.p.queue_des_jetons", pool=q["pool"], winners=W("sc.p.and").join(q["winners"])))
         if r["queue"]["jetons"]:
-            _say(f"queue ({r['queue']['jetons']} jetons): {r['queue']['winner'] or 'nobody'}")
+            _say(W("sc.p.queue", jetons=r["queue"]["jetons"], winner=r["queue"]["winner"] or W("sc.p.nobody")))
     for name, m in r["methods"].items():
-        _say(f"{name}: " + ", ".join(f"{a} {m['net'][a]:+d} jetons = {m['fiches'][a]:+d} fiches" for a in m["net"]))
+        nets = ", ".join(
+            W("sc.p.net", name=a, net=f"{m['net'][a]:+d}", fiches=f"{m['fiches'][a]:+d}") for a in m["net"]
+        )
+        _say(W("sc.p.method", method=name, nets=nets))
     for x, a in r["players"].items():
-        _say(f"{x}: {a['jetons']:+} jetons, {a['fiches']:+} fiches")
+        _say(W("sc.p.player", name=x, jetons=f"{a['jetons']:+}", fiches=f"{a['fiches']:+}"))

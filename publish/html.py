@@ -87,7 +87,7 @@ header dt{font-weight:600}
 header dd{margin:0;overflow-wrap:break-word}
 .final-side{display:inline-block}
 @media (max-width:480px){header dl{grid-template-columns:minmax(0,1fr)}header dd{padding-left:1rem;margin-bottom:.2rem}}
-@media (max-width:480px){.feuille{padding:.5rem}.sheet{font-size:.82rem}.coups th,.coups td,.sheet th,.sheet td{padding:.2rem .25rem}.coups td:nth-child(n+5){overflow-wrap:anywhere;hyphens:auto}}
+@media (max-width:480px){.feuille{padding:.5rem}.sheet{font-size:.82rem}.coups th,.coups td,.sheet th,.sheet td{padding:.2rem .25rem}.coups td:nth-child(n+5){overflow-wrap:break-word;hyphens:auto}.coups-pane{overflow-x:auto}}
 .layout{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
 .board-pane{flex:0 0 auto;width:min(100%,560px);position:sticky;top:.5rem}
 .coups-pane{flex:1 1 420px;min-width:0}

@@ -73,3 +73,46 @@ def test_the_rules_profile_is_named_not_coded(tmp_path: Path) -> None:
         page = next(p for p in sorted(out.glob("0001-*.html"))).read_text(encoding="utf-8")
         header = html.unescape(re.sub(r"<[^>]+>", " ", page.split("</header>")[0]))
         assert "lelasseux-1852" not in header and "Lelasseux-Lafosse (1852)" in header, lang
+
+
+#: the words of the coups table's last columns (marks, notes) cut across two lines
+#: between two letters: « Lelasseu|x-Lafosse » (a cut at a space or a hyphen is a wrap)
+WORDS_CUT = """() => {
+  const cut = [];
+  for (const tr of document.querySelectorAll('table.coups tr'))
+    for (const td of [...tr.children].slice(4)) {
+      const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        let top = null;
+        for (let i = 0; i < n.data.length; i++) {
+          const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+          const box = r.getBoundingClientRect(); if (!box.height) continue;
+          if (top !== null && box.top > top + 2 && /\\p{L}/u.test(n.data[i]) && /\\p{L}/u.test(n.data[i - 1]))
+            cut.push(n.data.slice(Math.max(0, i - 10), i) + '|' + n.data.slice(i, i + 8));
+          top = box.top;
+        }
+      }
+    }
+  return {cut, width: innerWidth, scroll: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not have_chromium(), reason="/usr/bin/chromium is not installed")
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_notes_wrap_at_spaces_and_hyphens(tmp_path: Path, width: int) -> None:
+    """On a phone the Notes (and the marks) wrap between words or at a hyphen, never inside
+    a word (« Lelasseux-Lafosse » was cut « Lelasseu|x »); a table wider than the screen
+    scrolls in its own pane, the page does not."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    publish_files([ROOT / "fixtures" / "records" / "comments_glyphs_ecoles.trn"], tmp_path, lang="fr")
+    page = next(p for p in sorted(tmp_path.glob("0001-*.html")))
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            tab = browser.new_page(viewport={"width": width, "height": 844})
+            tab.goto(page.as_uri())
+            got = tab.evaluate(WORDS_CUT)
+        finally:
+            browser.close()
+    assert got["cut"] == [] and got["scroll"] <= got["width"], got

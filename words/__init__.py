@@ -21,8 +21,9 @@ import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env"]
+__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env", "SaidError"]
 
 #: the languages the catalogue speaks, the pages' default first
 LANGS: tuple[str, ...] = ("fr", "en")
@@ -120,3 +121,35 @@ def lang_from_env(environ: Mapping[str, str] | None = None, default: str = "en")
         if var != "LANGUAGE":
             return default  # the first locale variable set decides, as setlocale does
     return default
+
+
+class SaidError(ValueError):
+    """An error whose words are the catalogue's: ``key`` and its fields, and ``where`` (a
+    key and a number: ``line 3: ``) before it.  A field named ``x_key`` is a key whose
+    words fill ``{x}``; a field with a ``say(lang)`` method (a reader's diagnostic) is
+    said in the language.  ``str(e)`` is its English (what the API always said);
+    ``e.say(lang)`` says it in ``lang``.  (A field cannot be named ``key``.)"""
+
+    def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
+        self.key, self.where, self.fields = key, where, fields
+        super().__init__(self.say("en"))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its key and fields (a worker process's error reaches the parent whole)
+        return (_said_error, (type(self), self.key, self.where, self.fields))
+
+    def say(self, lang: str | Words = "en") -> str:
+        W = words(lang)
+        head = W(self.where[0], n=self.where[1]) if self.where else ""
+        kw: dict[str, object] = {}
+        for k, v in self.fields.items():
+            if k.endswith("_key"):
+                kw[k[:-4]] = W(str(v))
+            else:
+                say = getattr(v, "say", None)
+                kw[k] = say(W.lang) if callable(say) else v
+        return head + W(self.key, **kw)
+
+
+def _said_error(cls: type[SaidError], key: str, where: tuple[str, int] | None, fields: dict[str, object]) -> SaidError:
+    return cls(key, where=where, **fields)

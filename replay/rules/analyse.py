@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...words import Words, words
 from .moves import ROLLS, legal_plays
 from .position import Position
 from .profiles import DEFAULT_PROFILE, Profile
@@ -88,33 +89,34 @@ def analyse(pos: Position, profile: Profile = DEFAULT_PROFILE, roll: Sequence[in
     return {"rolls": rolls, "chances": chances(scores)}
 
 
-def _event_text(e: dict[str, Any]) -> str:
-    side = "roller" if e["side"] == "mover" else "opponent"
-    words = [e["kind"]]
+def _event_text(e: dict[str, Any], W: Words) -> str:
+    """An event: who, its points, its kind's id (as the JSON), how, its target, its ways."""
+    said = [e["kind"]]
     if "how" in e:
-        words.append(f"({e['how']})")
+        said.append(f"({e['how']})")
     if "target" in e:
-        words.append(f"on {e['target']}")
+        said.append(W("an.t.on", target=e["target"]))
     if e["ways"] > 1:
-        words[-1] += ","
-        words.append(f"{e['ways']} ways")
-    return f"{side} +{e['points']}: {' '.join(words)}"
+        said[-1] += ","
+        said.append(W.n("an.t.ways", e["ways"]))
+    side = W("an.t.roller" if e["side"] == "mover" else "an.t.opponent")
+    return W("an.t.event", side=side, points=e["points"], said=" ".join(said))
 
 
-def render_text(result: dict[str, Any], *, max_moves: int = 12) -> str:
-    """A human rendering of :func:`analyse`'s dict: one block per roll, then the chances
-    of each kind (and, over all 21 rolls, of hitting each target)."""
+def render_text(result: dict[str, Any], *, max_moves: int = 12, lang: str | Words = "en") -> str:
+    """A human rendering of :func:`analyse`'s dict, in ``lang``'s words: one block per
+    roll, then the chances of each kind (and, over all 21 rolls, of hitting each target)."""
+    W = words(lang)
     lines: list[str] = []
     for r in result["rolls"]:
         pts = r["points"]
-        head = f"{r['roll']}: roller +{pts['mover']}, opponent +{pts['other']}"
-        lines.append(head)
+        lines.append(W("an.t.roll", roll=r["roll"], mover=pts["mover"], other=pts["other"]))
         moves = r["moves"]
         shown = ", ".join(moves[:max_moves])
-        more = f" … (+{len(moves) - max_moves} more)" if len(moves) > max_moves else ""
-        lines.append(f"  plays ({len(moves)}): {shown}{more}")
+        more = W("an.t.more", n=len(moves) - max_moves) if len(moves) > max_moves else ""
+        lines.append("  " + W("an.t.plays", n=len(moves), shown=shown, more=more))
         for e in r["events"]:
-            lines.append(f"  {_event_text(e)}")
+            lines.append(f"  {_event_text(e, W)}")
     ch = result["chances"]
     per_target: dict[tuple[str, int], int] = {}
     if len(result["rolls"]) == len(ROLLS):
@@ -123,12 +125,12 @@ def render_text(result: dict[str, Any], *, max_moves: int = 12) -> str:
             for kind, t in {(e["kind"], e["target"]) for e in r["events"] if "target" in e}:
                 per_target[(kind, t)] = per_target.get((kind, t), 0) + w
     if ch:
-        lines.append("chances out of 36:")
+        lines.append(W("an.t.chances"))
         for kind, n in ch.items():
-            lines.append(f"  {kind}: {n}")
+            lines.append("  " + W("an.t.count", what=kind, n=n))
             for (k, t), n_t in sorted(per_target.items()):
                 if k == kind and kind != "battre-le-coin":
-                    lines.append(f"    on {t}: {n_t}")
+                    lines.append("    " + W("an.t.count", what=W("an.t.on", target=t), n=n_t))
     else:
-        lines.append("chances out of 36: no scoring event on any roll")
+        lines.append(W("an.t.no_event"))
     return "\n".join(lines)

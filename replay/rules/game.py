@@ -29,10 +29,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ...notation.compiled import mypyc_attr
 from ...notation.position import parse_position
 from ...notation.reader import parse_partie
 from ...notation.record import CannotPlay, Coup, Decision, JouePourTout, MarqueStart, Move, Record
 from ...notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from ...words import SaidError
 from . import course
 from .course import MarqueOutcome, marque_bredouille
 from .ledger import Ledger, ScoreState
@@ -59,8 +61,11 @@ __all__ = [
 KINDS: tuple[str, ...] = (course.DOUZE_TROUS, course.A_ECRIRE)
 
 
-class GameFlowError(ValueError):
-    """A coup the flow cannot apply (game over, leaving without the right, bad roll)."""
+@mypyc_attr(native_class=False)  # its base, words.SaidError, is interpreted
+class GameFlowError(SaidError):
+    """A coup the flow cannot apply (game over, leaving without the right, bad roll): a
+    catalogue key (``w5.flow.*``) and its fields; ``str(e)`` its English (what the
+    analysis JSON's ``stopped`` holds), ``e.say("fr")`` its French."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +141,9 @@ class Game:
         marques: int = 4,
     ) -> None:
         if kind not in KINDS:
-            raise GameFlowError(f"unknown kind of partie {kind!r}; known: {', '.join(KINDS)}")
+            raise GameFlowError("sc.err.unknown_partie_kind", kind=kind, known=", ".join(KINDS))
         if marques < 1:
-            raise GameFlowError("a partie à écrire needs at least one marqué")
+            raise GameFlowError("w5.flow.one_marque")
         self.kind: str = kind
         self.profile = profile
         self.marques = marques
@@ -283,10 +288,10 @@ class Game:
         that both players acted upon, which stands (003 §180).
         """
         if self.finished:
-            raise GameFlowError("the partie is over")
+            raise GameFlowError("w5.flow.over")
         roll = _norm(roll)
         if self.pending_roll is not None and roll != self.pending_roll:
-            raise GameFlowError(f"after 'je joue pour tout' the throw {self.pending_roll} must be played again")
+            raise GameFlowError("w5.flow.joue_pour_tout", roll=self.pending_roll)
         roller = self.position.turn
         ends = not leave and self._ends_on_gains(roll, marked)
         if ends:
@@ -308,7 +313,7 @@ class Game:
     def _only_play(self, roll: tuple[int, int]) -> Play:
         ps = legal_plays(self.position, roll, self.profile)
         if len(ps.plays) != 1:
-            raise GameFlowError("apply_coup needs the play made (several legal plays)")
+            raise GameFlowError("w5.flow.needs_play")
         return ps.plays[0]
 
     def _leave(self, roller: str, t: _Throw, gains: course.Gains) -> CoupOutcome:
@@ -316,7 +321,7 @@ class Game:
         end of the marqué and perhaps of the partie (§8.2)."""
         could_leave = gains.marked.holes > 0
         if not could_leave and not t.force_leave:
-            raise GameFlowError(f"{roller} has no right to leave: his own gains completed no hole (RULES.md §6.1)")
+            raise GameFlowError("w5.flow.no_leave", side=roller)
         self.ledger.leave(roller, force=not could_leave)
         end = course.after_leave(self.kind, self.ledger.state, roller, self.profile)
         ended = self._close_marque(end.marque, roller) if end.marque is not None else None
@@ -407,7 +412,7 @@ class Game:
 def _norm(roll: tuple[int, int]) -> tuple[int, int]:
     a, b = int(roll[0]), int(roll[1])
     if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise GameFlowError(f"bad roll {roll!r}")
+        raise GameFlowError("w5.flow.bad_roll", roll=roll)
     return (a, b) if a >= b else (b, a)
 
 
@@ -459,8 +464,9 @@ def start_of(text: str) -> tuple[Position, ScoreState]:
     :raises GameFlowError: the text is not a valid one-line position."""
     spec, diags = parse_position(text)
     if spec is None or any(d.severity == "error" for d in diags):
-        msg = diags[0].message if diags else "unreadable"
-        raise GameFlowError(f"Position header: {msg}")
+        if diags:
+            raise GameFlowError("w5.flow.position_header", message=diags[0])
+        raise GameFlowError("w5.flow.position_unreadable")
     return Position.from_spec(spec), ScoreState.from_spec(spec)
 
 
@@ -508,7 +514,7 @@ class _Replayer(RecordVisitor[_Replayed]):
         if not self.multi or (self.game is not None and not self.game.finished):
             return None  # two players, or a refait: the same players play the marqué again
         if start.players is None:
-            raise GameFlowError(f"marqué {start.number}: the players seated are not written")
+            raise GameFlowError("w5.flow.seated", n=start.number)
         self.seated, self.game = start.players, None
         return None
 
@@ -516,15 +522,15 @@ class _Replayer(RecordVisitor[_Replayed]):
         """The game the record's first coup (or a marqué's first coup) opens."""
         if self.multi:
             if self.seated is None:
-                raise GameFlowError(f"coup {coup.number} before any marqué")
+                raise GameFlowError("w5.flow.before_marque", n=coup.number)
             self.seat_of = {self.seated[0]: "A", self.seated[1]: "B"}
             if coup.side not in self.seat_of:
-                raise GameFlowError(f"coup {coup.number}: {coup.side} does not play this marqué")
+                raise GameFlowError("w5.flow.not_in_marque", n=coup.number, side=coup.side)
             return Game(course.A_ECRIRE, self.profile, first=self.seat_of[coup.side], marques=1)
         if self.record.start:
             start, score = start_of(self.record.start)
             if start.turn != coup.side:
-                raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the Position has turn={start.turn}")
+                raise GameFlowError("w5.flow.position_turn", n=coup.number, side=coup.side, turn=start.turn)
             return Game(self.kind, self.profile, start=start, score=score, marques=self.marques)
         return Game(self.kind, self.profile, first=coup.side, marques=self.marques)
 
@@ -533,9 +539,9 @@ class _Replayer(RecordVisitor[_Replayed]):
             self.game = self._first_game(coup)
         game = self.game
         if game.finished:
-            raise GameFlowError(f"coup {coup.number} after the end of the partie")
+            raise GameFlowError("w5.flow.after_end", n=coup.number)
         if self.seat_of.get(coup.side, coup.side) != game.turn:
-            raise GameFlowError(f"coup {coup.number}: {coup.side} throws but the other player is to play")
+            raise GameFlowError("w5.flow.out_of_turn", n=coup.number, side=coup.side)
         roll = _norm(coup.roll)
         said = _Said(coup)
         leave = said.leave
@@ -546,9 +552,9 @@ class _Replayer(RecordVisitor[_Replayed]):
         ps = game.legal(roll)
         play = find_play(ps, coup.moves)
         if play is None and coup.moves:
-            raise GameFlowError(f"coup {coup.number}: {moves_text(coup.moves)} is not a legal play of {roll}")
+            raise GameFlowError("w5.flow.illegal", n=coup.number, moves=moves_text(coup.moves), roll=roll)
         if play is None and len(ps.plays) > 1 and not game.ends_on_gains(roll, None):
-            raise GameFlowError(f"coup {coup.number}: no moves written")
+            raise GameFlowError("w5.flow.no_moves", n=coup.number)
         return coup, game.apply_coup(roll, play, leave=leave, pour_tout=said.pour_tout), game
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...notation.compiled import mypyc_attr
+from ...words import SaidError
 from .profiles import DEFAULT_PROFILE, Profile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,8 +48,10 @@ SIDES = ("A", "B")
 POINTS_PER_HOLE = 12  # RULES.md §5.1; 003 §140
 
 
-class LedgerError(ValueError):
-    """API misuse: unknown side, odd or negative points, leaving without the right."""
+@mypyc_attr(native_class=False)  # its base, words.SaidError, is interpreted
+class LedgerError(SaidError):
+    """API misuse: unknown side, odd or negative points, leaving without the right (a
+    catalogue key, ``sc.ledger.*``: ``str(e)`` its English, ``e.say("fr")`` its French)."""
 
 
 def other(side: str) -> str:
@@ -56,7 +59,7 @@ def other(side: str) -> str:
         return "B"
     if side == "B":
         return "A"
-    raise LedgerError(f"unknown side {side!r} (expected 'A' or 'B')")
+    raise LedgerError("sc.ledger.unknown_side", side=side)
 
 
 def _index(side: str) -> int:
@@ -64,7 +67,7 @@ def _index(side: str) -> int:
         return 0
     if side == "B":
         return 1
-    raise LedgerError(f"unknown side {side!r} (expected 'A' or 'B')")
+    raise LedgerError("sc.ledger.unknown_side", side=side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +214,7 @@ class Ledger:
         self._hbred = [st.a.pavillon, st.b.pavillon]
         for i in (0, 1):
             if not 0 <= self._pts[i] < POINTS_PER_HOLE or self._holes[i] < 0:
-                raise LedgerError(f"impossible score {st!r}: points 0..11, holes >= 0")
+                raise LedgerError("sc.ledger.impossible", score=repr(st))
         self._leave_right: int | None = None  # seat that may leave right now
         self._nmp: int | None = None  # seat that just said "je ne marque pas"
         self.primaute = primaute
@@ -275,9 +278,9 @@ class Ledger:
         """
         x = _index(side)
         if not isinstance(points, int) or points < 0:
-            raise LedgerError(f"points must be a non-negative integer, not {points!r}")
+            raise LedgerError("sc.ledger.points_whole", points=points)
         if points % 2:
-            raise LedgerError(f"points are always even (003 §140), not {points}")
+            raise LedgerError("sc.ledger.points_even", points=points)
         if points == 0:  # nothing marked: not an event
             return MarkResult(side, 0, own, (), self._pts[x], self._bred[x] and self._pts[x] > 0)
         y = 1 - x
@@ -355,7 +358,7 @@ class Ledger:
         if leave:
             if before is not None and not self.can_leave(roller):
                 self._restore(before)  # nothing marked when the call is refused
-                raise LedgerError(f"{roller} has no right to leave on this throw (RULES.md §6.1)")
+                raise LedgerError("sc.ledger.no_leave_throw", side=roller)
             self.leave(roller)
             return ThrowResult(roller, g, None, True)
         self._leave_right = None  # he plays his checkers: the right is gone
@@ -399,7 +402,7 @@ class Ledger:
         """
         x = _index(side)
         if not force and self._leave_right != x:
-            raise LedgerError(f"{side} has no right to leave now (RULES.md §6.1)")
+            raise LedgerError("sc.ledger.no_leave_now", side=side)
         self._pts[0] = self._pts[1] = 0
         self._bred[0] = self._bred[1] = False
         self._leave_right = None
@@ -427,12 +430,12 @@ class Ledger:
         whose holes are uninterrupted, implied when only one side has holes."""
         ha, hb = holes
         if ha < 0 or hb < 0:
-            raise LedgerError("holes must be >= 0")
+            raise LedgerError("sc.ledger.negative_holes")
         self._holes = [ha, hb]
         if pavillon is not None:
             p = _index(pavillon)
             if self._holes[p] == 0:
-                raise LedgerError(f"{pavillon} has no holes, so no pavillon")
+                raise LedgerError("sc.ledger.no_pavillon", side=pavillon)
             self._hbred = [p == 0, p == 1]
         else:
             if ha and hb:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from ...notation.compiled import mypyc_attr
+from ...words import SaidError
 from .ledger import ScoreState
 from .profiles import DEFAULT_PROFILE, Profile
 
@@ -54,8 +56,10 @@ START_JETONS = 20  # 003 §222, §243
 KINDS = ("ecrire", "quatre", "chouette", "tourner")
 
 
-class PartieError(ValueError):
-    """Impossible marqué or partie (API misuse / bad input)."""
+@mypyc_attr(native_class=False)  # its base, words.SaidError, is interpreted
+class PartieError(SaidError):
+    """Impossible marqué or partie (API misuse / bad input): a catalogue key
+    (``sc.err.*``) and its fields; ``str(e)`` its English, ``e.say("fr")`` its French."""
 
 
 # ---------------------------------------------------------------------------------
@@ -115,15 +119,13 @@ def marque_value(
     """
     w, lo, r = winner_holes, loser_holes, refaits
     if min(w, lo, r) < 0:
-        raise PartieError("holes and refaits must be >= 0")
+        raise PartieError("sc.err.negative")
     if w == lo:
-        raise PartieError(f"equal holes ({w}-{lo}): a refait, the marqué is void (003 §226)")
+        raise PartieError("sc.err.equal_holes", w=w, lo=lo)
     if w < lo:
-        raise PartieError(f"the winner has more holes than the loser ({w}-{lo})")
+        raise PartieError("sc.err.winner_fewer", w=w, lo=lo)
     if w < profile.marque_end_holes:
-        raise PartieError(
-            f"a marqué ends only when someone has {profile.marque_end_holes} holes (003 §221); got {w}-{lo}"
-        )
+        raise PartieError("sc.err.marque_not_over", end=profile.marque_end_holes, w=w, lo=lo)
     m = marque_factor(w, pavillon, profile)
     c = profile.consolation * (r + 1)
     return MarqueValue(w, lo, m, c, m * (w + c) - lo)
@@ -204,7 +206,7 @@ def twelve_hole_multiplier(
       the loser has fewer than six holes, 1 if six or more.
     """
     if winner_holes < 12 or loser_holes < 0 or loser_holes >= 12:
-        raise PartieError(f"not a finished partie en douze trous: {winner_holes}-{loser_holes}")
+        raise PartieError("sc.err.douze_not_over", w=winner_holes, lo=loser_holes)
     how = profile.twelve_hole_multiplier
     if how == "none":
         return 1
@@ -520,18 +522,18 @@ class _Settling:
         :raises PartieError: unknown kind or method, wrong players, marqués or primauté.
         """
         if spec.kind not in KINDS:
-            raise PartieError(f"unknown kind of partie {spec.kind!r}; known: {', '.join(KINDS)}")
+            raise PartieError("sc.err.unknown_partie_kind", kind=spec.kind, known=", ".join(KINDS))
         need = {"ecrire": 2, "tourner": 3, "chouette": 3, "quatre": 4}[spec.kind]
         if len(spec.players) != need or len(set(spec.players)) != need:
-            raise PartieError(f"a partie {spec.kind} needs {need} different players, got {list(spec.players)}")
+            raise PartieError("sc.err.players_needed", kind=spec.kind, need=need, got=list(spec.players))
         if method not in ("jetons", "papier"):
-            raise PartieError(f"unknown method {method!r} (jetons or papier)")
+            raise PartieError("sc.err.unknown_method", method=method)
         rot = _Rotation(spec, profile)
         n_acc = len(rot.accounts)
         if spec.marques <= 0 or spec.marques % n_acc:
-            raise PartieError(f"the number of marqués ({spec.marques}) must be a positive multiple of {n_acc}")
+            raise PartieError("sc.err.marques_multiple", marques=spec.marques, n=n_acc)
         if spec.primaute is not None and spec.primaute not in spec.players:
-            raise PartieError(f"primauté {spec.primaute!r} is not a player")
+            raise PartieError("sc.err.primaute_not_player", name=spec.primaute)
         k = profile.jetons_per_marque_lost if spec.jetons_per_marque is None else spec.jetons_per_marque
         return cls(spec, profile, rot, spec.marques // n_acc, k, lost={a: [] for a in rot.accounts})
 
@@ -541,15 +543,15 @@ class _Settling:
 
     def marque(self, i: int, r: MarqueLine) -> None:
         """Settle the ``i``-th result line: a refait, or a decided marqué's payments."""
-        where = f"line {r.line}: " if r.line else f"marqué {i}: "
+        where = ("sc.where.line", r.line) if r.line else ("sc.where.marque", i)
         playing = list(self.rot.active)
         entry: dict[str, Any] = {"n": i, "players": playing, "primaute": self.rot.primaute}
         if self.rot.decided >= self.spec.marques:
-            raise PartieError(f"{where}more results than the {self.spec.marques} marqués agreed")
+            raise PartieError("sc.err.too_many_results", where=where, marques=self.spec.marques)
         if r.refait:
             end = self.profile.marque_end_holes
             if r.refait_holes is not None and r.refait_holes < end:
-                raise PartieError(f"{where}a refait needs at least {end} holes each (003 §226)")
+                raise PartieError("sc.err.refait_holes", where=where, end=end)
             self.refaits += 1
             entry.update(refait=True, holes=r.refait_holes)
             self.detail.append(entry)
@@ -569,36 +571,36 @@ class _Settling:
         self.refaits = 0
         self.rot.after(wp, lp, r.leaver)
 
-    def _winner_and_loser(self, r: MarqueLine, playing: list[str], where: str) -> tuple[str, str]:
+    def _winner_and_loser(self, r: MarqueLine, playing: list[str], where: tuple[str, int]) -> tuple[str, str]:
         """The winning and losing *players* of this marqué (a line may name an account)."""
         account_of = self.rot.account_of
         w_acc = account_of.get(r.winner or "")
         if w_acc is None:
-            raise PartieError(f"{where}unknown winner {r.winner!r}")
+            raise PartieError("sc.err.unknown_winner", where=where, name=r.winner)
         if r.winner in playing:
             wp = r.winner
         elif r.winner in self.spec.players:
-            raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
+            raise PartieError("sc.err.not_playing_marque", where=where, name=r.winner, table=" v ".join(playing))
         else:
             cand = [x for x in playing if account_of[x] == w_acc]
             if not cand:
-                raise PartieError(f"{where}{r.winner} does not play this marqué ({' v '.join(playing)})")
+                raise PartieError("sc.err.not_playing_marque", where=where, name=r.winner, table=" v ".join(playing))
             wp = cand[0]
         lp = next(x for x in playing if x != wp)
         if r.loser is not None and r.loser != lp and account_of.get(r.loser) != account_of[lp]:
-            raise PartieError(f"{where}the loser must be {lp} ({' v '.join(playing)})")
+            raise PartieError("sc.err.loser_must_be", where=where, name=lp, table=" v ".join(playing))
         if r.leaver is not None and r.leaver not in playing:
-            raise PartieError(f"{where}leaver {r.leaver!r} does not play this marqué")
+            raise PartieError("sc.err.leaver_not_playing", where=where, name=r.leaver)
         return wp, lp
 
-    def _value(self, r: MarqueLine, where: str, entry: dict[str, Any]) -> tuple[int, int]:
+    def _value(self, r: MarqueLine, where: tuple[str, int], entry: dict[str, Any]) -> tuple[int, int]:
         """The marqué's value and, at à tourner, the idle player's consolation, from the
         holes (recorded in ``entry``) or a value as written (RULES.md §8.2; 003 §245)."""
         if r.holes is not None:
             try:
                 mv = marque_value(r.holes[0], r.holes[1], r.pavillon, self.refaits, self.profile)
             except PartieError as e:
-                raise PartieError(f"{where}{e}") from None
+                raise PartieError(e.key, where=where, **e.fields) from None
             entry.update(
                 holes=list(r.holes),
                 pavillon=r.pavillon,
@@ -609,11 +611,9 @@ class _Settling:
             return mv.value, mv.idle_consolation
         if r.value is not None and r.value > 0:
             if self.spec.kind == "tourner":
-                raise PartieError(
-                    f"{where}à tourner needs the holes (W-L): the idle player's consolation depends on them"
-                )
+                raise PartieError("sc.err.tourner_needs_holes", where=where)
             return r.value, 0
-        raise PartieError(f"{where}give the holes W-L or a positive value")
+        raise PartieError("sc.err.holes_or_value", where=where)
 
 
 def _postillons(st: _Settling, marques_lost: dict[str, int]) -> tuple[list[dict[str, Any]], list[_Flow]]:
@@ -711,9 +711,9 @@ class Poule:
 
     def __init__(self, players: Sequence[str], stake: int) -> None:
         if not 3 <= len(players) <= 5 or len(set(players)) != len(players):
-            raise PartieError("a poule needs 3 to 5 different players (003 §219)")
+            raise PartieError("sc.err.poule_players")
         if stake <= 0:
-            raise PartieError("the stake must be positive")
+            raise PartieError("sc.err.stake_positive")
         self.players = tuple(players)
         self.stake = stake
         self.paid = {p: stake if i < 2 else 0 for i, p in enumerate(players)}
@@ -731,9 +731,9 @@ class Poule:
     def play(self, winner: str) -> None:
         """Record one game won by ``winner`` (one of the two at the table)."""
         if self.winner is not None:
-            raise PartieError(f"the poule is over: {self.winner} won it")
+            raise PartieError("sc.err.poule_over", name=self.winner)
         if winner not in self.table:
-            raise PartieError(f"{winner} is not playing ({self.table[0]} v {self.table[1]})")
+            raise PartieError("sc.err.not_playing", name=winner, table=f"{self.table[0]} v {self.table[1]}")
         loser = self.table[1] if winner == self.table[0] else self.table[0]
         self.streak = self.streak + 1 if (winner == self.table[0] and self.games) else 1
         self.games.append((winner, loser))
@@ -795,28 +795,33 @@ def read_partie(text: str) -> PartieFile:
             key, _, val = s.partition(":")
             key = key.strip().lower().replace("_", "-")
             if key not in _KEYS:
-                raise PartieError(f"line {no}: unknown key {key!r}; known: {', '.join(_KEYS)}")
+                raise PartieError("sc.err.unknown_key", where=("sc.where.line", no), header=key, known=", ".join(_KEYS))
             if lines:
-                raise PartieError(f"line {no}: header line {key!r} after the results")
+                raise PartieError("sc.err.header_after", where=("sc.where.line", no), header=key)
             header[key] = val.strip()
         else:
             lines.append((no, s.split()))
     if not header and not lines:
-        raise PartieError("empty partie file")
+        raise PartieError("sc.err.empty")
     return PartieFile(header, lines)
 
 
-def _at_line(no: int | None) -> str:
-    return f"line {no}: " if no else ""
+def _at_line(no: int | None) -> tuple[str, int] | None:
+    return ("sc.where.line", no) if no else None
+
+
+def _what(what: str) -> dict[str, str]:
+    """``what`` is a catalogue key (``sc.what.holes``: words) or a key of the file (data)."""
+    return {"what_key": what} if what.startswith("sc.what.") else {"what": what}
 
 
 def _int(v: str, what: str, no: int | None = None) -> int:
     try:
         n = int(v)
     except ValueError:
-        raise PartieError(f"{_at_line(no)}{what} must be a whole number, not {v!r}") from None
+        raise PartieError("sc.err.not_whole", where=_at_line(no), **_what(what), v=v) from None
     if n < 0:
-        raise PartieError(f"{_at_line(no)}{what} must be >= 0, not {n}")
+        raise PartieError("sc.err.not_positive", where=_at_line(no), **_what(what), n=n)
     return n
 
 
@@ -824,11 +829,11 @@ def parse_result(no: int, toks: list[str], names: Sequence[str]) -> MarqueLine:
     """One result line: ``refait [H]`` or ``WINNER [LOSER] W-L|=VALUE [pavillon] [leaver=X]``."""
     if toks[0].lower() == "refait":
         if len(toks) > 2:
-            raise PartieError(f"line {no}: 'refait' takes at most the holes each had")
-        return MarqueLine(refait_holes=_int(toks[1], "refait holes", no) if len(toks) == 2 else None, line=no)
+            raise PartieError("sc.err.refait_args", where=("sc.where.line", no))
+        return MarqueLine(refait_holes=_int(toks[1], "sc.what.refait_holes", no) if len(toks) == 2 else None, line=no)
     winner, rest = toks[0], toks[1:]
     if winner not in names:
-        raise PartieError(f"line {no}: unknown player {winner!r}; players: {', '.join(names)}")
+        raise PartieError("sc.err.unknown_player", where=("sc.where.line", no), name=winner, names=", ".join(names))
     loser = None
     if rest and rest[0] in names:
         loser, rest = rest[0], rest[1:]
@@ -841,20 +846,20 @@ def parse_result(no: int, toks: list[str], names: Sequence[str]) -> MarqueLine:
         elif low.startswith("leaver="):
             leaver = t.split("=", 1)[1]
             if leaver not in names:
-                raise PartieError(f"line {no}: unknown leaver {leaver!r}")
+                raise PartieError("sc.err.unknown_leaver", where=("sc.where.line", no), name=leaver)
         elif t.startswith("="):
-            value = _int(t[1:], "the value", no)
+            value = _int(t[1:], "sc.what.value", no)
         elif "-" in t:
             w, _, lo = t.partition("-")
-            holes = (_int(w, "holes", no), _int(lo, "holes", no))
+            holes = (_int(w, "sc.what.holes", no), _int(lo, "sc.what.holes", no))
         else:
-            raise PartieError(f"line {no}: cannot read {t!r} (expected W-L, =VALUE, pavillon or leaver=X)")
+            raise PartieError("sc.err.cannot_read_token", where=("sc.where.line", no), token=t)
     if holes is None and value is None:
-        raise PartieError(f"line {no}: give the holes W-L or =VALUE")
+        raise PartieError("sc.err.holes_or_equals", where=("sc.where.line", no))
     if holes is not None and value is not None:
-        raise PartieError(f"line {no}: give the holes W-L or =VALUE, not both")
+        raise PartieError("sc.err.holes_and_equals", where=("sc.where.line", no))
     if value is not None and pavillon:
-        raise PartieError(f"line {no}: 'pavillon' needs the holes W-L")
+        raise PartieError("sc.err.pavillon_needs_holes", where=("sc.where.line", no))
     return MarqueLine(winner, holes, pavillon, value, loser, leaver, line=no)
 
 
@@ -863,19 +868,21 @@ def settle_text(text: str, profile: Profile | None = None, method: str | None = 
 
     :raises PartieError: bad file (message with the line number).
     """
-    from .profiles import find_profile
+    from .profiles import find_profile, profile_names
 
     pf = read_partie(text)
     header, lines = pf.header, pf.lines
     kind = header.get("kind", "ecrire").lower().replace("é", "e")
     kind = {"a-ecrire": "ecrire", "a-quatre": "quatre", "a-tourner": "tourner", "douze-trous": "douze"}.get(kind, kind)
     if kind not in _ALL_KINDS:
-        raise PartieError(f"unknown kind {kind!r}; known: {', '.join(_ALL_KINDS)}")
+        raise PartieError("sc.err.unknown_kind", kind=kind, known=", ".join(_ALL_KINDS))
     if profile is None:
         try:
             profile = find_profile(header.get("profile"))
-        except ValueError as e:
-            raise PartieError(str(e)) from None
+        except ValueError:
+            raise PartieError(
+                "cli.unknown_profile", name=header.get("profile"), known=", ".join(profile_names())
+            ) from None
     players = tuple(header.get("players", "A B").replace("/", " ").split())
     if kind == "poule":
         return _settle_poule(header, lines, players)
@@ -905,11 +912,11 @@ def _settle_poule(
     poule = Poule(players, _int(header.get("stake", "1"), "stake"))
     for no, toks in lines:
         if len(toks) != 1:
-            raise PartieError(f"line {no}: a poule line is the winner's name")
+            raise PartieError("sc.err.poule_line", where=("sc.where.line", no))
         try:
             poule.play(toks[0])
         except PartieError as e:
-            raise PartieError(f"line {no}: {e}") from None
+            raise PartieError(e.key, where=("sc.where.line", no), **e.fields) from None
     return {
         "kind": "poule",
         "players": list(players),
@@ -928,22 +935,22 @@ def _settle_douze(pf: PartieFile, players: tuple[str, ...], profile: Profile) ->
     §10 D1; 003 §238)."""
     header = pf.header
     if len(players) != 2:
-        raise PartieError("a partie en douze trous is played by two (003 §238)")
+        raise PartieError("sc.err.douze_two")
     stake = _int(header.get("stake", "1"), "stake")
     if "multiplier" in header:  # switch twelve_hole_multiplier (RULES.md §10 D1)
         how = header["multiplier"].lower()
         if how not in ("none", "lebrun", "guiton"):
-            raise PartieError(f"multiplier must be none, lebrun or guiton, not {how!r}")
+            raise PartieError("sc.err.multiplier", how=how)
         profile = replace(profile, twelve_hole_multiplier=how)  # type: ignore[arg-type]
     parties, net = [], {p: 0 for p in players}
     for no, toks in pf.lines:
         r = parse_result(no, toks, players)
         if r.holes is None:
-            raise PartieError(f"line {no}: give the holes, e.g. {players[0]} 12-5")
+            raise PartieError("sc.err.douze_give_holes", where=("sc.where.line", no), name=players[0])
         try:
             m = twelve_hole_multiplier(r.holes[0], r.holes[1], r.pavillon, profile)
         except PartieError as e:
-            raise PartieError(f"line {no}: {e}") from None
+            raise PartieError(e.key, where=("sc.where.line", no), **e.fields) from None
         lo = players[1] if r.winner == players[0] else players[0]
         net[r.winner] += m * stake  # type: ignore[index]
         net[lo] -= m * stake
