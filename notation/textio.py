@@ -99,7 +99,11 @@ class InputError(ValueError):
 
 def said_os_reason(W: Any, errno_: int, english: str) -> str:
     """An operating system's reason (``e.strerror``, English) in ``W``'s language: the
-    catalogue's ``cli.oserror.<ENOENT…>``, else the system's own words."""
+    catalogue's ``cli.oserror.<ENOENT…>``, else the system's own words; a file that is
+    not a regular one (:func:`open_file`) by its kind, ``cli.notrecord.<fifo…>``."""
+    kind = _NOT_RECORD_KINDS.get(english)
+    if kind is not None:
+        return str(W.get(f"cli.notrecord.{kind}", english))
     name = errno.errorcode.get(errno_) if errno_ else None
     return str(W.get(f"cli.oserror.{name}", english)) if name else english
 
@@ -151,13 +155,19 @@ class Input:
                 pass
 
 
-_KINDS = (
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a directory"),
+_KINDS = (  # (test, the catalogue's cli.notrecord.<kind>, the English)
+    (stat.S_ISFIFO, "fifo", "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "chardev", "a character device"),
+    (stat.S_ISBLK, "blockdev", "a block device"),
+    (stat.S_ISSOCK, "socket", "a socket"),
+    (stat.S_ISDIR, "directory", "a directory"),
 )
+_NOT_A_RECORD = ", not a record file"
+#: open_file's English reason -> its kind: the reason travels as ``strerror`` and is said
+#: in the user's language by :func:`said_os_reason`
+_NOT_RECORD_KINDS = {label + _NOT_A_RECORD: kind for _, kind, label in _KINDS} | {
+    "not a regular file" + _NOT_A_RECORD: "other"
+}
 
 
 def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
@@ -168,8 +178,8 @@ def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            what = next((label for test, label in _KINDS if test(mode)), "not a regular file")
-            raise OSError(errno.EINVAL, f"{what}, not a record file", os.fspath(path))
+            what = next((label for test, _, label in _KINDS if test(mode)), "not a regular file")
+            raise OSError(errno.EINVAL, what + _NOT_A_RECORD, os.fspath(path))
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -196,6 +196,9 @@ def test_a_fifo_is_refused_at_once(fifo: Path, tmp_path: Path, args: tuple[str, 
     lines = [x for x in res.output.strip().splitlines() if x.strip()]
     assert any("named pipe" in x for x in lines) and len(lines) <= 2, res.output
     assert not (tmp_path / "site").exists() and not (tmp_path / "club.db").exists()
+    res = run(*argv, "--lang", "fr")
+    assert res.exit_code == 2 and "tube nommé (FIFO), pas un fichier de parties" in res.output, res.output
+    assert "named pipe" not in res.output and "not a record" not in res.output
 
 
 def test_a_device_is_refused():
