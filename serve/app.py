@@ -439,7 +439,7 @@ def create_app(cfg: ServeConfig) -> Starlette:
                 players=players(),
                 profiles=sorted(PROFILES),
                 table=str(form.get("table") or ""),
-                error=say("bad_start", lang_of(request), why=str(err)),
+                error=say("bad_start", lang_of(request), why=err.say(lang_of(request))),
                 form=form,
             )
         store.changed(game)

@@ -52,7 +52,16 @@ _ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 class StartError(ValueError):
-    """A game that cannot be started (the message says why)."""
+    """A game that cannot be started: :meth:`say` gives why in the viewer's language
+    (the cause's own catalogue words when it has them: RecordingError, GameFlowError)."""
+
+    def __init__(self, cause: Exception | str) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+    def say(self, lang: str) -> str:
+        say = getattr(self.cause, "say", None)
+        return str(say(lang)) if callable(say) else str(self.cause)
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +545,7 @@ class GameStore:
             else:
                 session = RecordingSession.new(tags, path=str(path), first=first)
         except ValueError as err:  # RecordingError, GameFlowError, an unknown profile
-            raise StartError(str(err)) from None
+            raise StartError(err) from None
         meta = {"table": headers["Table"], "first": first, "created": created, "stored": None}
         game = LiveGame(gid, path, meta, session)
         with self.lock:

@@ -157,6 +157,25 @@ def test_forms_and_posts_need_the_token(app):
     assert other.post(f"/g/{gid}/coup", json={"seq": 2}, headers={"X-CSRF-Token": token}).status_code == 403
 
 
+def test_a_game_not_started_is_said_in_the_viewers_language(app):
+    """The start position's fault comes from the catalogue in the viewer's language,
+    whatever the language the recording session would have spoken."""
+    import html
+    import re
+
+    c, _ = app
+    token = csrf_of(c)
+    said = {"fr": ("Partie non commencée", "15 dames"), "en": ("Game not started", "has 20 checkers, not 15")}
+    for lang, words in said.items():
+        c.get(f"/?lang={lang}")
+        r = c.post("/nouvelle", data={"a_new": "X", "b_new": "Y", "csrf": token, "position": "A{1:20} B{1:15}"})
+        assert r.status_code == 400
+        m = re.search(r'class="error"[^>]*>(.*?)<', r.text, re.S)
+        assert m and all(w in html.unescape(m.group(1)) for w in words), (lang, m and m.group(1))
+        other = said["en" if lang == "fr" else "fr"]
+        assert not any(w in html.unescape(m.group(1)) for w in other)
+
+
 def test_text_is_escaped_and_no_file_outside_the_folder_is_served(app, tmp_path: Path):
     c, cfg = app
     token = csrf_of(c)
