@@ -681,17 +681,35 @@ def _draw_labels(svg: etree._Element, g: _Geometry, turn: str, names: tuple[str,
     for side, y in ((g.near, g.height - 5), (far, 13)):
         name = side if names is None else f"{side} {names[0 if side == 'A' else 1]}"
         label = clean(("\u25b6 " if side == turn else "") + name)
-        _el(
+        size, shown = _label_fit(label)
+        text = _el(
             layer,
             "text",
-            label,
+            None if shown != label else label,
             x=4,
             y=y,
             text_anchor="start",
             font_weight="bold" if side == turn else None,
-            font_size=None if len(label) <= 40 else 12 * 40 / len(label),
+            font_size=None if size == 12 else size,
             class_="side-label" + (" turn" if side == turn else ""),
         )
+        if shown != label:  # cut to its margin: the whole label as the text's tooltip
+            _el(text, "title", label).tail = shown
+
+
+#: the label's room: from the board's left edge to the first point number
+_LABEL_ROOM = LEFT + PW / 2 - 10
+_EM = 0.62  # a bold sans-serif glyph's width, in font sizes (a generous estimate)
+
+
+def _label_fit(label: str) -> tuple[float, str]:
+    """The font size (12 down to 8) and text that fit the label in its margin, beside
+    the point numbers and never over them; a name too long even at 8 is cut with « … »."""
+    if len(label) * _EM * 12 <= _LABEL_ROOM:
+        return 12, label
+    size = max(8.0, _LABEL_ROOM / (len(label) * _EM))
+    fits = int(_LABEL_ROOM / (_EM * size))
+    return round(size, 1), label if len(label) <= fits else label[: fits - 1].rstrip() + "\u2026"
 
 
 def svg_text(svg: etree._Element, *, xml_declaration: bool = True) -> str:

@@ -187,6 +187,23 @@ def test_names_are_text_not_markup() -> None:
     assert not root.xpath(".//*[local-name()='script']")
 
 
+@pytest.mark.parametrize("name", ["Dupont", "Lelasseux", "Lelasseux-Lafosse", "Jean-Baptiste de la Rochefoucauld"])
+def test_a_side_label_stays_beside_the_point_numbers(name: str) -> None:
+    """A name fits the margin before the first point number (smaller, then cut with a
+    tooltip holding it whole); it never runs over the numbers."""
+    from trictrac.publish.board import LEFT, PW
+
+    svg = board_svg(spec("A{1:15} B{1:15} turn=A"), names=(name, "Bob"))
+    label = svg.xpath(".//s:text[contains(@class, 'turn')]", namespaces=NS)[0]
+    shown = "".join(label.xpath("text()"))
+    size = float(label.get("font-size", 12))
+    assert 8 <= size <= 12 and len(shown) * 0.6 * size <= LEFT + PW / 2 - 8, (shown, size)
+    whole = "\u25b6 A " + name
+    title = label.find("s:title", NS)
+    assert shown == whole if title is None else (title.text == whole and shown.endswith("\u2026"))
+    assert shown.rstrip("\u2026") == whole[: len(shown.rstrip("\u2026"))]
+
+
 def test_last_move_arrows_and_standalone_document() -> None:
     svg = board_svg(spec("A{1:13,4:1,6:1} B{1:15} turn=B"), last_move=("A", ((1, 4), (1, 6))), size=300)
     assert len(svg.xpath(".//s:g[@class='last-move']/s:line", namespaces=NS)) == 2
