@@ -104,3 +104,17 @@ def test_saying_a_finding_dense_game_reads_the_catalogue_once_per_kind(stem: str
         lines = [f.render("fuzz", lang) for f in found]
         assert len(set(lines)) > 1 and all(line.startswith("fuzz:") for line in lines)
         assert counting.lookups <= 2 * len(found) + 40 * len(variants), (lang, counting.lookups, len(found))
+
+
+def test_a_game_of_one_coup_pays_no_trial():
+    """The game's only coup has no coup around it to tell a typo from a misplay: it is
+    read as written, and a file of one-coup games (5,126 games of 18 bytes, 90 KB: 4.4 s
+    of trials, 49 ms/KB, the one input of the last million over the bound) pays none."""
+    data, _ = grow((OVER_BOUND[0].parent / "d5cce909a3a7a4ec.raw").read_bytes())
+    games = _work(data)
+    assert len(games) > 5000 and sum(coups for _, coups, _ in games) >= 5000
+    assert all(judged == 0 for judged, coups, _ in games if coups == 1)
+    # the same coup with a clean coup after it is tried again
+    two = data.split(b"\n[\n")[0] + b"\n2. B 2-1 1/2 1/3\n"
+    (judged, coups, _), *_ = _work(two)
+    assert coups == 2 and judged > 0, (judged, coups)

@@ -184,6 +184,10 @@ def recovered(flow: Walk, i: int, coup: Coup, nxt: object, last: bool) -> bool:
             return False  # the usual coup: nothing the record can have mistyped
     if coup.side not in table.seat_of:
         return False
+    if nxt is None and table.index == 0:
+        # the game's only coup: no coup around it can tell a typo from a misplay, so it
+        # is read as written (and a file of one-coup games pays no trials per game)
+        return False
     if flow.recoveries >= _budget(flow):
         # spent: read as written before the costlier tests, which a record wrong on every
         # coup would pay on every coup (a coup that reaches here earns nothing)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ....notation.record import Move
@@ -42,8 +43,10 @@ __all__ = [
 ]
 
 
+@lru_cache(maxsize=4096)
 def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance with adjacent transpositions (a digit off, two digits swapped)."""
+    """Levenshtein distance with adjacent transpositions (a digit off, two digits swapped);
+    kept per pair of texts: the same plays and written forms come back coup after coup."""
     prev2: list[int] = []
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
