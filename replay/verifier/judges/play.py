@@ -83,7 +83,8 @@ def plays_by_distance(written: str, plays: Sequence[Play]) -> list[tuple[int, Pl
     """(edit distance, play) of each legal play to a written one, nearest first (ties in
     the plays' order): the distance is the least over the written text's forms."""
     forms = written_forms(written)
-    scored = sorted((min(edit_distance(w, p.text()) for w in forms), i) for i, p in enumerate(plays))
+    texts = [p.text() for p in plays]
+    scored = sorted((min(edit_distance(w, t) for w in forms), i) for i, t in enumerate(texts))
     return [(d, plays[i]) for d, i in scored]
 
 
