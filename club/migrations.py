@@ -121,16 +121,22 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> str:
     triggers made again from their saved SQL (which still names ``marks``).
     ``legacy_alter_table`` keeps the rename from rewriting the views that name
     ``marks`` (they must go on naming the new table)."""
+    _rebuild_marks(conn, V4_MARKS, "marks_v1")
+    return "2"
+
+
+def _rebuild_marks(conn: sqlite3.Connection, create: str, aside: str) -> None:
+    """``marks`` made again by ``create``: the old table renamed ``aside``, its rows copied
+    with their ids, dropped, its indexes and triggers made again from their saved SQL."""
     saved = _saved_indexes_and_triggers(conn, "marks")
-    _rename_table(conn, "marks", "marks_v1")
-    conn.execute(V4_MARKS)
-    cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v1)"))
-    conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v1")
-    conn.execute("DROP TABLE marks_v1")
+    _rename_table(conn, "marks", aside)
+    conn.execute(create)
+    cols = ", ".join(r[1] for r in conn.execute(f'PRAGMA table_info("{aside}")'))
+    conn.execute(f'INSERT INTO marks ({cols}) SELECT {cols} FROM "{aside}"')
+    conn.execute(f'DROP TABLE "{aside}"')
     for sql in saved:
         conn.execute(sql)
     _check_foreign_keys(conn, "marks")
-    return "2"
 
 
 def _migrate_2_to_3(conn: sqlite3.Connection) -> str:
@@ -341,8 +347,8 @@ def _migrate_6_to_7(conn: sqlite3.Connection) -> str:
     (SQLite's documented way to change a CHECK, lang_altertable.html "Making Other Kinds Of
     Table Schema Changes": ``writable_schema``, the schema version bumped), no row moved, so
     a federation's file neither takes long nor grows.  A ``marks`` whose SQL is not the one
-    versions 2 to 6 wrote (a club's own change) is rebuilt instead, as in
-    :func:`_migrate_1_to_2`.  Inside the caller's transaction."""
+    versions 2 to 6 wrote (a club's own change) is rebuilt instead
+    (:func:`_rebuild_marks`).  Inside the caller's transaction."""
     (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'marks'").fetchone()
     if _v7_kind_check() in sql:  # made by the step to 5 (from version 4 or before): as version 7 has it
         return "7"
@@ -358,15 +364,7 @@ def _migrate_6_to_7(conn: sqlite3.Connection) -> str:
         finally:
             conn.execute("PRAGMA writable_schema = OFF")
         return "7"
-    saved = _saved_indexes_and_triggers(conn, "marks")
-    _rename_table(conn, "marks", "marks_v6")
-    conn.execute(_table_statement("marks"))
-    cols = ", ".join(r[1] for r in conn.execute("PRAGMA table_info(marks_v6)"))
-    conn.execute(f"INSERT INTO marks ({cols}) SELECT {cols} FROM marks_v6")
-    conn.execute("DROP TABLE marks_v6")
-    for sql in saved:
-        conn.execute(sql)
-    _check_foreign_keys(conn, "marks")
+    _rebuild_marks(conn, _table_statement("marks"), "marks_v6")
     return "7"
 
 
