@@ -169,3 +169,24 @@ def test_a_late_claim_is_flagged_and_a_timely_one_guided() -> None:
         else:
             s.enter("")
     assert timely is not None and late is not None
+
+
+def test_a_typo_in_the_first_coup_live_and_whole_agree() -> None:
+    """The game's only coup is read as written (no coup around it to judge a typo by);
+    once a coup follows, the recovery judges it: the live verifier says what ``verify``
+    says at every prefix, through that change."""
+    from pathlib import Path
+
+    from trictrac.notation.reader import parse_text
+
+    text = (Path(__file__).resolve().parent.parent / "fixtures" / "records" / "douze_trous.trn").read_text("utf-8")
+    for typo in ("1. A 2-1 1/3 1/4", "1. B 2-1 1/3 1/2", "1. A 2-1 1/4 1/2", "1. A 2-1 3/1 1/2"):
+        (rec,), _ = parse_text(text.replace("1. A 2-1 1/3 1/2\n", typo + "\n", 1))
+        live_rec = Record(headers=dict(rec.headers), elements=[])
+        live = LiveVerifier(live_rec)
+        for k, el in enumerate(rec.elements):
+            live_rec.elements.append(el)
+            got = live.report()
+            want = verify(Record(headers=dict(rec.headers), elements=list(live_rec.elements)), recover=True)
+            assert _key(got.findings) == _key(want.findings), (typo, k)
+            assert got.final_score == want.final_score, (typo, k)
