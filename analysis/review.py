@@ -229,13 +229,18 @@ def said_number(text: str, lang: str | Words) -> str:
     return text.replace(".", ",") if words(lang).lang == "fr" else text
 
 
+def said_pct(x: float, lang: str | Words) -> str:
+    """A chance (0..1) as a percentage in ``lang``: ``51,7 %`` / ``51.7 %``."""
+    return said_number(_pct(x), lang)
+
+
 def render_review(result: dict[str, Any], *, name: str = "", lang: str | Words = "en") -> str:
     """The analysis as text, in ``lang``'s words: the coups with a class (and the
     decisions to leave or stay), then each player's summary."""
     W = words(lang)
 
     def pct(x: float) -> str:
-        return said_number(_pct(x), W)
+        return said_pct(x, W)
 
     lines: list[str] = []
     head = W("an.v.head", name=name) if name else ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -83,11 +83,7 @@ def _insert_coups(conn: sqlite3.Connection, coups: list[tuple[Any, ...]], gno: i
     """A game's coups, :data:`_ROWS_A_STATEMENT` a statement: bound one by one (an
     ``executemany``), each coup costs SQLite a statement step and the binding a call; several
     a statement, about a quarter less of the coups' insert (issue 30)."""
-    i, n = 0, len(coups)
-    while i < n:
-        k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
-        conn.execute(_coups_sql(k), [gno, br, *[v for c in coups[i : i + k] for v in c]])
-        i += k
+    _by_statement(conn, _coups_sql, coups, (gno, br))
 
 
 #: rows a statement at most in :func:`_insert_rows_by_statement` (a power of two)
@@ -107,13 +103,20 @@ def _insert_rows_by_statement(conn: sqlite3.Connection, head: str, rows: list[tu
     schema 7, ``marks.kind``'s CHECK was an ``IN`` list that SQLite built into a table each time
     a statement ran: issue 30).  Statements of a power of two rows (32, 16, ... 1): the few
     texts stay in the connection's statement cache."""
-    if not rows:
-        return
-    width = len(rows[0])
+    if rows:
+        width = len(rows[0])
+        _by_statement(conn, lambda k: _values_sql(head, width, k), rows)
+
+
+def _by_statement(
+    conn: sqlite3.Connection, sql_of: Callable[[int], str], rows: list[tuple[Any, ...]], lead: tuple[Any, ...] = ()
+) -> None:
+    """``rows`` in statements of a power of two rows (32, 16, ... 1), ``sql_of(k)`` the
+    statement of ``k`` rows, its parameters ``lead`` then the rows' values in order."""
     i, n = 0, len(rows)
     while i < n:
         k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
-        conn.execute(_values_sql(head, width, k), [v for r in rows[i : i + k] for v in r])
+        conn.execute(sql_of(k), [*lead, *[v for r in rows[i : i + k] for v in r]])
         i += k
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.review import CLASSES, GLYPHS
+from ..analysis.review import CLASSES, GLYPHS, said_pct
 from ..notation.record import Coup, Record
 from ..replay.rules.game import GameFlowError, _Replayer
 from ..replay.rules.profiles import DEFAULT_PROFILE, find_profile
@@ -28,8 +28,7 @@ MAX_DRAWN = 40
 
 
 def _pct(x: float, L: Labels) -> str:
-    text = f"{100 * x:.1f} %"
-    return text.replace(".", ",") if L.lang == "fr" else text
+    return said_pct(x, L.lang)
 
 
 def evaluation_chart(analysis: dict[str, Any], names: tuple[str, str], L: Labels, *, width: int = 640) -> str:
