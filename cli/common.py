@@ -30,9 +30,10 @@ class BadInput(click.ClickException):
         click.echo(self.words("dbcli.input.error", message=self.format_message()), err=True)
 
 
-def command_words() -> Words:
-    """The words of the running command: its ``--lang``, else the user's locale."""
-    ctx = click.get_current_context(silent=True)
+def command_words(ctx: click.Context | None = None) -> Words:
+    """The words of the running command: its ``--lang``, else the group's
+    (``trictrac --lang fr …``), else the user's locale."""
+    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
     while ctx is not None:
         lang = ctx.params.get("lang")
         if isinstance(lang, Words):
@@ -87,7 +88,7 @@ def lang_option(f: Callable[..., Any]) -> Callable[..., Any]:
         "lang",
         type=click.Choice(LANGS),
         default=None,
-        callback=lambda _ctx, _param, value: words(value or lang_from_env()),
+        callback=lambda ctx, _param, value: words(value) if value else command_words(ctx.parent),
         help="Language of the messages: fr or en (default: from LANG; English when neither).",
     )(f)
 

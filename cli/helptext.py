@@ -28,7 +28,24 @@ from typing import Any, TypeVar
 import click
 from click.utils import _make_default_short_help
 
-__all__ = ["Command", "Group", "said", "help_texts", "pieces"]
+__all__ = ["Command", "Group", "said", "said_metavar", "metavars", "help_texts", "pieces"]
+
+#: a word of a metavar (``FILES...``, ``[OPTIONS]``, ``INTEGER RANGE``) or of a help text
+#: naming one: said through its key ``w6.metavar.<WORD>`` when the catalogue has one
+_METAVAR_WORD = re.compile(r"\b[A-Z][A-Z_]+\b")
+
+
+def said_metavar(text: str) -> str:
+    """``text`` with each metavar word the catalogue knows said in the run's language
+    (``FILES...`` -> ``FICHIERS...``); a word it does not know (``JSON``, ``URL``) is
+    kept, and outside a run (nothing bound) the English is shown."""
+
+    def one(m: re.Match[str]) -> str:
+        key = f"w6.metavar.{m.group()}"
+        s = gettext.gettext(key)
+        return m.group() if s == key else s
+
+    return _METAVAR_WORD.sub(one, text)
 
 
 #: a line of a verbatim paragraph that is a command to type: shown as written (its
@@ -67,7 +84,7 @@ def said(text: str | None) -> str:
     the run, piece by piece."""
     if not text:
         return text or ""
-    return "".join(literal + (gettext.gettext(msgid) if msgid else "") for literal, msgid in pieces(text))
+    return "".join(literal + (said_metavar(gettext.gettext(msgid)) if msgid else "") for literal, msgid in pieces(text))
 
 
 def _help(text: str | None) -> str:
@@ -112,6 +129,24 @@ class Command(click.Command):
         if option is not None:
             option.help = "Show this message and exit."
         return option
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        # each parameter's metavar said in the run's language, wherever Click shows it
+        # (the usage line, the options' list, "Missing argument 'FICHIERS...'")
+        params = super().get_params(ctx)
+        for param in params:
+            if "make_metavar" not in vars(param):
+                make = param.make_metavar
+                param.make_metavar = lambda ctx, _make=make: said_metavar(_make(ctx))  # type: ignore[method-assign]
+        return params
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        rv = [said_metavar(self.options_metavar)] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            rv.extend(param.get_usage_pieces(ctx))
+        if isinstance(self, click.Group):
+            rv.append(said_metavar(self.subcommand_metavar))
+        return rv
 
     def get_short_help_str(self, limit: int = 45) -> str:
         if self.short_help:
@@ -180,3 +215,22 @@ def help_texts(command: click.Command, ctx: click.Context | None = None) -> Iter
         for name in sorted(command.commands):
             sub = command.commands[name]
             yield from help_texts(sub, click.Context(sub, info_name=name, parent=ctx))
+
+
+def metavars(command: click.Command, ctx: click.Context | None = None) -> Iterator[tuple[str, str]]:
+    """(command path, metavar) of every metavar ``command`` and the commands under it show,
+    in the source's English (the coverage test checks each word has its key)."""
+    ctx = ctx or click.Context(command, info_name=command.name)
+    if command.options_metavar:
+        yield ctx.command_path, command.options_metavar
+    for p in click.Command.get_params(command, ctx):
+        if not (isinstance(p, click.Option) and p.is_flag):
+            yield ctx.command_path, type(p).make_metavar(p, ctx)
+    if isinstance(command, click.Group):
+        yield ctx.command_path, command.subcommand_metavar
+        load: Any = getattr(command, "load_all", None)
+        if load is not None:
+            load()
+        for name in sorted(command.commands):
+            sub = command.commands[name]
+            yield from metavars(sub, click.Context(sub, info_name=name, parent=ctx))

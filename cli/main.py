@@ -95,9 +95,25 @@ class LazyGroup(Group):
         return self.commands
 
 
+def _group_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """The group's ``--lang`` (``trictrac --lang fr check …``): the words every command
+    under it speaks unless it names its own ``--lang``."""
+    from ..words import lang_from_env, words
+
+    return words(value or lang_from_env())
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="trictrac-records", prog_name="trictrac")
-def cli() -> None:
+@click.option(
+    "--lang",
+    "lang",
+    type=click.Choice(("fr", "en")),
+    default=None,
+    callback=_group_lang,
+    help="Language of the messages: fr or en (default: from LANG; English when neither).",
+)
+def cli(lang: object) -> None:
     """Grand Trictrac records: write, check, analyse, store and publish games.
 
     FILE '-' reads standard input wherever a FILE is taken.  NO_COLOR turns colour off.

@@ -323,7 +323,7 @@ def test_every_command_s_help_speaks_one_language(lang: str) -> None:
             bad[" ".join(path) or "trictrac"] = foreign or ["(nothing of its own language)"]
     assert bad == {}
     fr = CliRunner().invoke(cli, ["db", "import", "--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
-    assert "Importer des fichiers de parties (.trn) dans DATABASE" in fr and "Exemples :" in fr
+    assert "Importer des fichiers de parties (.trn) dans BASE" in fr and "Exemples :" in fr
     assert "trictrac db import club.db archive/*.trn --profile rigueur --json" in fr  # the commands as written
     top = CliRunner().invoke(cli, ["--help"], env=dict(CLEAN_ENV, LANG="fr_FR.UTF-8")).output
     assert "Vérifier les parties écrites selon les règles" in top  # the short help of `check`

@@ -1,0 +1,132 @@
+"""One language everywhere (issue: the last words outside the catalogue): with
+``trictrac --lang fr`` every command's help, Click's usage errors (their metavars
+too: ``FICHIERS...``, ``[OPTIONS]``) and a bad input's one line are French, with
+``--lang en`` English, and Click's English is unchanged.
+
+The words looked for are a few of the commonest of the other language, as whole
+words; the lines that are commands to type (``trictrac check game.trn``) are shown
+as written and skipped, and so are the game terms English keeps in French (the
+glossary's *partie*, *à la chouette*…: ``docs/glossary.md``)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from trictrac.cli.helptext import _COMMAND, help_texts, metavars
+from trictrac.cli.main import cli
+from trictrac.words import LANGS, words
+
+ROOT = Path(__file__).resolve().parent.parent
+CLEAN_ENV = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+#: the other language's commonest words, which a surface in ``lang`` must not show
+FOREIGN = {"fr": ("the", "of", "not", "file", "game", "error"), "en": ("le", "la", "des", "fichier")}
+#: commands that wait for someone (a server, a terminal): their bad input is tested apart
+WAITS = {("serve",), ("record",)}
+
+
+@cache
+def _glossary_terms() -> tuple[str, ...]:
+    text = (ROOT / "docs" / "glossary.md").read_text("utf-8")
+    terms = set(re.findall(r"\*([^*\n]+)\*", text))
+    terms |= {f"à la {t}" for t in terms}  # the variants' names: "à la chouette"
+    return tuple(sorted(terms, key=len, reverse=True))
+
+
+def foreign_words(output: str, lang: str) -> list[str]:
+    """The other language's common words in ``output`` (command lines and, in English,
+    the glossary's French game terms left out), with a little context each."""
+    lines = [line for line in output.splitlines() if not _COMMAND.match(line)]
+    text = "\n".join(lines)
+    if lang == "en":
+        for term in _glossary_terms():
+            text = text.replace(term, " ")
+    return [
+        m.group(0)
+        for w in FOREIGN[lang]
+        for m in re.finditer(rf".{{0,25}}(?<![\w'-]){w}(?![\w'-]).{{0,25}}", text, re.IGNORECASE)
+    ]
+
+
+def _paths() -> list[tuple[str, ...]]:
+    return sorted({tuple(path.split()[1:]) for path, _ in help_texts(cli)})
+
+
+def _command(path: tuple[str, ...]) -> click.Command:
+    cmd: click.Command = cli
+    ctx = click.Context(cli)
+    for name in path:
+        got = cmd.get_command(ctx, name)  # type: ignore[attr-defined]
+        assert got is not None, path
+        cmd = got
+    return cmd
+
+
+def test_every_metavar_word_has_its_key() -> None:
+    """Each word of a metavar the tree shows (``FILES...``, ``INTEGER RANGE``,
+    ``[OPTIONS]``, ``COMMAND [ARGS]...``) is said through ``w6.metavar.<WORD>``, English
+    itself, French its own."""
+    found = {w for _p, m in metavars(cli) for w in re.findall(r"\b[A-Z][A-Z_]+\b", m)}
+    assert {"FILE", "FILES", "OPTIONS", "COMMAND", "ARGS", "DATABASE", "INTEGER", "RANGE", "TEXT"} <= found
+    fr, en = words("fr"), words("en")
+    assert sorted(w for w in found if not fr.has(f"w6.metavar.{w}")) == []
+    assert sorted(w for w in found if en.get(f"w6.metavar.{w}", "") != w) == []
+    assert fr("w6.metavar.FILES") == "FICHIERS" and fr("w6.metavar.DATABASE") == "BASE"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_help_and_usage_error_speaks_one_language(lang: str) -> None:
+    """``trictrac --lang L <command> --help``, an unknown option and missing arguments:
+    exit 0, 2 and 2, and none of the other language's common words."""
+    bad: dict[str, list[str]] = {}
+    paths = _paths()
+    assert len(paths) >= 25
+    for path in paths:
+        cmd = _command(path)
+        runs = [(["--help"], 0), (["--nope"], 2)]
+        if any(isinstance(p, click.Argument) and p.required for p in cmd.params):
+            runs.append(([], 2))
+        for extra, code in runs:
+            res = CliRunner().invoke(cli, ["--lang", lang, *path, *extra], env=CLEAN_ENV)
+            assert res.exit_code == code, (path, extra, res.output)
+            found = foreign_words(res.output, lang)
+            if found:
+                bad[" ".join([*path, *extra])] = found
+    assert bad == {}
+
+
+def test_click_s_words_and_metavars_in_french_english_unchanged() -> None:
+    run = CliRunner().invoke
+    fr = run(cli, ["--lang", "fr", "db", "import"], env=CLEAN_ENV)
+    assert fr.exit_code == 2
+    assert "Usage : cli db import [OPTIONS] BASE FICHIERS..." in fr.output
+    assert "Erreur : Il manque l'argument 'BASE'." in fr.output
+    helped = run(cli, ["--lang", "fr", "check", "--help"], env=CLEAN_ENV).output
+    assert "FICHIER « - » lit l'entrée standard" in helped and "--jobs ENTIER BORNÉ" in helped
+    assert "Affiche cette aide et quitte." in helped
+    en = run(cli, ["--lang", "en", "db", "import"], env=CLEAN_ENV)
+    assert en.exit_code == 2
+    assert "Usage: cli db import [OPTIONS] DATABASE FILES..." in en.output
+    assert "Error: Missing argument 'DATABASE'." in en.output
+    helped = run(cli, ["check", "--help"], env=CLEAN_ENV).output  # no language named: Click's English
+    assert "Usage: cli check [OPTIONS] FILES..." in helped and "--jobs INTEGER RANGE" in helped
+    assert "Show this message and exit." in helped
+    top = run(cli, ["--lang", "fr", "--help"], env=CLEAN_ENV).output
+    assert "Usage : cli [OPTIONS] COMMANDE [ARGUMENTS]..." in top
+
+
+def test_the_group_s_lang_reaches_every_command() -> None:
+    """``trictrac --lang fr board …`` (board has no ``--lang`` of its own) and a command's
+    own ``--lang`` wins over the group's."""
+    env = dict(CLEAN_ENV, LANG="en_GB.UTF-8")
+    res = CliRunner().invoke(cli, ["--lang", "fr", "board", "zz", "-o", "-"], env=env)
+    assert res.exit_code == 2 and "texte illisible dans la position" in res.output
+    res = CliRunner().invoke(cli, ["--lang", "fr", "check", "/nonexistent/x.trn", "--lang", "en"], env=env)
+    assert res.exit_code == 2 and "cannot read" in res.output and "illisible" not in res.output
+    res = CliRunner().invoke(cli, ["--lang", "fr", "check", "/nonexistent/x.trn"], env=env)
+    assert res.exit_code == 2 and "illisible : fichier introuvable" in res.output
