@@ -219,29 +219,12 @@ def _players(coups: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items()))
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
-
-
-def said_number(text: str, lang: str | Words) -> str:
-    """A number as ``lang`` writes it: the French decimal comma (as the pages and the
-    French comments of :func:`annotate_review`), the English point."""
-    return text.replace(".", ",") if words(lang).lang == "fr" else text
-
-
-def said_pct(x: float, lang: str | Words) -> str:
-    """A chance (0..1) as a percentage in ``lang``: ``51,7 %`` / ``51.7 %``."""
-    return said_number(_pct(x), lang)
-
-
 def render_review(result: dict[str, Any], *, name: str = "", lang: str | Words = "en") -> str:
     """The analysis as text, in ``lang``'s words: the coups with a class (and the
     decisions to leave or stay), then each player's summary."""
     W = words(lang)
 
-    def pct(x: float) -> str:
-        return said_pct(x, W)
-
+    pct = W.pct
     lines: list[str] = []
     head = W("an.v.head", name=name) if name else ""
     for c in result["coups"]:
@@ -287,7 +270,7 @@ def render_review(result: dict[str, Any], *, name: str = "", lang: str | Words =
                 who=who,
                 coups=W.n("an.v.coups", p["coups"]),
                 choices=p["choices"],
-                mean=said_number(f"{p['mean_loss']:.4f}", W),
+                mean=W.number(f"{p['mean_loss']:.4f}"),
                 pct=pct(p["mean_win_loss"]),
                 doubtful=p["doubtful"],
                 mistake=p["mistake"],
@@ -297,14 +280,10 @@ def render_review(result: dict[str, Any], *, name: str = "", lang: str | Words =
     return "\n".join(lines)
 
 
-#: the comment's words in French (the published pages' language)
-_FR = {"doubtful": "douteux", "mistake": "faute", "blunder": "grosse faute", "s'en aller": "s'en aller"}
-
-
-def annotate_review(record: Record, result: dict[str, Any], lang: str = "en") -> Record:
+def annotate_review(record: Record, result: dict[str, Any], lang: str | Words = "en") -> Record:
     """A copy of ``record`` with each classed coup's glyph and, as a comment, the best
-    choice and the loss (the record reads again: comments and glyphs of the notation).
-    ``lang`` ``"fr"``: the comment in French."""
+    choice and the loss (the record reads again: comments and glyphs of the notation),
+    in ``lang``'s words and numbers (keys ``w6.review.*``, ``an.class.*``)."""
     by_index = {c["index"]: c for c in result["coups"]}
     out: list[Any] = []
     idx = -1
@@ -315,20 +294,16 @@ def annotate_review(record: Record, result: dict[str, Any], lang: str = "en") ->
             if c is not None and (c["class"] or c.get("decision")):
                 extra: list[Any] = []
                 b = c["best"]
-                if lang == "fr":
-                    text = (
-                        f"analyse : meilleur {b['moves']} (chances {_pct(b['win'])}), "
-                        f"joué {_pct(c['written']['win'])}, perte {_pct(c['loss']['win'])}"
-                    ).replace(".", ",")
-                    if c["class"]:
-                        text += f", {_FR[c['class']]}"
-                else:
-                    text = (
-                        f"analysis: best {b['moves']} (chances {_pct(b['win'])}), "
-                        f"written {_pct(c['written']['win'])}, loss {_pct(c['loss']['win'])}"
-                    )
-                    if c["class"]:
-                        text += f", {c['class']}"
+                W = words(lang)
+                tag = W("w6.review.class", name=W(f"an.class.{c['class']}")) if c["class"] else ""
+                text = W(
+                    "w6.review.comment",
+                    best=b["moves"],
+                    bwin=W.pct(b["win"]),
+                    wwin=W.pct(c["written"]["win"]),
+                    loss=W.pct(c["loss"]["win"]),
+                    tag=tag,
+                )
                 extra.append(Comment(text.replace("{", "(").replace("}", ")")))
                 if c["class"]:
                     extra.append(Glyph(GLYPHS[c["class"]]))

@@ -216,8 +216,6 @@ def _ranked(pos: Position, score: ScoreState, profile: Profile, kind: str, resul
 
 def _ranked_text(result: dict[str, Any], W: Words, shown: int = 5) -> str:
     """Each roll's best plays, in ``W``'s words (French numbers with the decimal comma)."""
-    from ..analysis.review import said_number
-
     lines = []
     for r in result["rolls"]:
         if not r.get("ranked"):
@@ -226,13 +224,13 @@ def _ranked_text(result: dict[str, Any], W: Words, shown: int = 5) -> str:
         for x in r["ranked"][:shown]:
             extra = ""
             if x["reply_points"] is not None:
-                points = said_number(f"{x['reply_points']:.1f}", W)
+                points = W.number(f"{x['reply_points']:.1f}")
                 extra = W("an.r.reply", points=points, hit=f"{x['reply_hit']:.0f}")
             line = W(
                 "an.r.line",
                 moves=x["moves"],
-                win=said_number(f"{100 * x['win']:.1f}", W),
-                equity=said_number(f"{x['equity']:+.3f}", W),
+                win=W.number(f"{100 * x['win']:.1f}"),
+                equity=W.number(f"{x['equity']:+.3f}"),
                 points=x["points"],
                 given=x["given"],
                 extra=extra,

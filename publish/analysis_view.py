@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.review import CLASSES, GLYPHS, said_pct
+from ..analysis.review import CLASSES, GLYPHS
 from ..notation.record import Coup, Record
 from ..replay.rules.game import GameFlowError, _Replayer
 from ..replay.rules.profiles import DEFAULT_PROFILE, find_profile
+from ..words import words
 from .board import board_svg, svg_text
 from .i18n import Labels
 from .markup import esc
@@ -28,7 +29,7 @@ MAX_DRAWN = 40
 
 
 def _pct(x: float, L: Labels) -> str:
-    return said_pct(x, L.lang)
+    return words(L.lang).pct(x)
 
 
 def evaluation_chart(analysis: dict[str, Any], names: tuple[str, str], L: Labels, *, width: int = 640) -> str:

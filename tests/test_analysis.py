@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -24,6 +25,7 @@ from trictrac.replay.rules.ledger import PlayerScore, ScoreState
 from trictrac.replay.rules.moves import ROLLS
 from trictrac.replay.rules.position import Position, start_position
 from trictrac.replay.rules.profiles import find_profile
+from trictrac.words import words
 
 EV = load_evaluator()
 
@@ -248,6 +250,17 @@ def test_annotate_round_trip() -> None:
     assert not [d for d in diags if d.severity == "error"]
     notes = [a.text for e in fr[0].elements if isinstance(e, Coup) for a in e.after if isinstance(a, Comment)]
     assert notes and all(n.startswith("analyse : meilleur ") for n in notes)
+    # each language's numbers and class words, never the other's (the catalogue's w6.review.*)
+    en = [a.text for e in again[0].elements if isinstance(e, Coup) for a in e.after if isinstance(a, Comment)]
+    names = {lang: {words(lang)(f"an.class.{k}") for k in ("doubtful", "mistake", "blunder")} for lang in ("fr", "en")}
+    assert names["fr"].isdisjoint(names["en"])
+    for lang, said in (("fr", notes), ("en", en)):
+        for n in said:
+            marks = re.findall(r"\d([.,])\d %", n)
+            assert len(marks) == 3 and set(marks) == {"," if lang == "fr" else "."}, n
+        tails = {n.rsplit(", ", 1)[1] for n in said}
+        assert tails & names[lang] and not tails & names["en" if lang == "fr" else "fr"], (lang, tails)
+    assert all(n.startswith("analysis: best ") for n in en)
 
 
 # -- the commands ------------------------------------------------------------------------

@@ -88,6 +88,15 @@ class Words:
         """Whether ``n`` takes the plural form (the catalogue's CLDR rule)."""
         return bool(self._t.plural(n))  # type: ignore[attr-defined]
 
+    def number(self, text: str) -> str:
+        """A number written as the language writes it: ``text`` (Python's ``f"{x:.1f}"``)
+        with the French decimal comma, the English point."""
+        return text.replace(".", ",") if self.lang == "fr" else text
+
+    def pct(self, x: float) -> str:
+        """A chance (0..1) as a percentage: ``51,7 %`` / ``51.7 %``."""
+        return self.number(f"{100 * x:.1f} %")
+
     def score(self, key: str, holes: int, points: int, **kw: object) -> str:
         """A template of holes and points, each word agreeing with its number."""
         hw = self.n("w_hole", holes)
