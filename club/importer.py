@@ -302,7 +302,7 @@ class _Context:
 
     def _store_failed(self, path: str, out: _Outcome, e: Exception) -> None:
         line = out.rows.game[G_SOURCE_LINE] if out.rows is not None else None
-        f = ImportFailure(path, out.index, line, "store-error", f"{type(e).__name__}: {e}", out.gid)
+        f = ImportFailure.of_error(path, out.index, line, "store-error", e, out.gid)
         self.failed(f, out.index, out.offset)
 
 

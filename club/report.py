@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..words import Words, words
+from ..words import Said, Words, words
 
 # --- report ----------------------------------------------------------------------------
 
@@ -14,9 +14,11 @@ from ..words import Words, words
 class ImportFailure:
     """One game (or file) that could not be stored, with why.
 
-    ``message`` is the English (JSON, logs); ``key`` and ``fields`` name the catalogue's
-    words for it (``club.fail.<key>``), said by :meth:`say` in another language; a failure
-    without a key is an exception's own text (Python's words) or the reader's diagnostics."""
+    ``message`` is the English (JSON, logs); ``said`` is its words as data
+    (:class:`trictrac.words.Said`: ``club.fail.<key>`` and its fields, or an error that
+    has words of its own, ``w6.fail.error``), said by :meth:`say` in another language; a
+    failure without it is an exception's own text (Python's words) or the reader's
+    diagnostics."""
 
     source_file: str
     game_index: int | None
@@ -25,8 +27,7 @@ class ImportFailure:
     message: str
     game_id: str | None = None
     diagnostics: tuple[dict[str, Any], ...] = ()
-    key: str | None = None
-    fields: tuple[tuple[str, Any], ...] = ()
+    said: Said | None = None
 
     @classmethod
     def of(
@@ -42,15 +43,33 @@ class ImportFailure:
         **fields: Any,
     ) -> ImportFailure:
         """A failure in the catalogue's words (``club.fail.<key>`` with ``fields``)."""
-        message = words("en")(f"club.fail.{key}", **fields)
-        return cls(source_file, game_index, line, reason, message, game_id, diagnostics, key, tuple(fields.items()))
+        said = Said(f"club.fail.{key}", **fields)
+        return cls(source_file, game_index, line, reason, said.say("en"), game_id, diagnostics, said)
+
+    @classmethod
+    def of_error(
+        cls,
+        source_file: str,
+        game_index: int | None,
+        line: int | None,
+        reason: str,
+        e: BaseException,
+        game_id: str | None,
+    ) -> ImportFailure:
+        """A failure that is an exception: ``Kind: its message``, said in the reader's
+        language when the exception has words of its own (a :class:`~trictrac.words.Said`:
+        a partie's, a club's, a record's error), Python's words otherwise."""
+        if isinstance(e, Said):
+            said = Said("w6.fail.error", kind=type(e).__name__, error=e)
+            return cls(source_file, game_index, line, reason, said.say("en"), game_id, (), said)
+        return cls(source_file, game_index, line, reason, f"{type(e).__name__}: {e}", game_id)
 
     def say(self, lang: str | Words = "en") -> str:
         """The message in ``lang``: the catalogue's words, the reader's diagnostics said in
         ``lang``, else the message as it was raised."""
         W = words(lang)
-        if self.key is not None:
-            return W(f"club.fail.{self.key}", **dict(self.fields))
+        if self.said is not None:
+            return self.said.say(W)
         errors = [d for d in self.diagnostics if d.get("severity") == "error" and d.get("code")]
         if W.lang == "en" or self.reason != "parse-error" or not errors:
             return self.message

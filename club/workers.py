@@ -179,7 +179,7 @@ class _Work:
                 moves=t.moves,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
-            return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
+            return ImportFailure.of_error(t.path, t.index, t.line, stage, e, t.gid)
 
     def read_game(self, game: _Read, parsed: Any, stored: Callable[[str], bool]) -> _Outcome:
         """Parse checks, canonical text, id, then (unless ``stored(id)``) verification

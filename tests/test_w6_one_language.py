@@ -130,3 +130,26 @@ def test_the_group_s_lang_reaches_every_command() -> None:
     assert res.exit_code == 2 and "cannot read" in res.output and "illisible" not in res.output
     res = CliRunner().invoke(cli, ["--lang", "fr", "check", "/nonexistent/x.trn"], env=env)
     assert res.exit_code == 2 and "illisible : fichier introuvable" in res.output
+
+
+def test_club_errors_and_import_failures_are_said_errors() -> None:
+    """A club's error is a :class:`SaidError` (its key and fields; pickled whole, as a
+    worker's error reaches the parent), and an import's failure made of such an error is
+    said in the reader's language, its English message (the JSON's) unchanged."""
+    import pickle
+
+    from trictrac.club.db import GameNotFound
+    from trictrac.club.report import ImportFailure
+    from trictrac.words import SaidError
+
+    e = GameNotFound("no_game", game="zz")
+    assert isinstance(e, SaidError) and e.key == "club.err.no_game"
+    again = pickle.loads(pickle.dumps(e))
+    assert type(again) is GameNotFound and again.say("fr") == e.say("fr") != str(e)
+    f = ImportFailure.of_error("x.trn", 0, 3, "store-error", e, None)
+    assert f.message == f"GameNotFound: {e}" and f.as_dict()["message"] == f.message
+    assert f.say("fr") == f"GameNotFound : {e.say('fr')}" and f.say("en") == f.message
+    plain = ImportFailure.of_error("x.trn", 0, 3, "store-error", KeyError("k"), None)
+    assert plain.message == "KeyError: 'k'" and plain.said is None
+    g = ImportFailure.of("x.trn", None, None, "unreadable-file", "no_such_file")
+    assert pickle.loads(pickle.dumps(g)) == g and g.say("fr") != g.say("en") == g.message

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env", "SaidError"]
+__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Words", "words", "lang_from_env", "Said", "SaidError"]
 
 #: the languages the catalogue speaks, the pages' default first
 LANGS: tuple[str, ...] = ("fr", "en")
@@ -132,16 +132,31 @@ def lang_from_env(environ: Mapping[str, str] | None = None, default: str = "en")
     return default
 
 
-class SaidError(ValueError):
-    """An error whose words are the catalogue's: ``key`` and its fields, and ``where`` (a
-    key and a number: ``line 3: ``) before it.  A field named ``x_key`` is a key whose
-    words fill ``{x}``; a field with a ``say(lang)`` method (a reader's diagnostic) is
-    said in the language.  ``str(e)`` is its English (what the API always said);
-    ``e.say(lang)`` says it in ``lang``.  (A field cannot be named ``key``.)"""
+class Said:
+    """Words as data: a catalogue ``key`` and its fields, and ``where`` (a key and a
+    number: ``line 3: ``) before it, said by :meth:`say` in the reader's language.  A
+    field named ``x_key`` is a key whose words fill ``{x}``; a field with a
+    ``say(lang)`` method (a reader's diagnostic, another :class:`Said`) is said in the
+    language.  (A field cannot be named ``key``.)  The base of :class:`SaidError` and
+    of the errors that cannot be a ``ValueError`` (``notation.textio.OutputError``, an
+    ``OSError``); a value of its own where the words are not an error (an import's
+    failure, the reason inside a refusal)."""
+
+    key: str
+    where: tuple[str, int] | None
+    fields: dict[str, object]
 
     def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
         self.key, self.where, self.fields = key, where, fields
-        super().__init__(self.say("en"))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r}, {self.fields!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Said) and (self.key, self.where, self.fields) == (other.key, other.where, other.fields)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.where))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled with its key and fields (a worker process's error reaches the parent whole)
@@ -160,5 +175,17 @@ class SaidError(ValueError):
         return head + W(self.key, **kw)
 
 
-def _said_error(cls: type[SaidError], key: str, where: tuple[str, int] | None, fields: dict[str, object]) -> SaidError:
+class SaidError(Said, ValueError):
+    """An error whose words are the catalogue's (:class:`Said`): ``str(e)`` is its
+    English (what the API always said); ``e.say(lang)`` says it in ``lang``."""
+
+    def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
+        Said.__init__(self, key, where=where, **fields)
+        ValueError.__init__(self, self.say("en"))
+
+    __eq__ = ValueError.__eq__  # an error is itself, as every exception
+    __hash__ = ValueError.__hash__
+
+
+def _said_error(cls: type[Said], key: str, where: tuple[str, int] | None, fields: dict[str, object]) -> Said:
     return cls(key, where=where, **fields)
