@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..notation.textio import Input, InputError, OutputError, open_input, said_os_reason
+from ..notation.textio import Input, InputError, OSReason, OutputError, open_input
 from ..replay.rules.profiles import Profile, find_profile, profile_names
 from ..words import LANGS, Words, lang_from_env, words
 
@@ -55,7 +55,7 @@ def os_refusal(e: OSError) -> BadInput:
     if isinstance(e, OutputError):
         return cannot_write(e)
     W = command_words()
-    why = said_os_reason(W, e.errno or 0, e.strerror or str(e))
+    why = OSReason.of(e).say(W)
     return BadInput(W("dbcli.input.said", name=e.filename or "-", why=why) if e.filename else why)
 
 

@@ -19,11 +19,11 @@ from ..notation.record import Coup, Diagnostic
 from ..notation.textio import (
     Input,
     InputError,
+    OSReason,
     OutputError,
     atomic_write_text,
     open_file,
     open_input,
-    said_os_reason,
     terminal_safe,
 )
 from ..notation.writer import write_record
@@ -152,7 +152,7 @@ def fmt(files: tuple[str, ...], check: bool, write: bool, strict: bool, add_id: 
             unreadable += 1
             continue
         except OSError as e:
-            why = said_os_reason(lang, e.errno or 0, e.strerror or str(e))
+            why = OSReason.of(e).say(lang)
             _refused(lang, name, lang("dbcli.input.cannot-read", reason=why))
             unreadable += 1
             continue

@@ -22,7 +22,7 @@ import copy
 import gettext
 import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -92,6 +92,15 @@ def _help(text: str | None) -> str:
     return inspect.cleandoc(text or "").partition("\f")[0]
 
 
+def _said_maker(make: Callable[[click.Context], str]) -> Callable[[click.Context], str]:
+    """A parameter's ``make_metavar`` whose words are said in the run's language."""
+
+    def make_metavar(ctx: click.Context) -> str:
+        return said_metavar(make(ctx))
+
+    return make_metavar
+
+
 P = TypeVar("P", bound=click.Parameter)
 
 
@@ -136,8 +145,7 @@ class Command(click.Command):
         params = super().get_params(ctx)
         for param in params:
             if "make_metavar" not in vars(param):
-                make = param.make_metavar
-                param.make_metavar = lambda ctx, _make=make: said_metavar(_make(ctx))  # type: ignore[method-assign]
+                param.make_metavar = _said_maker(param.make_metavar)  # type: ignore[method-assign,assignment]
         return params
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:

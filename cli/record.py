@@ -22,7 +22,7 @@ import click
 
 from ..notation.textio import terminal_safe
 from ..replay.recorder.recording import RecordingError, RecordingSession, State, Step
-from ..words import Words, words
+from ..words import Said, Words, words
 from .common import BadInput, lang_option, os_refusal
 from .helptext import Command
 
@@ -386,10 +386,8 @@ def record(
             session = RecordingSession.new(
                 {k: v for k, v in headers.items() if v}, path=path, first=first, lang=lang.lang
             )
-    except RecordFileError as err:
-        raise BadInput(str(err)) from None
-    except (RecordingError, GameFlowError, ValueError) as err:
-        raise BadInput(str(err)) from None
+    except (RecordFileError, RecordingError, GameFlowError, ValueError) as err:
+        raise BadInput(err.say(lang) if isinstance(err, Said) else str(err)) from None
     except OSError as err:
         raise os_refusal(err) from None
     click.echo(wrap(f"{path} — {lang('rec.cli.help')}", max(60, shutil.get_terminal_size((80, 24)).columns)), err=True)

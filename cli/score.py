@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..notation.limits import MAX_ECOLE_POINTS, MAX_HOLES
-from ..notation.textio import said_os_reason, terminal_safe
+from ..notation.textio import OSReason, terminal_safe
 from ..replay.rules.ledger import Ledger, LedgerError, PlayerScore, ScoreState
 from ..replay.rules.partie import (
     PartieError,
@@ -286,7 +286,7 @@ def partie(file: str, method: str | None, profile: Profile | None, as_json: bool
         with inp.stream() as fh:
             data = fh.read(_MAX_PARTIE_BYTES + 1)
     except OSError as e:
-        why = lang("dbcli.input.cannot-read", reason=said_os_reason(lang, e.errno or 0, e.strerror or str(e)))
+        why = lang("dbcli.input.cannot-read", reason=OSReason.of(e).say(lang))
         raise BadInput(terminal_safe(lang("dbcli.input.said", name=inp.name, why=why))) from None
     if len(data) > _MAX_PARTIE_BYTES:
         too_big = lang("sc.partie_too_big", mb=_MAX_PARTIE_BYTES // 1_000_000)

@@ -33,11 +33,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TextIO
 
+from ..words import Said, SaidError, Words, words
+
 __all__ = [
     "STDIN",
     "TREE_MANIFEST",
     "Input",
     "InputError",
+    "NotARecordFile",
+    "OSReason",
     "OutputError",
     "OutputTree",
     "atomic_write_bytes",
@@ -65,43 +69,62 @@ _BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
 )
 
 
-class InputError(ValueError):
-    """A FILE argument that holds no readable record: ``str(e)`` is ``"FILE: reason"``
-    (English).  ``code`` names the reason for the catalogue (``dbcli.input.<code>``, said by
-    :meth:`say` in another language) with its ``fields``; None: only the English."""
+class InputError(SaidError):
+    """A FILE argument that holds no readable record: words as data
+    (:class:`trictrac.words.SaidError`, ``dbcli.input.said``: the FILE and why, the why
+    ``dbcli.input.<code>`` and its fields); ``str(e)`` is ``"FILE: reason"`` (English),
+    :meth:`say` says it in another language.  Made by :meth:`of`."""
 
-    def __init__(self, message: str, code: str | None = None, name: str = "", **fields: object) -> None:
-        super().__init__(message)
-        self.code, self.name, self.fields = code, name, fields
+    @classmethod
+    def of(cls, code: str, name: str, **fields: object) -> InputError:
+        return cls("dbcli.input.said", name=name, why=Said(f"dbcli.input.{code}", where=None, **fields))
 
-    def say(self, lang: str = "en") -> str:
-        """``FILE: reason`` in ``lang`` (the English message when the catalogue has no words for it)."""
-        if lang == "en" or self.code is None:
-            return str(self)
-        from ..words import words
+    @property
+    def code(self) -> str:
+        return self._why.key.removeprefix("dbcli.input.")
 
-        return words(lang)("dbcli.input.said", name=self.name, why=self.why(lang))
+    @property
+    def name(self) -> str:
+        return str(self.fields["name"])
 
-    def why(self, lang: str = "en") -> str:
-        """The reason alone, in ``lang`` (the catalogue's, else the English)."""
-        if lang == "en" or self.code is None:
-            msg = str(self)
-            return msg[len(self.name) + 2 :] if self.name and msg.startswith(self.name + ": ") else msg
-        from ..words import words
+    @property
+    def _why(self) -> Said:
+        why = self.fields["why"]
+        assert isinstance(why, Said)
+        return why
 
+    def why(self, lang: str | Words = "en") -> str:
+        """The reason alone, in ``lang``."""
+        return self._why.say(lang)
+
+
+@dataclass(frozen=True)
+class OSReason:
+    """An operating system's reason (``e.strerror``, English) kept as data: said in
+    English as the system said it, in another language by its errno (or, for
+    :func:`open_file`'s refusal of a file that is not a regular one, by its kind)."""
+
+    english: str
+    errno: int = 0
+    kind: str | None = None
+
+    @classmethod
+    def of(cls, e: OSError) -> OSReason:
+        return cls(e.strerror or str(e), e.errno or 0, getattr(e, "kind", None))
+
+    def __str__(self) -> str:
+        return self.english
+
+    def say(self, lang: str | Words = "en") -> str:
         W = words(lang)
-        fields = dict(self.fields)
-        if "reason" in fields:
-            errno_ = fields.pop("errno", 0)
-            fields["reason"] = said_os_reason(W, errno_ if isinstance(errno_, int) else 0, str(fields["reason"]))
-        return W(f"dbcli.input.{self.code}", **fields)
+        return self.english if W.lang == "en" else said_os_reason(W, self.errno, self.english, self.kind)
 
 
-def said_os_reason(W: Any, errno_: int, english: str) -> str:
+def said_os_reason(W: Any, errno_: int, english: str, kind: str | None = None) -> str:
     """An operating system's reason (``e.strerror``, English) in ``W``'s language: the
     catalogue's ``cli.oserror.<ENOENT…>``, else the system's own words; a file that is
-    not a regular one (:func:`open_file`) by its kind, ``cli.notrecord.<fifo…>``."""
-    kind = _NOT_RECORD_KINDS.get(english)
+    not a regular one (:func:`open_file`, :class:`NotARecordFile`) by its ``kind``,
+    ``cli.notrecord.<fifo…>``."""
     if kind is not None:
         return str(W.get(f"cli.notrecord.{kind}", english))
     name = errno.errorcode.get(errno_) if errno_ else None
@@ -155,19 +178,34 @@ class Input:
                 pass
 
 
-_KINDS = (  # (test, the catalogue's cli.notrecord.<kind>, the English)
-    (stat.S_ISFIFO, "fifo", "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "chardev", "a character device"),
-    (stat.S_ISBLK, "blockdev", "a block device"),
-    (stat.S_ISSOCK, "socket", "a socket"),
-    (stat.S_ISDIR, "directory", "a directory"),
+_KINDS = (  # (test, the catalogue's cli.notrecord.<kind>)
+    (stat.S_ISFIFO, "fifo"),
+    (stat.S_ISCHR, "chardev"),
+    (stat.S_ISBLK, "blockdev"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISDIR, "directory"),
 )
-_NOT_A_RECORD = ", not a record file"
-#: open_file's English reason -> its kind: the reason travels as ``strerror`` and is said
-#: in the user's language by :func:`said_os_reason`
-_NOT_RECORD_KINDS = {label + _NOT_A_RECORD: kind for _, kind, label in _KINDS} | {
-    "not a regular file" + _NOT_A_RECORD: "other"
+#: each kind's English (``strerror``); said in the user's language by its kind
+_NOT_RECORD_ENGLISH = {
+    "fifo": "a named pipe (FIFO), not a record file",
+    "chardev": "a character device, not a record file",
+    "blockdev": "a block device, not a record file",
+    "socket": "a socket, not a record file",
+    "directory": "a directory, not a record file",
+    "other": "not a regular file, not a record file",
 }
+
+
+class NotARecordFile(OSError):
+    """:func:`open_file`'s refusal of a file that is not a regular one: ``kind`` names
+    its words (``cli.notrecord.<kind>``), ``strerror`` is their English."""
+
+    def __init__(self, kind: str, path: str | os.PathLike[str]) -> None:
+        super().__init__(errno.EINVAL, _NOT_RECORD_ENGLISH[kind], os.fspath(path))
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.kind, self.filename))
 
 
 def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
@@ -178,8 +216,7 @@ def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            what = next((label for test, _, label in _KINDS if test(mode)), "not a regular file")
-            raise OSError(errno.EINVAL, what + _NOT_A_RECORD, os.fspath(path))
+            raise NotARecordFile(next((kind for test, kind in _KINDS if test(mode)), "other"), path)
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -289,12 +326,10 @@ def _refusal(head: bytes) -> tuple[str, str, dict[str, object]] | None:
 
 def _check(name: str, head: bytes, nul: bool) -> None:
     if nul:
-        raise InputError(
-            f"{name}: NUL bytes: a binary file (or UTF-16 without a byte-order mark), not a record", "binary", name
-        )
+        raise InputError.of("binary", name)
     why = _refusal(head)
     if why:
-        raise InputError(f"{name}: {why[0]}", why[1], name, **why[2])
+        raise InputError.of(why[1], name, **why[2])
 
 
 def _bom_of(head: bytes) -> tuple[bytes, str, str] | None:
@@ -323,7 +358,7 @@ def _decoded_head(name: str, head: bytes, bom: tuple[bytes, str, str], final: bo
         return dec.decode(head[len(bom[0]) :], final=final).encode("utf-8")
     except UnicodeDecodeError as e:
         at = e.start + len(bom[0])
-        raise InputError(f"{name}: invalid {bom[2]} (byte {at})", "bad-encoding", name, label=bom[2], byte=at) from None
+        raise InputError.of("bad-encoding", name, label=bom[2], byte=at) from None
 
 
 def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
@@ -351,9 +386,9 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
         return Input(label, opener=lambda: io.BufferedReader(_Chained(head, src), _CHUNK))
     p = Path(name)
     if p.is_dir():
-        raise InputError(f"{name}: a directory, not a record file", "directory", name)
+        raise InputError.of("directory", name)
     if not p.exists():
-        raise InputError(f"{name}: cannot read: no such file", "missing", name)
+        raise InputError.of("missing", name)
     try:
         with open_file(p) as fh:
             head = fh.read(_PROBE)
@@ -370,9 +405,7 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
                         text = dec.decode(chunk, final=not chunk).encode("utf-8")
                     except UnicodeDecodeError as e:
                         at = fh.tell() - len(chunk) + e.start
-                        raise InputError(
-                            f"{name}: invalid {label} (byte {at})", "bad-encoding", name, label=label, byte=at
-                        ) from None
+                        raise InputError.of("bad-encoding", name, label=label, byte=at) from None
                     if len(first) < _PROBE:
                         first += text[: _PROBE - len(first)]
                     nul = nul or b"\0" in text
@@ -390,13 +423,7 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
                     break
                 nul = b"\0" in chunk
     except OSError as e:
-        raise InputError(
-            f"{name}: cannot read: {e.strerror or e}",
-            "cannot-read",
-            name,
-            reason=e.strerror or str(e),
-            errno=e.errno or 0,
-        ) from None
+        raise InputError.of("cannot-read", name, reason=OSReason.of(e)) from None
     _check(name, head, nul)
     if _cr_only(head):
         path = os.fspath(p)
@@ -404,50 +431,58 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     return Input(name, os.fspath(p), None)
 
 
-class OutputError(OSError):
-    """An output that could not be written: ``str(e)`` is ``"OUTPUT: reason"`` (it names
-    the file written, never the input; the CLI exits 2 and nothing is left half-written)."""
+class OutputError(Said, OSError):
+    """An output that could not be written: words as data (:class:`trictrac.words.Said`,
+    ``cli.output.said``: the OUTPUT and why, the why ``cli.output.<code>`` and its
+    fields), an ``OSError`` all the same; ``str(e)`` is ``"OUTPUT: reason"`` (English: it
+    names the file written, never the input; the CLI exits 2 and nothing is left
+    half-written), :meth:`say` says it in another language.  Made by :meth:`of`."""
 
-    def __init__(
-        self, output: str | os.PathLike[str], message: str, errno_: int = 0, code: str | None = None, **fields: object
-    ) -> None:
-        super().__init__(errno_, message)
-        self.output = os.fspath(output)
+    def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
+        Said.__init__(self, key, where=where, **fields)
+        errno_ = fields.get("errno", 0)
+        OSError.__init__(self, errno_ if isinstance(errno_, int) else 0, self.why("en"))
+        self.output = str(fields.get("output", ""))
         self.filename = self.output
-        self.code, self.fields = code, fields
+
+    __eq__ = OSError.__eq__  # an error is itself, as every exception
+    __hash__ = OSError.__hash__
+
+    @classmethod
+    def of(cls, output: str | os.PathLike[str], code: str, errno_: int = 0, **fields: object) -> OutputError:
+        return cls(
+            "cli.output.said",
+            output=os.fspath(output),
+            why=Said(f"cli.output.{code}", where=None, **fields),
+            errno=errno_,
+        )
 
     def __str__(self) -> str:
-        return f"{self.output}: {self.strerror}"
+        return self.say("en")
 
-    def say(self, lang: str = "en") -> str:
-        """``OUTPUT: reason`` in ``lang``: the catalogue's ``cli.output.<code>`` (the
-        operating system's reason said by its errno), the English when it has no code."""
-        if lang == "en" or self.code is None:
-            return str(self)
-        from ..words import words
+    @property
+    def code(self) -> str:
+        return self._why.key.removeprefix("cli.output.")
 
-        return words(lang)("cli.output.said", output=self.output, why=self.why(lang))
+    @property
+    def _why(self) -> Said:
+        why = self.fields["why"]
+        assert isinstance(why, Said)
+        return why
 
-    def why(self, lang: str = "en") -> str:
-        """The reason alone, in ``lang`` (the catalogue's, else the English)."""
-        if lang == "en" or self.code is None:
-            return str(self.strerror)
-        from ..words import words
+    def why(self, lang: str | Words = "en") -> str:
+        """The reason alone, in ``lang``."""
+        return self._why.say(lang)
 
-        W = words(lang)
-        fields = dict(self.fields)
-        if "reason" in fields:
-            fields["reason"] = said_os_reason(W, self.errno or 0, str(fields["reason"]))
-        return W(f"cli.output.{self.code}", **fields)
+    @property
+    def reason(self) -> Said:
+        """The reason alone, as data (``cli.output.<code>`` and its fields)."""
+        return self._why
 
     @classmethod
     def cannot_write(cls, output: str | os.PathLike[str], e: OSError) -> OutputError:
         """``OUTPUT: cannot write: <the system's reason>``."""
-        return cls(output, f"cannot write: {_reason(e)}", e.errno or 0, "cannot-write", reason=_reason(e))
-
-
-def _reason(e: OSError) -> str:
-    return e.strerror or str(e)
+        return cls.of(output, "cannot-write", e.errno or 0, reason=OSReason.of(e))
 
 
 def _umask() -> int:
@@ -581,12 +616,12 @@ def write_inside(root: str | os.PathLike[str], relative: str, text: str) -> Path
     base = Path(root)
     rel = Path(relative)
     if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-        raise OutputError(base / rel, "not a path inside the output", code="outside")
+        raise OutputError.of(base / rel, "outside")
     at = base
     for part in rel.parts:
         at = at / part
         if at.is_symlink():
-            raise OutputError(at, "a symbolic link: nothing is written through it", code="symlink")
+            raise OutputError.of(at, "symlink")
     at.parent.mkdir(parents=True, exist_ok=True)
     tmp = at.with_name(f".{at.name}.{os.getpid()}.tmp")
     _write_new(tmp, text.encode("utf-8"), at)
@@ -635,7 +670,7 @@ class OutputTree:
         path it will have once in place is returned."""
         rel = Path(relative)
         if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.as_posix() in self.written:
-            raise OutputError(self.final / rel, "not a new path inside the output", code="not-new")
+            raise OutputError.of(self.final / rel, "not-new")
         parent = rel.parent.as_posix()
         if parent != "." and parent not in self._dirs:
             d = self.build
@@ -682,17 +717,13 @@ def output_tree(out_dir: str | os.PathLike[str], *, ours: Callable[[str], bool] 
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise OutputError(
-            out_dir, f"cannot create its folder: {_reason(e)}", e.errno or 0, "cannot-create-folder", reason=_reason(e)
-        ) from None
+        raise OutputError.of(out_dir, "cannot-create-folder", e.errno or 0, reason=OSReason.of(e)) from None
     sweep_stale(parent, final.name)
     try:
         build = Path(tempfile.mkdtemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".build", dir=parent))
         os.chmod(build, _folder_mode())
     except OSError as e:
-        raise OutputError(
-            out_dir, f"cannot build beside it: {_reason(e)}", e.errno or 0, "cannot-build-beside", reason=_reason(e)
-        ) from None
+        raise OutputError.of(out_dir, "cannot-build-beside", e.errno or 0, reason=OSReason.of(e)) from None
     tree = OutputTree(final, build)
     try:
         yield tree
@@ -735,7 +766,7 @@ def _swap(build: Path, final: Path) -> None:
         os.rename(build, final)
         return
     if not final.is_dir() or final.is_symlink():
-        raise OutputError(final, "exists and is not a folder", code="not-a-folder")
+        raise OutputError.of(final, "not-a-folder")
     if _exchange(build, final):
         shutil.rmtree(build, ignore_errors=True)  # build now holds the old tree
         return

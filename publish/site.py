@@ -26,6 +26,7 @@ from typing import Any
 from ..club.standings import StandingGame, compute_standings
 from ..notation.names import player_name
 from ..notation.textio import OutputError, output_tree
+from ..words import SaidError
 from .html import GameSummary, _title_of, game_page, page, render_index, render_player
 from .i18n import labels
 from .markup import esc
@@ -37,23 +38,11 @@ from .standings import STANDINGS, render_standings
 __all__ = ["publish_files", "PublishReport", "page_name", "PublishError"]
 
 
-class PublishError(ValueError):
+class PublishError(SaidError):
     """API misuse (e.g. the output path is a file), or an output that could not be
-    written (the message names it; the old site is left as it was).  ``str(e)`` is the
-    English; :meth:`say` words it in French or English from ``code`` and ``fields``
-    (the catalogue's ``cli.publish.<code>``; an ``OutputError`` field said in the same language)."""
-
-    def __init__(self, message: str, code: str | None = None, **fields: object) -> None:
-        super().__init__(message)
-        self.code, self.fields = code, fields
-
-    def say(self, lang: str = "en") -> str:
-        if lang == "en" or self.code is None:
-            return str(self)
-        from ..words import words
-
-        said = {k: v.say(lang) if isinstance(v, OutputError) else v for k, v in self.fields.items()}
-        return words(lang)(f"cli.publish.{self.code}", **said)
+    written (the message names it; the old site is left as it was): the catalogue's
+    ``cli.publish.<code>`` and its fields (:class:`trictrac.words.SaidError`; an
+    ``OutputError`` field said in the same language); ``str(e)`` is the English."""
 
 
 _OURS = re.compile(r"\d{4}-[a-z0-9-]*\.html|index\.html|standings\.html|feuilles\.html|joueurs").fullmatch
@@ -300,15 +289,13 @@ def publish_files(
     L = labels(lang)
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
-        raise PublishError(f"{out} exists and is not a directory", "not-a-directory", out=str(out))
+        raise PublishError("cli.publish.not-a-directory", out=str(out))
     rep = PublishReport(out)
     t0 = time.perf_counter()
     try:
         with output_tree(out, ours=_ours) as tree:
             _build_site(tree, paths, rep, profile, on_game, L, club, title, standings_href, standings, names, analyse)
     except OutputError as e:
-        raise PublishError(
-            f"{e}; nothing published (the old site is left as it was)", "nothing-published", why=e
-        ) from None
+        raise PublishError("cli.publish.nothing-published", why=e) from None
     rep.seconds = time.perf_counter() - t0
     return rep

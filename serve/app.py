@@ -33,9 +33,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..replay.rules.profiles import PROFILES
+from ..words import Said
 from .games import GameStore, LiveGame, Outcome, StartError, Submission, board_defs_html, board_of
 from .security import COOKIE, Guard, Visitor, is_loopback, load_secret
-from .words import DEFAULT_LANG, LANG_COOKIE, Speaker, js_words, lang_choice, say
+from .words import DEFAULT_LANG, LANG_COOKIE, Speaker, error_said, js_words, lang_choice, said_in, say
 
 __all__ = ["ServeConfig", "create_app", "run_server"]
 
@@ -101,7 +102,7 @@ class Archivist:
         self.cfg, self.store, self.hub = cfg, store, hub
         self.lock = threading.Lock()
         self.site: Path | None = None
-        self.errors: list[str] = []
+        self.errors: list[object] = []  # said in each viewer's language (words.said_in)
         self.jobs = 0
         existing = sorted(cfg.folder.glob(".site-*"))
         if existing:
@@ -121,14 +122,14 @@ class Archivist:
                         return
                     report = import_records(self.cfg.db, [str(game.path)])
                     if report.failures:
-                        self.errors.append(report.failures[0].render())
+                        self.errors.append(report.failures[0])
                         return
                     game.meta["stored"] = report.game_ids[0] if report.game_ids else "yes"
                     self.store.save_meta(game)
                 self._publish()
             self.hub.publish({"kind": "standings"})
         except Exception as err:  # a failed store must not stop the evening: shown on the club screen
-            self.errors.append(f"{type(err).__name__}: {err}")
+            self.errors.append(error_said(err))
         finally:
             self.jobs -= 1
 
@@ -367,7 +368,12 @@ def create_app(cfg: ServeConfig) -> Starlette:
         return {
             "games": [await view_of(g, lang) for g in store.in_progress()],
             "done": [await view_of(g, lang) for g in store.finished()],
-            "errors": archivist.errors[-3:] + store.errors[-3:] + [f"{k}: {m}" for k, m in store.unreadable.items()],
+            "errors": [
+                said_in(e, lang)
+                for e in archivist.errors[-3:]
+                + store.errors[-3:]
+                + [Said("w6.srv.where", at=k, what=m) for k, m in store.unreadable.items()]
+            ],
             "site": archivist.site is not None,
         }
 

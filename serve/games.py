@@ -41,7 +41,7 @@ from ..notation.writer import write_element
 from ..replay.recorder.recording import RecordingError, RecordingSession, claim_finding, parse_roll
 from ..replay.verifier.findings import say as say_finding
 from ..words import words
-from .words import DEFAULT_LANG, Speaker, say
+from .words import DEFAULT_LANG, Speaker, error_said, say
 
 #: what follows a change of a game, off the request that made it (its answer goes first)
 _AFTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trictrac-after")
@@ -221,7 +221,7 @@ class LiveGame:
             if s.state.stage == "marks" and self.written == n:
                 s.enter(marks)
             if self.written == n:
-                raise RecordingError(say("incomplete", lang))
+                raise RecordingError("srv.incomplete", lang=lang)
         except RecordingError as err:
             if self.written == n and s.state.stage in ("play", "marks"):
                 s.undo()
@@ -451,8 +451,8 @@ class GameStore:
         self.club = club
         self.event = event
         self.games: dict[str, LiveGame] = {}
-        self.unreadable: dict[str, str] = {}
-        self.errors: list[str] = []
+        self.unreadable: dict[str, object] = {}
+        self.errors: list[object] = []  # said in each viewer's language (words.said_in)
         self.lock = threading.Lock()
         self.on_change: Callable[[str], None] = lambda gid: None
         self.on_finish: Callable[[LiveGame], None] = lambda game: None
@@ -469,10 +469,12 @@ class GameStore:
                 records, diags = parse_text(text, file=str(path))
                 errors = [d for d in diags if d.severity == "error"]
                 if len(records) != 1 or errors:
-                    raise RecordingError(errors[0].render() if errors else "not one game")
+                    if errors:
+                        raise RecordingError.unreadable(errors[0], errors[0].file or str(path))
+                    raise RecordingError("w6.rec.not_one_game", path=str(path))
                 session = RecordingSession(records[0], path=str(path), first=str(meta.get("first") or "A"))
             except (OSError, ValueError) as err:
-                self.unreadable[gid] = str(err)
+                self.unreadable[gid] = error_said(err)
                 continue
             self.games[gid] = LiveGame(gid, path, meta, session)
 
@@ -565,7 +567,7 @@ class GameStore:
             if game.finished and not game.meta.get("stored"):
                 self.on_finish(game)
         except Exception as err:  # shown on the club screen; the evening goes on
-            self.errors.append(f"{game.gid}: {type(err).__name__}: {err}")
+            self.errors.append(error_said(err, game.gid))
 
 
 def wait_until(predicate: Callable[[], bool], seconds: float) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..words import LANGS, words
+from ..words import LANGS, Said, words
 
-__all__ = ["DEFAULT_LANG", "LANG_COOKIE", "LANGS", "Speaker", "js_words", "lang_choice", "say"]
+__all__ = ["DEFAULT_LANG", "LANG_COOKIE", "LANGS", "Speaker", "js_words", "lang_choice", "say", "said_in", "error_said"]
 
 #: the pages' language when the visitor chose none (the club's table speaks French)
 DEFAULT_LANG = "fr"
@@ -24,6 +24,27 @@ def say(key: str, lang: str = DEFAULT_LANG, **fields: object) -> str:
     """The label ``srv.<key>`` in ``lang``, its ``{fields}`` filled (the template escapes
     the result)."""
     return words(lang)(f"srv.{key}", **fields)
+
+
+def error_said(err: BaseException, where: str = "") -> object:
+    """An error for the club screen, kept as data and said in each viewer's language
+    (:func:`said_in`): ``Kind: message`` (``w6.fail.error``) when it has words of its own,
+    Python's words otherwise; ``where`` (a game's id) before it."""
+    if isinstance(err, Said):
+        what: object = Said("w6.fail.error", kind=type(err).__name__, error=err)
+    else:
+        what = f"{type(err).__name__}: {err}"
+    return Said("w6.srv.where", at=where, what=what) if where else what
+
+
+def said_in(x: object, lang: str) -> str:
+    """A message kept as data in ``lang``: an import's failure (its ``render``), words as
+    data (``say``), else its text."""
+    render = getattr(x, "render", None)
+    if callable(render) and not isinstance(x, str):
+        return str(render(lang))
+    say_ = getattr(x, "say", None)
+    return str(say_(lang)) if callable(say_) else str(x)
 
 
 class Speaker:

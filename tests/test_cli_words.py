@@ -360,13 +360,14 @@ def test_every_refusal_of_the_file_reader_and_writer_has_its_words() -> None:
     from trictrac.notation.textio import InputError, OutputError
 
     src = (ROOT / "notation" / "textio.py").read_text("utf-8")
-    outputs = [c for c in _calls(src, "OutputError") if "cannot_write" not in c]
-    found = [re.search(r'code="([a-z-]+)"|, "([a-z-]+)", reason=', c) for c in outputs]
-    codes = {"cannot-write"} | {(m.group(1) or m.group(2)) if m else "" for m in found}
+    assert _calls(src, "OutputError") == [] and _calls(src, "InputError") == []  # each made by .of(code)
+    outputs = re.findall(r"raise OutputError\.of\(([^\n]*)", src)
+    found = [re.search(r'^[^,]+,\s*"([a-z-]+)"', c) for c in outputs]
+    codes = {"cannot-write"} | {m.group(1) if m else "" for m in found}
     assert "" not in codes and len(codes) >= 6, codes
-    inputs = _calls(src, "InputError")
-    assert all(re.search(r'^\s*f?"[^"]*",\s*(?:"[a-z-]+"|why\[1\])', c) for c in inputs), inputs
-    in_codes = {m for c in inputs for m in re.findall(r'^\s*f?"[^"]*",\s*"([a-z-]+)"', c)}
+    inputs = re.findall(r"raise InputError\.of\(([^\n]*)", src)
+    assert all(re.search(r'^\s*(?:"[a-z-]+"|why\[1\])', c) for c in inputs), inputs
+    in_codes = {m for c in inputs for m in re.findall(r'^\s*"([a-z-]+)"', c)}
     in_codes |= set(re.findall(r'return (?:\(\s*)?f?"[^"]*",\s*"([a-z-]+)"', src))  # the text's refusals
     assert {"missing", "directory", "cannot-read", "empty", "controls", "not-text"} <= in_codes
     for lang in LANGS:
@@ -376,9 +377,10 @@ def test_every_refusal_of_the_file_reader_and_writer_has_its_words() -> None:
     e = OutputError.cannot_write("site/x.html", PermissionError(errno.EACCES, "Permission denied"))
     assert str(e) == e.say("en") == "site/x.html: cannot write: Permission denied"
     assert e.say("fr") == "site/x.html : écriture impossible : permission refusée"
-    e = InputError(
-        "x.trn: cannot read: Is a directory", "cannot-read", "x.trn", reason="Is a directory", errno=errno.EISDIR
-    )
+    from trictrac.notation.textio import OSReason
+
+    e = InputError.of("cannot-read", "x.trn", reason=OSReason("Is a directory", errno.EISDIR))
+    assert str(e) == "x.trn: cannot read: Is a directory" and e.code == "cannot-read" and e.name == "x.trn"
     assert e.say("fr") == "x.trn : illisible : c'est un dossier" and e.why("en") == "cannot read: Is a directory"
     odd = OutputError.cannot_write("x", OSError(errno.EXFULL, "Exchange full"))  # no words for it: the system's
     assert odd.say("fr") == "x : écriture impossible : Exchange full"

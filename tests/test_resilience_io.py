@@ -63,7 +63,7 @@ def test_a_full_disk_publishes_nothing_and_names_the_output(tmp_path: Path, monk
     def full(path, data, named, **kw):
         count["n"] += 1
         if count["n"] > 5:
-            raise OutputError(named, "cannot write: No space left on device", errno.ENOSPC)
+            raise OutputError.cannot_write(named, OSError(errno.ENOSPC, "No space left on device"))
         return real(path, data, named, **kw)
 
     monkeypatch.setattr(textio, "_write_new", full)

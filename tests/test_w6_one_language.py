@@ -153,3 +153,71 @@ def test_club_errors_and_import_failures_are_said_errors() -> None:
     assert plain.message == "KeyError: 'k'" and plain.said is None
     g = ImportFailure.of("x.trn", None, None, "unreadable-file", "no_such_file")
     assert pickle.loads(pickle.dumps(g)) == g and g.say("fr") != g.say("en") == g.message
+
+
+def test_a_file_that_is_not_a_record_is_said_by_its_kind(tmp_path: Path) -> None:
+    """``open_file`` refuses a FIFO with its kind (``cli.notrecord.fifo``), said in the
+    language by that kind, never found again by its English text."""
+    import errno
+    import os
+
+    from trictrac.notation.textio import InputError, NotARecordFile, open_file, open_input, said_os_reason
+
+    fifo = tmp_path / "pipe.trn"
+    os.mkfifo(fifo)
+    with pytest.raises(NotARecordFile) as got:
+        open_file(fifo)
+    assert got.value.kind == "fifo" and got.value.strerror == "a named pipe (FIFO), not a record file"
+    with pytest.raises(InputError) as refused:
+        open_input(str(fifo))
+    assert str(refused.value) == f"{fifo}: cannot read: a named pipe (FIFO), not a record file"
+    assert refused.value.say("fr") == f"{fifo} : illisible : {words('fr')('cli.notrecord.fifo')}"
+    english = "a named pipe (FIFO), not a record file"
+    assert said_os_reason(words("fr"), errno.EINVAL, english) == english  # no kind: no words looked up by text
+    assert said_os_reason(words("fr"), errno.EINVAL, english, "fifo") == words("fr")("cli.notrecord.fifo")
+
+
+def test_the_reader_s_the_writer_s_and_the_recorder_s_errors_are_said_errors(tmp_path: Path) -> None:
+    """InputError, OutputError and RecordingError carry a key and fields (words.Said):
+    pickled whole, their English unchanged, said in the reader's language."""
+    import errno
+    import pickle
+
+    from trictrac.notation.textio import InputError, OutputError, open_input
+    from trictrac.replay.recorder.recording import RecordingError
+    from trictrac.words import Said, SaidError
+
+    with pytest.raises(InputError) as got:
+        open_input(str(tmp_path / "none.trn"))
+    e = got.value
+    assert isinstance(e, SaidError) and str(e) == f"{tmp_path / 'none.trn'}: cannot read: no such file"
+    assert pickle.loads(pickle.dumps(e)).say("fr") == e.say("fr") != str(e)
+    o = OutputError.cannot_write("out.html", OSError(errno.ENOSPC, "No space left on device"))
+    assert isinstance(o, Said) and isinstance(o, OSError) and o.errno == errno.ENOSPC and o.filename == "out.html"
+    back = pickle.loads(pickle.dumps(o))
+    assert type(back) is OutputError and back.errno == errno.ENOSPC and str(back) == str(o)
+    assert o.say("fr") == "out.html : écriture impossible : " + words("fr")("cli.oserror.ENOSPC")
+    r = RecordingError.said(words("fr"), "rec.err.roll")
+    assert (
+        isinstance(r, SaidError)
+        and str(r) == words("fr")("rec.err.roll")
+        and r.say("en") == words("en")("rec.err.roll")
+    )
+    r2 = pickle.loads(pickle.dumps(r))
+    assert str(r2) == str(r) and r2.lang == "fr"
+
+
+def test_the_club_screen_s_errors_are_said_in_each_viewer_s_language() -> None:
+    """The server keeps an evening's errors as data (an import's failure, an error with
+    words) and says each in the viewer's language; Python's own errors as they are."""
+    from trictrac.club.db import GameNotFound
+    from trictrac.club.report import ImportFailure
+    from trictrac.serve.words import error_said, said_in
+
+    e = GameNotFound("no_game", game="zz")
+    kept = error_said(e, "0123456789abcdef")
+    assert said_in(kept, "en") == f"0123456789abcdef: GameNotFound: {e}"
+    assert said_in(kept, "fr") == f"0123456789abcdef : GameNotFound : {e.say('fr')}"
+    f = ImportFailure.of("x.trn", None, None, "unreadable-file", "no_such_file")
+    assert said_in(f, "fr") == f.render("fr") != f.render("en") == said_in(f, "en")
+    assert said_in(error_said(KeyError("k")), "fr") == "KeyError: 'k'"

@@ -24,13 +24,31 @@ import os
 import stat
 from pathlib import Path
 
-from ...notation.textio import InputError, atomic_write_text, open_input
+from ...notation.textio import InputError, OSReason, OutputError, atomic_write_text, open_input
+from ...words import Said
 
 __all__ = ["RecordFile", "RecordFileError", "RecordLocked", "RecordText", "read_record_text"]
 
 
-class RecordFileError(OSError):
-    """The record cannot be written (the message says why, in one line)."""
+class RecordFileError(Said, OSError):
+    """The record cannot be written: words as data (:class:`trictrac.words.Said`, the
+    catalogue's ``w6.recfile.<key>`` and its fields, an ``OSError`` all the same);
+    ``str(e)`` says why in one line in English, :meth:`say` in the reader's language."""
+
+    def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
+        Said.__init__(self, key if key.startswith("w6.") else f"w6.recfile.{key}", where=where, **fields)
+        OSError.__init__(self, self.say("en"))
+
+    def __str__(self) -> str:
+        return self.say("en")
+
+    __eq__ = OSError.__eq__  # an error is itself, as every exception
+    __hash__ = OSError.__hash__
+
+
+def _why(e: OSError) -> object:
+    """The reason of a failed write, as data (said in the reader's language)."""
+    return e.reason if isinstance(e, OutputError) else OSReason.of(e)
 
 
 class RecordLocked(RecordFileError):
@@ -55,7 +73,7 @@ def read_record_text(path: str) -> RecordText:
     try:
         inp = open_input(path)
     except InputError as e:
-        raise RecordFileError(str(e)) from None
+        raise RecordFileError("input", error=e) from None
     note = ""
     with inp.stream() as fh:  # decoded to UTF-8 by the reader when the file is UTF-16/32
         raw = fh.read()
@@ -95,14 +113,14 @@ class RecordFile:
             try:
                 fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as e:
-                raise RecordFileError(f"{self.path}: cannot write beside it ({e.strerror})") from None
+                raise RecordFileError("beside", path=self.path, reason=OSReason.of(e)) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as e:
                 os.close(fd)
                 if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise RecordLocked(f"{self.path}: another recorder is writing this record") from None
-                raise RecordFileError(f"{self.path}: cannot lock ({e.strerror})") from None
+                    raise RecordLocked("locked", path=self.path) from None
+                raise RecordFileError("cannot_lock", path=self.path, reason=OSReason.of(e)) from None
             # the lock file may have been removed by a session that just ended: lock the one on disk
             try:
                 same = os.fstat(fd).st_ino == os.stat(lock).st_ino
@@ -140,16 +158,16 @@ class RecordFile:
         if p.exists():
             st = p.stat()
             if not stat.S_ISREG(st.st_mode):
-                raise RecordFileError(f"{self.path}: not a regular file")
+                raise RecordFileError("not_regular", path=self.path)
             if not st.st_mode & stat.S_IWUSR or not os.access(self.path, os.W_OK):
-                raise RecordFileError(f"{self.path}: read-only; the recorder cannot write it")
+                raise RecordFileError("read_only", path=self.path)
             try:
                 os.close(os.open(self.path, os.O_WRONLY | os.O_APPEND))
             except OSError as e:
-                raise RecordFileError(f"{self.path}: cannot write ({e.strerror})") from None
+                raise RecordFileError("cannot_write", path=self.path, reason=OSReason.of(e)) from None
         directory = str(p.parent) if str(p.parent) else "."
         if not os.access(directory, os.W_OK | os.X_OK):
-            raise RecordFileError(f"{self.path}: its folder takes no new file")
+            raise RecordFileError("folder", path=self.path)
 
     def append(self, text: str) -> None:
         """Append ``text`` whole or not at all (one write, fsync; cut back on failure)."""
@@ -157,7 +175,7 @@ class RecordFile:
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         except OSError as e:
-            raise RecordFileError(f"{self.path}: {e.strerror}") from None
+            raise RecordFileError("os", path=self.path, reason=OSReason.of(e)) from None
         try:
             size = os.fstat(fd).st_size
             try:
@@ -171,7 +189,7 @@ class RecordFile:
                     os.fsync(fd)
                 except OSError:
                     pass
-                raise RecordFileError(f"{self.path}: {e.strerror or e}") from None
+                raise RecordFileError("os", path=self.path, reason=OSReason.of(e)) from None
         finally:
             os.close(fd)
 
@@ -180,4 +198,4 @@ class RecordFile:
         try:
             atomic_write_text(self.path, text)
         except OSError as e:
-            raise RecordFileError(f"{self.path}: {e.strerror or e}") from None
+            raise RecordFileError("os", path=self.path, reason=_why(e)) from None

@@ -44,6 +44,7 @@ from ...notation.record import (
     Comment,
     Coup,
     Decision,
+    Diagnostic,
     Element,
     JouePourTout,
     Mark,
@@ -56,7 +57,7 @@ from ...notation.record import (
     ReleveStart,
 )
 from ...notation.writer import write_action, write_element, write_record
-from ...words import Words, words
+from ...words import SaidError, Words, words
 from ..generate.selfplay import coup_element, evaluate, play_moves
 from ..rules.course import after_leave, close_marque, partie_over, primaute_after_marque
 from ..rules.game import Game, find_play, moves_text, partie_kind, start_of
@@ -92,23 +93,38 @@ _MOVE = re.compile(r"^(\d{1,2})/(\d{1,2}|off|o|bande)$")
 _CANNOT = re.compile(r"^[-x]([1-6])$")
 
 
-class RecordingError(ValueError):
-    """An entry the session cannot take (the message says why, in one line, in the
-    session's language).  Made by :meth:`said`, it keeps its catalogue key and fields,
-    and :meth:`say` words it in another language (a viewer of the server's pages)."""
+class RecordingError(SaidError):
+    """An entry the session cannot take: a catalogue key and its fields
+    (:class:`trictrac.words.SaidError`); ``str(e)`` says why in one line in the
+    session's language ``lang``, and :meth:`say` words it in another (a viewer of the
+    server's pages)."""
 
-    def __init__(self, message: str, key: str | None = None, **fields: object) -> None:
-        super().__init__(message)
-        self.key, self.fields = key, fields
+    def __init__(
+        self, key: str, /, *, where: tuple[str, int] | None = None, lang: str | Words = "en", **fields: object
+    ) -> None:
+        super().__init__(key, where=where, **fields)
+        self.lang = words(lang).lang
+        self.args = (self.say(self.lang),)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_recording_error, (type(self), self.key, self.where, self.fields, self.lang))
 
     @classmethod
     def said(cls, W: Words, key: str, **fields: object) -> RecordingError:
         """The refusal ``key`` in ``W``'s language, its words kept for :meth:`say`."""
-        return cls(W(key, **fields), key, **fields)
+        return cls(key, where=None, lang=W, **fields)
 
-    def say(self, lang: str | Words) -> str:
-        """The refusal in ``lang`` (the message as made when it has no key)."""
-        return words(lang)(self.key, **self.fields) if self.key else str(self)
+    @classmethod
+    def unreadable(cls, d: Diagnostic, name: str, lang: str | Words = "en") -> RecordingError:
+        """A record the reader refused: its first error (``file:line:col: error: code:
+        message``), said in the language."""
+        return cls("w6.rec.diag", lang=lang, name=name, line=d.span.line, col=d.span.col, code=d.code, diag=d)
+
+
+def _recording_error(
+    cls: type[RecordingError], key: str, where: tuple[str, int] | None, fields: dict[str, object], lang: str
+) -> RecordingError:
+    return cls(key, where=where, lang=lang, **fields)
 
 
 def parse_roll(text: str) -> tuple[int, int] | None:
@@ -745,7 +761,7 @@ class RecordingSession:
             file = RecordFile(path)
             if os.path.exists(path) and os.path.getsize(path):
                 file.close()
-                raise RecordFileError(f"{path} exists; continue it with --resume {path}")
+                raise RecordFileError("exists", path=path)
         try:
             return cls(Record(headers=h), path=path, first=first, file=file, lang=lang)
         except BaseException:
@@ -774,7 +790,9 @@ class RecordingSession:
                     if kept and not kept_errors:
                         torn, text, records, errors = text[cut:], text[:cut], kept, kept_errors
             if not records or errors:
-                raise RecordingError(errors[0].render() if errors else words(lang)("rec.err.no_game", path=path))
+                if errors:
+                    raise RecordingError.unreadable(errors[0], errors[0].file or path, lang)
+                raise RecordingError.said(words(lang), "rec.err.no_game", path=path)
             if len(records) > 1:
                 raise RecordingError.said(words(lang), "rec.err.games", path=path, n=len(records))
             session = cls(records[0], path=path, file=file, lang=lang)
@@ -1230,7 +1248,7 @@ class RecordingSession:
         except RecordFileError as err:
             self.unsaved += coups
             self._in_step = False
-            self._notice = [_say("unsaved", self.W, error=err, n=max(1, self.unsaved))]
+            self._notice = [_say("unsaved", self.W, error=err.say(self.W), n=max(1, self.unsaved))]
             return
         if self.unsaved:
             self._notice = [_say("saved", self.W, path=self.path)]
@@ -1246,7 +1264,7 @@ class RecordingSession:
         except RecordFileError as err:
             self.unsaved += 1
             self._in_step = False
-            self._notice = [_say("unsaved", self.W, error=err, n=self.unsaved)]
+            self._notice = [_say("unsaved", self.W, error=err.say(self.W), n=self.unsaved)]
 
     def flush(self) -> bool:
         """Write what a failed write kept in memory; True when the file holds everything."""
