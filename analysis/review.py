@@ -89,7 +89,7 @@ def _written_choice(game: Game, coup: Coup, roll: tuple[int, int]) -> Choice:
     play: Play | None = find_play(ps, coup.moves)
     if play is None:
         if coup.moves or len(ps.plays) > 1:
-            raise GameFlowError(f"coup {coup.number}: {moves_text(coup.moves)} is not a legal play of {roll}")
+            raise GameFlowError("w5.flow.illegal", n=coup.number, moves=moves_text(coup.moves), roll=roll)
         play = ps.plays[0] if ps.plays else None
     return Choice(play, False)
 

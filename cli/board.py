@@ -55,4 +55,4 @@ def board(position: str, output: str, size: int, orientation: str, labels: bool)
         atomic_write_text(output, text)
     except OSError as e:
         raise cannot_write(e, output) from None
-    click.echo(f"wrote {output}", err=True)
+    click.echo(command_words()("w6.board.wrote", path=output), err=True)

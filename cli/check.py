@@ -28,7 +28,9 @@ from .common import (
     os_refusal,
     profile_option,
     read_input,
+    said_diagnostic,
     summary_line,
+    unreadable_input,
     use_colour,
 )
 from .helptext import Command
@@ -81,7 +83,7 @@ def _streamed(
                 yield from held
                 held.clear()
     except OSError as e:
-        raise os_refusal(e) if e.filename else BadInput(f"{path}: {e.strerror or e}") from None
+        raise os_refusal(e) if e.filename else unreadable_input(path, e) from None
     if not seen:
         raise BadInput(command_words()("cli.no_record", path=path))
 
@@ -189,12 +191,7 @@ def _analysis_text(played: dict[str, Any], path: str) -> str:
     return render_review(played, name=f"{path} game {played['game'] + 1}")
 
 
-def _diagnostic(d: Any, path: str, lang: Words) -> str:
-    """``file:line:col: severity: code: message``, the severity and message in ``lang``
-    (English: the reader's own words, ``Diagnostic.render``)."""
-    if lang.lang == "en":
-        return str(d.render(path))
-    return f"{path}:{d.span.line}:{d.span.col}: {lang(f'sev.{d.severity}')}: {d.code}: {d.say(lang.lang)}"
+_diagnostic = said_diagnostic
 
 
 def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:

@@ -59,6 +59,12 @@ def os_refusal(e: OSError) -> BadInput:
     return BadInput(W("dbcli.input.said", name=e.filename or "-", why=why) if e.filename else why)
 
 
+def unreadable_input(path: str, e: OSError) -> BadInput:
+    """A FILE that failed while it was read (the error names no file): ``FILE: reason``."""
+    W = command_words()
+    return BadInput(W("dbcli.input.said", name=path, why=OSReason.of(e).say(W)))
+
+
 def _profile_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Profile | None:
     if value is None:
         return None
@@ -187,6 +193,14 @@ def summary_line(
         coups=W.n("cli.coups", coups),
         findings=W.n("cli.findings", findings),
     )
+
+
+def said_diagnostic(d: Any, path: str, lang: Words) -> str:
+    """``file:line:col: severity: code: message``, the severity and message in ``lang``
+    (English: the reader's own words, ``Diagnostic.render``)."""
+    if lang.lang == "en":
+        return str(d.render(path))
+    return f"{path}:{d.span.line}:{d.span.col}: {lang(f'sev.{d.severity}')}: {d.code}: {d.say(lang.lang)}"
 
 
 def progress(length: int, label: str) -> Any:

@@ -144,6 +144,12 @@ class Command(click.Command):
         # (the usage line, the options' list, "Missing argument 'FICHIERS...'")
         params = super().get_params(ctx)
         for param in params:
+            if isinstance(param.type, click.Path):
+                # Click names a path type once, in the language bound when it was made
+                # (a command's module imported in a French run says FICHIER ever after):
+                # named again in this run's language
+                t = param.type
+                t.name = gettext.gettext("file" if not t.dir_okay else "directory" if not t.file_okay else "path")
             if "make_metavar" not in vars(param):
                 param.make_metavar = _said_maker(param.make_metavar)  # type: ignore[method-assign,assignment]
         return params

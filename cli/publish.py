@@ -19,6 +19,7 @@ from .common import (
     json_option,
     name_option,
     profile_option,
+    said_diagnostic,
     stdin_names,
 )
 from .helptext import Command
@@ -198,13 +199,14 @@ def publish(
     }
     if analyse_play:  # issue 29
         opts["analyse"] = True
+    W = command_words()
     try:
         if show_bar:
             shown: Any = click.progressbar(
                 length=_count_games(files),
-                label="Publishing",
+                label=W("w6.pub.progress"),
                 file=sys.stderr,
-                item_show_func=lambda n: f"game {n}" if n else "",
+                item_show_func=lambda n: W("w6.pub.game", n=n) if n else "",
             )
             with shown as bar:
                 rep = publish_files(files, out_dir, profile=profile, on_game=lambda n: bar.update(1, n), **opts)
@@ -215,18 +217,26 @@ def publish(
     if as_json:
         echo_json(rep.as_dict())
     else:
-        rate = f", {len(rep.pages) / rep.seconds:.1f} pages/s" if rep.seconds else ""
-        n, g = len(rep.files), len(rep.pages)
+        rate = W("w6.pub.rate", rate=W.number(f"{len(rep.pages) / rep.seconds:.1f}")) if rep.seconds else ""
         click.echo(
-            f"{n} file{'s' if n != 1 else ''} written to {rep.out_dir} ({g} game page{'s' if g != 1 else ''}, "
-            f"index {rep.index}){rate}; {rep.findings} finding{'s' if rep.findings != 1 else ''}"
+            W(
+                "w6.pub.summary",
+                files=W.n("w6.pub.files", len(rep.files)),
+                out=rep.out_dir,
+                pages=W.n("w6.pub.pages", len(rep.pages)),
+                index=rep.index,
+                rate=rate,
+                findings=W.n("cli.findings", rep.findings),
+            )
         )
-        for f, g, m in rep.failures:
-            click.echo(f"{f}: game {g + 1}: not verified: {m}", err=True)
+        for i, (f, g, _m) in enumerate(rep.failures):
+            click.echo(W("w6.pub.not_verified", file=f, game=g + 1, why=rep.say_failure(i, W)), err=True)
         for d in rep.diagnostics:
             if d.severity == "error":
-                click.echo(d.render(), err=True)
-    for f, m in rep.unreadable:
-        click.echo(f"Error: {f}: {m}", err=True)
+                click.echo(said_diagnostic(d, d.file or "-", W), err=True)
+    for i, (f, _m) in enumerate(rep.unreadable):
+        click.echo(
+            W("dbcli.input.error", message=W("dbcli.input.said", name=f, why=rep.say_unreadable(i, W))), err=True
+        )
     if rep.unreadable:
         sys.exit(2)

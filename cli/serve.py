@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .common import BadInput, command_words
+from ..words import Said
+from .common import BadInput, command_words, os_refusal
 from .helptext import Command
 
 
@@ -48,13 +49,18 @@ def serve(
     except ImportError as err:  # the extra is not installed
         raise BadInput(command_words()("cli.serve.needs_extra", name=err.name)) from None
     if not is_loopback(host) and not password:
-        password = click.prompt("Club password", hide_input=True, confirmation_prompt=True)
+        password = click.prompt(command_words()("w6.serve.password"), hide_input=True, confirmation_prompt=True)
     try:
         cfg = ServeConfig(
             database, host=host, password=password or None, club=club, event=event, publish=not no_publish
         )
         app = create_app(cfg)
     except (ValueError, OSError) as err:
-        raise BadInput(str(err)) from None
-    click.echo(f"trictrac serve: http://{host}:{port}/  (games in {cfg.folder})", err=True)
+        W = command_words()
+        raise (
+            os_refusal(err)
+            if isinstance(err, OSError) and not isinstance(err, Said)
+            else BadInput(err.say(W) if isinstance(err, Said) else str(err))
+        ) from None
+    click.echo(command_words()("w6.serve.listening", host=host, port=port, folder=cfg.folder), err=True)
     run_server(app, host, port)

@@ -13,7 +13,6 @@ from ..replay.verifier.stats import CorpusStats, format_stats
 from ..replay.verifier.verify import verify
 from ..words import Words
 from .common import (
-    BadInput,
     echo_json,
     json_option,
     lang_option,
@@ -21,6 +20,7 @@ from .common import (
     profile_option,
     read_input,
     summary_line,
+    unreadable_input,
 )
 from .helptext import Command
 
@@ -70,7 +70,7 @@ def stats(files: tuple[Path, ...], profile: Profile | None, as_json: bool, lang:
                         acc.add(parsed.record, index, report=report)
                     index += 1
         except OSError as e:
-            raise os_refusal(e) if e.filename else BadInput(f"{path}: {e.strerror or e}") from None
+            raise os_refusal(e) if e.filename else unreadable_input(path, e) from None
     data = acc.as_dict()
     data["files"] = len(files)
     if as_json:

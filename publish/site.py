@@ -25,8 +25,8 @@ from typing import Any
 
 from ..club.standings import StandingGame, compute_standings
 from ..notation.names import player_name
-from ..notation.textio import OutputError, output_tree
-from ..words import SaidError
+from ..notation.textio import OSReason, OutputError, output_tree
+from ..words import SaidError, Words, words
 from .html import GameSummary, _title_of, game_page, page, render_index, render_player
 from .i18n import labels
 from .markup import esc
@@ -66,6 +66,16 @@ class PublishReport:
     diagnostics: list[Any] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (file, message)
     seconds: float = 0.0
+    #: each failure's and each unreadable file's why as data (said in the reader's
+    #: language by :meth:`say_failure`, :meth:`say_unreadable`; the JSON keeps the English)
+    failure_words: list[object] = field(default_factory=list, repr=False)
+    unreadable_words: list[object] = field(default_factory=list, repr=False)
+
+    def say_failure(self, i: int, lang: str | Words = "en") -> str:
+        return _said(self.failure_words[i], lang) if i < len(self.failure_words) else self.failures[i][2]
+
+    def say_unreadable(self, i: int, lang: str | Words = "en") -> str:
+        return _said(self.unreadable_words[i], lang) if i < len(self.unreadable_words) else self.unreadable[i][1]
 
     @property
     def index(self) -> Path:
@@ -85,6 +95,12 @@ class PublishReport:
             "seconds": round(self.seconds, 3),
             "pages_per_second": round(len(self.pages) / self.seconds, 1) if self.seconds else None,
         }
+
+
+def _said(x: object, lang: str | Words) -> str:
+    """Words as data said in ``lang`` (an error with words, a system's reason), else the text."""
+    say = getattr(x, "say", None)
+    return str(say(words(lang).lang)) if callable(say) else str(x)
 
 
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -181,8 +197,9 @@ def _build_site(
                     # as `check` verifies: a mistake of the record is said as one (issue 25 §2)
                     report = verify(record, profile, file=name, game=g, diagnostics=parsed.diagnostics, recover=True)
                 except ValueError as e:  # e.g. an unknown Profile header: this game is published unverified
-                    report, error = None, str(e)
-                    rep.failures.append((name, g, error))
+                    report, error = None, _said(e, L.lang)  # on the page, in its language
+                    rep.failures.append((name, g, str(e)))
+                    rep.failure_words.append(e)
                 played = _play_analysis(record, profile) if analyse and report is not None else None  # issue 29
                 done = game_page(
                     record,
@@ -219,6 +236,7 @@ def _build_site(
             raise  # an output that cannot be written is not an unreadable input
         except OSError as e:
             rep.unreadable.append((name, e.strerror or str(e)))
+            rep.unreadable_words.append(OSReason.of(e))
     players = player_pages(g.headers[k] for g in summaries for k in ("A", "B") if g.headers.get(k))
     games_of: dict[str, list[GameSummary]] = {}  # one pass: linear in games, not players x games
     for summary in summaries:

@@ -221,3 +221,16 @@ def test_the_club_screen_s_errors_are_said_in_each_viewer_s_language() -> None:
     f = ImportFailure.of("x.trn", None, None, "unreadable-file", "no_such_file")
     assert said_in(f, "fr") == f.render("fr") != f.render("en") == said_in(f, "en")
     assert said_in(error_said(KeyError("k")), "fr") == "KeyError: 'k'"
+
+
+def test_an_illegal_written_play_stops_the_review_in_the_catalogue_s_words() -> None:
+    """The review's own refusal of a written play is the flow's key (``w5.flow.illegal``),
+    said in each language (it was a sentence passed as a key: no words at all)."""
+    from trictrac.analysis.review import analyse_record
+    from trictrac.notation.reader import parse_text
+
+    recs, _ = parse_text('[A "x"]\n[B "y"]\n1. A 6-5 1/3 1/6\n')
+    result = analyse_record(recs[0])
+    assert result["stopped"] == "coup 1: 1/3 1/6 is not a legal play of (6, 5)"
+    err = result.stopped_error  # type: ignore[attr-defined]
+    assert err.say("fr") == "coup 1 : 1/3 1/6 n'est pas un jeu permis de (6, 5)"
