@@ -59,10 +59,10 @@ def os_refusal(e: OSError) -> BadInput:
     return BadInput(W("dbcli.input.said", name=e.filename or "-", why=why) if e.filename else why)
 
 
-def unreadable_input(path: str, e: OSError) -> BadInput:
+def unreadable_input(path: str | os.PathLike[str], e: OSError) -> BadInput:
     """A FILE that failed while it was read (the error names no file): ``FILE: reason``."""
     W = command_words()
-    return BadInput(W("dbcli.input.said", name=path, why=OSReason.of(e).say(W)))
+    return BadInput(W("dbcli.input.said", name=os.fspath(path), why=OSReason.of(e).say(W)))
 
 
 def _profile_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Profile | None:
