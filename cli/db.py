@@ -26,8 +26,9 @@ from ..club.importer import import_records, reverify
 from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
 from ..club.standings import GameSelection, SelectionError
+from ..club.words import SqliteReason
 from ..notation.names import lookalikes, oddities, one_line
-from ..notation.textio import terminal_safe
+from ..notation.textio import OSReason, OutputError, terminal_safe
 from ..words import Words, words
 from .common import (
     BadInput,
@@ -68,7 +69,8 @@ def _open(path: str) -> Any:
     except DatabaseMissing as e:
         raise BadInput(e.say(command_words())) from None
     except sqlite3.DatabaseError as e:  # a file that is not SQLite
-        raise BadInput(command_words()("cli.db.not_sqlite", path=path, error=e)) from None
+        W = command_words()
+        raise BadInput(W("cli.db.not_sqlite", path=path, error=SqliteReason(e).say(W))) from None
 
 
 def _season(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -92,7 +94,8 @@ def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             W("club.err.in_db", path=path, why=e.say(W)) if isinstance(e, DamagedDatabase) else e.say(W)
         ) from None
     except sqlite3.DatabaseError as e:  # e.g. a file made by another program, without our views
-        raise BadInput(command_words()("cli.db.not_club", path=path, error=e)) from None
+        W = command_words()
+        raise BadInput(W("cli.db.not_club", path=path, error=SqliteReason(e).say(W))) from None
     finally:
         database.close()
 
@@ -254,7 +257,13 @@ def import_cmd(
         if isinstance(e, DatabaseMissing):  # also a DatabaseError (a schema too new): its own words
             why = e.say(lang)
         else:
-            why = str(e) if isinstance(e, sqlite3.DatabaseError) else e.strerror or str(e)
+            why = (
+                SqliteReason(e).say(lang)
+                if isinstance(e, sqlite3.DatabaseError)
+                else e.why(lang)
+                if isinstance(e, OutputError)
+                else OSReason.of(e).say(lang)
+            )
         raise BadInput(
             lang("cli.db.cannot_write_created" if created else "cli.db.cannot_write", path=database, error=why)
         ) from None
@@ -297,7 +306,7 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool, l
     except DatabaseMissing as e:
         raise BadInput(e.say(lang)) from None
     except sqlite3.DatabaseError as e:
-        raise BadInput(lang("cli.db.cannot_use", path=database, error=e)) from None
+        raise BadInput(lang("cli.db.cannot_use", path=database, error=SqliteReason(e).say(lang))) from None
     if as_json:
         echo_json(report.as_dict())
     else:
@@ -432,7 +441,7 @@ def delete_cmd(database: str, game: str, as_json: bool, lang: Words) -> None:
     except (DatabaseMissing, GameNotFound) as e:
         raise BadInput(e.say(lang)) from None
     except sqlite3.DatabaseError as e:
-        raise BadInput(lang("cli.db.cannot_write", path=database, error=e)) from None
+        raise BadInput(lang("cli.db.cannot_write", path=database, error=SqliteReason(e).say(lang))) from None
     if as_json:
         echo_json(out)
     else:

@@ -150,6 +150,11 @@ class Command(click.Command):
                 # named again in this run's language
                 t = param.type
                 t.name = gettext.gettext("file" if not t.dir_okay else "directory" if not t.file_okay else "path")
+            elif isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType)):
+                # a number's name ("'zz' is not a valid integer"), said in the run's language
+                english = type(param.type).name
+                said_ = gettext.gettext(f"w6.type.{english}")
+                param.type.name = english if said_.startswith("w6.") else said_
             if "make_metavar" not in vars(param):
                 param.make_metavar = _said_maker(param.make_metavar)  # type: ignore[method-assign,assignment]
         return params

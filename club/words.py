@@ -5,9 +5,9 @@ and ``str()`` is the English (for a library user and the logs)."""
 
 from __future__ import annotations
 
-from ..words import SaidError
+from ..words import SaidError, Words, words
 
-__all__ = ["ClubError"]
+__all__ = ["ClubError", "SqliteReason"]
 
 _PREFIX = "club.err."
 
@@ -19,3 +19,34 @@ class ClubError(SaidError):
 
     def __init__(self, key: str, /, *, where: tuple[str, int] | None = None, **fields: object) -> None:
         super().__init__(key if key.startswith(_PREFIX) else _PREFIX + key, where=where, **fields)
+
+
+#: SQLite's own messages (English, from the library) the catalogue has words for
+_SQLITE = {
+    "unable to open database file": "cannot_open",
+    "database is locked": "locked",
+    "attempt to write a readonly database": "readonly",
+    "disk I/O error": "io",
+    "file is not a database": "not_a_database",
+    "database disk image is malformed": "malformed",
+    "database or disk is full": "full",
+}
+
+
+class SqliteReason:
+    """An SQLite error's reason as data: its English as the library says it, said in
+    another language by the catalogue (``w6.sqlite.<code>``) when it is one of the
+    library's known messages (``sqlite3`` gives no code to look it up by), else as
+    it is."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, e: BaseException) -> None:
+        self.english = str(e)
+
+    def __str__(self) -> str:
+        return self.english
+
+    def say(self, lang: str | Words = "en") -> str:
+        code = _SQLITE.get(self.english)
+        return words(lang)(f"w6.sqlite.{code}") if code else self.english

@@ -26,8 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CLEAN_ENV = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 #: the other language's commonest words, which a surface in ``lang`` must not show
 FOREIGN = {"fr": ("the", "of", "not", "file", "game", "error"), "en": ("le", "la", "des", "fichier")}
-#: commands that wait for someone (a server, a terminal): their bad input is tested apart
-WAITS = {("serve",), ("record",)}
 
 
 @cache
@@ -100,6 +98,40 @@ def test_every_help_and_usage_error_speaks_one_language(lang: str) -> None:
     assert bad == {}
 
 
+def _bad_arguments(cmd: click.Command, under_a_file: Path) -> list[str]:
+    """Arguments every command refuses at once: each path under a regular file (neither
+    read nor written: a server or a recorder never starts), each other value nonsense."""
+    out = []
+    for p in cmd.params:
+        if isinstance(p, click.Argument):
+            path = isinstance(p.type, click.Path) or p.name in ("file", "files", "database")
+            out.append(str(under_a_file / f"x{len(out)}.trn") if path else "zz")
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_command_s_bad_input_speaks_one_language(lang: str, tmp_path: Path) -> None:
+    """Each command given arguments it refuses (a FILE or DATABASE that cannot be, a
+    position, a roll, a number that is none): exit 2, one language."""
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    bad: dict[str, list[str]] = {}
+    tried = 0
+    for path in _paths():
+        cmd = _command(path)
+        args = _bad_arguments(cmd, tmp_path / "afile")
+        if not args:
+            continue
+        tried += 1
+        extra = ["-o", str(tmp_path / "out")] if any("--output" in getattr(o, "opts", ()) for o in cmd.params) else []
+        res = CliRunner().invoke(cli, ["--lang", lang, *path, *args, *extra], env=CLEAN_ENV)
+        assert res.exit_code == 2, (path, res.output)
+        found = foreign_words(res.output, lang)
+        if found:
+            bad[" ".join(path)] = found
+    assert tried >= 20
+    assert bad == {}
+
+
 def test_click_s_words_and_metavars_in_french_english_unchanged() -> None:
     run = CliRunner().invoke
     fr = run(cli, ["--lang", "fr", "db", "import"], env=CLEAN_ENV)
@@ -118,6 +150,13 @@ def test_click_s_words_and_metavars_in_french_english_unchanged() -> None:
     assert "Show this message and exit." in helped
     top = run(cli, ["--lang", "fr", "--help"], env=CLEAN_ENV).output
     assert "Usage : cli [OPTIONS] COMMANDE [ARGUMENTS]..." in top
+    # a number's name and a path's, said in the run's language (Click names them once)
+    fr = run(cli, ["--lang", "fr", "score", "marque", "zz", "1"], env=CLEAN_ENV).output
+    assert "Valeur refusée pour 'GAGNANT' : 'zz' n'est pas un entier valable." in fr
+    en = run(cli, ["--lang", "en", "score", "marque", "zz", "1"], env=CLEAN_ENV).output
+    assert "Invalid value for 'WINNER': 'zz' is not a valid integer." in en
+    run(cli, ["--lang", "fr", "annotate", "--help"], env=CLEAN_ENV)  # its module made in French
+    assert "Usage: cli annotate [OPTIONS] FILE" in run(cli, ["--lang", "en", "annotate", "--help"]).output
 
 
 def test_the_group_s_lang_reaches_every_command() -> None:
