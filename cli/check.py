@@ -157,7 +157,7 @@ def check(
                     continue
                 _echo_report(rep, path, colour, lang)
                 if played is not None:
-                    click.echo(terminal_safe(_analysis_text(played, path)))
+                    click.echo(terminal_safe(_analysis_text(played, path, lang)))
         except (InputError, BadInput) as e:
             said = e.format_message() if isinstance(e, BadInput) else e.say(lang.lang)
             click.echo(lang("dbcli.input.error", message=terminal_safe(said)), err=True)
@@ -185,10 +185,10 @@ def _analysis_key(played: dict[str, Any] | None) -> dict[str, Any]:
     return {} if played is None else {"analysis": played}
 
 
-def _analysis_text(played: dict[str, Any], path: str) -> str:
+def _analysis_text(played: dict[str, Any], path: str, lang: Words) -> str:
     from ..analysis.review import render_review
 
-    return render_review(played, name=f"{path} game {played['game'] + 1}")
+    return render_review(played, name=lang("an.game_name", file=path, n=played["game"] + 1), lang=lang)
 
 
 _diagnostic = said_diagnostic

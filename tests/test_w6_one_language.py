@@ -273,3 +273,20 @@ def test_an_illegal_written_play_stops_the_review_in_the_catalogue_s_words() -> 
     assert result["stopped"] == "coup 1: 1/3 1/6 is not a legal play of (6, 5)"
     err = result.stopped_error  # type: ignore[attr-defined]
     assert err.say("fr") == "coup 1 : 1/3 1/6 n'est pas un jeu permis de (6, 5)"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_check_and_annotate_with_analyse_speak_one_language(lang: str, tmp_path: Path) -> None:
+    """``check --analyse`` (the review's text) and ``annotate --analyse`` (its comments):
+    the command's language, its numbers written as the language writes them."""
+    game = str(ROOT / "fixtures" / "records" / "a_ecrire_two_marques.trn")
+    res = CliRunner().invoke(cli, ["--lang", lang, "check", "--analyse", game], env=CLEAN_ENV)
+    assert res.exit_code in (0, 1), res.output
+    review = [line for line in res.output.splitlines() if "%" in line]
+    assert review and foreign_words(res.output, lang) == []
+    assert (" partie 1 : " if lang == "fr" else " game 1: ") in review[0]
+    assert re.search(r"\d,\d %" if lang == "fr" else r"\d\.\d %", review[0]), review[0]
+    res = CliRunner().invoke(cli, ["--lang", lang, "annotate", "--analyse", game, "-o", "-"], env=CLEAN_ENV)
+    assert res.exit_code == 0, res.output
+    notes = re.findall(r"\{(analys(?:e|is) ?:[^}]*)\}", res.output)
+    assert notes and all(n.startswith("analyse : " if lang == "fr" else "analysis: ") for n in notes), notes
