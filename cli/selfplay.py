@@ -195,7 +195,7 @@ def selfplay(
                 try:
                     rec, done = inject(rec, inject_k, rng, kind_list, prof)
                 except InjectError as e:
-                    raise BadInput(str(e)) from None
+                    raise BadInput(e.say(command_words())) from None
                 truth_rows.append({"game": i, "injected": [d.as_dict() for d in done]})
             if i > first:
                 out.write("\n")
@@ -208,7 +208,8 @@ def selfplay(
         except OSError as e:
             raise cannot_write(e, path) from None
         if output:
-            click.echo(f"{n} games -> {output}; injected mistakes -> {path}", err=True)
+            W = command_words()
+            click.echo(W("w6.selfplay.wrote", games=W.n("cli.games", n), output=output, path=path), err=True)
 
 
 def _read_players(path: Path) -> list[str]:

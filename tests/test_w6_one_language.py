@@ -290,3 +290,17 @@ def test_check_and_annotate_with_analyse_speak_one_language(lang: str, tmp_path:
     assert res.exit_code == 0, res.output
     notes = re.findall(r"\{(analys(?:e|is) ?:[^}]*)\}", res.output)
     assert notes and all(n.startswith("analyse : " if lang == "fr" else "analysis: ") for n in notes), notes
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_selfplay_s_refusals_and_last_line_speak_one_language(lang: str, tmp_path: Path) -> None:
+    """The injector's refusal (``InjectError``, a SaidError) and selfplay's last line."""
+    out = str(tmp_path / "x.trn")
+    res = CliRunner().invoke(
+        cli, ["--lang", lang, "selfplay", "-n", "1", "--kind", "chouette", "--inject", "1", "-o", out], env=CLEAN_ENV
+    )
+    assert res.exit_code == 2 and foreign_words(res.output, lang) == [], res.output
+    assert ("pas chouette" if lang == "fr" else "not chouette") in res.output
+    res = CliRunner().invoke(cli, ["--lang", lang, "selfplay", "-n", "2", "--inject", "1", "-o", out], env=CLEAN_ENV)
+    assert res.exit_code == 0 and foreign_words(res.output, lang) == [], res.output
+    assert ("2 parties -> " if lang == "fr" else "2 games -> ") in res.output

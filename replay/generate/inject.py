@@ -84,8 +84,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, NamedTuple, TypeVar
 
+from ...notation.compiled import mypyc_attr
 from ...notation.record import Action, CannotPlay, Coup, Decision, Ecole, Mark, MarqueResult, Move, Record, ReleveStart
 from ...notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
+from ...words import SaidError
 from ..rules.game import CoupOutcome, Game, GameFlowError, partie_kind, replay_record
 from ..rules.ledger import Ledger
 from ..rules.moves import Play, PlaySet, judge_play, play_moves
@@ -151,8 +153,10 @@ SPACING = 4
 _HOLE = 12
 
 
-class InjectError(ValueError):
-    """API misuse: unknown kind, a record perfect play cannot explain."""
+@mypyc_attr(native_class=False)  # its base, words.SaidError, is interpreted
+class InjectError(SaidError):
+    """API misuse: unknown kind, a record perfect play cannot explain: the catalogue's
+    ``w6.inject.*`` and its fields (``str(e)`` its English, ``e.say(lang)``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -920,7 +924,7 @@ class _Injector(_EcolePlans, _PlayPlans):
             return self.record, []
         while not w.game.finished:
             if w.i > 20000:
-                raise InjectError("the partie did not end")
+                raise InjectError("w6.inject.no_end")
             ch = self._next_throw(w)
             marque = w.game.marque if w.game.kind == "a-ecrire" else 0
             if w.late is not None and self._claim_late(w, marque):
@@ -1276,21 +1280,21 @@ def inject(
         kinds = allowed
     for kd in kinds:
         if kd not in INJECT_KINDS:
-            raise InjectError(f"unknown injection kind {kd!r}; known: {', '.join(INJECT_KINDS)}")
+            raise InjectError("w6.inject.unknown_kind", kind=repr(kd), known=", ".join(INJECT_KINDS))
     kinds = [kd for kd in kinds if kd in allowed]
     if not kinds:
-        raise InjectError(f"none of these kinds can go into a {record.mode} record")
+        raise InjectError("w6.inject.none_fits", mode=record.mode)
     if k < 0:
-        raise InjectError("k must be >= 0")
+        raise InjectError("w6.inject.negative")
     from ...notation.reader import parse_partie
 
     parsed = parse_partie(record.headers.get("Partie") or "douze-trous")
     if parsed is not None and parsed[0] not in ("douze-trous", "a-ecrire"):
-        raise InjectError(f"mistakes go into parties en douze trous and à écrire, not {parsed[0]}")
+        raise InjectError("w6.inject.partie_kind", kind=parsed[0])
     if profile is None:
         name = record.headers.get("Profile")
         profile = find_profile(name) if name else find_profile(None)
     try:
         return _Injector(record, k, rng, kinds, profile).run()
     except GameFlowError as e:
-        raise InjectError(f"the record is not one of perfect play: {e}") from None
+        raise InjectError("w6.inject.not_perfect", error=e) from None
