@@ -59,6 +59,12 @@ def os_refusal(e: OSError) -> BadInput:
     return BadInput(W("dbcli.input.said", name=e.filename or "-", why=why) if e.filename else why)
 
 
+def os_reason(e: OSError, W: Words) -> str:
+    """Why a file failed, alone (no file name), in ``W``'s words: a write's reason
+    (``OutputError``) or the system's."""
+    return e.why(W) if isinstance(e, OutputError) else OSReason.of(e).say(W)
+
+
 def unreadable_input(path: str | os.PathLike[str], e: OSError) -> BadInput:
     """A FILE that failed while it was read (the error names no file): ``FILE: reason``."""
     W = command_words()

@@ -28,7 +28,7 @@ from ..club.report import ImportReport, ImportStep
 from ..club.standings import GameSelection, SelectionError
 from ..club.words import SqliteReason
 from ..notation.names import lookalikes, oddities, one_line
-from ..notation.textio import OSReason, OutputError, terminal_safe
+from ..notation.textio import terminal_safe
 from ..words import Words, words
 from .common import (
     BadInput,
@@ -38,6 +38,7 @@ from .common import (
     jobs_option,
     json_option,
     lang_option,
+    os_reason,
     profile_option,
 )
 from .helptext import Group
@@ -257,13 +258,7 @@ def import_cmd(
         if isinstance(e, DatabaseMissing):  # also a DatabaseError (a schema too new): its own words
             why = e.say(lang)
         else:
-            why = (
-                SqliteReason(e).say(lang)
-                if isinstance(e, sqlite3.DatabaseError)
-                else e.why(lang)
-                if isinstance(e, OutputError)
-                else OSReason.of(e).say(lang)
-            )
+            why = SqliteReason(e).say(lang) if isinstance(e, sqlite3.DatabaseError) else os_reason(e, lang)
         raise BadInput(
             lang("cli.db.cannot_write_created" if created else "cli.db.cannot_write", path=database, error=why)
         ) from None
@@ -483,7 +478,7 @@ def datasette_cmd(database: str, output: str | None, club: str | None, lang: str
         path = write_metadata(database, output, club, lang)
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
-        raise BadInput(words(lang)("cli.db.cannot_write_metadata", error=e)) from None
+        raise BadInput(words(lang)("cli.db.cannot_write_metadata", error=os_reason(e, words(lang)))) from None
     import shlex
 
     q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word

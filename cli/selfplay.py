@@ -219,7 +219,9 @@ def _read_players(path: Path) -> list[str]:
     except OSError as e:
         raise os_refusal(e) from None
     except UnicodeDecodeError as e:
-        raise BadInput(command_words()("dbcli.input.said", name=path, why=e)) from None
+        W = command_words()
+        why = W("dbcli.input.bad-encoding", label="UTF-8", byte=e.start)
+        raise BadInput(W("dbcli.input.said", name=path, why=why)) from None
     names = list(
         dict.fromkeys(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#"))
     )

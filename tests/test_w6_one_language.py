@@ -304,3 +304,12 @@ def test_selfplay_s_refusals_and_last_line_speak_one_language(lang: str, tmp_pat
     res = CliRunner().invoke(cli, ["--lang", lang, "selfplay", "-n", "2", "--inject", "1", "-o", out], env=CLEAN_ENV)
     assert res.exit_code == 0 and foreign_words(res.output, lang) == [], res.output
     assert ("2 parties -> " if lang == "fr" else "2 games -> ") in res.output
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_players_file_that_is_not_utf8_is_refused_in_the_language(lang: str, tmp_path: Path) -> None:
+    players = tmp_path / "players.txt"
+    players.write_bytes(b"Dupont\n\xe9t\xe9\n")
+    res = CliRunner().invoke(cli, ["--lang", lang, "selfplay", "-n", "1", "--players", str(players)], env=CLEAN_ENV)
+    assert res.exit_code == 2 and "codec" not in res.output and foreign_words(res.output, lang) == [], res.output
+    assert ("UTF-8 invalide (octet 7)" if lang == "fr" else "invalid UTF-8 (byte 7)") in res.output
