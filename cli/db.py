@@ -123,7 +123,7 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None,
 
 def _lang() -> Words:
     """The ``--lang`` of the running command (its locale's language without one)."""
-    from ..words import lang_from_env, words
+    from ..words import lang_from_env
 
     ctx = click.get_current_context(silent=True)
     lang = ctx.params.get("lang") if ctx is not None else None
@@ -478,13 +478,14 @@ def datasette_cmd(database: str, output: str | None, club: str | None, lang: str
         path = write_metadata(database, output, club, lang)
         plugins = write_plugins(database, path.parent / plugins_path(database).name)  # beside the metadata
     except OSError as e:
-        raise BadInput(words(lang)("cli.db.cannot_write_metadata", error=os_reason(e, words(lang)))) from None
+        W = command_words()  # the user's words (``--lang`` names the metadata's language)
+        raise BadInput(W("cli.db.cannot_write_metadata", error=os_reason(e, W))) from None
     import shlex
 
     q = shlex.quote  # the hint is a command to paste: a path with spaces or quotes stays one word
     click.echo(
         terminal_safe(
-            words(lang)(
+            command_words()(
                 "dbcli.datasette_wrote",
                 path=path,
                 command=f"datasette {q(database)} -m {q(str(path))} --plugins-dir {q(str(plugins))}",
