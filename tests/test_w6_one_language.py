@@ -313,3 +313,17 @@ def test_a_players_file_that_is_not_utf8_is_refused_in_the_language(lang: str, t
     res = CliRunner().invoke(cli, ["--lang", lang, "selfplay", "-n", "1", "--players", str(players)], env=CLEAN_ENV)
     assert res.exit_code == 2 and "codec" not in res.output and foreign_words(res.output, lang) == [], res.output
     assert ("UTF-8 invalide (octet 7)" if lang == "fr" else "invalid UTF-8 (byte 7)") in res.output
+
+
+def test_no_word_a_user_reads_cites_the_rules_reference() -> None:
+    """What users read cites the treatises, never RULES.md (the code's reference)."""
+    from trictrac.words.build import load
+
+    for lang in LANGS:
+        cited = [m.id for m in load(lang) if m.id and "RULES.md" in " ".join(t for t in _texts(m))]
+        assert cited == [], (lang, cited)
+
+
+def _texts(message: object) -> list[str]:
+    s = message.string  # type: ignore[attr-defined]
+    return [t for t in (s if isinstance(s, (list, tuple)) else [s]) if t]

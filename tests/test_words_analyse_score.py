@@ -291,7 +291,7 @@ def test_the_json_is_the_same_in_both_languages(tmp_path: Path) -> None:
         json.loads(outs.pop())
     out = CliRunner().invoke(cli, ["analyse", "--game", str(GAMES[3]), "--json", "--lang", "fr"], env=CLEAN_ENV)
     stopped = json.loads(out.output)[0]["stopped"]
-    assert stopped == "A has no right to leave: his own gains completed no hole (RULES.md §6.1)"
+    assert stopped == "A has no right to leave: his own gains completed no hole (003 §155-156)"
 
 
 def test_an_error_said_by_its_key_pickles_and_says_itself() -> None:
