@@ -55,7 +55,7 @@ from typing import Any, Final, NamedTuple
 
 from ...notation.compiled import compiled_module
 from ...notation.record import CannotPlay, Move
-from .position import Position
+from .position import Position, is_start
 from .profiles import DEFAULT_PROFILE, Profile
 
 #: this module runs compiled by mypyc (``python -m trictrac.bench.compile_core``)
@@ -528,17 +528,28 @@ def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_P
     if last[0] is pos and last[2] is profile and last[1] == roll:
         kept: PlaySet = last[3]
         return kept
-    ps = _legal_plays(pos, _norm_roll(roll), profile)
+    nroll = _norm_roll(roll)
+    if is_start(pos):  # the opening: every game and relevé starts there, its sets made once
+        key = (pos.turn, nroll, profile)
+        ps = _OPENING_PS.get(key)
+        if ps is None:
+            ps = _OPENING_PS[key] = _legal_plays(pos, nroll, profile)
+    else:
+        ps = _legal_plays(pos, nroll, profile)
     last[0], last[1], last[2], last[3] = pos, roll, profile, ps
     return ps
 
 
 _LAST_PS: list[Any] = [None, None, None, None]  # (pos, roll, profile, play set) of the last call
+#: the play sets of the opening position (``start_position``) by (side, roll, profile):
+#: at most 2 x 21 per profile, kept for the process
+_OPENING_PS: dict[tuple[str, Roll, Profile], PlaySet] = {}
 
 
 def clear_cache() -> None:
     """Empty the caches (benchmarks; memory)."""
     _LAST_PS[:] = [None, None, None, None]
+    _OPENING_PS.clear()
     _SIDES.clear()
     _LAST[:] = [None, None, None]
 
