@@ -718,7 +718,7 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     # his own gains complete a hole and leave the partie open: he may leave (RULES.md §6.1;
     # 003 §155), what the statistics count as a decision taken (issue 25 §3)
     facts.could_leave = (
-        facts.gains >= HOLE - table.std.state[facts.roller].points
+        facts.gains >= HOLE - table.std.points(facts.roller)
         and facts.position is not None
         and not gains_end_partie(table, facts.roller, facts.position, facts.roll)
     )
@@ -863,7 +863,10 @@ def verify(
         raise VerifyError(f"verify() needs a Record, not {type(record).__name__}")
     notes: list[Note] = []
     prof = _profile_for(record, profile, notes)
-    with quiet_gc():
+    collecting = gc.isenabled()  # quiet_gc, inline: no generator and context manager per game
+    if collecting:
+        gc.disable()
+    try:
         v = _Verifier(record, prof, game, file, trace, recover)
         table = v.table
         table.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
@@ -871,9 +874,15 @@ def verify(
         table.notes[:0] = notes
         # the reader's diagnostics first; a fault of the Position tag it already reported at
         # its place in the file is not reported again from the verifier's reading (issue 18)
-        known = {(d.code, d.message) for d in diagnostics}
-        table.diagnostics[:] = [*diagnostics, *(d for d in table.diagnostics if (d.code, d.message) not in known)]
+        if table.diagnostics:
+            known = {(d.code, d.message) for d in diagnostics}
+            table.diagnostics[:] = [*diagnostics, *(d for d in table.diagnostics if (d.code, d.message) not in known)]
+        else:
+            table.diagnostics[:] = diagnostics
         return v.run()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @contextmanager
