@@ -265,7 +265,8 @@ class GameReport:
     def summary(self, lang: str | Words = "en") -> str:
         """One line: the game, its coups, findings, final score and result, in ``lang``."""
         W = words(lang)
-        who = " - ".join(_clip(x) for x in (self.headers.get("A"), self.headers.get("B")) if x) or W("rep.nobody")
+        a, b = self.headers.get("A"), self.headers.get("B")
+        who = f"{_clip(a)} - {_clip(b)}" if a and b else _clip(a) if a else _clip(b) if b else W("rep.nobody")
         st = self.final_score
         score = ""
         if st is not None:
@@ -287,7 +288,9 @@ class GameReport:
                     _SCORE_WORDS.clear()
                 _SCORE_WORDS[key] = score
         n = self.finding_count
-        errors = sum(1 for d in self.diagnostics if d.severity == "error")
+        errors = 0
+        for d in self.diagnostics:
+            errors += d.severity == "error"
         status = W("rep.clean") if n == 0 else W.n("rep.findings", n)
         if errors:
             status += ", " + W.n("rep.text_errors", errors)
