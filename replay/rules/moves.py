@@ -522,7 +522,9 @@ def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_P
     The last call is remembered by identity (a verifier judges, then scores, the same
     throw).  No cache by value: a game seldom comes back to a position, and a cache
     keyed on both sides' counts hit ~0.5 % of a verifier's calls while its play sets
-    cost the garbage collector (docs/performance.md, issue 17).
+    cost the garbage collector (docs/performance.md, issue 17).  The one exception is
+    the opening (``start_position``, by identity): every game and relevé starts there,
+    so its at most 2 x 21 sets per profile are kept (a file of one-coup games, issue 27).
     """
     last = _LAST_PS
     if last[0] is pos and last[2] is profile and last[1] == roll:
