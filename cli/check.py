@@ -137,6 +137,7 @@ def check(
     items = 0  # --json: the array is written item by item, nothing kept (flat memory)
     colour = use_colour()
     games = coups = findings = 0
+    out = _Batch()
     for name in files:
         try:
             inp = open_input(name)
@@ -152,16 +153,19 @@ def check(
                     dirty = True
                 if as_json:
                     text = json.dumps(rep.as_dict(lang=lang) | _analysis_key(played), ensure_ascii=False, indent=2)
-                    click.echo(("[\n" if not items else ",\n") + "  " + text.replace("\n", "\n  "), nl=False)
+                    out.add(("[\n" if not items else ",\n") + "  " + text.replace("\n", "\n  "))
                     items += 1
                     continue
-                _echo_report(rep, path, colour, lang)
+                out.add(_report_text(rep, path, colour, lang) + "\n")
                 if played is not None:
-                    click.echo(terminal_safe(_analysis_text(played, path, lang)))
+                    out.add(terminal_safe(_analysis_text(played, path, lang)) + "\n")
         except (InputError, BadInput) as e:
+            out.flush()  # the games read so far before the error, as they came
             said = e.format_message() if isinstance(e, BadInput) else e.say(lang.lang)
             click.echo(lang("dbcli.input.error", message=terminal_safe(said)), err=True)
             bad += 1
+        finally:
+            out.flush()
     if as_json:
         click.echo("\n]" if items else "[]")  # as echo_json(list) writes it
     elif len(files) > 1:
@@ -194,8 +198,33 @@ def _analysis_text(played: dict[str, Any], path: str, lang: Words) -> str:
 _diagnostic = said_diagnostic
 
 
-def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
-    """The game's lines written at once (one write per game, not per finding: a
+class _Batch:
+    """The games' report text, written a chunk at a time (``CHUNK`` characters), not a
+    ``click.echo`` per game: each looks the stream up, tests it for colours and flushes
+    it (a file of one-coup games, issue 27).  Flushed before an error is said and at
+    each file's end, so the output and its order are the same."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= self.CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            click.echo("".join(self.parts), nl=False)
+            self.parts.clear()
+            self.size = 0
+
+
+def _report_text(rep: GameReport, path: str, colour: bool, lang: Words) -> str:
+    """The game's lines as one text (one write per game, not per finding: a
     finding-dense game has thousands)."""
     lines = [
         _paint(terminal_safe(_diagnostic(d, path, lang)), "red" if d.severity == "error" else "yellow", colour)
@@ -205,7 +234,7 @@ def _echo_report(rep: GameReport, path: str, colour: bool, lang: Words) -> None:
     lines += [_paint(f"{path}: {line}", "red", colour) for line in rep.more_lines(lang)]
     lines.append(_paint(terminal_safe(f"{path}: {rep.summary(lang)}"), "yellow" if rep.findings else "green", colour))
     lines += [terminal_safe(lang("rep.note", file=path, note=note.say(lang))) for note in rep.notes]
-    click.echo("\n".join(lines))
+    return "\n".join(lines)
 
 
 @click.command("annotate", cls=Command)

@@ -29,6 +29,11 @@ from .helptext import Command
 #: the recorder's own words are the catalogue's ``rec.cli.*`` (``words/``); the rules'
 #: words come from the session (``replay.recorder.recording``: findings, claims, worth)
 _ASKED = ("A", "B", "Event", "Partie")
+#: a bare Enter accepts what its prompt shows (the only play, the rules' marks); one
+#: typed before that prompt was drawn, or sooner after than anyone reads it, is the
+#: typist's Enter for the entry taken as typed just before (``65`` then Enter): dropped,
+#: so that nothing is written that nobody saw.  Seconds: under a person's reaction time.
+READ_PROMPT_S = 0.25
 _DEFAULTS = {"A": "A", "B": "B", "Event": "", "Partie": "douze-trous"}
 
 
@@ -153,13 +158,18 @@ def run(
     width: int | None = None,
     history: Any = None,
     timings: list[float] | None = None,
+    read_prompt_s: float | None = None,
 ) -> int:
     """The entry loop; returns the number of coups written.  ``input``/``output`` are
     prompt_toolkit's (pipe input and dummy output in the tests); ``width`` the
     terminal's columns (default: asked of the terminal); ``history`` the entries'
     (default :func:`recent_history`); ``timings`` gets, for every entry that wrote a
-    coup, the seconds from its Enter to the next prompt drawn (``bench.recorder``)."""
+    coup, the seconds from its Enter to the next prompt drawn (``bench.recorder``).
+    ``read_prompt_s``: a bare Enter sooner than this after its prompt was drawn accepts
+    nothing (:data:`READ_PROMPT_S` at a terminal; 0 for keys read from a pipe, a script
+    whose every key is meant for the prompt it reaches)."""
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.filters import Condition
     from prompt_toolkit.key_binding import KeyBindings
 
     out = out or sys.stdout
@@ -174,6 +184,9 @@ def run(
             out.write(terminal_safe(wrap(text, max(60, columns()))) + "\n")
             out.flush()
 
+    shown_at = [0.0]  # when the current prompt was first drawn (0: not yet)
+    if read_prompt_s is None:
+        read_prompt_s = READ_PROMPT_S if input is None and sys.stdin.isatty() else 0.0
     kb = KeyBindings()
     for key, command in (("f2", "/b"), ("f3", "/s"), ("f4", "/u")):
         kb.add(key)(lambda event, c=command: event.app.exit(result=c))
@@ -181,6 +194,16 @@ def run(
     @kb.add("escape", eager=True)
     def _clear(event: Any) -> None:
         event.app.current_buffer.reset()
+
+    def typed_ahead() -> bool:
+        """A bare Enter sooner than its prompt could be read (READ_PROMPT_S)."""
+        if not read_prompt_s or session.state.stage == "roll" or ps.default_buffer.text.strip():
+            return False
+        return not shown_at[0] or time.perf_counter() - shown_at[0] < read_prompt_s
+
+    @kb.add("enter", filter=Condition(typed_ahead))
+    def _ignore(event: Any) -> None:
+        pass  # it accepts nothing: the prompt stays
 
     stamp = [0.0]
     completer, validator = _prompt_parts(session, stamp)
@@ -197,6 +220,7 @@ def run(
     entered = [0.0]  # when the last coup's Enter was taken (timings)
 
     def drawn(_app: Any) -> None:
+        shown_at[0] = shown_at[0] or time.perf_counter()
         if timings is not None and entered[0]:
             timings.append(time.perf_counter() - entered[0])
             entered[0] = 0.0
@@ -220,6 +244,7 @@ def run(
     while not session.state.finished:
         st = session.state
         say(screen(st, columns()))
+        shown_at[0] = 0.0
         try:
             text = ps.prompt(
                 st.prompt,

@@ -805,4 +805,6 @@ def _escape(match: re.Match[str]) -> str:
 
 def terminal_safe(text: str) -> str:
     """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``)."""
+    if text.isprintable():  # every character _UNSAFE matches is a Cc or Cf, never printable
+        return text
     return _UNSAFE.sub(_escape, text)

@@ -21,10 +21,11 @@ from prompt_toolkit.output import DummyOutput
 from record_helpers import fixture_game, headers_of, type_coup
 
 from trictrac.cli.main import cli
-from trictrac.cli.record import run, screen
+from trictrac.cli.record import READ_PROMPT_S, run, screen
 from trictrac.notation.reader import parse_text
 from trictrac.notation.writer import write_record
 from trictrac.replay.recorder.recording import RecordingSession
+from trictrac.replay.recorder.recording import type_coup as typed_coup
 
 DOUZE = "fixtures/corpus/douze-trous.trn"
 HAND = "fixtures/records/douze_trous.trn"
@@ -213,13 +214,65 @@ def _wait_for_prompt(term, prompt):
 
 def _type_coups(term, shadow, coups, path):
     """Type each coup once its prompt is up, as a person does, and wait until the file
-    shows it (keys typed while no prompt runs stay in the terminal's line buffer)."""
+    shows it (keys typed while no prompt runs stay in the terminal's line buffer).  A bare
+    Enter (the only play, the rules' marks) waits until its prompt is drawn and read
+    (``record.READ_PROMPT_S``): one typed sooner accepts nothing."""
     for coup in coups:
         _wait_for_prompt(term, shadow.state.prompt)
-        for key in "".join(type_coup(shadow, coup)):
-            term.type(key)
-            time.sleep(0.02)
+        for prompt, keys in _entries(shadow, coup):
+            if keys == "\r":
+                _wait_for_prompt(term, prompt)
+                time.sleep(READ_PROMPT_S + 0.1)
+            for key in keys:
+                term.type(key)
+                time.sleep(0.02)
         assert _wait_for(lambda: write_record(shadow.record) == path.read_text(encoding="utf-8")), coup
+
+
+def _entries(shadow, coup):
+    """(the prompt it answers, the keys) of each entry of ``coup``, entered into ``shadow``."""
+    out = []
+
+    def enter(text):
+        out.append((shadow.state.prompt, text if shadow.complete(text) else text + "\r"))
+        shadow.enter(text)
+
+    typed_coup(shadow, coup, enter)
+    return out
+
+
+def test_an_enter_typed_ahead_accepts_nothing(tmp_path):
+    """``65`` is taken as typed; the typist's Enter right after it reaches the next prompt
+    before it is drawn: it must not take the only play (nobody saw it), nor the rules'
+    marks. An Enter once the prompt has been read takes the only play."""
+    path = tmp_path / "g.trn"
+    s = RecordingSession.new({"A": "Dupont", "B": "Martin"}, path=str(path), game_id=False)
+    out = io.StringIO()
+    with create_pipe_input() as inp:
+        inp.send_text("65\r")
+
+        def later():
+            time.sleep(1.0)  # the prompt is drawn and read
+            inp.send_text("\r")
+            time.sleep(0.5)
+            inp.send_text("/q\r")
+
+        t = threading.Thread(target=later)
+        t.start()
+        n = run(s, input=inp, output=DummyOutput(), out=out, read_prompt_s=READ_PROMPT_S)
+        t.join()
+    assert n == 1 and [c.roll for c in s.record.coups] == [(6, 5)]
+    assert path.read_text(encoding="utf-8") == write_record(s.record)
+    # the same keys at machine speed: the Enter typed ahead is dropped, nothing written
+    s2 = RecordingSession.new({"A": "Dupont", "B": "Martin"}, game_id=False)
+    with create_pipe_input() as inp:
+        inp.send_text("65\r/q\r")
+        inp.close()
+        n = run(s2, input=inp, output=DummyOutput(), out=io.StringIO(), read_prompt_s=READ_PROMPT_S)
+    assert n == 0 and not s2.record.coups and s2.state.stage == "play"
+    # and read from a pipe (a script), every key is meant for the prompt it reaches
+    s3 = RecordingSession.new({"A": "Dupont", "B": "Martin"}, game_id=False)
+    assert drive(s3, "65\r/q\r") and len(s3.record.coups) == 1
 
 
 def test_killed_then_resumed(tmp_path):

@@ -287,7 +287,7 @@ def test_every_party_its_own_game_in_the_club_database(tmp_path: Path) -> None:
         assert con.execute("select count(*) from games").fetchone()[0] == 2
 
 
-def test_missing_header_fields_are_asked() -> None:
+def test_missing_header_fields_are_asked(tmp_path: Path) -> None:
     asked = []
 
     def ask(label: str, default: str) -> str:
@@ -298,9 +298,8 @@ def test_missing_header_fields_are_asked() -> None:
     assert [a for a, _ in asked] == ["joueur A", "événement", "partie (douze-trous, a-ecrire N)"]
     assert got == {"A": "Dupont", "B": "Martin", "Event": None, "Partie": "douze-trous"}
     # through the command: the answers typed at its start
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        r = runner.invoke(cli, ["record", "g.trn", "--ask"], input="Dupont\nMartin\nSoirée\na-ecrire 2\n")
-        text = Path("g.trn").read_text(encoding="utf-8")
+    g = tmp_path / "g.trn"
+    r = CliRunner().invoke(cli, ["record", str(g), "--ask"], input="Dupont\nMartin\nSoirée\na-ecrire 2\n")
+    text = g.read_text(encoding="utf-8")
     assert '[A "Dupont"]' in text and '[Event "Soirée"]' in text and '[Partie "a-ecrire 2"]' in text, r.output
     assert "[GameId " in text

@@ -50,7 +50,7 @@ class Words:
     A key missing from the catalogue raises ``KeyError``: a surface never falls back
     to another language's words or to the key itself."""
 
-    __slots__ = ("lang", "_t")
+    __slots__ = ("lang", "_t", "_counted")
 
     def __init__(self, lang: str) -> None:
         if lang not in LANGS:
@@ -60,6 +60,8 @@ class Words:
         # (cli.main.click_speaks), and one parse of the file serves both
         self._t = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang])
         self._t.add_fallback(_Missing())
+        #: (key, n) -> the counted words, said once: a file of games says the same few counts
+        self._counted: dict[tuple[str, int], str] = {}
 
     def __repr__(self) -> str:
         return f"Words({self.lang!r})"
@@ -79,10 +81,20 @@ class Words:
 
     def n(self, key: str, n: int, **kw: object) -> str:
         """The form of ``key`` for the count ``n`` (``n`` is also a template field)."""
+        memo = None if kw or type(n) is not int else self._counted
+        if memo is not None:
+            said = memo.get((key, n))
+            if said is not None:
+                return said
         s = self._t.ngettext(key, key + "_pl", n)
         if s is _MISSING:
             raise KeyError(f"{key!r} has no plural forms in the {self.lang} catalogue")
-        return s.format(n=n, **kw)
+        said = s.format(n=n, **kw)
+        if memo is not None:
+            if len(memo) >= _COUNTED_MAX:
+                memo.clear()
+            memo[(key, n)] = said
+        return said
 
     def plural(self, n: int) -> bool:
         """Whether ``n`` takes the plural form (the catalogue's CLDR rule)."""
@@ -102,6 +114,9 @@ class Words:
         hw = self.n("w_hole", holes)
         pw = self.n("w_point", points)
         return self(key, holes=holes, points=points, hw=hw, pw=pw, **kw)
+
+
+_COUNTED_MAX = 4096  # entries of a catalogue's memo of counted words
 
 
 @cache

@@ -23,7 +23,7 @@ verifier's business; it tells the ledger through :meth:`Ledger.stay`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from ...notation.compiled import mypyc_attr
@@ -130,6 +130,25 @@ class ScoreState:
         )
 
 
+_NO_SCORE = ScoreState()  # a fresh ledger's score (frozen: one value for every ledger)
+#: built through the slots (``Ledger.state``, read a few times a coup): a frozen
+#: dataclass's ``__init__`` sets each field through ``object.__setattr__``
+_new_player = PlayerScore.__new__  # object.__new__ in Python; the allocator when compiled (mypyc)
+_new_state = ScoreState.__new__
+_SET_PLAYER = tuple(vars(PlayerScore)[f.name].__set__ for f in fields(PlayerScore))
+_SET_STATE = tuple(vars(ScoreState)[f.name].__set__ for f in fields(ScoreState))
+
+
+def _player_score(points: int, bredouille: bool, holes: int, pavillon: bool) -> PlayerScore:
+    ps: PlayerScore = _new_player(PlayerScore)
+    set_points, set_bredouille, set_holes, set_pavillon = _SET_PLAYER
+    set_points(ps, points)
+    set_bredouille(ps, bredouille)
+    set_holes(ps, holes)
+    set_pavillon(ps, pavillon)
+    return ps
+
+
 @dataclass(frozen=True, slots=True)
 class MarkResult:
     """What one scoring event did (RULES.md §5.2).
@@ -207,7 +226,7 @@ class Ledger:
         primaute: str | None = None,
     ) -> None:
         self.profile = profile
-        st = state or ScoreState()
+        st = state or _NO_SCORE
         self._pts = [st.a.points, st.b.points]
         self._bred = [st.a.bredouille, st.b.bredouille]
         self._holes = [st.a.holes, st.b.holes]
@@ -224,10 +243,11 @@ class Ledger:
     @property
     def state(self) -> ScoreState:
         p, b, h, hb = self._pts, self._bred, self._holes, self._hbred
-        return ScoreState(
-            PlayerScore(p[0], b[0] and p[0] > 0, h[0], hb[0] and h[0] > 0),
-            PlayerScore(p[1], b[1] and p[1] > 0, h[1], hb[1] and h[1] > 0),
-        )
+        st: ScoreState = _new_state(ScoreState)
+        set_a, set_b = _SET_STATE
+        set_a(st, _player_score(p[0], b[0] and p[0] > 0, h[0], hb[0] and h[0] > 0))
+        set_b(st, _player_score(p[1], b[1] and p[1] > 0, h[1], hb[1] and h[1] > 0))
+        return st
 
     def __getitem__(self, side: str) -> PlayerScore:
         return self.state[side]

@@ -55,7 +55,7 @@ from typing import Any, Final, NamedTuple
 
 from ...notation.compiled import compiled_module
 from ...notation.record import CannotPlay, Move
-from .position import Position
+from .position import Position, is_start
 from .profiles import DEFAULT_PROFILE, Profile
 
 #: this module runs compiled by mypyc (``python -m trictrac.bench.compile_core``)
@@ -522,23 +522,36 @@ def legal_plays(pos: Position, roll: Sequence[int], profile: Profile = DEFAULT_P
     The last call is remembered by identity (a verifier judges, then scores, the same
     throw).  No cache by value: a game seldom comes back to a position, and a cache
     keyed on both sides' counts hit ~0.5 % of a verifier's calls while its play sets
-    cost the garbage collector (docs/performance.md, issue 17).
+    cost the garbage collector (docs/performance.md, issue 17).  The one exception is
+    the opening (``start_position``, by identity): every game and relevé starts there,
+    so its at most 2 x 21 sets per profile are kept (a file of one-coup games, issue 27).
     """
     last = _LAST_PS
     if last[0] is pos and last[2] is profile and last[1] == roll:
         kept: PlaySet = last[3]
         return kept
-    ps = _legal_plays(pos, _norm_roll(roll), profile)
+    nroll = _norm_roll(roll)
+    if is_start(pos):  # the opening: every game and relevé starts there, its sets made once
+        key = (pos.turn, nroll, profile)
+        ps = _OPENING_PS.get(key)
+        if ps is None:
+            ps = _OPENING_PS[key] = _legal_plays(pos, nroll, profile)
+    else:
+        ps = _legal_plays(pos, nroll, profile)
     last[0], last[1], last[2], last[3] = pos, roll, profile, ps
     return ps
 
 
 _LAST_PS: list[Any] = [None, None, None, None]  # (pos, roll, profile, play set) of the last call
+#: the play sets of the opening position (``start_position``) by (side, roll, profile):
+#: at most 2 x 21 per profile, kept for the process
+_OPENING_PS: dict[tuple[str, Roll, Profile], PlaySet] = {}
 
 
 def clear_cache() -> None:
     """Empty the caches (benchmarks; memory)."""
     _LAST_PS[:] = [None, None, None, None]
+    _OPENING_PS.clear()
     _SIDES.clear()
     _LAST[:] = [None, None, None]
 

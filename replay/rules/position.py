@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # notation imports nothing of replay; replay may import notation
     from ...notation.position import PositionSpec
 
-__all__ = ["Position", "Side", "other_side", "EMPTY", "start_position"]
+__all__ = ["Position", "Side", "other_side", "EMPTY", "is_start", "start_position"]
 
 Side = str  # "A" or "B"
 
@@ -238,6 +238,11 @@ def start_position(turn: Side = "A") -> Position:
 
 
 _STARTS: dict[str, Position] = {}
+
+
+def is_start(pos: Position) -> bool:
+    """``pos`` is the frozen opening value of :func:`start_position` (by identity)."""
+    return _STARTS.get(pos.turn) is pos
 
 
 #: ``object.__new__`` in Python; the class's own allocator when compiled (mypyc)

@@ -34,7 +34,7 @@ from .moves import (
     heavy_table,
     legal_plays,
 )
-from .position import Position, after_play
+from .position import Position, after_play, is_start
 from .profiles import DEFAULT_PROFILE, Profile
 
 __all__ = [
@@ -247,6 +247,7 @@ def clear_cache() -> None:
     """Forget the per-position facts (benchmarks with a cold cache)."""
     _CTX.clear()
     _LAST_CTX[:] = [None, None, None]
+    _OPENING_OUTCOMES.clear()
 
 
 # ---------------------------------------------------------------------------------
@@ -698,6 +699,15 @@ def play_outcome(
         raise ValueError(f"bad roll {tuple(roll)!r}: numbers must be 1..6")
     if a < b:
         a, b = b, a
+    if is_start(pos):  # the opening: every game and relevé starts there, its outcomes made once
+        key = (pos.turn, a, b, play, profile)
+        kept = _OPENING_OUTCOMES.get(key)
+        if kept is None:
+            if len(_OPENING_OUTCOMES) >= _OPENING_OUTCOMES_MAX:
+                _OPENING_OUTCOMES.clear()
+            cs = _score_one(pos, a, b, profile, play, _Ctx(pos, profile))
+            kept = _OPENING_OUTCOMES[key] = (cs, _next(pos, play, profile, cs.events))
+        return kept
     last = _LAST_CTX
     if last[0] is pos and last[1] is profile:
         c = last[2]
@@ -708,6 +718,12 @@ def play_outcome(
         last[0], last[1], last[2] = pos, profile, c
     cs = _score_one(pos, a, b, profile, play, c)
     return cs, _next(pos, play, profile, cs.events)
+
+
+#: (side, larger number, smaller, play, profile) -> the outcome of a play from the opening
+#: (``start_position``): frozen values, shared by the games that play it
+_OPENING_OUTCOMES: dict[tuple[str, int, int, Play, Profile], tuple[CoupScore, Position]] = {}
+_OPENING_OUTCOMES_MAX = 4096
 
 
 def _score_one(pos: Position, a: int, b: int, profile: Profile, play: Play, c: _Ctx) -> CoupScore:

@@ -23,7 +23,7 @@ the claim window close (the mistake then stands: RULES.md ยง7.3, 001 r.47, 003 ย
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from string import Formatter
 from typing import TYPE_CHECKING, Any
@@ -424,6 +424,18 @@ class Note:
         return self.say("en")
 
 
+_new_finding = Finding.__new__  # object.__new__ in Python; the allocator when compiled (mypyc)
+#: the setters of Finding's slots in the order ``Findings.add`` gives the values
+_FINDING_FIELDS = (
+    *("kind", "game", "releve", "marque", "coup", "index", "line", "col"),
+    *("who", "entitled", "marked", "detail", "alternatives", "file"),
+    *("claimed", "outcome", "remedy", "facts", "claim_open"),
+)
+if sorted(f.name for f in fields(Finding)) != sorted(_FINDING_FIELDS):  # pragma: no cover - a field added
+    raise AssertionError("Findings.add must set every field of Finding")
+_SET_FINDING = tuple(vars(Finding)[name].__set__ for name in _FINDING_FIELDS)
+
+
 @mypyc_attr(native_class=False)  # deep-copied by the typo recovery: a plain class when compiled
 class Findings:
     """The sink the verifier's judges report into, one per game: the judges receive it
@@ -467,27 +479,18 @@ class Findings:
         if len(self.items) >= MAX_FINDINGS:
             self.more[kind] = self.more.get(kind, 0) + 1
             return
+        if kind not in _KINDS:  # Finding.__post_init__'s check
+            raise ValueError(f"unknown finding kind {kind!r}")
         sp = where.span
-        self.items.append(
-            Finding(
-                kind=kind,
-                game=where.game,
-                releve=where.releve,
-                marque=where.marque,
-                coup=where.coup,
-                index=where.index,
-                line=sp.line,
-                col=sp.col,
-                who=self.letter_of.get(who, who) if who else None,
-                entitled=entitled,
-                marked=marked,
-                claimed=claimed,
-                detail=detail,
-                outcome=outcome,
-                remedy=remedy,
-                facts=facts,
-                claim_open=claim_open,
-                alternatives=alternatives,
-                file=self.file,
-            )
+        # through the slots: a frozen dataclass's __init__ sets each of its 19 fields
+        # through object.__setattr__ (a finding a coup in a finding-dense record)
+        f = _new_finding(Finding)
+        letter = self.letter_of.get(who, who) if who else None
+        values: tuple[object, ...] = (
+            *(kind, where.game, where.releve, where.marque, where.coup, where.index, sp.line, sp.col),
+            *(letter, entitled, marked, detail, alternatives, self.file),
+            *(claimed, outcome, remedy, facts, claim_open),
         )
+        for set_field, value in zip(_SET_FINDING, values):
+            set_field(f, value)
+        self.items.append(f)

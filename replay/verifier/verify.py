@@ -265,7 +265,8 @@ class GameReport:
     def summary(self, lang: str | Words = "en") -> str:
         """One line: the game, its coups, findings, final score and result, in ``lang``."""
         W = words(lang)
-        who = " - ".join(_clip(x) for x in (self.headers.get("A"), self.headers.get("B")) if x) or W("rep.nobody")
+        a, b = self.headers.get("A"), self.headers.get("B")
+        who = f"{_clip(a)} - {_clip(b)}" if a and b else _clip(a) if a else _clip(b) if b else W("rep.nobody")
         st = self.final_score
         score = ""
         if st is not None:
@@ -287,7 +288,9 @@ class GameReport:
                     _SCORE_WORDS.clear()
                 _SCORE_WORDS[key] = score
         n = self.finding_count
-        errors = sum(1 for d in self.diagnostics if d.severity == "error")
+        errors = 0
+        for d in self.diagnostics:
+            errors += d.severity == "error"
         status = W("rep.clean") if n == 0 else W.n("rep.findings", n)
         if errors:
             status += ", " + W.n("rep.text_errors", errors)
@@ -718,7 +721,7 @@ def _the_decision(table: TableState, facts: CoupFacts, found: Findings) -> None:
     # his own gains complete a hole and leave the partie open: he may leave (RULES.md §6.1;
     # 003 §155), what the statistics count as a decision taken (issue 25 §3)
     facts.could_leave = (
-        facts.gains >= HOLE - table.std.state[facts.roller].points
+        facts.gains >= HOLE - table.std.points(facts.roller)
         and facts.position is not None
         and not gains_end_partie(table, facts.roller, facts.position, facts.roll)
     )
@@ -863,7 +866,10 @@ def verify(
         raise VerifyError(f"verify() needs a Record, not {type(record).__name__}")
     notes: list[Note] = []
     prof = _profile_for(record, profile, notes)
-    with quiet_gc():
+    collecting = gc.isenabled()  # quiet_gc, inline: no generator and context manager per game
+    if collecting:
+        gc.disable()
+    try:
         v = _Verifier(record, prof, game, file, trace, recover)
         table = v.table
         table.direct_judge = direct  # False: every play judged by enumeration (same verdicts, issue 17)
@@ -871,9 +877,15 @@ def verify(
         table.notes[:0] = notes
         # the reader's diagnostics first; a fault of the Position tag it already reported at
         # its place in the file is not reported again from the verifier's reading (issue 18)
-        known = {(d.code, d.message) for d in diagnostics}
-        table.diagnostics[:] = [*diagnostics, *(d for d in table.diagnostics if (d.code, d.message) not in known)]
+        if table.diagnostics:
+            known = {(d.code, d.message) for d in diagnostics}
+            table.diagnostics[:] = [*diagnostics, *(d for d in table.diagnostics if (d.code, d.message) not in known)]
+        else:
+            table.diagnostics[:] = diagnostics
         return v.run()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @contextmanager

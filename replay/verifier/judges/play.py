@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING
 
 from ....notation.record import Move
 from ...rules.direct import judge_direct
-from ...rules.moves import Play, judge_play, legal_plays
+from ...rules.moves import Play, PlayJudgement, judge_play, legal_plays
 from ...rules.remedies import RemedyCase, case_problems
 from ...rules.scoring import play_outcome, score_roll
 from .table import ROLL_CACHE, ROLL_CACHE_MAX, VIOLATION_KIND, CoupFacts, Remedy, TableState, moves_of, pairs_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ....notation.record import Replay
-    from ...rules.moves import PlayJudgement
     from ...rules.position import Position
     from ...rules.scoring import CoupScore
     from ..findings import Findings
@@ -70,7 +69,29 @@ def written_forms(text: str) -> tuple[str, ...]:
 def nearest_plays(written: str, plays: Sequence[Play]) -> tuple[list[Play], bool]:
     """The legal plays nearest to a written one (edit distance over its text, the moves
     in either order, from/to exchanged) and whether one is clearly nearest (alone at a
-    distance of at most 2).  Only plays within 3 edits are proposed."""
+    distance of at most 2).  Only plays within 3 edits are proposed.
+
+    Kept per (written text, play set) for the play sets that live on (the opening's,
+    ``moves.legal_plays``): every game starts there, and a file's games repeat their
+    first coups' typos.  Keyed by the set's identity, checked, so never stale."""
+    key = (written, id(plays))
+    kept = _NEAREST.get(key)
+    if kept is not None and kept[0] is plays:
+        near, clear = kept[1]
+        return list(near), clear
+    found = _nearest_plays(written, plays)
+    if len(_NEAREST) >= _NEAREST_MAX:
+        _NEAREST.clear()
+    _NEAREST[key] = (plays, (tuple(found[0]), found[1]))
+    return found
+
+
+#: (written, id(play set)) -> (play set, (nearest, clear)); a few dozen entries at most
+_NEAREST: dict[tuple[str, int], tuple[Sequence[Play], tuple[tuple[Play, ...], bool]]] = {}
+_NEAREST_MAX = 64
+
+
+def _nearest_plays(written: str, plays: Sequence[Play]) -> tuple[list[Play], bool]:
     ranked = plays_by_distance(written, plays)
     if not ranked:
         return [], False
@@ -88,28 +109,37 @@ def plays_by_distance(written: str, plays: Sequence[Play]) -> list[tuple[int, Pl
     return [(d, plays[i]) for d, i in scored]
 
 
-def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> bool:
+def judge_written_play(
+    table: TableState, facts: CoupFacts, found: Findings, judged: PlayJudgement | None = None
+) -> bool:
     """Judge ``facts.moves`` from ``facts.position``: fills the judgement, the play, its score,
     the score of the roll and the position after; False when a checker does not
     exist (the record cannot go on, RULES.md §9.6) and no legal play is near enough
-    to what is written to go on from (``table.recover``; issue 14 §2)."""
+    to what is written to go on from (``table.recover``; issue 14 §2).  ``judged``: the
+    judgement of ``facts.moves`` when it is known (the legal play proposed for a typo)."""
     pos, roll, profile = facts.position, facts.roll, table.profile
     assert pos is not None
-    j = (judge_direct if table.direct_judge else judge_play)(pos, roll, facts.moves, profile)
+    j = (
+        judged
+        if judged is not None
+        else (judge_direct if table.direct_judge else judge_play)(pos, roll, facts.moves, profile)
+    )
     if facts.acts.forces:
         j = _forced_by_demand(table, facts, j, found)
     if table.recover and j.violation == "wrong-distance" and facts.acts.replay is None:
         # a move the roll cannot make: a mistake of the record, not of the table — unless
         # the table had it played again (a fausse case, a dame mal posée: 003 §216), which
         # says the record wrote what was played
-        if _go_on_from_nearest(table, facts, "illegal-move", found):
-            return judge_written_play(table, facts, found)
+        proposed = _go_on_from_nearest(table, facts, "illegal-move", found)
+        if proposed is not None:
+            return judge_written_play(table, facts, found, proposed)
     played = j.play
     if played is None:
         # not executable: a checker that does not exist, or a dame mal posée (§9.5)
         play, problem = _play_as_written(facts)
         if problem is not None:
-            if not table.recover or not _go_on_from_nearest(table, facts, problem[0], found):
+            proposed = _go_on_from_nearest(table, facts, problem[0], found) if table.recover else None
+            if proposed is None:
                 kind, detail = problem
                 found.add(
                     kind,
@@ -120,7 +150,7 @@ def judge_written_play(table: TableState, facts: CoupFacts, found: Findings) -> 
                 )
                 table.stopped = True
                 return False
-            return judge_written_play(table, facts, found)
+            return judge_written_play(table, facts, found, proposed)
         assert play is not None  # no problem: the checkers moved as written
         played = play
         j = j._replace(play=play)
@@ -175,14 +205,17 @@ def _play_as_written(facts: CoupFacts) -> tuple[Play | None, tuple[str, str | No
     return Play(steps, tuple(q - p for p, q in steps), tuple(counts), 0), None
 
 
-def _go_on_from_nearest(table: TableState, facts: CoupFacts, kind: str, found: Findings) -> bool:
+def _go_on_from_nearest(table: TableState, facts: CoupFacts, kind: str, found: Findings) -> PlayJudgement | None:
     """A move the record cannot make, taken as a typo: one finding with the legal play
-    nearest to what is written ("did you mean"), and the walk goes on from it."""
+    nearest to what is written ("did you mean"), and the walk goes on from it.  Returns
+    the proposal's judgement (a legal play of the set: judged as ``judge_play`` judges
+    it, without proving it again), None when no play is near enough."""
     assert facts.position is not None
     written = pairs_text(facts.moves)
-    nearest, _clear = nearest_plays(written, legal_plays(facts.position, facts.roll, table.profile).plays)
+    legal = legal_plays(facts.position, facts.roll, table.profile).plays
+    nearest, _clear = nearest_plays(written, legal)
     if not nearest:
-        return False
+        return None
     proposal = nearest[0]
     found.add(
         kind,
@@ -193,7 +226,7 @@ def _go_on_from_nearest(table: TableState, facts: CoupFacts, kind: str, found: F
     )
     facts.moves = tuple(proposal.steps)
     facts.pairs = list(proposal.steps)
-    return True
+    return PlayJudgement(True, proposal, True, None, None, legal)
 
 
 def roll_score(table: TableState, pos: Position, roll: tuple[int, int]) -> CoupScore:
