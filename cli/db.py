@@ -313,7 +313,7 @@ def reverify_cmd(database: str, profile: Any, everything: bool, as_json: bool, l
                 unchanged=lang.n("dbcli.up_to_date", report.unchanged),
                 failed=lang.n("dbcli.failed", len(report.failures)),
                 findings=lang.n("cli.findings", report.findings),
-                seconds=f"{report.seconds:.2f}",
+                seconds=lang.number(f"{report.seconds:.2f}"),
             )
         )
         for f in report.failures:
@@ -387,7 +387,7 @@ def _print_report(r: ImportReport, names: dict[str, str] | None = None, lang: Wo
             added=W.n("dbcli.added", r.added),
             replaced=W.n("dbcli.replaced", r.replaced),
             findings=W.n("dbcli.findings_stored", r.findings),
-            seconds=f"{r.seconds:.2f}",
+            seconds=W.number(f"{r.seconds:.2f}"),
             rate=rate,
         )
     )

@@ -144,17 +144,7 @@ class Command(click.Command):
         # (the usage line, the options' list, "Missing argument 'FICHIERS...'")
         params = super().get_params(ctx)
         for param in params:
-            if isinstance(param.type, click.Path):
-                # Click names a path type once, in the language bound when it was made
-                # (a command's module imported in a French run says FICHIER ever after):
-                # named again in this run's language
-                t = param.type
-                t.name = gettext.gettext("file" if not t.dir_okay else "directory" if not t.file_okay else "path")
-            elif isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType)):
-                # a number's name ("'zz' is not a valid integer"), said in the run's language
-                english = type(param.type).name
-                said_ = gettext.gettext(f"w6.type.{english}")
-                param.type.name = english if said_.startswith("w6.") else said_
+            _name_type(param.type, gettext.gettext)
             if "make_metavar" not in vars(param):
                 param.make_metavar = _said_maker(param.make_metavar)  # type: ignore[method-assign,assignment]
         return params
@@ -236,6 +226,20 @@ def help_texts(command: click.Command, ctx: click.Context | None = None) -> Iter
             yield from help_texts(sub, click.Context(sub, info_name=name, parent=ctx))
 
 
+def _name_type(t: click.ParamType, say: Callable[[str], str]) -> None:
+    """Name a parameter's type in ``say``'s language.  Click names a path type once, in the
+    language bound when it was made (a command's module imported in a French run says
+    FICHIER ever after), and the number types are process-wide values: named again at
+    every use, so no run leaves its language to the next."""
+    if isinstance(t, click.Path):
+        t.name = say("file" if not t.dir_okay else "directory" if not t.file_okay else "path")
+    elif isinstance(t, (click.types.IntParamType, click.types.FloatParamType)):
+        # a number's name ("'zz' is not a valid integer")
+        english = type(t).name
+        said_ = say(f"w6.type.{english}")
+        t.name = english if said_.startswith("w6.") else said_
+
+
 def metavars(command: click.Command, ctx: click.Context | None = None) -> Iterator[tuple[str, str]]:
     """(command path, metavar) of every metavar ``command`` and the commands under it show,
     in the source's English (the coverage test checks each word has its key)."""
@@ -243,6 +247,7 @@ def metavars(command: click.Command, ctx: click.Context | None = None) -> Iterat
     if command.options_metavar:
         yield ctx.command_path, command.options_metavar
     for p in click.Command.get_params(command, ctx):
+        _name_type(p.type, str)  # the source's English, whatever language ran last
         if not (isinstance(p, click.Option) and p.is_flag):
             yield ctx.command_path, type(p).make_metavar(p, ctx)
     if isinstance(command, click.Group):

@@ -140,12 +140,13 @@ def events(
 
     \b
     Examples:
-      trictrac score events "A+4 B+4 A+16" --json        (003 §146)
+      trictrac score events "A+4 B+4 A+16" --json  # Lelasseux-Lafosse 1852, art. 146
       trictrac score events "B+6 A+18" --holes A=3,B=5 --pavillon B
       trictrac score events "A+8" --points A=6,B=2 --bredouille A --holes A=11,B=0
 
     When a player reaches twelve holes the partie en douze trous is over: its
-    result is shown with the stake multiplier of the profile (002; docs/rules-reference.md).
+    result is shown with the stake multiplier of the profile (Guiton, chapter VIII;
+    docs/rules-reference.md).
     """
     evs = _parse_events(events)
     ha, hb = _parse_holes(holes_text)
@@ -236,12 +237,13 @@ def _long(p: dict[str, Any], W: Words) -> str:
 def marque(
     winner: int, loser: int, bredouille: str, refaits: int, profile: Profile | None, as_json: bool, lang: Words
 ) -> None:
-    """Value of a marqué won with WINNER holes against LOSER holes (003 §221-226).
+    """Value of a marqué won with WINNER holes against LOSER holes (Lelasseux-Lafosse
+    1852, art. 221-226).
 
     \b
     Examples:
-      trictrac score marque 9 8                          (003 §222: 3)
-      trictrac score marque 18 6 --bredouille grande     (003 §224: 74)
+      trictrac score marque 9 8  # 3 (Lelasseux-Lafosse 1852, art. 222)
+      trictrac score marque 18 6 --bredouille grande  # 74 (Lelasseux-Lafosse 1852, art. 224)
       trictrac score marque 7 4 --refaits 1 --json
     """
     p = profile or DEFAULT_PROFILE

@@ -261,9 +261,9 @@ def format_stats(stats: dict[str, Any], lang: str | Words = "en") -> str:
         W("stats.games", games=stats["games"], coups=stats["coups"], releves=stats["releves"]),
         W(
             "stats.per",
-            per_releve=stats["coups_per_releve"],
-            per_game=stats["releves_per_game"],
-            coups_per_game=stats["coups_per_game"],
+            per_releve=W.number(str(stats["coups_per_releve"])),
+            per_game=W.number(str(stats["releves_per_game"])),
+            coups_per_game=W.number(str(stats["coups_per_game"])),
         ),
         W(
             "stats.decisions",
@@ -299,7 +299,7 @@ def format_stats(stats: dict[str, Any], lang: str | Words = "en") -> str:
                 petite=m["petite_bredouille"],
                 grande=m["grande_bredouille"],
                 refaits=m["refait"],
-                average=m["average_value"],
+                average=W.number(str(m["average_value"])),
             )
         )
     lines.append(
@@ -308,7 +308,7 @@ def format_stats(stats: dict[str, Any], lang: str | Words = "en") -> str:
     for k, v in stats["events"].items():
         kind, _, how = k.partition(":")
         name = W.get(f"event.{kind}", kind) + (f" ({W(f'how.{how}')})" if how else "")
-        lines.append(f"{name:<28}{v['coups']:>9}{v['per_1000_coups']:>10}{v['points']:>10}")
+        lines.append(f"{name:<28}{v['coups']:>9}{W.number(str(v['per_1000_coups'])):>10}{v['points']:>10}")
     f = stats.get("findings") or {}
     if f.get("counted"):
         lines.append(
