@@ -113,12 +113,19 @@ def _table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None,
         return
     cols = list(columns or rows[0].keys())
     heads = [W.get(f"dbcli.col.{c}", c) for c in cols]
-    cells = [["" if r.get(c) is None else one_line(str(r.get(c))) for c in cols] for r in rows]
+    cells = [["" if r.get(c) is None else one_line(_cell(c, r.get(c), W)) for c in cols] for r in rows]
     width = [max(len(h), *(len(row[i]) for row in cells)) for i, h in enumerate(heads)]
     click.echo("  ".join(h.ljust(w) for h, w in zip(heads, width)).rstrip())
     click.echo("  ".join("-" * w for w in width))
     for row in cells:
         click.echo("  ".join(v.ljust(w) for v, w in zip(row, width)).rstrip())
+
+
+def _cell(column: str, value: object, W: Words) -> str:
+    """A table's cell; a hit's kind (``db search``: player, comment, finding, ecole) in the
+    reader's words (``dbcli.kind.<kind>``), as JSON and CSV keep the value."""
+    text = str(value)
+    return W.get(f"dbcli.kind.{text}", text) if column == "kind" else text
 
 
 def _lang() -> Words:
