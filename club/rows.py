@@ -90,10 +90,6 @@ def moves_text(coup: Coup) -> str:
     return write_moves(coup)
 
 
-def _b(v: bool | None) -> int | None:
-    return None if v is None else int(v)
-
-
 def _diag_dict(d: Any) -> dict[str, Any]:
     if hasattr(d, "as_dict"):
         return d.as_dict()
@@ -146,7 +142,7 @@ class _GameRows:
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
     coups: list[tuple[Any, ...]] = field(default_factory=list)  # _COUP_ROW
-    marks: list[list[Any]] = field(default_factory=list)
+    marks: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # kind -> rows (MARK_FIELDS)
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -162,7 +158,8 @@ class _RowsWalker(RecordVisitor[None]):
         self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
-        self.mark_rows = _MarkRow(0, gid, 0, 0, "before", "A", self.opponent)  # one visitor, reused
+        self.mark_rows = _MarkRow("A", self.opponent)  # one visitor, reused
+        self.n_marks = 0  # the game's marks rows so far (their local ids)
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -219,16 +216,30 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def _actions(self, coup: Coup, cid: int) -> None:
+        """The marks rows of a coup's actions (``cid``: its local id, its seq + 1), each in
+        its kind's list (:data:`MARK_FIELDS`)."""
         marks = self.rows.marks
-        k = 0
         visitor = self.mark_rows
-        visitor.side = coup.side
+        side = visitor.side = coup.side
+        k = 0
+        seq = cid - 1
         for phase, actions in (("before", coup.before), ("after", coup.after)):
             for a in actions:
-                visitor.base = [len(marks) + 1, self.gid, cid, k, phase]
-                marks.append(visitor.of(a))
-                if type(a) is Comment:
-                    self._comment(a, cid)
+                self.n_marks += 1
+                span = a.span
+                if type(a) is Mark:  # most actions: no dispatch
+                    kind = "mark"
+                    fields: tuple[Any, ...] = (a.who, a.points, a.holes, _BOOL_INT[a.bredouille])
+                else:
+                    kind, fields = visitor.of(a)
+                    if type(a) is Comment:
+                        self._comment(a, cid)
+                row = (self.n_marks, seq, k, phase, *fields, write_action(a, side), span.line or None, span.col or None)
+                rows = marks.get(kind)
+                if rows is None:
+                    marks[kind] = [row]
+                else:
+                    rows.append(row)
                 k += 1
 
     def visit_comment(self, comment: Comment) -> None:
@@ -453,16 +464,14 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     )
     names = rows.names
     ecoles: dict[str, list[int]] = {}
-    for m in rows.marks:  # _MARK_COLS: kind at 5, claimant seat at 7, the seat that made it at 9
-        if m[5] != "ecole":
-            continue
-        points = m[10] or 0
-        if m[9] in names:
-            e = ecoles.setdefault(m[9], [0, 0, 0, 0])
+    for m in rows.marks.get("ecole", ()):  # MARK_FIELDS: claimant seat at 4, the seat that made it 5, points 6
+        points = m[6] or 0
+        if m[5] in names:
+            e = ecoles.setdefault(m[5], [0, 0, 0, 0])
             e[0] += 1
             e[1] += points
-        if m[7] in names:
-            e = ecoles.setdefault(m[7], [0, 0, 0, 0])
+        if m[4] in names:
+            e = ecoles.setdefault(m[4], [0, 0, 0, 0])
             e[2] += 1
             e[3] += points
     seats = tuple(
@@ -492,111 +501,101 @@ def _str_or_none(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
-def _mark_row(
-    mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str, opponent: Callable[[str], str | None]
-) -> list[Any]:
-    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
-    return _MarkRow(mid, gid, cid, k, phase, side, opponent).of(a)
+#: the columns of ``marks`` each kind of action fills, after the ones every row has; the
+#: others stay NULL, written by no value (a NULL bound from Python costs the ``sqlite3``
+#: module ten times an integer: issue 30).  A row of kind ``k``: (local id, coup seq, seq,
+#: phase, *MARK_FIELDS[k], token, line, col); ``who`` and ``against`` are seats, the store
+#: writes their players' ids beside them.
+MARK_FIELDS: dict[str, tuple[str, ...]] = {
+    "mark": ("who", "points", "holes", "bredouille"),
+    "ne-marque-pas": ("who",),
+    "decision": ("who", "leave"),
+    "ecole": ("who", "against", "points", "reason"),
+    "correction": ("who", "points", "holes", "reason"),
+    "joue-pour-tout": ("who",),
+    "pavillon": ("who",),
+    "replay": ("who", "text"),
+    "force": ("who", "against", "text"),
+    "fait-marquer": ("who", "against", "points", "holes", "bredouille"),
+    "remet": ("who", "against", "points", "holes"),
+    "comment": ("text",),
+    "glyph": ("text",),
+}
+MARK_HEAD = 4  # local id, coup seq, seq, phase: then the kind's fields, then token, line, col
+_BOOL_INT: dict[bool | None, int | None] = {None: None, True: 1, False: 0}
 
 
-class _MarkRow(ActionVisitor[list[Any]]):
-    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``); ``side`` is
-    the coup's roller (the token of a replay says whether he or his opponent decided)."""
+def mark_row(kind: str, row: Sequence[Any]) -> dict[str, Any]:
+    """A marks row of :data:`MARK_FIELDS` by column name (its absent columns None)."""
+    fields = MARK_FIELDS[kind]
+    out = dict.fromkeys(("who", "against", "points", "holes", "bredouille", "leave", "reason", "text"))
+    out.update(id=row[0], coup_seq=row[1], seq=row[2], phase=row[3], kind=kind)
+    out.update(zip(fields, row[MARK_HEAD:]))
+    out.update(zip(("token", "line", "col"), row[MARK_HEAD + len(fields) :]))
+    return out
 
-    def __init__(
-        self, mid: int, gid: str, cid: int, k: int, phase: str, side: str, opponent: Callable[[str], str | None]
-    ) -> None:
-        self.base: list[Any] = [mid, gid, cid, k, phase]
+
+class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
+    """One action of a coup (not a :class:`Mark`: ``_RowsWalker._actions`` writes those
+    itself) as its kind and the values of its :data:`MARK_FIELDS`; ``side`` is the coup's
+    roller (the token of a replay says whether he or his opponent decided)."""
+
+    def __init__(self, side: str, opponent: Callable[[str], str | None]) -> None:
         self.side, self.opponent = side, opponent
-        self.tail: list[Any] = []
 
-    def of(self, a: Any) -> list[Any]:
-        self.tail = [write_action(a, self.side), a.span.line or None, a.span.col or None]
-        row = self.visit_mark(a) if type(a) is Mark else visit_action(a, self)  # most are marks: no dispatch
+    def of(self, a: Any) -> tuple[str, tuple[Any, ...]]:
+        row = visit_action(a, self)
         if row is None:  # a move is no action of a marks row
             raise TypeError(f"unknown action {type(a).__name__}")
         return row
 
-    def _row(
-        self,
-        kind: str,
-        who: str | None,
-        against: str | None = None,
-        points: int | None = None,
-        holes: int | None = None,
-        bredouille: int | None = None,
-        leave: int | None = None,
-        reason: str | None = None,
-        text: str | None = None,
-    ) -> list[Any]:
-        return [
-            *self.base,
-            kind,
-            who,
-            who,
-            against,
-            against,
-            points,
-            holes,
-            bredouille,
-            leave,
-            reason,
-            text,
-            *self.tail,
-        ]
+    def visit_mark(self, mark: Mark) -> tuple[str, tuple[Any, ...]]:
+        return "mark", (mark.who, mark.points, mark.holes, _BOOL_INT[mark.bredouille])
 
-    def visit_mark(self, mark: Mark) -> list[Any]:
-        return self._row("mark", mark.who, points=mark.points, holes=mark.holes, bredouille=_b(mark.bredouille))
+    def visit_ne_marque_pas(self, token: NeMarquePas) -> tuple[str, tuple[Any, ...]]:
+        return "ne-marque-pas", (token.who,)
 
-    def visit_ne_marque_pas(self, token: NeMarquePas) -> list[Any]:
-        return self._row("ne-marque-pas", token.who)
+    def visit_decision(self, decision: Decision) -> tuple[str, tuple[Any, ...]]:
+        return "decision", (decision.who, int(decision.leave))
 
-    def visit_decision(self, decision: Decision) -> list[Any]:
-        return self._row("decision", decision.who, leave=int(decision.leave))
-
-    def visit_ecole(self, ecole: Ecole) -> list[Any]:
+    def visit_ecole(self, ecole: Ecole) -> tuple[str, tuple[Any, ...]]:
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
-        return self._row(
-            "ecole", ecole.claimant, self.opponent(ecole.claimant), points=ecole.points, reason=ecole.reason
-        )
+        return "ecole", (ecole.claimant, self.opponent(ecole.claimant), ecole.points, ecole.reason)
 
-    def visit_correction(self, correction: Correction) -> list[Any]:
-        return self._row(
-            "correction", correction.who, points=correction.points, holes=correction.holes, reason=correction.reason
-        )
+    def visit_correction(self, correction: Correction) -> tuple[str, tuple[Any, ...]]:
+        return "correction", (correction.who, correction.points, correction.holes, correction.reason)
 
-    def visit_joue_pour_tout(self, token: JouePourTout) -> list[Any]:
-        return self._row("joue-pour-tout", token.who)
+    def visit_joue_pour_tout(self, token: JouePourTout) -> tuple[str, tuple[Any, ...]]:
+        return "joue-pour-tout", (token.who,)
 
-    def visit_pavillon(self, token: Pavillon) -> list[Any]:
+    def visit_pavillon(self, token: Pavillon) -> tuple[str, tuple[Any, ...]]:
         # prendre le pavillon: ``who`` sets the mark of hole-bredouille (RULES.md §5.4; 001 r.58)
-        return self._row("pavillon", token.who)
+        return "pavillon", (token.who,)
 
-    def visit_replay(self, replay: Replay) -> list[Any]:
+    def visit_replay(self, replay: Replay) -> tuple[str, tuple[Any, ...]]:
         # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
         # holds the moves played again as written between the parentheses.
-        moves = " ".join(map(write_action, replay.moves)) or "--"
-        return self._row("replay", replay.who, text=moves)
+        return "replay", (replay.who, " ".join(map(write_action, replay.moves)) or "--")
 
-    def visit_force(self, force: Force) -> list[Any]:
+    def visit_force(self, force: Force) -> tuple[str, tuple[Any, ...]]:
         # the opponent obliges the roller to play these moves (RULES.md §3.8 P5; 003 §213)
         moves = " ".join(map(write_action, force.moves)) or "--"
-        return self._row("force", force.who, self.side if force.who != self.side else None, text=moves)
+        return "force", (force.who, self.side if force.who != self.side else None, moves)
 
-    def visit_fait_marquer(self, token: FaitMarquer) -> list[Any]:
+    def visit_fait_marquer(self, token: FaitMarquer) -> tuple[str, tuple[Any, ...]]:
         # ``who`` obliges the other player to mark (003 §186)
         m = token.mark
-        return self._row("fait-marquer", token.who, m.who, points=m.points, holes=m.holes, bredouille=_b(m.bredouille))
+        return "fait-marquer", (token.who, m.who, m.points, m.holes, _BOOL_INT[m.bredouille])
 
-    def visit_remet(self, remet: Remet) -> list[Any]:
+    def visit_remet(self, remet: Remet) -> tuple[str, tuple[Any, ...]]:
         # ``who`` puts ``target``'s jeton back by ``points`` (003 §181, §187; 001 r.56, r.67)
-        return self._row("remet", remet.who, remet.target, points=remet.points, holes=remet.holes)
+        return "remet", (remet.who, remet.target, remet.points, remet.holes)
 
-    def visit_comment(self, comment: Comment) -> list[Any]:
-        return self._row("comment", None, text=comment.text)
+    def visit_comment(self, comment: Comment) -> tuple[str, tuple[Any, ...]]:
+        return "comment", (comment.text,)
 
-    def visit_glyph(self, glyph: Glyph) -> list[Any]:
-        return self._row("glyph", None, text=glyph.glyph)
+    def visit_glyph(self, glyph: Glyph) -> tuple[str, tuple[Any, ...]]:
+        return "glyph", (glyph.glyph,)
 
 
 def _results(result: GameResult, names: dict[str, str], final_score: Any) -> list[dict[str, Any]]:
