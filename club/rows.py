@@ -35,7 +35,7 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from ..notation.writer import write_action, write_moves
+from ..notation.writer import CoupRow, write_action, write_moves, write_record
 from ..replay.verifier.findings import FINDING_KINDS
 from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
@@ -141,7 +141,7 @@ class _GameRows:
     names: dict[str, str]  # seat -> player name
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
-    coups: list[tuple[Any, ...]] = field(default_factory=list)  # _COUP_ROW
+    coups: list[CoupRow] = field(default_factory=list)  # notation.writer.write_record's coups_out
     marks: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # kind -> rows (MARK_FIELDS)
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
@@ -272,7 +272,7 @@ def _build_rows(
     engine_version: str,
     key: str | None = None,
     lang: str = "fr",
-    moves: Sequence[str] | None = None,
+    coups: list[CoupRow] | None = None,
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -325,7 +325,7 @@ def _build_rows(
         names=names,
     )
 
-    _walk(rec, rows, gid, moves)
+    _walk(rec, rows, gid, coups)
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid, lang)
@@ -345,34 +345,22 @@ def _last_line(span: Any, source: str | None) -> int | None:
     return span.end_line or None
 
 
-def _walk(rec: Record, rows: _GameRows, gid: str, moves: Sequence[str] | None = None) -> None:
-    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``moves``: the
-    moves text of each coup, written with the canonical text (``write_record(rec, moves)``)."""
+def _walk(rec: Record, rows: _GameRows, gid: str, coups: list[CoupRow] | None = None) -> None:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``coups``: the
+    coups' rows, written with the canonical text (``write_record(rec, coups_out=coups)``)."""
     walker = _RowsWalker(rows, gid)
-    if moves is None:
-        moves = [write_moves(el) for el in rec.elements if type(el) is Coup]
-    # ~290 coups a game: one tuple each, in the order of the store's columns (it binds them
-    # as they are: club.store), built inline here, no per-coup call or bookkeeping
+    if coups is None:
+        coups = []
+        write_record(rec, coups_out=coups)
+    # ~290 coups a game, one tuple each in the order of the store's columns (it binds them
+    # as they are: club.store), built by the writer with the text (compiled with it); here
+    # only the other elements and the coups' actions
     # (_coup_index builds the keys of findings from these rows, only for a game with findings)
-    coups = rows.coups
-    append = coups.append
+    rows.coups = coups
+    n = -1
     for seq, el in enumerate(rec.elements):
         if type(el) is Coup:  # nearly every element: no dispatch
-            n = len(coups)
-            span, roll = el.span, el.roll
-            append(
-                (
-                    walker.releve_id,
-                    n,
-                    el.number,
-                    el.side,
-                    roll[0],
-                    roll[1],
-                    moves[n],
-                    span.line or None,
-                    span.col or None,
-                )
-            )
+            n += 1
             if el.before or el.after:
                 walker._actions(el, n + 1)
         else:

@@ -19,6 +19,7 @@ from ..notation.record import (
     Record,
 )
 from ..notation.textio import open_file
+from ..notation.writer import CoupRow
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .db import readonly_uri
 from .identity import game_key
@@ -125,7 +126,7 @@ class _Task:
     canonical: str
     source: str | None
     key: str = ""
-    moves: tuple[str, ...] | list[str] | None = None  # each coup's moves, written with the canonical text
+    coups: list[CoupRow] | None = None  # each coup's row, written with the canonical text
 
 
 @dataclass(slots=True)
@@ -176,7 +177,7 @@ class _Work:
                 engine_version=self.engine,
                 key=t.key or None,
                 lang=self.lang,
-                moves=t.moves,
+                coups=t.coups,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
@@ -201,9 +202,9 @@ class _Work:
                 else ImportFailure.of(path, index, line, "parse-error", "no_record", diagnostics=said)
             )
             return _Outcome(index, offset, failure=f)
-        moves: list[str] = []  # each coup's moves: the rows' coups.moves, written once (issue 30)
+        coups: list[CoupRow] = []  # each coup's row, built with the text (issue 30)
         try:
-            canonical = write_record(rec, moves)
+            canonical = write_record(rec, coups_out=coups)
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             f = ImportFailure.of(path, index, line, "store-error", "cannot_write", error=f"{type(e).__name__}: {e}")
             return _Outcome(index, offset, failure=f)
@@ -212,7 +213,7 @@ class _Work:
         if stored(gid):
             return _Outcome(index, offset, gid, key)
         source = _source_text(game.raw, rec, game.base)
-        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, moves))
+        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, coups))
         if isinstance(out, ImportFailure):
             return _Outcome(index, offset, gid, key, failure=out)
         return _Outcome(index, offset, gid, key, rows=out)

@@ -41,7 +41,7 @@ from .record import (
 )
 from .visitor import RecordVisitor, visit_action, visit_element
 
-__all__ = ["write_action", "write_coup", "write_element", "write_moves", "write_record", "write_records"]
+__all__ = ["CoupRow", "write_action", "write_coup", "write_element", "write_moves", "write_record", "write_records"]
 
 _LEAVE = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
@@ -208,36 +208,52 @@ def _coup_text(coup: Coup, moves_out: list[str] | None = None) -> str:
     """The canonical line of a coup (as the visitor would write it, token by token);
     ``moves_out`` given: the text of its moves alone is appended to it (``-`` when none is
     written), the club database's ``coups.moves`` written with the line (issue 30)."""
-    side = coup.side
-    roll = coup.roll
-    head = _HEAD_TEXT.get(coup.number)
+    line, moves = _line(coup.number, coup.side, coup.roll, coup.moves, coup.before, coup.after)
+    if moves_out is not None:
+        moves_out.append(moves)
+    return line
+
+
+def _line(
+    number: int,
+    side: str,
+    roll: tuple[int, int],
+    moves: tuple[object, ...],
+    before: tuple[object, ...],
+    after: tuple[object, ...],
+) -> tuple[str, str]:
+    """A coup's canonical line and the text of its moves alone (``-`` when none is written)."""
+    head = _HEAD_TEXT.get(number)
     roll_text = _ROLL_TEXT.get(roll) if type(roll) is tuple else None
     if head is None or roll_text is None:
-        parts = [f"{coup.number}. {side} {roll[0]}-{roll[1]}"]
+        start = f"{number}. {side} {roll[0]}-{roll[1]}"
     else:
-        parts = [head + side + roll_text]
-    if coup.before:
-        _put(parts, coup.before, side)
-    moves = coup.moves
+        start = head + side + roll_text
+    text = "-"
     if moves:
         table = _MOVE_TEXT
-        start = len(parts)
+        texts: list[str] = []
         for m in moves:  # inline: every coup has moves, most nothing else
-            text = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[union-attr]
-            if text is None:
-                _put(parts, (m,), side)
+            t = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+            if t is None:
+                _put(texts, (m,), side)
             else:
-                parts.append(text)
-        if moves_out is not None:
-            moves_out.append(" ".join(parts[start:]))
-    else:
-        if moves_out is not None:
-            moves_out.append("-")
-        if coup.after:
-            parts.append("--")  # no checker moved: what follows is after the (absent) play
-    if coup.after:
-        _put(parts, coup.after, side)
-    return " ".join(parts)
+                texts.append(t)
+        text = " ".join(texts)
+        if not before and not after:
+            return start + " " + text, text
+    elif not before and not after:
+        return start, text
+    parts = [start]
+    if before:
+        _put(parts, before, side)
+    if moves:
+        parts.append(text)
+    elif after:
+        parts.append("--")  # no checker moved: what follows is after the (absent) play
+    if after:
+        _put(parts, after, side)
+    return " ".join(parts), text
 
 
 def write_action(a: object, side: str | None = None) -> str:
@@ -258,11 +274,21 @@ def write_element(e: object) -> str:
     return _coup_text(e) if type(e) is Coup else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
 
 
-def write_record(record: Record, moves_out: list[str] | None = None) -> str:
+#: a coup's row of :func:`write_record`'s ``coups_out``
+CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
+
+
+def write_record(record: Record, moves_out: list[str] | None = None, coups_out: list[CoupRow] | None = None) -> str:
     """The canonical text of one game, ending with a newline ("" for an empty record:
     no tags and no movetext, e.g. a junk-only game the reader kept for its diagnostics).
     ``moves_out`` given: the moves of each coup in order are appended to it as
-    :func:`write_moves` writes them (the club's import writes both at once)."""
+    :func:`write_moves` writes them (the club's import writes both at once).
+    ``coups_out`` given: each coup's row is appended to it, ``(relevé, index, number, side,
+    die1, die2, moves, line, col)``: the ordinal of the relevé it is written in (1 for the
+    game's first ``relevé``; None before the first one and from a ``marqué`` line to the next
+    ``relevé``), its 0-based index among the game's coups, its number and side as written, its
+    dice, its moves as :func:`write_moves` writes them, where it was read (None: unknown).
+    The club database's ``coups`` rows, built in the same pass as the text (issue 30)."""
     h = record.headers
     if not h and not record.elements:
         return ""
@@ -272,13 +298,38 @@ def write_record(record: Record, moves_out: list[str] | None = None) -> str:
         if lines:
             lines.append("")
         coup_text = _coup_text
-        if moves_out is None:
+        if coups_out is not None:
+            _write_with_rows(record, lines, moves_out if moves_out is not None else [], coups_out)
+        elif moves_out is None:
             lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
         else:
             lines.extend(
                 [coup_text(e, moves_out) if type(e) is Coup else write_element(e) for e in record.elements]  # type: ignore[arg-type]
             )
     return "\n".join(lines) + "\n"
+
+
+def _write_with_rows(record: Record, lines: list[str], moves_out: list[str], coups_out: list[CoupRow]) -> None:
+    """:func:`write_record`'s movetext lines, each coup's row appended to ``coups_out``."""
+    releve: int | None = None
+    releves = 0
+    n = 0  # the coup's index in the game
+    append = lines.append
+    for e in record.elements:
+        if type(e) is Coup:
+            number, side, roll, span = e.number, e.side, e.roll, e.span
+            line, moves = _line(number, side, roll, e.moves, e.before, e.after)
+            append(line)
+            moves_out.append(moves)
+            coups_out.append((releve, n, number, side, roll[0], roll[1], moves, span[0] or None, span[1] or None))
+            n += 1
+        else:
+            if type(e) is ReleveStart:
+                releves += 1
+                releve = releves
+            elif type(e) is MarqueStart:
+                releve = None
+            append(write_element(e))
 
 
 def write_moves(coup: Coup) -> str:

@@ -1,6 +1,7 @@
-"""``db import`` writes a game's text once (issue 30, speed): the moves of each coup that the
-``coups`` rows store come from the same pass that writes the canonical text (the game's
-content hash), and they are what the coup's moves spell token by token."""
+"""``db import`` writes a game's text once (issue 30, speed): the ``coups`` rows it stores (each
+coup's relevé, index, number, side, dice, moves, place) come from the same pass that writes the
+canonical text (the game's content hash), and they are what the record says, read field by field
+and its moves spelled token by token."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from club_helpers import club_records, selfplay_records, with_table_talk, write_
 from trictrac.club.importer import import_records
 from trictrac.club.rows import _build_rows, game_id_of
 from trictrac.notation.reader import iter_records
-from trictrac.notation.record import Coup, Record
+from trictrac.notation.record import Coup, MarqueStart, Record, ReleveStart
 from trictrac.notation.writer import write_action, write_moves, write_record
 from trictrac.replay.verifier.verify import verify
 
@@ -47,11 +48,38 @@ def test_the_moves_written_with_the_text_are_the_coups_moves() -> None:
         assert [write_moves(c) for c in rec.coups] == moves
 
 
-@pytest.mark.parametrize("given", [True, False])
-def test_rows_alike_with_or_without_the_written_moves(given: bool) -> None:
-    for rec in _records()[:8]:
+def _coup_rows(rec: Record) -> list[tuple[object, ...]]:
+    """The coups' rows read from the record element by element (the slow, independent way)."""
+    out: list[tuple[object, ...]] = []
+    releve, releves = None, 0
+    for el in rec.elements:
+        if isinstance(el, ReleveStart):
+            releves += 1
+            releve = releves
+        elif isinstance(el, MarqueStart):
+            releve = None
+        elif isinstance(el, Coup):
+            line, col = el.span.line or None, el.span.col or None
+            out.append((releve, len(out), el.number, el.side, *el.roll, _spelled(el), line, col))
+    return out
+
+
+def test_the_coups_rows_written_with_the_text() -> None:
+    records = _records()
+    assert any(any(isinstance(e, MarqueStart) for e in r.elements) for r in records)  # marqués: relevé ordinals reset
+    for rec in records:
+        coups: list[tuple[object, ...]] = []
         moves: list[str] = []
-        text = write_record(rec, moves)
+        assert write_record(rec, moves, coups) == write_record(rec)  # type: ignore[arg-type]
+        assert coups == _coup_rows(rec)
+        assert moves == [_spelled(c) for c in rec.coups]
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_rows_alike_with_or_without_the_written_coups(given: bool) -> None:
+    for rec in _records()[:8]:
+        coups: list[tuple[object, ...]] = []
+        text = write_record(rec, coups_out=coups)  # type: ignore[arg-type]
         report = verify(rec, None, trace=False, recover=True)
         args = dict(
             profile_name="p",
@@ -61,9 +89,8 @@ def test_rows_alike_with_or_without_the_written_moves(given: bool) -> None:
             season_start_month=1,
             engine_version="",
         )
-        rows = _build_rows(rec, game_id_of(text), text, report, moves=moves if given else None, **args)  # type: ignore[arg-type]
-        assert [r[6] for r in rows.coups] == [_spelled(c) for c in rec.coups]
-        assert [r[1] for r in rows.coups] == list(range(len(rec.coups)))
+        rows = _build_rows(rec, game_id_of(text), text, report, coups=coups if given else None, **args)  # type: ignore[arg-type]
+        assert rows.coups == _coup_rows(rec)
 
 
 def test_stored_moves_are_the_coups_moves(tmp_path: Path) -> None:
