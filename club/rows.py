@@ -35,7 +35,7 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from ..notation.writer import CoupRow, write_action, write_moves, write_record
+from ..notation.writer import CoupRow, MarkRow, write_action, write_moves, write_record
 from ..replay.verifier.findings import FINDING_KINDS
 from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
@@ -159,7 +159,6 @@ class _RowsWalker(RecordVisitor[None]):
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
         self.mark_rows = _MarkRow("A", self.opponent)  # one visitor, reused
-        self.n_marks = 0  # the game's marks rows so far (their local ids)
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -215,32 +214,22 @@ class _RowsWalker(RecordVisitor[None]):
             ]
         )
 
-    def _actions(self, coup: Coup, cid: int) -> None:
-        """The marks rows of a coup's actions (``cid``: its local id, its seq + 1), each in
-        its kind's list (:data:`MARK_FIELDS`)."""
+    def _actions(self, coup: Coup, seq: int, first: int) -> None:
+        """The marks rows of a coup's actions but its marks (``notation.writer`` wrote those),
+        each in its kind's list (:data:`MARK_FIELDS`): ``seq`` the coup's index, ``first`` the
+        id of its first action."""
         marks = self.rows.marks
         visitor = self.mark_rows
         side = visitor.side = coup.side
-        k = 0
-        seq = cid - 1
-        for phase, actions in (("before", coup.before), ("after", coup.after)):
-            for a in actions:
-                self.n_marks += 1
-                span = a.span
-                if type(a) is Mark:  # most actions: no dispatch
-                    kind = "mark"
-                    fields: tuple[Any, ...] = (a.who, a.points, a.holes, _BOOL_INT[a.bredouille])
-                else:
-                    kind, fields = visitor.of(a)
-                    if type(a) is Comment:
-                        self._comment(a, cid)
-                row = (self.n_marks, seq, k, phase, *fields, write_action(a, side), span.line or None, span.col or None)
-                rows = marks.get(kind)
-                if rows is None:
-                    marks[kind] = [row]
-                else:
-                    rows.append(row)
-                k += 1
+        for k, (phase, a) in enumerate([*(("before", a) for a in coup.before), *(("after", a) for a in coup.after)]):
+            if type(a) is Mark:
+                continue
+            kind, fields = visitor.of(a)
+            if type(a) is Comment:
+                self._comment(a, seq + 1)
+            span = a.span
+            row = (first + k, seq, k, phase, *fields, write_action(a, side), span.line or None, span.col or None)
+            marks.setdefault(kind, []).append(row)
 
     def visit_comment(self, comment: Comment) -> None:
         self._comment(comment, None)
@@ -272,7 +261,7 @@ def _build_rows(
     engine_version: str,
     key: str | None = None,
     lang: str = "fr",
-    coups: list[CoupRow] | None = None,
+    written: Written | None = None,
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -325,7 +314,7 @@ def _build_rows(
         names=names,
     )
 
-    _walk(rec, rows, gid, coups)
+    _walk(rec, rows, gid, written)
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid, lang)
@@ -345,27 +334,40 @@ def _last_line(span: Any, source: str | None) -> int | None:
     return span.end_line or None
 
 
-def _walk(rec: Record, rows: _GameRows, gid: str, coups: list[CoupRow] | None = None) -> None:
-    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``coups``: the
-    coups' rows, written with the canonical text (``write_record(rec, coups_out=coups)``)."""
+def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None) -> None:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``written``: the
+    rows of the coups and marks written with the canonical text (:func:`write_with_rows`)."""
     walker = _RowsWalker(rows, gid)
-    if coups is None:
-        coups = []
-        write_record(rec, coups_out=coups)
-    # ~290 coups a game, one tuple each in the order of the store's columns (it binds them
-    # as they are: club.store), built by the writer with the text (compiled with it); here
-    # only the other elements and the coups' actions
+    if written is None:
+        written = write_with_rows(rec)[1]
+    # ~290 coups a game and their marks, one tuple each in the order of the store's columns
+    # (it binds them as they are: club.store), built by the writer with the text (compiled with
+    # it); here only the other elements and the coups' other actions
     # (_coup_index builds the keys of findings from these rows, only for a game with findings)
-    rows.coups = coups
-    n = -1
-    for seq, el in enumerate(rec.elements):
-        if type(el) is Coup:  # nearly every element: no dispatch
-            n += 1
-            if el.before or el.after:
-                walker._actions(el, n + 1)
+    rows.coups, marks, others = written
+    if marks:
+        rows.marks["mark"] = marks
+    elements = rec.elements
+    for i, seq, first in others:
+        el = elements[i]
+        if seq >= 0:
+            walker._actions(el, seq, first)  # type: ignore[arg-type]
         else:
-            walker.seq = seq
+            walker.seq = i
             visit_element(el, walker)
+
+
+#: what :func:`write_with_rows` gives beside the text: the rows of the coups, of their marks,
+#: and the other elements to read (``notation.writer.write_record``'s outputs)
+Written = tuple[list[CoupRow], list[MarkRow], list[tuple[int, int, int]]]
+
+
+def write_with_rows(rec: Record) -> tuple[str, Written]:
+    """A record's canonical text and the rows of its coups and marks, written in one pass."""
+    coups: list[CoupRow] = []
+    marks: list[MarkRow] = []
+    others: list[tuple[int, int, int]] = []
+    return write_record(rec, None, coups, marks, others), (coups, marks, others)
 
 
 def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]]:
@@ -513,19 +515,9 @@ MARK_HEAD = 4  # local id, coup seq, seq, phase: then the kind's fields, then to
 _BOOL_INT: dict[bool | None, int | None] = {None: None, True: 1, False: 0}
 
 
-def mark_row(kind: str, row: Sequence[Any]) -> dict[str, Any]:
-    """A marks row of :data:`MARK_FIELDS` by column name (its absent columns None)."""
-    fields = MARK_FIELDS[kind]
-    out = dict.fromkeys(("who", "against", "points", "holes", "bredouille", "leave", "reason", "text"))
-    out.update(id=row[0], coup_seq=row[1], seq=row[2], phase=row[3], kind=kind)
-    out.update(zip(fields, row[MARK_HEAD:]))
-    out.update(zip(("token", "line", "col"), row[MARK_HEAD + len(fields) :]))
-    return out
-
-
 class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
-    """One action of a coup (not a :class:`Mark`: ``_RowsWalker._actions`` writes those
-    itself) as its kind and the values of its :data:`MARK_FIELDS`; ``side`` is the coup's
+    """One action of a coup (not a :class:`Mark`: ``notation.writer`` writes their rows with
+    the text) as its kind and the values of its :data:`MARK_FIELDS`; ``side`` is the coup's
     roller (the token of a replay says whether he or his opponent decided)."""
 
     def __init__(self, side: str, opponent: Callable[[str], str | None]) -> None:
@@ -536,9 +528,6 @@ class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
         if row is None:  # a move is no action of a marks row
             raise TypeError(f"unknown action {type(a).__name__}")
         return row
-
-    def visit_mark(self, mark: Mark) -> tuple[str, tuple[Any, ...]]:
-        return "mark", (mark.who, mark.points, mark.holes, _BOOL_INT[mark.bredouille])
 
     def visit_ne_marque_pas(self, token: NeMarquePas) -> tuple[str, tuple[Any, ...]]:
         return "ne-marque-pas", (token.who,)

@@ -19,12 +19,11 @@ from ..notation.record import (
     Record,
 )
 from ..notation.textio import open_file
-from ..notation.writer import CoupRow
 from ..replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .db import readonly_uri
 from .identity import game_key
 from .report import ImportFailure
-from .rows import _build_rows, _diag_dict, _GameRows, _get, game_id_of
+from .rows import Written, _build_rows, _diag_dict, _GameRows, _get, game_id_of, write_with_rows
 from .store import _known_file
 
 # --- import ---------------------------------------------------------------------------------
@@ -126,7 +125,7 @@ class _Task:
     canonical: str
     source: str | None
     key: str = ""
-    coups: list[CoupRow] | None = None  # each coup's row, written with the canonical text
+    written: Written | None = None  # the rows of the coups and marks, written with the canonical text
 
 
 @dataclass(slots=True)
@@ -177,7 +176,7 @@ class _Work:
                 engine_version=self.engine,
                 key=t.key or None,
                 lang=self.lang,
-                coups=t.coups,
+                written=t.written,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure(t.path, t.index, t.line, stage, f"{type(e).__name__}: {e}", t.gid)
@@ -185,8 +184,6 @@ class _Work:
     def read_game(self, game: _Read, parsed: Any, stored: Callable[[str], bool]) -> _Outcome:
         """Parse checks, canonical text, id, then (unless ``stored(id)``) verification
         and rows: everything but the storing."""
-        from ..notation.writer import write_record
-
         path, index = game.path, game.index
         rec: Record | None = _get(parsed, "record")
         diags = tuple(_get(parsed, "diagnostics") or ())
@@ -202,9 +199,8 @@ class _Work:
                 else ImportFailure.of(path, index, line, "parse-error", "no_record", diagnostics=said)
             )
             return _Outcome(index, offset, failure=f)
-        coups: list[CoupRow] = []  # each coup's row, built with the text (issue 30)
-        try:
-            canonical = write_record(rec, coups_out=coups)
+        try:  # the rows of the coups and marks written with the text (issue 30)
+            canonical, written = write_with_rows(rec)
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             f = ImportFailure.of(path, index, line, "store-error", "cannot_write", error=f"{type(e).__name__}: {e}")
             return _Outcome(index, offset, failure=f)
@@ -213,7 +209,7 @@ class _Work:
         if stored(gid):
             return _Outcome(index, offset, gid, key)
         source = _source_text(game.raw, rec, game.base)
-        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, coups))
+        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, written))
         if isinstance(out, ImportFailure):
             return _Outcome(index, offset, gid, key, failure=out)
         return _Outcome(index, offset, gid, key, rows=out)

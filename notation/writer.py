@@ -41,7 +41,16 @@ from .record import (
 )
 from .visitor import RecordVisitor, visit_action, visit_element
 
-__all__ = ["CoupRow", "write_action", "write_coup", "write_element", "write_moves", "write_record", "write_records"]
+__all__ = [
+    "CoupRow",
+    "MarkRow",
+    "write_action",
+    "write_coup",
+    "write_element",
+    "write_moves",
+    "write_record",
+    "write_records",
+]
 
 _LEAVE = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
@@ -276,19 +285,38 @@ def write_element(e: object) -> str:
 
 #: a coup's row of :func:`write_record`'s ``coups_out``
 CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
+#: a mark's row of :func:`write_record`'s ``marks_out``
+MarkRow = tuple[int, int, int, str, str, int, int | None, int | None, str, int | None, int | None]
 
 
-def write_record(record: Record, moves_out: list[str] | None = None, coups_out: list[CoupRow] | None = None) -> str:
+def write_record(
+    record: Record,
+    moves_out: list[str] | None = None,
+    coups_out: list[CoupRow] | None = None,
+    marks_out: list[MarkRow] | None = None,
+    others_out: list[tuple[int, int, int]] | None = None,
+) -> str:
     """The canonical text of one game, ending with a newline ("" for an empty record:
     no tags and no movetext, e.g. a junk-only game the reader kept for its diagnostics).
     ``moves_out`` given: the moves of each coup in order are appended to it as
     :func:`write_moves` writes them (the club's import writes both at once).
-    ``coups_out`` given: each coup's row is appended to it, ``(relevé, index, number, side,
-    die1, die2, moves, line, col)``: the ordinal of the relevé it is written in (1 for the
-    game's first ``relevé``; None before the first one and from a ``marqué`` line to the next
-    ``relevé``), its 0-based index among the game's coups, its number and side as written, its
-    dice, its moves as :func:`write_moves` writes them, where it was read (None: unknown).
-    The club database's ``coups`` rows, built in the same pass as the text (issue 30)."""
+
+    The club database's rows of the coups and of their marks, built in the same pass as the
+    text (issue 30), with ``coups_out``, ``marks_out`` and ``others_out`` all given:
+
+    * ``coups_out``: each coup's ``(relevé, index, number, side, die1, die2, moves, line,
+      col)``: the ordinal of the relevé it is written in (1 for the game's first ``relevé``;
+      None before the first one and from a ``marqué`` line to the next ``relevé``), its 0-based
+      index among the game's coups, its number and side as written, its dice, its moves as
+      :func:`write_moves` writes them, where it was read (None: unknown);
+    * ``marks_out``: each :class:`Mark` action of a coup, ``(id, coup index, order in the coup,
+      phase, who, points, holes, bredouille, token, line, col)``: its ordinal among the game's
+      actions (1-based), its coup's index, its order among the coup's actions (``before`` then
+      ``after``), ``"before"`` or ``"after"``, its fields (bredouille 1, 0 or None), its token
+      as :func:`write_action` writes it, where it was read;
+    * ``others_out``: the rest to read, in order, ``(element index, coup index, id of the coup's
+      first action)``: each element that is not a coup (coup index -1) and each coup with an
+      action that is not a :class:`Mark`."""
     h = record.headers
     if not h and not record.elements:
         return ""
@@ -298,8 +326,9 @@ def write_record(record: Record, moves_out: list[str] | None = None, coups_out: 
         if lines:
             lines.append("")
         coup_text = _coup_text
-        if coups_out is not None:
-            _write_with_rows(record, lines, moves_out if moves_out is not None else [], coups_out)
+        if coups_out is not None and marks_out is not None and others_out is not None:
+            moves = moves_out if moves_out is not None else []
+            _write_with_rows(record, lines, moves, coups_out, marks_out, others_out)
         elif moves_out is None:
             lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
         else:
@@ -309,19 +338,33 @@ def write_record(record: Record, moves_out: list[str] | None = None, coups_out: 
     return "\n".join(lines) + "\n"
 
 
-def _write_with_rows(record: Record, lines: list[str], moves_out: list[str], coups_out: list[CoupRow]) -> None:
-    """:func:`write_record`'s movetext lines, each coup's row appended to ``coups_out``."""
+def _write_with_rows(
+    record: Record,
+    lines: list[str],
+    moves_out: list[str],
+    coups_out: list[CoupRow],
+    marks_out: list[MarkRow],
+    others_out: list[tuple[int, int, int]],
+) -> None:
+    """:func:`write_record`'s movetext lines and the rows of its coups and marks."""
     releve: int | None = None
     releves = 0
     n = 0  # the coup's index in the game
+    actions = 0  # the game's actions so far
     append = lines.append
-    for e in record.elements:
+    for i, e in enumerate(record.elements):
         if type(e) is Coup:
-            number, side, roll, span = e.number, e.side, e.roll, e.span
-            line, moves = _line(number, side, roll, e.moves, e.before, e.after)
+            number, side, roll, span, before, after = e.number, e.side, e.roll, e.span, e.before, e.after
+            line, moves = _line(number, side, roll, e.moves, before, after)
             append(line)
             moves_out.append(moves)
             coups_out.append((releve, n, number, side, roll[0], roll[1], moves, span[0] or None, span[1] or None))
+            if before or after:
+                first, marks = actions + 1, len(marks_out)
+                actions = _mark_rows(n, side, before, "before", actions, 0, marks_out)
+                actions = _mark_rows(n, side, after, "after", actions, len(before), marks_out)
+                if len(marks_out) - marks < len(before) + len(after):  # an action that is not a Mark
+                    others_out.append((i, n, first))
             n += 1
         else:
             if type(e) is ReleveStart:
@@ -329,7 +372,28 @@ def _write_with_rows(record: Record, lines: list[str], moves_out: list[str], cou
                 releve = releves
             elif type(e) is MarqueStart:
                 releve = None
+            others_out.append((i, -1, 0))
             append(write_element(e))
+
+
+def _mark_rows(
+    n: int, side: str, tokens: tuple[object, ...], phase: str, actions: int, k: int, out: list[MarkRow]
+) -> int:
+    """The rows of the :class:`Mark` actions among ``tokens`` (the coup's ``phase``, its
+    index ``n``; its actions before them: ``k``, the game's: ``actions``); the game's
+    actions after them."""
+    for a in tokens:
+        actions += 1
+        if type(a) is Mark:
+            who, points, holes, bredouille = a.who, a.points, a.holes, a.bredouille
+            text = _MARK_TEXT.get((who, points, holes, bredouille))
+            if text is None:
+                text = visit_action(a, _Writer(side)) or ""
+            span = a.span
+            b = None if bredouille is None else int(bredouille)
+            out.append((actions, n, k, phase, who, points, holes, b, text, span[0] or None, span[1] or None))
+        k += 1
+    return actions
 
 
 def write_moves(coup: Coup) -> str:

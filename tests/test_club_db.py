@@ -251,16 +251,16 @@ def test_failure_while_storing_writes_nothing_of_that_game(
     tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A game that fails half-way through its inserts is rolled back whole."""
-    real = club_rows._RowsWalker._actions
+    real = club_rows._walk
 
-    def bad_marks(self, coup, cid):
-        real(self, coup, cid)
-        marks = self.rows.marks.get("mark")
-        if self.gid == target and marks:  # bredouille 5 violates the CHECK constraint of marks.bredouille
+    def bad_marks(rec, rows, gid, written=None):
+        real(rec, rows, gid, written)
+        marks = rows.marks.get("mark")
+        if gid == target and marks:  # bredouille 5 violates the CHECK constraint of marks.bredouille
             marks[-1] = (*marks[-1][:7], 5, *marks[-1][8:])
 
     target = game_id_of(write_record(_records()[2]))
-    monkeypatch.setattr(club_rows._RowsWalker, "_actions", bad_marks)
+    monkeypatch.setattr(club_rows, "_walk", bad_marks)
     db_path = tmp_path / "club.db"
     rep = import_records(db_path, [archive])
     assert rep.imported == 3 and rep.failed == 1
@@ -272,7 +272,7 @@ def test_failure_while_storing_writes_nothing_of_that_game(
         assert conn.execute(f"SELECT COUNT(*) FROM {t} WHERE {col} = ?", (target,)).fetchone()[0] == 0, t
     assert orphans(db_path) == []
     # fixed, the game imports on the next run
-    monkeypatch.setattr(club_rows._RowsWalker, "_actions", real)
+    monkeypatch.setattr(club_rows, "_walk", real)
     rep = import_records(db_path, [archive])
     assert (rep.imported, rep.unchanged) == (1, 3)
 

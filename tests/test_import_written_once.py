@@ -12,9 +12,9 @@ import pytest
 from club_helpers import club_records, selfplay_records, with_table_talk, write_archive
 
 from trictrac.club.importer import import_records
-from trictrac.club.rows import _build_rows, game_id_of
+from trictrac.club.rows import _build_rows, game_id_of, write_with_rows
 from trictrac.notation.reader import iter_records
-from trictrac.notation.record import Coup, MarqueStart, Record, ReleveStart
+from trictrac.notation.record import Coup, Mark, MarqueStart, Record, ReleveStart
 from trictrac.notation.writer import write_action, write_moves, write_record
 from trictrac.replay.verifier.verify import verify
 
@@ -64,22 +64,48 @@ def _coup_rows(rec: Record) -> list[tuple[object, ...]]:
     return out
 
 
+def _mark_rows(rec: Record) -> tuple[list[tuple[object, ...]], list[tuple[int, int, int]]]:
+    """The marks' rows and the other elements to read, from the record (the slow way)."""
+    marks: list[tuple[object, ...]] = []
+    others: list[tuple[int, int, int]] = []
+    ids, n = 0, -1
+    for i, el in enumerate(rec.elements):
+        if not isinstance(el, Coup):
+            others.append((i, -1, 0))
+            continue
+        n += 1
+        actions = [("before", a) for a in el.before] + [("after", a) for a in el.after]
+        for k, (phase, a) in enumerate(actions, 1):
+            if isinstance(a, Mark):
+                b = None if a.bredouille is None else int(a.bredouille)
+                line, col = a.span.line or None, a.span.col or None
+                marks.append((ids + k, n, k - 1, phase, a.who, a.points, a.holes, b, write_action(a), line, col))
+        if any(not isinstance(a, Mark) for _, a in actions):
+            others.append((i, n, ids + 1))
+        ids += len(actions)
+    return marks, others
+
+
 def test_the_coups_rows_written_with_the_text() -> None:
     records = _records()
     assert any(any(isinstance(e, MarqueStart) for e in r.elements) for r in records)  # marqués: relevé ordinals reset
     for rec in records:
         coups: list[tuple[object, ...]] = []
+        marks: list[tuple[object, ...]] = []
+        others: list[tuple[int, int, int]] = []
         moves: list[str] = []
-        assert write_record(rec, moves, coups) == write_record(rec)  # type: ignore[arg-type]
+        assert write_record(rec, moves, coups, marks, others) == write_record(rec)  # type: ignore[arg-type]
         assert coups == _coup_rows(rec)
         assert moves == [_spelled(c) for c in rec.coups]
+        want_marks, want_others = _mark_rows(rec)
+        assert marks == want_marks
+        assert others == want_others
 
 
 @pytest.mark.parametrize("given", [True, False])
 def test_rows_alike_with_or_without_the_written_coups(given: bool) -> None:
     for rec in _records()[:8]:
-        coups: list[tuple[object, ...]] = []
-        text = write_record(rec, coups_out=coups)  # type: ignore[arg-type]
+        text, written = write_with_rows(rec)
         report = verify(rec, None, trace=False, recover=True)
         args = dict(
             profile_name="p",
@@ -89,7 +115,7 @@ def test_rows_alike_with_or_without_the_written_coups(given: bool) -> None:
             season_start_month=1,
             engine_version="",
         )
-        rows = _build_rows(rec, game_id_of(text), text, report, coups=coups if given else None, **args)  # type: ignore[arg-type]
+        rows = _build_rows(rec, game_id_of(text), text, report, written=written if given else None, **args)  # type: ignore[arg-type]
         assert rows.coups == _coup_rows(rec)
 
 
