@@ -314,11 +314,11 @@ def _build_rows(
         names=names,
     )
 
-    _walk(rec, rows, gid, written)
+    sections = _walk(rec, rows, gid, written)
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid, lang)
-    result = game_result(report, rec)
+    result = game_result(report, _Sections(rec.headers, sections))  # what it reads of the record
     rows.game[G_KIND:] = [result.kind, int(result.finished), result.winner]
     rows.results = _results(result, names, _get(report, "final_score") if report is not None else None)
     return rows
@@ -334,9 +334,10 @@ def _last_line(span: Any, source: str | None) -> int | None:
     return span.end_line or None
 
 
-def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None) -> None:
+def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None) -> list[Any]:
     """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``written``: the
-    rows of the coups and marks written with the canonical text (:func:`write_with_rows`)."""
+    rows of the coups and marks written with the canonical text (:func:`write_with_rows`).
+    The record's elements that are not coups, in order."""
     walker = _RowsWalker(rows, gid)
     if written is None:
         written = write_with_rows(rec)[1]
@@ -348,6 +349,7 @@ def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None
     if marks:
         rows.marks["mark"] = marks
     elements = rec.elements
+    sections = []
     for i, seq, first in others:
         el = elements[i]
         if seq >= 0:
@@ -355,6 +357,18 @@ def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None
         else:
             walker.seq = i
             visit_element(el, walker)
+            sections.append(el)
+    return sections
+
+
+@dataclass(frozen=True, slots=True)
+class _Sections:
+    """A record's headers and its elements that are not coups: all that
+    ``replay.verifier.result.game_result`` reads of a record (its seats, its marqués and
+    their results), without a pass over its ~290 coups (issue 30)."""
+
+    headers: dict[str, str]
+    elements: list[Any]
 
 
 #: what :func:`write_with_rows` gives beside the text: the rows of the coups, of their marks,
@@ -390,21 +404,23 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str, lang: str = "f
     message in ``lang`` (said once a finding, by the catalogue)."""
     from ..replay.verifier.findings import Finding, say
 
-    coup_keys, coup_lines = _coup_index(rows)
+    index_of: tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]] | None = None  # built if needed
+    n_coups = len(rows.coups)
     out: list[list[Any]] = []
     for i, f in enumerate(findings):
         # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
         # else the last coup written before its line.
         key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
         index = _get(f, "index")
-        cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else None
+        cid = index + 1 if isinstance(index, int) and 0 <= index < n_coups else None
         if cid is not None and key[2] and rows.coups[cid - 1][2] != key[2]:
             cid = None  # the verifier counted a coup the record left out (recovered from): by number
-        if cid is None:
-            cid = coup_keys.get(key)
+        if cid is None:  # the coups by key and by line, for the findings the verifier did not place
+            index_of = index_of or _coup_index(rows)
+            cid = index_of[0].get(key)
         line = _get(f, "line") or None
         if cid is None and line and key[2]:
-            before = [c for ln, c in coup_lines if ln and ln <= line]
+            before = [c for ln, c in (index_of or _coup_index(rows))[1] if ln and ln <= line]
             cid = before[-1] if before else None
         ent, mk = _get(f, "entitled"), _get(f, "marked")
         alts = _get(f, "alternatives")

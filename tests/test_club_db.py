@@ -254,10 +254,11 @@ def test_failure_while_storing_writes_nothing_of_that_game(
     real = club_rows._walk
 
     def bad_marks(rec, rows, gid, written=None):
-        real(rec, rows, gid, written)
+        sections = real(rec, rows, gid, written)
         marks = rows.marks.get("mark")
         if gid == target and marks:  # bredouille 5 violates the CHECK constraint of marks.bredouille
             marks[-1] = (*marks[-1][:7], 5, *marks[-1][8:])
+        return sections
 
     target = game_id_of(write_record(_records()[2]))
     monkeypatch.setattr(club_rows, "_walk", bad_marks)
