@@ -202,6 +202,9 @@ class _Store:
     def exists(self, gid: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE sha256 = ?", (gid,)).fetchone() is not None
 
+    def has_games(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+
     def _player(self, name: str, pending: dict[str, int]) -> int:
         pid = self.players.get(name) or pending.get(name)
         if pid is None:

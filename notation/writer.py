@@ -241,14 +241,24 @@ def _line(
     text = "-"
     if moves:
         table = _MOVE_TEXT
-        texts: list[str] = []
-        for m in moves:  # inline: every coup has moves, most nothing else
-            t = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
-            if t is None:
-                _put(texts, (m,), side)
-            else:
-                texts.append(t)
-        text = " ".join(texts)
+        m = moves[0]
+        text_ = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+        if len(moves) == 2 and text_ is not None:  # most coups: two moves, looked up
+            m = moves[1]
+            second = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+            text_ = None if second is None else text_ + " " + second
+        elif len(moves) != 1:
+            text_ = None
+        if text_ is None:
+            texts: list[str] = []
+            for m in moves:
+                t = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+                if t is None:
+                    _put(texts, (m,), side)
+                else:
+                    texts.append(t)
+            text_ = " ".join(texts)
+        text = text_
         if not before and not after:
             return start + " " + text, text
     elif not before and not after:
@@ -327,8 +337,7 @@ def write_record(
             lines.append("")
         coup_text = _coup_text
         if coups_out is not None and marks_out is not None and others_out is not None:
-            moves = moves_out if moves_out is not None else []
-            _write_with_rows(record, lines, moves, coups_out, marks_out, others_out)
+            _write_with_rows(record, lines, moves_out, coups_out, marks_out, others_out)
         elif moves_out is None:
             lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
         else:
@@ -341,7 +350,7 @@ def write_record(
 def _write_with_rows(
     record: Record,
     lines: list[str],
-    moves_out: list[str],
+    moves_out: list[str] | None,
     coups_out: list[CoupRow],
     marks_out: list[MarkRow],
     others_out: list[tuple[int, int, int]],
@@ -357,7 +366,8 @@ def _write_with_rows(
             number, side, roll, span, before, after = e.number, e.side, e.roll, e.span, e.before, e.after
             line, moves = _line(number, side, roll, e.moves, before, after)
             append(line)
-            moves_out.append(moves)
+            if moves_out is not None:
+                moves_out.append(moves)
             coups_out.append((releve, n, number, side, roll[0], roll[1], moves, span[0] or None, span[1] or None))
             if before or after:
                 first, marks = actions + 1, len(marks_out)
