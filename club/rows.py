@@ -142,7 +142,7 @@ class _GameRows:
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
     coups: list[CoupRow] = field(default_factory=list)  # notation.writer.write_record's coups_out
-    marks: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # kind -> rows (MARK_FIELDS)
+    marks: list[tuple[Any, ...]] = field(default_factory=list)  # in id order, MARK_SHAPES
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -159,6 +159,7 @@ class _RowsWalker(RecordVisitor[None]):
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
         self.mark_rows = _MarkRow("A", self.opponent)  # one visitor, reused
+        self.action_rows: list[tuple[Any, ...]] = []  # the marks rows of the actions that are not marks
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -215,10 +216,9 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def _actions(self, coup: Coup, seq: int, first: int) -> None:
-        """The marks rows of a coup's actions but its marks (``notation.writer`` wrote those),
-        each in its kind's list (:data:`MARK_FIELDS`): ``seq`` the coup's index, ``first`` the
-        id of its first action."""
-        marks = self.rows.marks
+        """The marks rows of a coup's actions but its marks (``notation.writer`` wrote those)
+        (:data:`MARK_SHAPES`): ``seq`` the coup's index, ``first`` the id of its first action."""
+        append = self.action_rows.append
         visitor = self.mark_rows
         side = visitor.side = coup.side
         for k, (phase, a) in enumerate([*(("before", a) for a in coup.before), *(("after", a) for a in coup.after)]):
@@ -228,8 +228,9 @@ class _RowsWalker(RecordVisitor[None]):
             if type(a) is Comment:
                 self._comment(a, seq + 1)
             span = a.span
-            row = (first + k, seq, k, phase, *fields, write_action(a, side), span.line or None, span.col or None)
-            marks.setdefault(kind, []).append(row)
+            append(
+                (first + k, seq, k, phase, kind, *fields, write_action(a, side), span.line or None, span.col or None)
+            )
 
     def visit_comment(self, comment: Comment) -> None:
         self._comment(comment, None)
@@ -346,8 +347,6 @@ def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None
     # it); here only the other elements and the coups' other actions
     # (_coup_index builds the keys of findings from these rows, only for a game with findings)
     rows.coups, marks, others = written
-    if marks:
-        rows.marks["mark"] = marks
     elements = rec.elements
     sections = []
     for i, seq, first in others:
@@ -358,6 +357,10 @@ def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None
             walker.seq = i
             visit_element(el, walker)
             sections.append(el)
+    if walker.action_rows:  # in id order, the game's actions' (stored in that order: no page split)
+        rows.marks = sorted([*marks, *walker.action_rows])
+    else:
+        rows.marks = marks
     return sections
 
 
@@ -470,14 +473,16 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     )
     names = rows.names
     ecoles: dict[str, list[int]] = {}
-    for m in rows.marks.get("ecole", ()):  # MARK_FIELDS: claimant seat at 4, the seat that made it 5, points 6
-        points = m[6] or 0
-        if m[5] in names:
-            e = ecoles.setdefault(m[5], [0, 0, 0, 0])
+    for m in rows.marks:  # MARK_SHAPES: kind at 4, claimant seat at 5, the seat that made it 6, points 7
+        if m[4] != "ecole":
+            continue
+        points = m[7] or 0
+        if m[6] in names:
+            e = ecoles.setdefault(m[6], [0, 0, 0, 0])
             e[0] += 1
             e[1] += points
-        if m[4] in names:
-            e = ecoles.setdefault(m[4], [0, 0, 0, 0])
+        if m[5] in names:
+            e = ecoles.setdefault(m[5], [0, 0, 0, 0])
             e[2] += 1
             e[3] += points
     seats = tuple(
@@ -507,33 +512,23 @@ def _str_or_none(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
-#: the columns of ``marks`` each kind of action fills, after the ones every row has; the
-#: others stay NULL, written by no value (a NULL bound from Python costs the ``sqlite3``
-#: module ten times an integer: issue 30).  A row of kind ``k``: (local id, coup seq, seq,
-#: phase, *MARK_FIELDS[k], token, line, col); ``who`` and ``against`` are seats, the store
-#: writes their players' ids beside them.
-MARK_FIELDS: dict[str, tuple[str, ...]] = {
-    "mark": ("who", "points", "holes", "bredouille"),
-    "ne-marque-pas": ("who",),
-    "decision": ("who", "leave"),
-    "ecole": ("who", "against", "points", "reason"),
-    "correction": ("who", "points", "holes", "reason"),
-    "joue-pour-tout": ("who",),
-    "pavillon": ("who",),
-    "replay": ("who", "text"),
-    "force": ("who", "against", "text"),
-    "fait-marquer": ("who", "against", "points", "holes", "bredouille"),
-    "remet": ("who", "against", "points", "holes"),
-    "comment": ("text",),
-    "glyph": ("text",),
-}
-MARK_HEAD = 4  # local id, coup seq, seq, phase: then the kind's fields, then token, line, col
+#: the two shapes of a ``marks`` row as built: ``(id, coup seq, seq, phase, kind, *columns, token,
+#: line, col)`` (``id`` local to the game: the action's ordinal in it).  A mark or a decision
+#: (nearly every action) fills the short one: the columns it leaves empty are not bound (a
+#: NULL bound from Python costs the ``sqlite3`` module ten times an integer: issue 30); every
+#: other kind the long one.  ``who`` and ``against`` are seats: the store writes their players'
+#: ids beside them.
+MARK_SHAPES: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("who", "points", "holes", "bredouille", "leave"),
+    ("who", "against", "points", "holes", "bredouille", "leave", "reason", "text"),
+)
+MARK_HEAD = 5  # id, coup seq, seq, phase, kind: then the shape's columns, then token, line, col
 _BOOL_INT: dict[bool | None, int | None] = {None: None, True: 1, False: 0}
 
 
 class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
     """One action of a coup (not a :class:`Mark`: ``notation.writer`` writes their rows with
-    the text) as its kind and the values of its :data:`MARK_FIELDS`; ``side`` is the coup's
+    the text) as its kind and the values of its columns (:data:`MARK_SHAPES`); ``side`` is the coup's
     roller (the token of a replay says whether he or his opponent decided)."""
 
     def __init__(self, side: str, opponent: Callable[[str], str | None]) -> None:
@@ -545,50 +540,65 @@ class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
             raise TypeError(f"unknown action {type(a).__name__}")
         return row
 
+    def _long(
+        self,
+        kind: str,
+        who: str | None,
+        against: str | None = None,
+        points: int | None = None,
+        holes: int | None = None,
+        bredouille: bool | None = None,
+        reason: str | None = None,
+        text: str | None = None,
+    ) -> tuple[str, tuple[Any, ...]]:
+        return kind, (who, against, points, holes, _BOOL_INT[bredouille], None, reason, text)
+
     def visit_ne_marque_pas(self, token: NeMarquePas) -> tuple[str, tuple[Any, ...]]:
-        return "ne-marque-pas", (token.who,)
+        return self._long("ne-marque-pas", token.who)
 
     def visit_decision(self, decision: Decision) -> tuple[str, tuple[Any, ...]]:
-        return "decision", (decision.who, int(decision.leave))
+        return "decision", (decision.who, None, None, None, int(decision.leave))  # the short shape
 
     def visit_ecole(self, ecole: Ecole) -> tuple[str, tuple[Any, ...]]:
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
-        return "ecole", (ecole.claimant, self.opponent(ecole.claimant), ecole.points, ecole.reason)
+        return self._long("ecole", ecole.claimant, self.opponent(ecole.claimant), ecole.points, reason=ecole.reason)
 
     def visit_correction(self, correction: Correction) -> tuple[str, tuple[Any, ...]]:
-        return "correction", (correction.who, correction.points, correction.holes, correction.reason)
+        return self._long(
+            "correction", correction.who, None, correction.points, correction.holes, reason=correction.reason
+        )
 
     def visit_joue_pour_tout(self, token: JouePourTout) -> tuple[str, tuple[Any, ...]]:
-        return "joue-pour-tout", (token.who,)
+        return self._long("joue-pour-tout", token.who)
 
     def visit_pavillon(self, token: Pavillon) -> tuple[str, tuple[Any, ...]]:
         # prendre le pavillon: ``who`` sets the mark of hole-bredouille (RULES.md §5.4; 001 r.58)
-        return "pavillon", (token.who,)
+        return self._long("pavillon", token.who)
 
     def visit_replay(self, replay: Replay) -> tuple[str, tuple[Any, ...]]:
         # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
         # holds the moves played again as written between the parentheses.
-        return "replay", (replay.who, " ".join(map(write_action, replay.moves)) or "--")
+        return self._long("replay", replay.who, text=" ".join(map(write_action, replay.moves)) or "--")
 
     def visit_force(self, force: Force) -> tuple[str, tuple[Any, ...]]:
         # the opponent obliges the roller to play these moves (RULES.md §3.8 P5; 003 §213)
         moves = " ".join(map(write_action, force.moves)) or "--"
-        return "force", (force.who, self.side if force.who != self.side else None, moves)
+        return self._long("force", force.who, self.side if force.who != self.side else None, text=moves)
 
     def visit_fait_marquer(self, token: FaitMarquer) -> tuple[str, tuple[Any, ...]]:
         # ``who`` obliges the other player to mark (003 §186)
         m = token.mark
-        return "fait-marquer", (token.who, m.who, m.points, m.holes, _BOOL_INT[m.bredouille])
+        return self._long("fait-marquer", token.who, m.who, m.points, m.holes, m.bredouille)
 
     def visit_remet(self, remet: Remet) -> tuple[str, tuple[Any, ...]]:
         # ``who`` puts ``target``'s jeton back by ``points`` (003 §181, §187; 001 r.56, r.67)
-        return "remet", (remet.who, remet.target, remet.points, remet.holes)
+        return self._long("remet", remet.who, remet.target, remet.points, remet.holes)
 
     def visit_comment(self, comment: Comment) -> tuple[str, tuple[Any, ...]]:
-        return "comment", (comment.text,)
+        return self._long("comment", None, text=comment.text)
 
     def visit_glyph(self, glyph: Glyph) -> tuple[str, tuple[Any, ...]]:
-        return "glyph", (glyph.glyph,)
+        return self._long("glyph", None, text=glyph.glyph)
 
 
 def _results(result: GameResult, names: dict[str, str], final_score: Any) -> list[dict[str, Any]]:

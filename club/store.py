@@ -19,8 +19,8 @@ from .rows import (
     G_LABEL,
     G_SHA256,
     GAME_COLS,
-    MARK_FIELDS,
     MARK_HEAD,
+    MARK_SHAPES,
     SEATS,
     _GameRows,
     _now,
@@ -102,14 +102,13 @@ _PLAYER_OF = "CASE ?{} " + " ".join(f"WHEN '{s}' THEN ?{3 + i}" for i, s in enum
 
 
 @cache
-def _marks_sql(kind: str, rows: int) -> str:
-    """The marks' insert of ``rows`` rows of ``kind``, bound as ``club.rows`` builds them
-    (:data:`~trictrac.club.rows.MARK_FIELDS`): the game's key ``?1``, the marks' id offset
-    ``?2`` and the players of seats A-D ``?3``-``?6`` bound once a statement, the kind
-    written in it, the columns the kind leaves empty not named (NULL by no value bound: a
-    ``None`` costs the binding ten times an integer), a seat's player taken from ``?3``-``?6``
-    (issue 30)."""
-    fields = MARK_FIELDS[kind]
+def _marks_sql(long: bool, rows: int) -> str:
+    """The marks' insert of ``rows`` rows of one shape (:data:`~trictrac.club.rows.MARK_SHAPES`),
+    bound as ``club.rows`` builds them: the game's key ``?1``, the marks' id offset ``?2`` and
+    the players of seats A-D ``?3``-``?6`` bound once a statement, a seat's player taken from
+    them; the columns the short shape leaves empty not named (NULL by no value bound: a ``None``
+    costs the binding ten times an integer; issue 30)."""
+    fields = MARK_SHAPES[long]
     seats = [(fields.index(f), ref) for f, ref in (("who", "player_id"), ("against", "against_id")) if f in fields]
     cols = ["id", "game_id", "coup_seq", "seq", "phase", "kind", *fields, "token", "line", "col"]
     cols += [ref for _, ref in seats]
@@ -117,21 +116,30 @@ def _marks_sql(kind: str, rows: int) -> str:
     values = []
     for r in range(rows):
         b = 7 + r * width  # the row's first parameter
-        one = [f"?{b} + ?2", "?1", f"?{b + 1}", f"?{b + 2}", f"?{b + 3}", f"'{kind}'"]
-        one += [f"?{b + MARK_HEAD + i}" for i in range(len(fields) + 3)]
+        one = [f"?{b} + ?2", "?1"] + [f"?{b + i}" for i in range(1, width)]
         one += [_PLAYER_OF.format(b + MARK_HEAD + i) for i, _ in seats]
         values.append("(" + ", ".join(one) + ")")
     return f"INSERT INTO marks ({', '.join(cols)}) VALUES {', '.join(values)}"
 
 
+_SHORT = MARK_HEAD + len(MARK_SHAPES[0]) + 3  # the length of a row of the short shape
+
+
 def _insert_marks(
-    conn: sqlite3.Connection, marks: dict[str, list[tuple[Any, ...]]], gno: int, bk: int, players: tuple[Any, ...]
+    conn: sqlite3.Connection, marks: list[tuple[Any, ...]], gno: int, bk: int, players: tuple[Any, ...]
 ) -> None:
-    """A game's marks, kind by kind, several a statement (an ``executemany`` costs SQLite a
-    statement step a row and the binding a call), bound as the rows built them."""
+    """A game's marks in id order (rows inserted at the end of the table: no page split),
+    each run of rows of one shape several a statement, bound as the rows were built."""
     lead = (gno, bk, *players)
-    for kind, rows in marks.items():
-        _by_statement(conn, lambda k, kind=kind: _marks_sql(kind, k), rows, lead)
+    i, n = 0, len(marks)
+    while i < n:
+        width = len(marks[i])
+        j = i + 1
+        while j < n and len(marks[j]) == width:
+            j += 1
+        long = width != _SHORT
+        _by_statement(conn, lambda k, long=long: _marks_sql(long, k), marks[i:j] if i or j < n else marks, lead)
+        i = j
 
 
 def _by_statement(
@@ -166,8 +174,9 @@ def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int],
     _insert_coups(conn, rows.coups, gno, br)
     marks = rows.marks
     _insert_marks(conn, marks, gno, bk, tuple(get(s) for s in SEATS))
-    if "ecole" in marks:  # MARK_FIELDS: reason at 7, token at 8
-        ex(_SQL["ecoles_fts"], ecole_fts_rows([(r[0] + bk, r[8], r[7]) for r in marks["ecole"]]))
+    claims = [(r[0] + bk, r[13], r[11]) for r in marks if r[4] == "ecole"]  # MARK_SHAPES (long): reason 11, token 13
+    if claims:
+        ex(_SQL["ecoles_fts"], ecole_fts_rows(claims))
     if rows.comments:
         bo = base["comments"]
         ex(_SQL["comments"], [(r[0] + bo, gno, _off(r[2], -1), *r[3:]) for r in rows.comments])

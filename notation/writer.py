@@ -296,7 +296,7 @@ def write_element(e: object) -> str:
 #: a coup's row of :func:`write_record`'s ``coups_out``
 CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
 #: a mark's row of :func:`write_record`'s ``marks_out``
-MarkRow = tuple[int, int, int, str, str, int, int | None, int | None, str, int | None, int | None]
+MarkRow = tuple[int, int, int, str, str, str, int, int | None, int | None, None, str, int | None, int | None]
 
 
 def write_record(
@@ -320,10 +320,11 @@ def write_record(
       index among the game's coups, its number and side as written, its dice, its moves as
       :func:`write_moves` writes them, where it was read (None: unknown);
     * ``marks_out``: each :class:`Mark` action of a coup, ``(id, coup index, order in the coup,
-      phase, who, points, holes, bredouille, token, line, col)``: its ordinal among the game's
-      actions (1-based), its coup's index, its order among the coup's actions (``before`` then
-      ``after``), ``"before"`` or ``"after"``, its fields (bredouille 1, 0 or None), its token
-      as :func:`write_action` writes it, where it was read;
+      phase, "mark", who, points, holes, bredouille, None, token, line, col)``: its ordinal
+      among the game's actions (1-based), its coup's index, its order among the coup's actions
+      (``before`` then ``after``), ``"before"`` or ``"after"``, its fields (bredouille 1, 0 or
+      None; the None: no decision to leave), its token as :func:`write_action` writes it,
+      where it was read;
     * ``others_out``: the rest to read, in order, ``(element index, coup index, id of the coup's
       first action)``: each element that is not a coup (coup index -1) and each coup with an
       action that is not a :class:`Mark`."""
@@ -401,7 +402,9 @@ def _mark_rows(
                 text = visit_action(a, _Writer(side)) or ""
             span = a.span
             b = None if bredouille is None else int(bredouille)
-            out.append((actions, n, k, phase, who, points, holes, b, text, span[0] or None, span[1] or None))
+            out.append(
+                (actions, n, k, phase, "mark", who, points, holes, b, None, text, span[0] or None, span[1] or None)
+            )
         k += 1
     return actions
 

@@ -255,9 +255,10 @@ def test_failure_while_storing_writes_nothing_of_that_game(
 
     def bad_marks(rec, rows, gid, written=None):
         sections = real(rec, rows, gid, written)
-        marks = rows.marks.get("mark")
+        marks = [i for i, m in enumerate(rows.marks) if m[4] == "mark"]
         if gid == target and marks:  # bredouille 5 violates the CHECK constraint of marks.bredouille
-            marks[-1] = (*marks[-1][:7], 5, *marks[-1][8:])
+            m = rows.marks[marks[-1]]
+            rows.marks[marks[-1]] = (*m[:8], 5, *m[9:])
         return sections
 
     target = game_id_of(write_record(_records()[2]))

@@ -79,7 +79,8 @@ def _mark_rows(rec: Record) -> tuple[list[tuple[object, ...]], list[tuple[int, i
             if isinstance(a, Mark):
                 b = None if a.bredouille is None else int(a.bredouille)
                 line, col = a.span.line or None, a.span.col or None
-                marks.append((ids + k, n, k - 1, phase, a.who, a.points, a.holes, b, write_action(a), line, col))
+                row = (ids + k, n, k - 1, phase, "mark", a.who, a.points, a.holes, b, None, write_action(a), line, col)
+                marks.append(row)
         if any(not isinstance(a, Mark) for _, a in actions):
             others.append((i, n, ids + 1))
         ids += len(actions)
