@@ -216,13 +216,14 @@ class _RowsWalker(RecordVisitor[None]):
         )
 
     def _actions(self, coup: Coup, seq: int, first: int) -> None:
-        """The marks rows of a coup's actions but its marks (``notation.writer`` wrote those)
-        (:data:`MARK_SHAPES`): ``seq`` the coup's index, ``first`` the id of its first action."""
+        """The marks rows (:data:`MARK_SHAPES`) of a coup's actions but its marks and decisions
+        (``notation.writer`` wrote those): ``seq`` the coup's index, ``first`` the id of its
+        first action."""
         append = self.action_rows.append
         visitor = self.mark_rows
         side = visitor.side = coup.side
         for k, (phase, a) in enumerate([*(("before", a) for a in coup.before), *(("after", a) for a in coup.after)]):
-            if type(a) is Mark:
+            if type(a) is Mark or type(a) is Decision:  # written with the text
                 continue
             kind, fields = visitor.of(a)
             if type(a) is Comment:
@@ -387,7 +388,7 @@ def write_with_rows(rec: Record) -> tuple[str, Written]:
     return write_record(rec, None, coups, marks, others), (coups, marks, others)
 
 
-def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]]:
+def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int | None, int]]]:
     """The coups of ``rows`` by (marqué, relevé, number) (the first one of each) and
     their (line, local id) in order: where a finding points."""
     marques, releves = rows.marques, rows.releves
@@ -407,7 +408,7 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str, lang: str = "f
     message in ``lang`` (said once a finding, by the catalogue)."""
     from ..replay.verifier.findings import Finding, say
 
-    index_of: tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]] | None = None  # built if needed
+    index_of: tuple[dict[tuple[int, int, int], int], list[tuple[int | None, int]]] | None = None  # built if needed
     n_coups = len(rows.coups)
     out: list[list[Any]] = []
     for i, f in enumerate(findings):
@@ -473,16 +474,16 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     )
     names = rows.names
     ecoles: dict[str, list[int]] = {}
-    for m in rows.marks:  # MARK_SHAPES: kind at 4, claimant seat at 5, the seat that made it 6, points 7
-        if m[4] != "ecole":
+    for k in rows.marks:  # MARK_SHAPES: kind at 4, claimant seat at 5, the seat that made it 6, points 7
+        if k[4] != "ecole":
             continue
-        points = m[7] or 0
-        if m[6] in names:
-            e = ecoles.setdefault(m[6], [0, 0, 0, 0])
+        points = k[7] or 0
+        if k[6] in names:
+            e = ecoles.setdefault(k[6], [0, 0, 0, 0])
             e[0] += 1
             e[1] += points
-        if m[5] in names:
-            e = ecoles.setdefault(m[5], [0, 0, 0, 0])
+        if k[5] in names:
+            e = ecoles.setdefault(k[5], [0, 0, 0, 0])
             e[2] += 1
             e[3] += points
     seats = tuple(
@@ -527,8 +528,8 @@ _BOOL_INT: dict[bool | None, int | None] = {None: None, True: 1, False: 0}
 
 
 class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
-    """One action of a coup (not a :class:`Mark`: ``notation.writer`` writes their rows with
-    the text) as its kind and the values of its columns (:data:`MARK_SHAPES`); ``side`` is the coup's
+    """One action of a coup (not a :class:`Mark` nor a :class:`Decision`: ``notation.writer``
+    writes their rows with the text) as its kind and the values of its columns (:data:`MARK_SHAPES`); ``side`` is the coup's
     roller (the token of a replay says whether he or his opponent decided)."""
 
     def __init__(self, side: str, opponent: Callable[[str], str | None]) -> None:
@@ -555,9 +556,6 @@ class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
 
     def visit_ne_marque_pas(self, token: NeMarquePas) -> tuple[str, tuple[Any, ...]]:
         return self._long("ne-marque-pas", token.who)
-
-    def visit_decision(self, decision: Decision) -> tuple[str, tuple[Any, ...]]:
-        return "decision", (decision.who, None, None, None, int(decision.leave))  # the short shape
 
     def visit_ecole(self, ecole: Ecole) -> tuple[str, tuple[Any, ...]]:
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).

@@ -7,7 +7,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import chain
 from typing import Any
 
@@ -137,8 +137,7 @@ def _insert_marks(
         j = i + 1
         while j < n and len(marks[j]) == width:
             j += 1
-        long = width != _SHORT
-        _by_statement(conn, lambda k, long=long: _marks_sql(long, k), marks[i:j] if i or j < n else marks, lead)
+        _by_statement(conn, partial(_marks_sql, width != _SHORT), marks[i:j] if i or j < n else marks, lead)
         i = j
 
 

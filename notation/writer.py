@@ -296,7 +296,9 @@ def write_element(e: object) -> str:
 #: a coup's row of :func:`write_record`'s ``coups_out``
 CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
 #: a mark's row of :func:`write_record`'s ``marks_out``
-MarkRow = tuple[int, int, int, str, str, str, int, int | None, int | None, None, str, int | None, int | None]
+MarkRow = tuple[
+    int, int, int, str, str, str, int | None, int | None, int | None, int | None, str, int | None, int | None
+]
 
 
 def write_record(
@@ -319,15 +321,16 @@ def write_record(
       None before the first one and from a ``marqué`` line to the next ``relevé``), its 0-based
       index among the game's coups, its number and side as written, its dice, its moves as
       :func:`write_moves` writes them, where it was read (None: unknown);
-    * ``marks_out``: each :class:`Mark` action of a coup, ``(id, coup index, order in the coup,
-      phase, "mark", who, points, holes, bredouille, None, token, line, col)``: its ordinal
-      among the game's actions (1-based), its coup's index, its order among the coup's actions
-      (``before`` then ``after``), ``"before"`` or ``"after"``, its fields (bredouille 1, 0 or
-      None; the None: no decision to leave), its token as :func:`write_action` writes it,
-      where it was read;
+    * ``marks_out``: each :class:`Mark` and :class:`Decision` of a coup (nearly every action),
+      ``(id, coup index, order in the coup, phase, kind, who, points, holes, bredouille, leave,
+      token, line, col)``: its ordinal among the game's actions (1-based), its coup's index, its
+      order among the coup's actions (``before`` then ``after``), ``"before"`` or ``"after"``,
+      ``"mark"`` or ``"decision"``, its fields (None: not a field of its kind, or not written;
+      bredouille and leave 1 or 0), its token as :func:`write_action` writes it, where it was
+      read;
     * ``others_out``: the rest to read, in order, ``(element index, coup index, id of the coup's
-      first action)``: each element that is not a coup (coup index -1) and each coup with an
-      action that is not a :class:`Mark`."""
+      first action)``: each element that is not a coup (coup index -1) and each coup with
+      another action."""
     h = record.headers
     if not h and not record.elements:
         return ""
@@ -374,7 +377,7 @@ def _write_with_rows(
                 first, marks = actions + 1, len(marks_out)
                 actions = _mark_rows(n, side, before, "before", actions, 0, marks_out)
                 actions = _mark_rows(n, side, after, "after", actions, len(before), marks_out)
-                if len(marks_out) - marks < len(before) + len(after):  # an action that is not a Mark
+                if len(marks_out) - marks < len(before) + len(after):  # another action
                     others_out.append((i, n, first))
             n += 1
         else:
@@ -390,9 +393,9 @@ def _write_with_rows(
 def _mark_rows(
     n: int, side: str, tokens: tuple[object, ...], phase: str, actions: int, k: int, out: list[MarkRow]
 ) -> int:
-    """The rows of the :class:`Mark` actions among ``tokens`` (the coup's ``phase``, its
-    index ``n``; its actions before them: ``k``, the game's: ``actions``); the game's
-    actions after them."""
+    """The rows of the :class:`Mark` and :class:`Decision` actions among ``tokens`` (the coup's
+    ``phase``, its index ``n``; its actions before them: ``k``, the game's: ``actions``); the
+    game's actions after them."""
     for a in tokens:
         actions += 1
         if type(a) is Mark:
@@ -404,6 +407,27 @@ def _mark_rows(
             b = None if bredouille is None else int(bredouille)
             out.append(
                 (actions, n, k, phase, "mark", who, points, holes, b, None, text, span[0] or None, span[1] or None)
+            )
+        elif type(a) is Decision:
+            who, leave = a.who, a.leave
+            span = a.span
+            text = _PLAIN.visit_decision(a)
+            out.append(
+                (
+                    actions,
+                    n,
+                    k,
+                    phase,
+                    "decision",
+                    who,
+                    None,
+                    None,
+                    None,
+                    int(leave),
+                    text,
+                    span[0] or None,
+                    span[1] or None,
+                )
             )
         k += 1
     return actions

@@ -14,7 +14,7 @@ from club_helpers import club_records, selfplay_records, with_table_talk, write_
 from trictrac.club.importer import import_records
 from trictrac.club.rows import _build_rows, game_id_of, write_with_rows
 from trictrac.notation.reader import iter_records
-from trictrac.notation.record import Coup, Mark, MarqueStart, Record, ReleveStart
+from trictrac.notation.record import Coup, Decision, Mark, MarqueStart, Record, ReleveStart
 from trictrac.notation.writer import write_action, write_moves, write_record
 from trictrac.replay.verifier.verify import verify
 
@@ -76,12 +76,17 @@ def _mark_rows(rec: Record) -> tuple[list[tuple[object, ...]], list[tuple[int, i
         n += 1
         actions = [("before", a) for a in el.before] + [("after", a) for a in el.after]
         for k, (phase, a) in enumerate(actions, 1):
+            line, col = a.span.line or None, a.span.col or None
             if isinstance(a, Mark):
                 b = None if a.bredouille is None else int(a.bredouille)
-                line, col = a.span.line or None, a.span.col or None
                 row = (ids + k, n, k - 1, phase, "mark", a.who, a.points, a.holes, b, None, write_action(a), line, col)
                 marks.append(row)
-        if any(not isinstance(a, Mark) for _, a in actions):
+            elif isinstance(a, Decision):
+                leave = int(a.leave)
+                marks.append(
+                    (ids + k, n, k - 1, phase, "decision", a.who, None, None, None, leave, write_action(a), line, col)
+                )
+        if any(not isinstance(a, (Mark, Decision)) for _, a in actions):
             others.append((i, n, ids + 1))
         ids += len(actions)
     return marks, others
