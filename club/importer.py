@@ -134,6 +134,10 @@ class _Batch:
         return outs
 
 
+def _stored_nowhere(gid: str) -> bool:
+    return False
+
+
 def _unusable(e: sqlite3.OperationalError) -> bool:
     """Locked or busy: not a game's fault, the database cannot be written (stop loudly)."""
     return "locked" in str(e) or "busy" in str(e)
@@ -198,7 +202,10 @@ class _Context:
         from ..replay.verifier.verify import quiet_gc
 
         games = 0
-        outcomes = self.readers.outcomes(path, self.store.exists)
+        # a database without games (a new one: the usual first import) holds none of the
+        # file's, none is looked for; a game stored meanwhile (a concurrent importer, the
+        # same text twice in the file) is found by the store, which counts it unchanged
+        outcomes = self.readers.outcomes(path, self.store.exists if self.store.has_games() else _stored_nowhere)
         batch = _Batch()
         try:
             done = False

@@ -35,7 +35,7 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from ..notation.writer import write_action, write_moves
+from ..notation.writer import CoupRow, MarkRow, write_action, write_moves, write_record
 from ..replay.verifier.findings import FINDING_KINDS
 from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
@@ -90,10 +90,6 @@ def moves_text(coup: Coup) -> str:
     return write_moves(coup)
 
 
-def _b(v: bool | None) -> int | None:
-    return None if v is None else int(v)
-
-
 def _diag_dict(d: Any) -> dict[str, Any]:
     if hasattr(d, "as_dict"):
         return d.as_dict()
@@ -145,8 +141,8 @@ class _GameRows:
     names: dict[str, str]  # seat -> player name
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
-    coups: list[tuple[Any, ...]] = field(default_factory=list)  # _COUP_ROW
-    marks: list[list[Any]] = field(default_factory=list)
+    coups: list[CoupRow] = field(default_factory=list)  # notation.writer.write_record's coups_out
+    marks: list[tuple[Any, ...]] = field(default_factory=list)  # in id order, MARK_SHAPES
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -162,7 +158,8 @@ class _RowsWalker(RecordVisitor[None]):
         self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
-        self.mark_rows = _MarkRow(0, gid, 0, 0, "before", "A", self.opponent)  # one visitor, reused
+        self.mark_rows = _MarkRow("A", self.opponent)  # one visitor, reused
+        self.action_rows: list[tuple[Any, ...]] = []  # the marks rows of the actions that are not marks
 
     def opponent(self, seat: str) -> str | None:
         pair = self.pair
@@ -218,18 +215,23 @@ class _RowsWalker(RecordVisitor[None]):
             ]
         )
 
-    def _actions(self, coup: Coup, cid: int) -> None:
-        marks = self.rows.marks
-        k = 0
+    def _actions(self, coup: Coup, seq: int, first: int) -> None:
+        """The marks rows (:data:`MARK_SHAPES`) of a coup's actions but its marks and decisions
+        (``notation.writer`` wrote those): ``seq`` the coup's index, ``first`` the id of its
+        first action."""
+        append = self.action_rows.append
         visitor = self.mark_rows
-        visitor.side = coup.side
-        for phase, actions in (("before", coup.before), ("after", coup.after)):
-            for a in actions:
-                visitor.base = [len(marks) + 1, self.gid, cid, k, phase]
-                marks.append(visitor.of(a))
-                if type(a) is Comment:
-                    self._comment(a, cid)
-                k += 1
+        side = visitor.side = coup.side
+        for k, (phase, a) in enumerate([*(("before", a) for a in coup.before), *(("after", a) for a in coup.after)]):
+            if type(a) is Mark or type(a) is Decision:  # written with the text
+                continue
+            kind, fields = visitor.of(a)
+            if type(a) is Comment:
+                self._comment(a, seq + 1)
+            span = a.span
+            append(
+                (first + k, seq, k, phase, kind, *fields, write_action(a, side), span.line or None, span.col or None)
+            )
 
     def visit_comment(self, comment: Comment) -> None:
         self._comment(comment, None)
@@ -261,7 +263,7 @@ def _build_rows(
     engine_version: str,
     key: str | None = None,
     lang: str = "fr",
-    moves: Sequence[str] | None = None,
+    written: Written | None = None,
 ) -> _GameRows:
     h = rec.headers
     names = {s: name for s in SEATS if (name := player_name(h.get(s, "")))}
@@ -314,11 +316,11 @@ def _build_rows(
         names=names,
     )
 
-    _walk(rec, rows, gid, moves)
+    sections = _walk(rec, rows, gid, written)
     rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid, lang)
-    result = game_result(report, rec)
+    result = game_result(report, _Sections(rec.headers, sections))  # what it reads of the record
     rows.game[G_KIND:] = [result.kind, int(result.finished), result.winner]
     rows.results = _results(result, names, _get(report, "final_score") if report is not None else None)
     return rows
@@ -334,42 +336,59 @@ def _last_line(span: Any, source: str | None) -> int | None:
     return span.end_line or None
 
 
-def _walk(rec: Record, rows: _GameRows, gid: str, moves: Sequence[str] | None = None) -> None:
-    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``moves``: the
-    moves text of each coup, written with the canonical text (``write_record(rec, moves)``)."""
+def _walk(rec: Record, rows: _GameRows, gid: str, written: Written | None = None) -> list[Any]:
+    """Fill the movetext rows of ``rows`` in one walk (:class:`_RowsWalker`); ``written``: the
+    rows of the coups and marks written with the canonical text (:func:`write_with_rows`).
+    The record's elements that are not coups, in order."""
     walker = _RowsWalker(rows, gid)
-    if moves is None:
-        moves = [write_moves(el) for el in rec.elements if type(el) is Coup]
-    # ~290 coups a game: one tuple each, in the order of the store's columns (it binds them
-    # as they are: club.store), built inline here, no per-coup call or bookkeeping
+    if written is None:
+        written = write_with_rows(rec)[1]
+    # ~290 coups a game and their marks, one tuple each in the order of the store's columns
+    # (it binds them as they are: club.store), built by the writer with the text (compiled with
+    # it); here only the other elements and the coups' other actions
     # (_coup_index builds the keys of findings from these rows, only for a game with findings)
-    coups = rows.coups
-    append = coups.append
-    for seq, el in enumerate(rec.elements):
-        if type(el) is Coup:  # nearly every element: no dispatch
-            n = len(coups)
-            span, roll = el.span, el.roll
-            append(
-                (
-                    walker.releve_id,
-                    n,
-                    el.number,
-                    el.side,
-                    roll[0],
-                    roll[1],
-                    moves[n],
-                    span.line or None,
-                    span.col or None,
-                )
-            )
-            if el.before or el.after:
-                walker._actions(el, n + 1)
+    rows.coups, marks, others = written
+    elements = rec.elements
+    sections = []
+    for i, seq, first in others:
+        el = elements[i]
+        if seq >= 0:
+            walker._actions(el, seq, first)  # type: ignore[arg-type]
         else:
-            walker.seq = seq
+            walker.seq = i
             visit_element(el, walker)
+            sections.append(el)
+    if walker.action_rows:  # in id order, the game's actions' (stored in that order: no page split)
+        rows.marks = sorted([*marks, *walker.action_rows])
+    else:
+        rows.marks = marks
+    return sections
 
 
-def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int, int]]]:
+@dataclass(frozen=True, slots=True)
+class _Sections:
+    """A record's headers and its elements that are not coups: all that
+    ``replay.verifier.result.game_result`` reads of a record (its seats, its marqués and
+    their results), without a pass over its ~290 coups (issue 30)."""
+
+    headers: dict[str, str]
+    elements: list[Any]
+
+
+#: what :func:`write_with_rows` gives beside the text: the rows of the coups, of their marks,
+#: and the other elements to read (``notation.writer.write_record``'s outputs)
+Written = tuple[list[CoupRow], list[MarkRow], list[tuple[int, int, int]]]
+
+
+def write_with_rows(rec: Record) -> tuple[str, Written]:
+    """A record's canonical text and the rows of its coups and marks, written in one pass."""
+    coups: list[CoupRow] = []
+    marks: list[MarkRow] = []
+    others: list[tuple[int, int, int]] = []
+    return write_record(rec, None, coups, marks, others), (coups, marks, others)
+
+
+def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[tuple[int | None, int]]]:
     """The coups of ``rows`` by (marqué, relevé, number) (the first one of each) and
     their (line, local id) in order: where a finding points."""
     marques, releves = rows.marques, rows.releves
@@ -389,21 +408,23 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str, lang: str = "f
     message in ``lang`` (said once a finding, by the catalogue)."""
     from ..replay.verifier.findings import Finding, say
 
-    coup_keys, coup_lines = _coup_index(rows)
+    index_of: tuple[dict[tuple[int, int, int], int], list[tuple[int | None, int]]] | None = None  # built if needed
+    n_coups = len(rows.coups)
     out: list[list[Any]] = []
     for i, f in enumerate(findings):
         # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
         # else the last coup written before its line.
         key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
         index = _get(f, "index")
-        cid = index + 1 if isinstance(index, int) and 0 <= index < len(coup_lines) else None
+        cid = index + 1 if isinstance(index, int) and 0 <= index < n_coups else None
         if cid is not None and key[2] and rows.coups[cid - 1][2] != key[2]:
             cid = None  # the verifier counted a coup the record left out (recovered from): by number
-        if cid is None:
-            cid = coup_keys.get(key)
+        if cid is None:  # the coups by key and by line, for the findings the verifier did not place
+            index_of = index_of or _coup_index(rows)
+            cid = index_of[0].get(key)
         line = _get(f, "line") or None
         if cid is None and line and key[2]:
-            before = [c for ln, c in coup_lines if ln and ln <= line]
+            before = [c for ln, c in (index_of or _coup_index(rows))[1] if ln and ln <= line]
             cid = before[-1] if before else None
         ent, mk = _get(f, "entitled"), _get(f, "marked")
         alts = _get(f, "alternatives")
@@ -453,16 +474,16 @@ def standing_game(rec: Record, report: Any, key: str) -> StandingGame:
     )
     names = rows.names
     ecoles: dict[str, list[int]] = {}
-    for m in rows.marks:  # _MARK_COLS: kind at 5, claimant seat at 7, the seat that made it at 9
-        if m[5] != "ecole":
+    for k in rows.marks:  # MARK_SHAPES: kind at 4, claimant seat at 5, the seat that made it 6, points 7
+        if k[4] != "ecole":
             continue
-        points = m[10] or 0
-        if m[9] in names:
-            e = ecoles.setdefault(m[9], [0, 0, 0, 0])
+        points = k[7] or 0
+        if k[6] in names:
+            e = ecoles.setdefault(k[6], [0, 0, 0, 0])
             e[0] += 1
             e[1] += points
-        if m[7] in names:
-            e = ecoles.setdefault(m[7], [0, 0, 0, 0])
+        if k[5] in names:
+            e = ecoles.setdefault(k[5], [0, 0, 0, 0])
             e[2] += 1
             e[3] += points
     seats = tuple(
@@ -492,111 +513,90 @@ def _str_or_none(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
-def _mark_row(
-    mid: int, gid: str, cid: int, k: int, phase: str, a: Any, side: str, opponent: Callable[[str], str | None]
-) -> list[Any]:
-    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``)."""
-    return _MarkRow(mid, gid, cid, k, phase, side, opponent).of(a)
+#: the two shapes of a ``marks`` row as built: ``(id, coup seq, seq, phase, kind, *columns, token,
+#: line, col)`` (``id`` local to the game: the action's ordinal in it).  A mark or a decision
+#: (nearly every action) fills the short one: the columns it leaves empty are not bound (a
+#: NULL bound from Python costs the ``sqlite3`` module ten times an integer: issue 30); every
+#: other kind the long one.  ``who`` and ``against`` are seats: the store writes their players'
+#: ids beside them.
+MARK_SHAPES: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("who", "points", "holes", "bredouille", "leave"),
+    ("who", "against", "points", "holes", "bredouille", "leave", "reason", "text"),
+)
+MARK_HEAD = 5  # id, coup seq, seq, phase, kind: then the shape's columns, then token, line, col
+_BOOL_INT: dict[bool | None, int | None] = {None: None, True: 1, False: 0}
 
 
-class _MarkRow(ActionVisitor[list[Any]]):
-    """One action of a coup as a ``marks`` row (columns of ``_MARK_COLS``); ``side`` is
-    the coup's roller (the token of a replay says whether he or his opponent decided)."""
+class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
+    """One action of a coup (not a :class:`Mark` nor a :class:`Decision`: ``notation.writer``
+    writes their rows with the text) as its kind and the values of its columns (:data:`MARK_SHAPES`); ``side`` is the coup's
+    roller (the token of a replay says whether he or his opponent decided)."""
 
-    def __init__(
-        self, mid: int, gid: str, cid: int, k: int, phase: str, side: str, opponent: Callable[[str], str | None]
-    ) -> None:
-        self.base: list[Any] = [mid, gid, cid, k, phase]
+    def __init__(self, side: str, opponent: Callable[[str], str | None]) -> None:
         self.side, self.opponent = side, opponent
-        self.tail: list[Any] = []
 
-    def of(self, a: Any) -> list[Any]:
-        self.tail = [write_action(a, self.side), a.span.line or None, a.span.col or None]
-        row = self.visit_mark(a) if type(a) is Mark else visit_action(a, self)  # most are marks: no dispatch
+    def of(self, a: Any) -> tuple[str, tuple[Any, ...]]:
+        row = visit_action(a, self)
         if row is None:  # a move is no action of a marks row
             raise TypeError(f"unknown action {type(a).__name__}")
         return row
 
-    def _row(
+    def _long(
         self,
         kind: str,
         who: str | None,
         against: str | None = None,
         points: int | None = None,
         holes: int | None = None,
-        bredouille: int | None = None,
-        leave: int | None = None,
+        bredouille: bool | None = None,
         reason: str | None = None,
         text: str | None = None,
-    ) -> list[Any]:
-        return [
-            *self.base,
-            kind,
-            who,
-            who,
-            against,
-            against,
-            points,
-            holes,
-            bredouille,
-            leave,
-            reason,
-            text,
-            *self.tail,
-        ]
+    ) -> tuple[str, tuple[Any, ...]]:
+        return kind, (who, against, points, holes, _BOOL_INT[bredouille], None, reason, text)
 
-    def visit_mark(self, mark: Mark) -> list[Any]:
-        return self._row("mark", mark.who, points=mark.points, holes=mark.holes, bredouille=_b(mark.bredouille))
+    def visit_ne_marque_pas(self, token: NeMarquePas) -> tuple[str, tuple[Any, ...]]:
+        return self._long("ne-marque-pas", token.who)
 
-    def visit_ne_marque_pas(self, token: NeMarquePas) -> list[Any]:
-        return self._row("ne-marque-pas", token.who)
-
-    def visit_decision(self, decision: Decision) -> list[Any]:
-        return self._row("decision", decision.who, leave=int(decision.leave))
-
-    def visit_ecole(self, ecole: Ecole) -> list[Any]:
+    def visit_ecole(self, ecole: Ecole) -> tuple[str, tuple[Any, ...]]:
         # The école is claimed against the claimant's opponent, who made it (RULES.md §7).
-        return self._row(
-            "ecole", ecole.claimant, self.opponent(ecole.claimant), points=ecole.points, reason=ecole.reason
+        return self._long("ecole", ecole.claimant, self.opponent(ecole.claimant), ecole.points, reason=ecole.reason)
+
+    def visit_correction(self, correction: Correction) -> tuple[str, tuple[Any, ...]]:
+        return self._long(
+            "correction", correction.who, None, correction.points, correction.holes, reason=correction.reason
         )
 
-    def visit_correction(self, correction: Correction) -> list[Any]:
-        return self._row(
-            "correction", correction.who, points=correction.points, holes=correction.holes, reason=correction.reason
-        )
+    def visit_joue_pour_tout(self, token: JouePourTout) -> tuple[str, tuple[Any, ...]]:
+        return self._long("joue-pour-tout", token.who)
 
-    def visit_joue_pour_tout(self, token: JouePourTout) -> list[Any]:
-        return self._row("joue-pour-tout", token.who)
-
-    def visit_pavillon(self, token: Pavillon) -> list[Any]:
+    def visit_pavillon(self, token: Pavillon) -> tuple[str, tuple[Any, ...]]:
         # prendre le pavillon: ``who`` sets the mark of hole-bredouille (RULES.md §5.4; 001 r.58)
-        return self._row("pavillon", token.who)
+        return self._long("pavillon", token.who)
 
-    def visit_replay(self, replay: Replay) -> list[Any]:
+    def visit_replay(self, replay: Replay) -> tuple[str, tuple[Any, ...]]:
         # A table remedy (RULES.md §9.5; 003 §192, §211, §216): ``who`` decided it, ``text``
         # holds the moves played again as written between the parentheses.
-        moves = " ".join(map(write_action, replay.moves)) or "--"
-        return self._row("replay", replay.who, text=moves)
+        return self._long("replay", replay.who, text=" ".join(map(write_action, replay.moves)) or "--")
 
-    def visit_force(self, force: Force) -> list[Any]:
+    def visit_force(self, force: Force) -> tuple[str, tuple[Any, ...]]:
         # the opponent obliges the roller to play these moves (RULES.md §3.8 P5; 003 §213)
         moves = " ".join(map(write_action, force.moves)) or "--"
-        return self._row("force", force.who, self.side if force.who != self.side else None, text=moves)
+        return self._long("force", force.who, self.side if force.who != self.side else None, text=moves)
 
-    def visit_fait_marquer(self, token: FaitMarquer) -> list[Any]:
+    def visit_fait_marquer(self, token: FaitMarquer) -> tuple[str, tuple[Any, ...]]:
         # ``who`` obliges the other player to mark (003 §186)
         m = token.mark
-        return self._row("fait-marquer", token.who, m.who, points=m.points, holes=m.holes, bredouille=_b(m.bredouille))
+        return self._long("fait-marquer", token.who, m.who, m.points, m.holes, m.bredouille)
 
-    def visit_remet(self, remet: Remet) -> list[Any]:
+    def visit_remet(self, remet: Remet) -> tuple[str, tuple[Any, ...]]:
         # ``who`` puts ``target``'s jeton back by ``points`` (003 §181, §187; 001 r.56, r.67)
-        return self._row("remet", remet.who, remet.target, points=remet.points, holes=remet.holes)
+        return self._long("remet", remet.who, remet.target, remet.points, remet.holes)
 
-    def visit_comment(self, comment: Comment) -> list[Any]:
-        return self._row("comment", None, text=comment.text)
+    def visit_comment(self, comment: Comment) -> tuple[str, tuple[Any, ...]]:
+        return self._long("comment", None, text=comment.text)
 
-    def visit_glyph(self, glyph: Glyph) -> list[Any]:
-        return self._row("glyph", None, text=glyph.glyph)
+    def visit_glyph(self, glyph: Glyph) -> tuple[str, tuple[Any, ...]]:
+        return self._long("glyph", None, text=glyph.glyph)
 
 
 def _results(result: GameResult, names: dict[str, str], final_score: Any) -> list[dict[str, Any]]:

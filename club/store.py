@@ -7,12 +7,26 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
+from itertools import chain
 from typing import Any
 
 from .db import _to_history
 from .report import ImportFailure
-from .rows import _ID_TABLES, G_KEY, G_LABEL, G_SHA256, GAME_COLS, _GameRows, _now, ecole_fts_rows, finding_fts_rows
+from .rows import (
+    _ID_TABLES,
+    G_KEY,
+    G_LABEL,
+    G_SHA256,
+    GAME_COLS,
+    MARK_HEAD,
+    MARK_SHAPES,
+    SEATS,
+    _GameRows,
+    _now,
+    ecole_fts_rows,
+    finding_fts_rows,
+)
 from .schema import free_label
 
 # --- storing one game -----------------------------------------------------------------------
@@ -24,10 +38,6 @@ _MARQUE_COLS = (
 )
 _RELEVE_COLS = "id, game_id, marque_id, number, seq, line, col"
 _COUP_COLS = "game_id, releve_id, seq, number, side, die1, die2, moves, line, col"
-_MARK_COLS = (
-    "id, game_id, coup_seq, seq, phase, kind, who, player_id, against, against_id, points, holes, "
-    "bredouille, leave, reason, text, token, line, col"
-)
 _COMMENT_COLS = "id, game_id, coup_seq, text, line, col"
 _FINDING_COLS = (
     "id, game_id, coup_seq, seq, releve, marque, coup, line, col, who, player_id, kind, entitled, "
@@ -39,8 +49,6 @@ def _insert_sql(table: str, cols: str) -> str:
     n = cols.count(",") + 1
     return f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * n)})"
 
-
-_MARKS_HEAD = f"INSERT INTO marks ({_MARK_COLS})"
 
 _SQL = {
     "games": _insert_sql("games", ", ".join(GAME_COLS)),
@@ -86,26 +94,51 @@ def _insert_coups(conn: sqlite3.Connection, coups: list[tuple[Any, ...]], gno: i
     _by_statement(conn, _coups_sql, coups, (gno, br))
 
 
-#: rows a statement at most in :func:`_insert_rows_by_statement` (a power of two)
-_ROWS_A_STATEMENT = 32  # 608 parameters: under the 999 of older SQLite builds
+#: rows a statement at most (a power of two)
+_ROWS_A_STATEMENT = 32  # coups: 290 parameters, marks: up to 384: under the 999 of older SQLite builds
+
+#: a seat's player, from the statement's parameters ?3 .. ?6 (the players of seats A .. D)
+_PLAYER_OF = "CASE ?{} " + " ".join(f"WHEN '{s}' THEN ?{3 + i}" for i, s in enumerate(SEATS)) + " END"
 
 
 @cache
-def _values_sql(head: str, width: int, rows: int) -> str:
-    """``head`` (``INSERT INTO t (cols)``) with ``rows`` rows of ``width`` parameters."""
-    one = "(" + ", ".join("?" * width) + ")"
-    return f"{head} VALUES {', '.join([one] * rows)}"
+def _marks_sql(long: bool, rows: int) -> str:
+    """The marks' insert of ``rows`` rows of one shape (:data:`~trictrac.club.rows.MARK_SHAPES`),
+    bound as ``club.rows`` builds them: the game's key ``?1``, the marks' id offset ``?2`` and
+    the players of seats A-D ``?3``-``?6`` bound once a statement, a seat's player taken from
+    them; the columns the short shape leaves empty not named (NULL by no value bound: a ``None``
+    costs the binding ten times an integer; issue 30)."""
+    fields = MARK_SHAPES[long]
+    seats = [(fields.index(f), ref) for f, ref in (("who", "player_id"), ("against", "against_id")) if f in fields]
+    cols = ["id", "game_id", "coup_seq", "seq", "phase", "kind", *fields, "token", "line", "col"]
+    cols += [ref for _, ref in seats]
+    width = MARK_HEAD + len(fields) + 3
+    values = []
+    for r in range(rows):
+        b = 7 + r * width  # the row's first parameter
+        one = [f"?{b} + ?2", "?1"] + [f"?{b + i}" for i in range(1, width)]
+        one += [_PLAYER_OF.format(b + MARK_HEAD + i) for i, _ in seats]
+        values.append("(" + ", ".join(one) + ")")
+    return f"INSERT INTO marks ({', '.join(cols)}) VALUES {', '.join(values)}"
 
 
-def _insert_rows_by_statement(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ...]]) -> None:
-    """``rows`` inserted several a statement: a row bound one by one (an ``executemany``)
-    costs SQLite a statement step and the binding a call (a sixth of the marks' insert; before
-    schema 7, ``marks.kind``'s CHECK was an ``IN`` list that SQLite built into a table each time
-    a statement ran: issue 30).  Statements of a power of two rows (32, 16, ... 1): the few
-    texts stay in the connection's statement cache."""
-    if rows:
-        width = len(rows[0])
-        _by_statement(conn, lambda k: _values_sql(head, width, k), rows)
+_SHORT = MARK_HEAD + len(MARK_SHAPES[0]) + 3  # the length of a row of the short shape
+
+
+def _insert_marks(
+    conn: sqlite3.Connection, marks: list[tuple[Any, ...]], gno: int, bk: int, players: tuple[Any, ...]
+) -> None:
+    """A game's marks in id order (rows inserted at the end of the table: no page split),
+    each run of rows of one shape several a statement, bound as the rows were built."""
+    lead = (gno, bk, *players)
+    i, n = 0, len(marks)
+    while i < n:
+        width = len(marks[i])
+        j = i + 1
+        while j < n and len(marks[j]) == width:
+            j += 1
+        _by_statement(conn, partial(_marks_sql, width != _SHORT), marks[i:j] if i or j < n else marks, lead)
+        i = j
 
 
 def _by_statement(
@@ -116,7 +149,7 @@ def _by_statement(
     i, n = 0, len(rows)
     while i < n:
         k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
-        conn.execute(sql_of(k), [*lead, *[v for r in rows[i : i + k] for v in r]])
+        conn.execute(sql_of(k), list(chain(lead, *rows[i : i + k])))  # flattened in C
         i += k
 
 
@@ -139,12 +172,8 @@ def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int],
     # and the relevés' offset bound once a statement, not in each row
     _insert_coups(conn, rows.coups, gno, br)
     marks = rows.marks
-    _insert_rows_by_statement(
-        conn,
-        _MARKS_HEAD,
-        [(r[0] + bk, gno, r[2] - 1, *r[3:7], get(r[7]), r[8], get(r[9]), *r[10:]) for r in marks],
-    )
-    claims = [(r[0] + bk, r[16], r[14]) for r in marks if r[5] == "ecole"]  # _MARK_COLS: kind 5, reason 14, token 16
+    _insert_marks(conn, marks, gno, bk, tuple(get(s) for s in SEATS))
+    claims = [(r[0] + bk, r[13], r[11]) for r in marks if r[4] == "ecole"]  # MARK_SHAPES (long): reason 11, token 13
     if claims:
         ex(_SQL["ecoles_fts"], ecole_fts_rows(claims))
     if rows.comments:
@@ -180,6 +209,9 @@ class _Store:
 
     def exists(self, gid: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE sha256 = ?", (gid,)).fetchone() is not None
+
+    def has_games(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
 
     def _player(self, name: str, pending: dict[str, int]) -> int:
         pid = self.players.get(name) or pending.get(name)

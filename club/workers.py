@@ -23,7 +23,7 @@ from ..replay.rules.profiles import DEFAULT_PROFILE, Profile, find_profile
 from .db import readonly_uri
 from .identity import game_key
 from .report import ImportFailure
-from .rows import _build_rows, _diag_dict, _GameRows, _get, game_id_of
+from .rows import Written, _build_rows, _diag_dict, _GameRows, _get, game_id_of, write_with_rows
 from .store import _known_file
 
 # --- import ---------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class _Task:
     canonical: str
     source: str | None
     key: str = ""
-    moves: tuple[str, ...] | list[str] | None = None  # each coup's moves, written with the canonical text
+    written: Written | None = None  # the rows of the coups and marks, written with the canonical text
 
 
 @dataclass(slots=True)
@@ -176,7 +176,7 @@ class _Work:
                 engine_version=self.engine,
                 key=t.key or None,
                 lang=self.lang,
-                moves=t.moves,
+                written=t.written,
             )
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             return ImportFailure.of_error(t.path, t.index, t.line, stage, e, t.gid)
@@ -184,8 +184,6 @@ class _Work:
     def read_game(self, game: _Read, parsed: Any, stored: Callable[[str], bool]) -> _Outcome:
         """Parse checks, canonical text, id, then (unless ``stored(id)``) verification
         and rows: everything but the storing."""
-        from ..notation.writer import write_record
-
         path, index = game.path, game.index
         rec: Record | None = _get(parsed, "record")
         diags = tuple(_get(parsed, "diagnostics") or ())
@@ -201,9 +199,8 @@ class _Work:
                 else ImportFailure.of(path, index, line, "parse-error", "no_record", diagnostics=said)
             )
             return _Outcome(index, offset, failure=f)
-        moves: list[str] = []  # each coup's moves: the rows' coups.moves, written once (issue 30)
-        try:
-            canonical = write_record(rec, moves)
+        try:  # the rows of the coups and marks written with the text (issue 30)
+            canonical, written = write_with_rows(rec)
         except Exception as e:  # noqa: BLE001 - isolation boundary, reported as data
             f = ImportFailure.of(path, index, line, "store-error", "cannot_write", error=f"{type(e).__name__}: {e}")
             return _Outcome(index, offset, failure=f)
@@ -212,7 +209,7 @@ class _Work:
         if stored(gid):
             return _Outcome(index, offset, gid, key)
         source = _source_text(game.raw, rec, game.base)
-        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, moves))
+        out = self(_Task(path, index, offset, line, rec, diags, gid, canonical, source, key, written))
         if isinstance(out, ImportFailure):
             return _Outcome(index, offset, gid, key, failure=out)
         return _Outcome(index, offset, gid, key, rows=out)

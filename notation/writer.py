@@ -41,7 +41,16 @@ from .record import (
 )
 from .visitor import RecordVisitor, visit_action, visit_element
 
-__all__ = ["write_action", "write_coup", "write_element", "write_moves", "write_record", "write_records"]
+__all__ = [
+    "CoupRow",
+    "MarkRow",
+    "write_action",
+    "write_coup",
+    "write_element",
+    "write_moves",
+    "write_record",
+    "write_records",
+]
 
 _LEAVE = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
@@ -208,36 +217,62 @@ def _coup_text(coup: Coup, moves_out: list[str] | None = None) -> str:
     """The canonical line of a coup (as the visitor would write it, token by token);
     ``moves_out`` given: the text of its moves alone is appended to it (``-`` when none is
     written), the club database's ``coups.moves`` written with the line (issue 30)."""
-    side = coup.side
-    roll = coup.roll
-    head = _HEAD_TEXT.get(coup.number)
+    line, moves = _line(coup.number, coup.side, coup.roll, coup.moves, coup.before, coup.after)
+    if moves_out is not None:
+        moves_out.append(moves)
+    return line
+
+
+def _line(
+    number: int,
+    side: str,
+    roll: tuple[int, int],
+    moves: tuple[object, ...],
+    before: tuple[object, ...],
+    after: tuple[object, ...],
+) -> tuple[str, str]:
+    """A coup's canonical line and the text of its moves alone (``-`` when none is written)."""
+    head = _HEAD_TEXT.get(number)
     roll_text = _ROLL_TEXT.get(roll) if type(roll) is tuple else None
     if head is None or roll_text is None:
-        parts = [f"{coup.number}. {side} {roll[0]}-{roll[1]}"]
+        start = f"{number}. {side} {roll[0]}-{roll[1]}"
     else:
-        parts = [head + side + roll_text]
-    if coup.before:
-        _put(parts, coup.before, side)
-    moves = coup.moves
+        start = head + side + roll_text
+    text = "-"
     if moves:
         table = _MOVE_TEXT
-        start = len(parts)
-        for m in moves:  # inline: every coup has moves, most nothing else
-            text = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[union-attr]
-            if text is None:
-                _put(parts, (m,), side)
-            else:
-                parts.append(text)
-        if moves_out is not None:
-            moves_out.append(" ".join(parts[start:]))
-    else:
-        if moves_out is not None:
-            moves_out.append("-")
-        if coup.after:
-            parts.append("--")  # no checker moved: what follows is after the (absent) play
-    if coup.after:
-        _put(parts, coup.after, side)
-    return " ".join(parts)
+        m = moves[0]
+        text_ = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+        if len(moves) == 2 and text_ is not None:  # most coups: two moves, looked up
+            m = moves[1]
+            second = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+            text_ = None if second is None else text_ + " " + second
+        elif len(moves) != 1:
+            text_ = None
+        if text_ is None:
+            texts: list[str] = []
+            for m in moves:
+                t = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+                if t is None:
+                    _put(texts, (m,), side)
+                else:
+                    texts.append(t)
+            text_ = " ".join(texts)
+        text = text_
+        if not before and not after:
+            return start + " " + text, text
+    elif not before and not after:
+        return start, text
+    parts = [start]
+    if before:
+        _put(parts, before, side)
+    if moves:
+        parts.append(text)
+    elif after:
+        parts.append("--")  # no checker moved: what follows is after the (absent) play
+    if after:
+        _put(parts, after, side)
+    return " ".join(parts), text
 
 
 def write_action(a: object, side: str | None = None) -> str:
@@ -258,11 +293,44 @@ def write_element(e: object) -> str:
     return _coup_text(e) if type(e) is Coup else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
 
 
-def write_record(record: Record, moves_out: list[str] | None = None) -> str:
+#: a coup's row of :func:`write_record`'s ``coups_out``
+CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
+#: a mark's row of :func:`write_record`'s ``marks_out``
+MarkRow = tuple[
+    int, int, int, str, str, str, int | None, int | None, int | None, int | None, str, int | None, int | None
+]
+
+
+def write_record(
+    record: Record,
+    moves_out: list[str] | None = None,
+    coups_out: list[CoupRow] | None = None,
+    marks_out: list[MarkRow] | None = None,
+    others_out: list[tuple[int, int, int]] | None = None,
+) -> str:
     """The canonical text of one game, ending with a newline ("" for an empty record:
     no tags and no movetext, e.g. a junk-only game the reader kept for its diagnostics).
     ``moves_out`` given: the moves of each coup in order are appended to it as
-    :func:`write_moves` writes them (the club's import writes both at once)."""
+    :func:`write_moves` writes them (the club's import writes both at once).
+
+    The club database's rows of the coups and of their marks, built in the same pass as the
+    text (issue 30), with ``coups_out``, ``marks_out`` and ``others_out`` all given:
+
+    * ``coups_out``: each coup's ``(relevé, index, number, side, die1, die2, moves, line,
+      col)``: the ordinal of the relevé it is written in (1 for the game's first ``relevé``;
+      None before the first one and from a ``marqué`` line to the next ``relevé``), its 0-based
+      index among the game's coups, its number and side as written, its dice, its moves as
+      :func:`write_moves` writes them, where it was read (None: unknown);
+    * ``marks_out``: each :class:`Mark` and :class:`Decision` of a coup (nearly every action),
+      ``(id, coup index, order in the coup, phase, kind, who, points, holes, bredouille, leave,
+      token, line, col)``: its ordinal among the game's actions (1-based), its coup's index, its
+      order among the coup's actions (``before`` then ``after``), ``"before"`` or ``"after"``,
+      ``"mark"`` or ``"decision"``, its fields (None: not a field of its kind, or not written;
+      bredouille and leave 1 or 0), its token as :func:`write_action` writes it, where it was
+      read;
+    * ``others_out``: the rest to read, in order, ``(element index, coup index, id of the coup's
+      first action)``: each element that is not a coup (coup index -1) and each coup with
+      another action."""
     h = record.headers
     if not h and not record.elements:
         return ""
@@ -272,13 +340,97 @@ def write_record(record: Record, moves_out: list[str] | None = None) -> str:
         if lines:
             lines.append("")
         coup_text = _coup_text
-        if moves_out is None:
+        if coups_out is not None and marks_out is not None and others_out is not None:
+            _write_with_rows(record, lines, moves_out, coups_out, marks_out, others_out)
+        elif moves_out is None:
             lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
         else:
             lines.extend(
                 [coup_text(e, moves_out) if type(e) is Coup else write_element(e) for e in record.elements]  # type: ignore[arg-type]
             )
     return "\n".join(lines) + "\n"
+
+
+def _write_with_rows(
+    record: Record,
+    lines: list[str],
+    moves_out: list[str] | None,
+    coups_out: list[CoupRow],
+    marks_out: list[MarkRow],
+    others_out: list[tuple[int, int, int]],
+) -> None:
+    """:func:`write_record`'s movetext lines and the rows of its coups and marks."""
+    releve: int | None = None
+    releves = 0
+    n = 0  # the coup's index in the game
+    actions = 0  # the game's actions so far
+    append = lines.append
+    for i, e in enumerate(record.elements):
+        if type(e) is Coup:
+            number, side, roll, span, before, after = e.number, e.side, e.roll, e.span, e.before, e.after
+            line, moves = _line(number, side, roll, e.moves, before, after)
+            append(line)
+            if moves_out is not None:
+                moves_out.append(moves)
+            coups_out.append((releve, n, number, side, roll[0], roll[1], moves, span[0] or None, span[1] or None))
+            if before or after:
+                first, marks = actions + 1, len(marks_out)
+                actions = _mark_rows(n, side, before, "before", actions, 0, marks_out)
+                actions = _mark_rows(n, side, after, "after", actions, len(before), marks_out)
+                if len(marks_out) - marks < len(before) + len(after):  # another action
+                    others_out.append((i, n, first))
+            n += 1
+        else:
+            if type(e) is ReleveStart:
+                releves += 1
+                releve = releves
+            elif type(e) is MarqueStart:
+                releve = None
+            others_out.append((i, -1, 0))
+            append(write_element(e))
+
+
+def _mark_rows(
+    n: int, side: str, tokens: tuple[object, ...], phase: str, actions: int, k: int, out: list[MarkRow]
+) -> int:
+    """The rows of the :class:`Mark` and :class:`Decision` actions among ``tokens`` (the coup's
+    ``phase``, its index ``n``; its actions before them: ``k``, the game's: ``actions``); the
+    game's actions after them."""
+    for a in tokens:
+        actions += 1
+        if type(a) is Mark:
+            who, points, holes, bredouille = a.who, a.points, a.holes, a.bredouille
+            text = _MARK_TEXT.get((who, points, holes, bredouille))
+            if text is None:
+                text = visit_action(a, _Writer(side)) or ""
+            span = a.span
+            b = None if bredouille is None else int(bredouille)
+            out.append(
+                (actions, n, k, phase, "mark", who, points, holes, b, None, text, span[0] or None, span[1] or None)
+            )
+        elif type(a) is Decision:
+            who, leave = a.who, a.leave
+            span = a.span
+            text = _PLAIN.visit_decision(a)
+            out.append(
+                (
+                    actions,
+                    n,
+                    k,
+                    phase,
+                    "decision",
+                    who,
+                    None,
+                    None,
+                    None,
+                    int(leave),
+                    text,
+                    span[0] or None,
+                    span[1] or None,
+                )
+            )
+        k += 1
+    return actions
 
 
 def write_moves(coup: Coup) -> str:

@@ -251,18 +251,18 @@ def test_failure_while_storing_writes_nothing_of_that_game(
     tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A game that fails half-way through its inserts is rolled back whole."""
-    real = club_rows._MarkRow.of
-    calls = {"n": 0}
+    real = club_rows._walk
 
-    def bad_mark_row(self, a):
-        row = real(self, a)
-        calls["n"] += 1
-        if self.base[1] == target:
-            row[5] = "no-such-kind"  # violates the CHECK constraint of marks.kind
-        return row
+    def bad_marks(rec, rows, gid, written=None):
+        sections = real(rec, rows, gid, written)
+        marks = [i for i, m in enumerate(rows.marks) if m[4] == "mark"]
+        if gid == target and marks:  # bredouille 5 violates the CHECK constraint of marks.bredouille
+            m = rows.marks[marks[-1]]
+            rows.marks[marks[-1]] = (*m[:8], 5, *m[9:])
+        return sections
 
     target = game_id_of(write_record(_records()[2]))
-    monkeypatch.setattr(club_rows._MarkRow, "of", bad_mark_row)
+    monkeypatch.setattr(club_rows, "_walk", bad_marks)
     db_path = tmp_path / "club.db"
     rep = import_records(db_path, [archive])
     assert rep.imported == 3 and rep.failed == 1
@@ -274,7 +274,7 @@ def test_failure_while_storing_writes_nothing_of_that_game(
         assert conn.execute(f"SELECT COUNT(*) FROM {t} WHERE {col} = ?", (target,)).fetchone()[0] == 0, t
     assert orphans(db_path) == []
     # fixed, the game imports on the next run
-    monkeypatch.setattr(club_rows._MarkRow, "of", real)
+    monkeypatch.setattr(club_rows, "_walk", real)
     rep = import_records(db_path, [archive])
     assert (rep.imported, rep.unchanged) == (1, 3)
 

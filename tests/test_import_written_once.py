@@ -1,6 +1,7 @@
-"""``db import`` writes a game's text once (issue 30, speed): the moves of each coup that the
-``coups`` rows store come from the same pass that writes the canonical text (the game's
-content hash), and they are what the coup's moves spell token by token."""
+"""``db import`` writes a game's text once (issue 30, speed): the ``coups`` rows it stores (each
+coup's relevé, index, number, side, dice, moves, place) come from the same pass that writes the
+canonical text (the game's content hash), and they are what the record says, read field by field
+and its moves spelled token by token."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import pytest
 from club_helpers import club_records, selfplay_records, with_table_talk, write_archive
 
 from trictrac.club.importer import import_records
-from trictrac.club.rows import _build_rows, game_id_of
+from trictrac.club.rows import _build_rows, game_id_of, write_with_rows
 from trictrac.notation.reader import iter_records
-from trictrac.notation.record import Coup, Record
+from trictrac.notation.record import Coup, Decision, Mark, MarqueStart, Record, ReleveStart
 from trictrac.notation.writer import write_action, write_moves, write_record
 from trictrac.replay.verifier.verify import verify
 
@@ -47,11 +48,70 @@ def test_the_moves_written_with_the_text_are_the_coups_moves() -> None:
         assert [write_moves(c) for c in rec.coups] == moves
 
 
-@pytest.mark.parametrize("given", [True, False])
-def test_rows_alike_with_or_without_the_written_moves(given: bool) -> None:
-    for rec in _records()[:8]:
+def _coup_rows(rec: Record) -> list[tuple[object, ...]]:
+    """The coups' rows read from the record element by element (the slow, independent way)."""
+    out: list[tuple[object, ...]] = []
+    releve, releves = None, 0
+    for el in rec.elements:
+        if isinstance(el, ReleveStart):
+            releves += 1
+            releve = releves
+        elif isinstance(el, MarqueStart):
+            releve = None
+        elif isinstance(el, Coup):
+            line, col = el.span.line or None, el.span.col or None
+            out.append((releve, len(out), el.number, el.side, *el.roll, _spelled(el), line, col))
+    return out
+
+
+def _mark_rows(rec: Record) -> tuple[list[tuple[object, ...]], list[tuple[int, int, int]]]:
+    """The marks' rows and the other elements to read, from the record (the slow way)."""
+    marks: list[tuple[object, ...]] = []
+    others: list[tuple[int, int, int]] = []
+    ids, n = 0, -1
+    for i, el in enumerate(rec.elements):
+        if not isinstance(el, Coup):
+            others.append((i, -1, 0))
+            continue
+        n += 1
+        actions = [("before", a) for a in el.before] + [("after", a) for a in el.after]
+        for k, (phase, a) in enumerate(actions, 1):
+            line, col = a.span.line or None, a.span.col or None
+            if isinstance(a, Mark):
+                b = None if a.bredouille is None else int(a.bredouille)
+                row = (ids + k, n, k - 1, phase, "mark", a.who, a.points, a.holes, b, None, write_action(a), line, col)
+                marks.append(row)
+            elif isinstance(a, Decision):
+                leave = int(a.leave)
+                marks.append(
+                    (ids + k, n, k - 1, phase, "decision", a.who, None, None, None, leave, write_action(a), line, col)
+                )
+        if any(not isinstance(a, (Mark, Decision)) for _, a in actions):
+            others.append((i, n, ids + 1))
+        ids += len(actions)
+    return marks, others
+
+
+def test_the_coups_rows_written_with_the_text() -> None:
+    records = _records()
+    assert any(any(isinstance(e, MarqueStart) for e in r.elements) for r in records)  # marqués: relevé ordinals reset
+    for rec in records:
+        coups: list[tuple[object, ...]] = []
+        marks: list[tuple[object, ...]] = []
+        others: list[tuple[int, int, int]] = []
         moves: list[str] = []
-        text = write_record(rec, moves)
+        assert write_record(rec, moves, coups, marks, others) == write_record(rec)  # type: ignore[arg-type]
+        assert coups == _coup_rows(rec)
+        assert moves == [_spelled(c) for c in rec.coups]
+        want_marks, want_others = _mark_rows(rec)
+        assert marks == want_marks
+        assert others == want_others
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_rows_alike_with_or_without_the_written_coups(given: bool) -> None:
+    for rec in _records()[:8]:
+        text, written = write_with_rows(rec)
         report = verify(rec, None, trace=False, recover=True)
         args = dict(
             profile_name="p",
@@ -61,9 +121,8 @@ def test_rows_alike_with_or_without_the_written_moves(given: bool) -> None:
             season_start_month=1,
             engine_version="",
         )
-        rows = _build_rows(rec, game_id_of(text), text, report, moves=moves if given else None, **args)  # type: ignore[arg-type]
-        assert [r[6] for r in rows.coups] == [_spelled(c) for c in rec.coups]
-        assert [r[1] for r in rows.coups] == list(range(len(rec.coups)))
+        rows = _build_rows(rec, game_id_of(text), text, report, written=written if given else None, **args)  # type: ignore[arg-type]
+        assert rows.coups == _coup_rows(rec)
 
 
 def test_stored_moves_are_the_coups_moves(tmp_path: Path) -> None:
