@@ -217,13 +217,19 @@ def help_texts(command: click.Command, ctx: click.Context | None = None) -> Iter
         for _literal, msgid in pieces(text):
             if msgid:
                 yield path, msgid
+    for sub, sub_ctx in _subcommands(command, ctx):
+        yield from help_texts(sub, sub_ctx)
+
+
+def _subcommands(command: click.Command, ctx: click.Context) -> Iterator[tuple[click.Command, click.Context]]:
+    """A group's commands (loaded when the group loads them lazily), each with its context."""
     if isinstance(command, click.Group):
         load: Any = getattr(command, "load_all", None)
         if load is not None:
             load()
         for name in sorted(command.commands):
             sub = command.commands[name]
-            yield from help_texts(sub, click.Context(sub, info_name=name, parent=ctx))
+            yield sub, click.Context(sub, info_name=name, parent=ctx)
 
 
 def _name_type(t: click.ParamType, say: Callable[[str], str]) -> None:
@@ -252,9 +258,5 @@ def metavars(command: click.Command, ctx: click.Context | None = None) -> Iterat
             yield ctx.command_path, type(p).make_metavar(p, ctx)
     if isinstance(command, click.Group):
         yield ctx.command_path, command.subcommand_metavar
-        load: Any = getattr(command, "load_all", None)
-        if load is not None:
-            load()
-        for name in sorted(command.commands):
-            sub = command.commands[name]
-            yield from metavars(sub, click.Context(sub, info_name=name, parent=ctx))
+    for sub, sub_ctx in _subcommands(command, ctx):
+        yield from metavars(sub, sub_ctx)

@@ -69,7 +69,21 @@ _BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
 )
 
 
-class InputError(SaidError):
+class _WithReason(Said):
+    """A refusal of a file whose ``why`` field is its reason alone, as words (a :class:`Said`)."""
+
+    @property
+    def _why(self) -> Said:
+        why = self.fields["why"]
+        assert isinstance(why, Said)
+        return why
+
+    def why(self, lang: str | Words = "en") -> str:
+        """The reason alone, in ``lang``."""
+        return self._why.say(lang)
+
+
+class InputError(_WithReason, SaidError):
     """A FILE argument that holds no readable record: words as data
     (:class:`trictrac.words.SaidError`, ``dbcli.input.said``: the FILE and why, the why
     ``dbcli.input.<code>`` and its fields); ``str(e)`` is ``"FILE: reason"`` (English),
@@ -86,16 +100,6 @@ class InputError(SaidError):
     @property
     def name(self) -> str:
         return str(self.fields["name"])
-
-    @property
-    def _why(self) -> Said:
-        why = self.fields["why"]
-        assert isinstance(why, Said)
-        return why
-
-    def why(self, lang: str | Words = "en") -> str:
-        """The reason alone, in ``lang``."""
-        return self._why.say(lang)
 
 
 @dataclass(frozen=True)
@@ -431,7 +435,7 @@ def open_input(name: str, *, stdin: IO[bytes] | None = None) -> Input:
     return Input(name, os.fspath(p), None)
 
 
-class OutputError(Said, OSError):
+class OutputError(_WithReason, OSError):
     """An output that could not be written: words as data (:class:`trictrac.words.Said`,
     ``cli.output.said``: the OUTPUT and why, the why ``cli.output.<code>`` and its
     fields), an ``OSError`` all the same; ``str(e)`` is ``"OUTPUT: reason"`` (English: it
@@ -463,16 +467,6 @@ class OutputError(Said, OSError):
     @property
     def code(self) -> str:
         return self._why.key.removeprefix("cli.output.")
-
-    @property
-    def _why(self) -> Said:
-        why = self.fields["why"]
-        assert isinstance(why, Said)
-        return why
-
-    def why(self, lang: str | Words = "en") -> str:
-        """The reason alone, in ``lang``."""
-        return self._why.say(lang)
 
     @property
     def reason(self) -> Said:
