@@ -20,12 +20,9 @@ from typing import Any
 
 import click
 
-from ..club import queries
-from ..club.db import DatabaseMissing, GameNotFound, _connect_readonly, delete_game, game_history, open_db
+from ..club.db import SEARCH_KINDS, DatabaseMissing, GameNotFound, _connect_readonly, delete_game, game_history, open_db
 from ..club.importer import import_records, reverify
-from ..club.queries import DamagedDatabase, PlayerNotFound
 from ..club.report import ImportReport, ImportStep
-from ..club.standings import GameSelection, SelectionError
 from ..club.words import SqliteReason
 from ..notation.names import lookalikes, oddities, one_line
 from ..notation.textio import terminal_safe
@@ -42,7 +39,6 @@ from .common import (
     profile_option,
 )
 from .helptext import Group
-from .standings import selection_of
 
 
 @click.group("db", cls=Group)
@@ -77,10 +73,15 @@ def _open(path: str) -> Any:
 def _season(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--season`` of the form ``standings`` takes (``2024``, ``2024-2025``): another is
     refused (one line, exit 2) rather than listing nothing."""
+    from .standings import selection_of  # here: ``db import`` does without the queries' modules
+
     return None if value is None else selection_of(value, None, None).season
 
 
 def _query(path: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    from ..club.queries import DamagedDatabase, PlayerNotFound
+    from ..club.standings import GameSelection, SelectionError
+
     database = _open(path)
     try:
         if kwargs.get("season") is not None:  # a season of the other rule than this club's
@@ -519,6 +520,8 @@ def games_cmd(database: str, player: str | None, season: str | None, limit: int 
       trictrac db games club.db
       trictrac db games club.db --player Dupont --season 2024 --csv > dupont.csv
     """
+    from ..club import queries
+
     rows = _query(database, queries.list_games, player=player, season=season, limit=limit)
     cols = None if fmt != "table" else ["game", "season", "holes_a", "holes_b", "winner", "n_coups", "n_findings", "id"]
     if fmt == "table":
@@ -546,6 +549,8 @@ def players_cmd(database: str, player: str | None, season: str | None, fmt: str,
       trictrac db players club.db --player Dupont --json
       trictrac db players club.db --player Dupont --season 2024 --csv
     """
+    from ..club import queries
+
     if player is None:
         rows = _query(database, queries.list_players)
         _warn_lookalikes([r["name"] for r in rows])
@@ -599,6 +604,8 @@ def h2h_cmd(database: str, player: str, opponent: str | None, season: str | None
       trictrac db h2h club.db Dupont Martin
       trictrac db h2h club.db Dupont --season 2024 --json
     """
+    from ..club import queries
+
     _output(_query(database, queries.head_to_head, player, opponent, season=season), fmt)
 
 
@@ -627,6 +634,8 @@ def ecoles_cmd(
       trictrac db ecoles club.db --player Dupont --list --csv
       trictrac db ecoles club.db --found-by-verifier
     """
+    from ..club import queries
+
     res = _query(database, queries.ecoles, player=player, season=season)
     res["found_by_verifier"] = [
         {**r, "message": _row_message(r["kind"], "X", {"X": r["made_by"]} if r["made_by"] else {}, r, lang)}
@@ -660,6 +669,8 @@ def bredouilles_cmd(database: str, player: str | None, season: str | None, fmt: 
       trictrac db bredouilles club.db
       trictrac db bredouilles club.db --player Dupont --season 2024 --json
     """
+    from ..club import queries
+
     rows = _query(database, queries.bredouille_marques, player=player, season=season)
     if fmt == "table":  # the game by its label
         rows = [{k: v for k, v in r.items() if k != "game_id"} for r in rows]
@@ -682,6 +693,8 @@ def show_cmd(database: str, game_id: str, as_json: bool, lang: Words) -> None:
       trictrac db show club.db 3fa2c1
       trictrac db show club.db 3fa2c1 --json
     """
+    from ..club import queries
+
     g = _query(database, queries.game_detail, game_id)
     if as_json:
         echo_json(g)
@@ -806,6 +819,8 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool, lang:
       trictrac db stats club.db
       trictrac db stats club.db --json --no-corpus
     """
+    from ..club import queries
+
     res = _query(database, queries.club_stats, profile=profile, corpus=not no_corpus)
     if as_json:
         echo_json(res)
@@ -840,7 +855,7 @@ def stats_cmd(database: str, profile: Any, no_corpus: bool, as_json: bool, lang:
     "--only",
     "kinds",
     multiple=True,
-    type=click.Choice(queries.SEARCH_KINDS),
+    type=click.Choice(SEARCH_KINDS),
     help="Only hits of this kind (repeat for several); default: every kind.",
 )
 @click.option(
@@ -864,6 +879,8 @@ def search_cmd(
       trictrac db search club.db "ecole par trop" --json
       trictrac db search club.db "marked" --only finding --only ecole
     """
+    from ..club import queries
+
     rows = _query(database, lambda d: _reworded(d, queries.search(d, text, limit=limit, kinds=kinds or None), lang))
     if fmt == "table":
         rows = [{k: v for k, v in r.items() if k != "game_id"} for r in rows]

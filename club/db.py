@@ -273,6 +273,11 @@ def game_history(db: Database, game: str) -> list[dict[str, Any]]:
     return out
 
 
+#: the kinds of hit ``queries.search`` finds (``db search --only``); here, not in club.queries,
+#: so that ``cli.db`` names them without loading the queries (``db import`` does without: issue 30)
+SEARCH_KINDS = ("player", "comment", "finding", "ecole")
+
+
 def __getattr__(name: str) -> Any:
     # ``trictrac.club.db.import_records`` / ``reverify`` (documented there since issue 7) live in
     # club.importer, which imports this module: loaded on first use, no import cycle

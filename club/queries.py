@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .db import GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
+from .db import SEARCH_KINDS, GameNotFound, resolve_game  # noqa: F401 - GameNotFound re-exported
 from .words import ClubError
 
 if TYPE_CHECKING:  # only named in annotations: ``db import`` runs without loading sqlite-utils
@@ -406,8 +406,6 @@ def _fts_query(text: str) -> str:
     words = re.findall(r"\w+", text)
     return " ".join(f'"{w}"*' for w in words)
 
-
-SEARCH_KINDS = ("player", "comment", "finding", "ecole")
 
 # One full-text query per kind of hit: (kind, text, game label, game id, coup number, line, games).
 _SEARCH_SQL = {

@@ -377,12 +377,13 @@ def create_schema(conn: sqlite3.Connection, *, season_start_month: int = 1) -> N
     """
     if not 1 <= season_start_month <= 12:
         raise ValueError(f"season_start_month must be 1..12, not {season_start_month}")
-    from .migrations import migrate
-
     with _foreign_keys_off(conn):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            migrate(conn)
+            if stored_version(conn) not in (None, SCHEMA_VERSION):  # a new or current file: not loaded
+                from .migrations import migrate
+
+                migrate(conn)
             _create_missing(conn)
             conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
             conn.execute(

@@ -11,6 +11,7 @@ from functools import cache, partial
 from itertools import chain
 from typing import Any
 
+from ..notation.writer import NO_VALUE
 from .db import _to_history
 from .report import ImportFailure
 from .rows import (
@@ -113,10 +114,13 @@ def _marks_sql(long: bool, rows: int) -> str:
     cols = ["id", "game_id", "coup_seq", "seq", "phase", "kind", *fields, "token", "line", "col"]
     cols += [ref for _, ref in seats]
     width = MARK_HEAD + len(fields) + 3
+    # the short shape's empty columns bound as NO_VALUE (the writer's rows), stored NULL
+    empty = set() if long else {MARK_HEAD + fields.index(f) for f in ("points", "holes", "bredouille", "leave")}
     values = []
     for r in range(rows):
         b = 7 + r * width  # the row's first parameter
-        one = [f"?{b} + ?2", "?1"] + [f"?{b + i}" for i in range(1, width)]
+        one = [f"?{b} + ?2", "?1"]
+        one += [f"NULLIF(?{b + i}, {NO_VALUE})" if i in empty else f"?{b + i}" for i in range(1, width)]
         one += [_PLAYER_OF.format(b + MARK_HEAD + i) for i, _ in seats]
         values.append("(" + ", ".join(one) + ")")
     return f"INSERT INTO marks ({', '.join(cols)}) VALUES {', '.join(values)}"

@@ -94,15 +94,10 @@ class _Writer(RecordVisitor[str]):
         self.side = side
 
     def visit_move(self, move: Move) -> str:
-        return f"{move.from_}/{'off' if move.to == OFF else move.to}"
+        return _move_text(move.from_, move.to)
 
     def visit_mark(self, mark: Mark) -> str:
-        s = f"{mark.who}+{mark.points}"
-        if mark.holes is not None:
-            s += f"t{mark.holes}"
-        if mark.bredouille is not None:
-            s += "b" if mark.bredouille else "s"
-        return s
+        return _mark_text(mark.who, mark.points, mark.holes, mark.bredouille)
 
     def visit_cannot_play(self, token: CannotPlay) -> str:
         return f"-{token.number}"
@@ -170,18 +165,30 @@ class _Writer(RecordVisitor[str]):
         return visit_action(token, self) or ""
 
 
+def _move_text(from_: int, to: int) -> str:
+    return f"{from_}/{'off' if to == OFF else to}"
+
+
+def _mark_text(who: str, points: int, holes: int | None, bredouille: bool | None) -> str:
+    s = f"{who}+{points}"
+    if holes is not None:
+        s += f"t{holes}"
+    if bredouille is not None:
+        s += "b" if bredouille else "s"
+    return s
+
+
 _PLAIN = _Writer()
 
 # The hot tokens' texts, looked up rather than formatted (write_record is ~2/3 of its
 # time formatting them): the visitor's own strings; a value out of a table goes through
 # the visitor.  The keys are the fields' values, so a field of another type than the
-# record's (a bool for an int) may read as its equal.
+# record's (a bool for an int) may read as its equal.  Made from the fields, no record
+# made per entry (a few ms of ``db import``'s start-up: issue 30).
 _NO_TEXT: dict[int, str] = {}
-_MOVE_TEXT: dict[int, dict[int, str]] = {
-    a: {t: _PLAIN.visit_move(Move(a, t)) for t in range(1, OFF + 1)} for a in range(1, OFF)
-}
+_MOVE_TEXT: dict[int, dict[int, str]] = {a: {t: _move_text(a, t) for t in range(1, OFF + 1)} for a in range(1, OFF)}
 _MARK_TEXT: dict[tuple[str, int, int | None, bool | None], str] = {
-    (w, p, h, b): _PLAIN.visit_mark(Mark(w, p, h, b))
+    (w, p, h, b): _mark_text(w, p, h, b)
     for w in "ABCD"
     for p in range(49)
     for h in (None, 1, 2, 3, 4)
@@ -295,10 +302,13 @@ def write_element(e: object) -> str:
 
 #: a coup's row of :func:`write_record`'s ``coups_out``
 CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
-#: a mark's row of :func:`write_record`'s ``marks_out``
-MarkRow = tuple[
-    int, int, int, str, str, str, int | None, int | None, int | None, int | None, str, int | None, int | None
-]
+#: a mark's row of :func:`write_record`'s ``marks_out``: its points, holes, bredouille and leave
+#: :data:`NO_VALUE` when it has none
+MarkRow = tuple[int, int, int, str, str, str, int, int, int, int, str, int | None, int | None]
+#: an empty column of a :data:`MarkRow` (points, holes, bredouille, leave: never negative when
+#: given): the store binds it and SQLite stores NULL (``NULLIF``), a ``None`` bound from Python
+#: costing the ``sqlite3`` module ten times an integer (issue 30)
+NO_VALUE = -1
 
 
 def write_record(
@@ -325,8 +335,8 @@ def write_record(
       ``(id, coup index, order in the coup, phase, kind, who, points, holes, bredouille, leave,
       token, line, col)``: its ordinal among the game's actions (1-based), its coup's index, its
       order among the coup's actions (``before`` then ``after``), ``"before"`` or ``"after"``,
-      ``"mark"`` or ``"decision"``, its fields (None: not a field of its kind, or not written;
-      bredouille and leave 1 or 0), its token as :func:`write_action` writes it, where it was
+      ``"mark"`` or ``"decision"``, its fields (:data:`NO_VALUE`: not a field of its kind, or not
+      written; bredouille and leave 1 or 0), its token as :func:`write_action` writes it, where it was
       read;
     * ``others_out``: the rest to read, in order, ``(element index, coup index, id of the coup's
       first action)``: each element that is not a coup (coup index -1) and each coup with
@@ -404,9 +414,10 @@ def _mark_rows(
             if text is None:
                 text = visit_action(a, _Writer(side)) or ""
             span = a.span
-            b = None if bredouille is None else int(bredouille)
+            h = NO_VALUE if holes is None else holes
+            b = NO_VALUE if bredouille is None else int(bredouille)
             out.append(
-                (actions, n, k, phase, "mark", who, points, holes, b, None, text, span[0] or None, span[1] or None)
+                (actions, n, k, phase, "mark", who, points, h, b, NO_VALUE, text, span[0] or None, span[1] or None)
             )
         elif type(a) is Decision:
             who, leave = a.who, a.leave
@@ -420,9 +431,9 @@ def _mark_rows(
                     phase,
                     "decision",
                     who,
-                    None,
-                    None,
-                    None,
+                    NO_VALUE,
+                    NO_VALUE,
+                    NO_VALUE,
                     int(leave),
                     text,
                     span[0] or None,

@@ -15,7 +15,7 @@ from trictrac.club.importer import import_records
 from trictrac.club.rows import _build_rows, game_id_of, write_with_rows
 from trictrac.notation.reader import iter_records
 from trictrac.notation.record import Coup, Decision, Mark, MarqueStart, Record, ReleveStart
-from trictrac.notation.writer import write_action, write_moves, write_record
+from trictrac.notation.writer import NO_VALUE, write_action, write_moves, write_record
 from trictrac.replay.verifier.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,13 +78,15 @@ def _mark_rows(rec: Record) -> tuple[list[tuple[object, ...]], list[tuple[int, i
         for k, (phase, a) in enumerate(actions, 1):
             line, col = a.span.line or None, a.span.col or None
             if isinstance(a, Mark):
-                b = None if a.bredouille is None else int(a.bredouille)
-                row = (ids + k, n, k - 1, phase, "mark", a.who, a.points, a.holes, b, None, write_action(a), line, col)
+                # an empty column NO_VALUE (the store binds it and stores NULL)
+                h = NO_VALUE if a.holes is None else a.holes
+                b = NO_VALUE if a.bredouille is None else int(a.bredouille)
+                row = (ids + k, n, k - 1, phase, "mark", a.who, a.points, h, b, NO_VALUE, write_action(a), line, col)
                 marks.append(row)
             elif isinstance(a, Decision):
                 leave = int(a.leave)
                 marks.append(
-                    (ids + k, n, k - 1, phase, "decision", a.who, None, None, None, leave, write_action(a), line, col)
+                    (ids + k, n, k - 1, phase, "decision", a.who, *[NO_VALUE] * 3, leave, write_action(a), line, col)
                 )
         if any(not isinstance(a, (Mark, Decision)) for _, a in actions):
             others.append((i, n, ids + 1))
