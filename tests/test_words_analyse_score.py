@@ -246,8 +246,14 @@ def test_the_refusals_read_well() -> None:
     bad_json = ["analyse", "--position-json", '{"mover": 3']
     assert said(*bad_json, "--lang", "fr").endswith(":1:12 : JSON invalide : une virgule est attendue")
     assert said(*bad_json, "--lang", "en").endswith(":1:12: bad JSON: Expecting ',' delimiter")
-    assert said("score", "events", "A+3", "--lang", "fr") == "Erreur : les points sont toujours pairs (003 §140), pas 3"
-    assert said("score", "events", "A+3", "--lang", "en") == "Error: points are always even (003 §140), not 3"
+    assert (
+        said("score", "events", "A+3", "--lang", "fr")
+        == "Erreur : les points sont toujours pairs (Lelasseux-Lafosse 1852, art. 140), pas 3"
+    )
+    assert (
+        said("score", "events", "A+3", "--lang", "en")
+        == "Error: points are always even (Lelasseux-Lafosse 1852, art. 140), not 3"
+    )
 
 
 def test_the_text_output_reads_well() -> None:
@@ -291,7 +297,7 @@ def test_the_json_is_the_same_in_both_languages(tmp_path: Path) -> None:
         json.loads(outs.pop())
     out = CliRunner().invoke(cli, ["analyse", "--game", str(GAMES[3]), "--json", "--lang", "fr"], env=CLEAN_ENV)
     stopped = json.loads(out.output)[0]["stopped"]
-    assert stopped == "A has no right to leave: his own gains completed no hole (003 §155-156)"
+    assert stopped == "A has no right to leave: his own gains completed no hole (Lelasseux-Lafosse 1852, art. 155-156)"
 
 
 def test_an_error_said_by_its_key_pickles_and_says_itself() -> None:
@@ -305,5 +311,8 @@ def test_an_error_said_by_its_key_pickles_and_says_itself() -> None:
         settle_text("kind: ecrire\nplayers: A B\nA 9-9\n")
     e = pickle.loads(pickle.dumps(info.value))
     assert type(e) is PartieError and str(e) == str(info.value)
-    assert str(e) == "line 3: equal holes (9-9): a refait, the marqué is void (003 §226)"
-    assert e.say("fr") == "ligne 3 : trous égaux (9-9) : c'est un refait, le marqué est nul (003 §226)"
+    assert str(e) == "line 3: equal holes (9-9): a refait, the marqué is void (Lelasseux-Lafosse 1852, art. 226)"
+    assert (
+        e.say("fr")
+        == "ligne 3 : trous égaux (9-9) : c'est un refait, le marqué est nul (Lelasseux-Lafosse 1852, art. 226)"
+    )
