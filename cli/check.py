@@ -195,9 +195,6 @@ def _analysis_text(played: dict[str, Any], path: str, lang: Words) -> str:
     return render_review(played, name=lang("an.game_name", file=path, n=played["game"] + 1), lang=lang)
 
 
-_diagnostic = said_diagnostic
-
-
 class _Batch:
     """The games' report text, written a chunk at a time (``CHUNK`` characters), not a
     ``click.echo`` per game: each looks the stream up, tests it for colours and flushes
@@ -227,7 +224,7 @@ def _report_text(rep: GameReport, path: str, colour: bool, lang: Words) -> str:
     """The game's lines as one text (one write per game, not per finding: a
     finding-dense game has thousands)."""
     lines = [
-        _paint(terminal_safe(_diagnostic(d, path, lang)), "red" if d.severity == "error" else "yellow", colour)
+        _paint(terminal_safe(said_diagnostic(d, path, lang)), "red" if d.severity == "error" else "yellow", colour)
         for d in rep.diagnostics
     ]
     lines += [_paint(terminal_safe(f.render(path, lang)), "red", colour) for f in rep.findings]
