@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cache
@@ -35,7 +35,7 @@ from ..notation.record import (
     Replay,
 )
 from ..notation.visitor import ActionVisitor, RecordVisitor, visit_action, visit_element
-from ..notation.writer import CoupRow, MarkRow, write_action, write_moves, write_record
+from ..notation.writer import COUP_WIDTH, CoupValue, MarkRow, write_action, write_moves, write_record
 from ..replay.verifier.findings import FINDING_KINDS
 from ..replay.verifier.result import GameResult, game_result
 from .identity import game_key, game_label
@@ -141,7 +141,7 @@ class _GameRows:
     names: dict[str, str]  # seat -> player name
     marques: list[list[Any]] = field(default_factory=list)
     releves: list[list[Any]] = field(default_factory=list)
-    coups: list[CoupRow] = field(default_factory=list)  # notation.writer.write_record's coups_out
+    coups: list[CoupValue] = field(default_factory=list)  # notation.writer.write_record's coups_out (flat)
     marks: list[tuple[Any, ...]] = field(default_factory=list)  # in id order, MARK_SHAPES
     comments: list[list[Any]] = field(default_factory=list)
     findings: list[list[Any]] = field(default_factory=list)
@@ -155,15 +155,13 @@ class _RowsWalker(RecordVisitor[None]):
     def __init__(self, rows: _GameRows, gid: str) -> None:
         self.rows, self.gid = rows, gid
         self.seq = 0  # the element's index in the movetext
-        self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
         self.marque: list[Any] | None = None  # current marqué row
         self.releve_id: int | None = None
-        self.mark_rows = _MarkRow("A", self.opponent)  # one visitor, reused
+        # one visitor, reused; it holds the marqué's pair itself, not a method of this walker:
+        # no reference cycle, so the game's rows are freed as soon as they are stored, not
+        # left to the cyclic collector (issue 30: ~300 objects a game)
+        self.mark_rows = _MarkRow("A")
         self.action_rows: list[tuple[Any, ...]] = []  # the marks rows of the actions that are not marks
-
-    def opponent(self, seat: str) -> str | None:
-        pair = self.pair
-        return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
 
     def _new_marque(self, number: int, players: tuple[str, str] | None, span: Any) -> list[Any]:
         row = [
@@ -186,7 +184,7 @@ class _RowsWalker(RecordVisitor[None]):
 
     def visit_marque_start(self, start: MarqueStart) -> None:
         self.marque = self._new_marque(start.number, start.players, start.span)
-        self.pair = start.players or ("A", "B")
+        self.mark_rows.pair = start.players or ("A", "B")
         self.releve_id = None
 
     def visit_marque_result(self, result: MarqueResult) -> None:
@@ -317,7 +315,7 @@ def _build_rows(
     )
 
     sections = _walk(rec, rows, gid, written)
-    rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups)]
+    rows.game[G_N_RELEVES : G_N_COUPS + 1] = [len(rows.releves), len(rows.marques), len(rows.coups) // COUP_WIDTH]
     if findings:
         rows.findings = _finding_rows(findings, rows, gid, lang)
     result = game_result(report, _Sections(rec.headers, sections))  # what it reads of the record
@@ -377,12 +375,12 @@ class _Sections:
 
 #: what :func:`write_with_rows` gives beside the text: the rows of the coups, of their marks,
 #: and the other elements to read (``notation.writer.write_record``'s outputs)
-Written = tuple[list[CoupRow], list[MarkRow], list[tuple[int, int, int]]]
+Written = tuple[list[CoupValue], list[MarkRow], list[tuple[int, int, int]]]
 
 
 def write_with_rows(rec: Record) -> tuple[str, Written]:
     """A record's canonical text and the rows of its coups and marks, written in one pass."""
-    coups: list[CoupRow] = []
+    coups: list[CoupValue] = []
     marks: list[MarkRow] = []
     others: list[tuple[int, int, int]] = []
     return write_record(rec, None, coups, marks, others), (coups, marks, others)
@@ -394,8 +392,10 @@ def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[
     marques, releves = rows.marques, rows.releves
     keys: dict[tuple[int, int, int], int] = {}
     lines = []
-    for c in rows.coups:  # releve_id 0, seq 1, number 2, line 7; a coup's local id is its seq + 1
-        rel = releves[c[0] - 1] if c[0] else None
+    flat = rows.coups
+    for i in range(0, len(flat), COUP_WIDTH):  # releve_id 0, seq 1, number 2, line 7; local id: seq + 1
+        c = flat[i : i + COUP_WIDTH]
+        rel = releves[c[0] - 1] if c[0] else None  # type: ignore[operator]
         mloc = rel[2] if rel else None  # the relevé's marqué
         mnum = marques[mloc - 1][2] if mloc else 0
         keys.setdefault((mnum, rel[3] if rel else 0, c[2]), c[1] + 1)
@@ -409,7 +409,7 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str, lang: str = "f
     from ..replay.verifier.findings import Finding, say
 
     index_of: tuple[dict[tuple[int, int, int], int], list[tuple[int | None, int]]] | None = None  # built if needed
-    n_coups = len(rows.coups)
+    n_coups = len(rows.coups) // COUP_WIDTH
     out: list[list[Any]] = []
     for i, f in enumerate(findings):
         # The finding's coup: its 0-based index in the game, else (marqué, relevé, number),
@@ -417,7 +417,7 @@ def _finding_rows(findings: list[Any], rows: _GameRows, gid: str, lang: str = "f
         key = (_get(f, "marque") or 0, _get(f, "releve") or 0, _get(f, "coup") or 0)
         index = _get(f, "index")
         cid = index + 1 if isinstance(index, int) and 0 <= index < n_coups else None
-        if cid is not None and key[2] and rows.coups[cid - 1][2] != key[2]:
+        if cid is not None and key[2] and rows.coups[(cid - 1) * COUP_WIDTH + 2] != key[2]:
             cid = None  # the verifier counted a coup the record left out (recovered from): by number
         if cid is None:  # the coups by key and by line, for the findings the verifier did not place
             index_of = index_of or _coup_index(rows)
@@ -530,10 +530,16 @@ _BOOL_INT: dict[bool | None, int | None] = {None: None, True: 1, False: 0}
 class _MarkRow(ActionVisitor[tuple[str, tuple[Any, ...]]]):
     """One action of a coup (not a :class:`Mark` nor a :class:`Decision`: ``notation.writer``
     writes their rows with the text) as its kind and the values of its columns (:data:`MARK_SHAPES`); ``side`` is the coup's
-    roller (the token of a replay says whether he or his opponent decided)."""
+    roller (the token of a replay says whether he or his opponent decided), ``pair`` the two
+    seats of the marqué (an école's claimant's opponent made it)."""
 
-    def __init__(self, side: str, opponent: Callable[[str], str | None]) -> None:
-        self.side, self.opponent = side, opponent
+    def __init__(self, side: str) -> None:
+        self.side = side
+        self.pair: tuple[str, str] = ("A", "B")  # who plays the current marqué
+
+    def opponent(self, seat: str) -> str | None:
+        pair = self.pair
+        return pair[1] if seat == pair[0] else pair[0] if seat == pair[1] else None
 
     def of(self, a: Any) -> tuple[str, tuple[Any, ...]]:
         row = visit_action(a, self)

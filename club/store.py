@@ -11,7 +11,7 @@ from functools import cache, partial
 from itertools import chain
 from typing import Any
 
-from ..notation.writer import NO_VALUE
+from ..notation.writer import COUP_WIDTH, NO_VALUE, CoupValue
 from .db import _to_history
 from .report import ImportFailure
 from .rows import (
@@ -70,10 +70,10 @@ _SQL = {
 }
 
 
-#: club.rows builds each coup as (releve_id, seq, number, side, die1, die2, moves, line, col),
-#: its relevé's id local to the game (NULL + offset stays NULL)
+#: the writer gives each coup's values (releve_id, seq, number, side, die1, die2, moves, line,
+#: col) one coup after the other, its relevé's id local to the game (NULL + offset stays NULL)
 _COUPS_HEAD = "INSERT INTO coups (game_id, releve_id, seq, number, side, die1, die2, moves, line, col)"
-_COUP_WIDTH = 9
+_COUP_WIDTH = COUP_WIDTH
 
 
 @cache
@@ -88,11 +88,18 @@ def _coups_sql(rows: int) -> str:
     return f"{_COUPS_HEAD} VALUES {', '.join(one)}"
 
 
-def _insert_coups(conn: sqlite3.Connection, coups: list[tuple[Any, ...]], gno: int, br: int) -> None:
-    """A game's coups, :data:`_ROWS_A_STATEMENT` a statement: bound one by one (an
-    ``executemany``), each coup costs SQLite a statement step and the binding a call; several
-    a statement, about a quarter less of the coups' insert (issue 30)."""
-    _by_statement(conn, _coups_sql, coups, (gno, br))
+def _insert_coups(conn: sqlite3.Connection, coups: list[CoupValue], gno: int, br: int) -> None:
+    """A game's coups (their values one after the other, :data:`_COUP_WIDTH` a coup),
+    :data:`_ROWS_A_STATEMENT` a statement: bound one by one (an ``executemany``), each coup
+    costs SQLite a statement step and the binding a call; several a statement, about a
+    quarter less of the coups' insert (issue 30).  Each statement binds a slice of the
+    values as they are: no tuple a coup to build and flatten again."""
+    i, n = 0, len(coups) // _COUP_WIDTH
+    lead = [gno, br]
+    while i < n:
+        k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
+        conn.execute(_coups_sql(k), lead + coups[i * _COUP_WIDTH : (i + k) * _COUP_WIDTH])
+        i += k
 
 
 #: rows a statement at most (a power of two)
@@ -204,12 +211,39 @@ def _insert_rows(conn: sqlite3.Connection, rows: _GameRows, pid: dict[str, int],
 _MAX_IDS = "SELECT " + ", ".join(f"(SELECT COALESCE(MAX(id), 0) FROM {t})" for t in _ID_TABLES)
 
 
+class _Cascades(Exception):
+    """A game of a batch written without foreign-key enforcement replaces a stored one."""
+
+
+def _references_hold(rows: _GameRows) -> bool:
+    """Every reference SQLite's foreign keys check between a game's own rows points at one
+    of them: each mark, comment and finding at one of the game's coups (numbered 0..n-1).
+    (The game's key and the players' are the store's own, made in its transaction.)"""
+    n = len(rows.coups) // _COUP_WIDTH
+    if rows.coups[1::_COUP_WIDTH] != list(range(n)):  # a coup's values: its seq second
+        return False
+    if any(not 0 <= r[1] < n for r in rows.marks):  # MARK_HEAD: coup seq 1
+        return False
+    # comments' and findings' coup (index 2) as a coup's local id (seq + 1) or None
+    return all(r[2] is None or 1 <= r[2] <= n for r in chain(rows.comments, rows.findings))
+
+
 class _Store:
     """Writes games into one connection; caches player ids that are committed."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.players: dict[str, int] = {}
+        self.enforced = bool(conn.execute("PRAGMA foreign_keys").fetchone()[0])
+
+    def _enforce(self, on: bool) -> None:
+        """SQLite's foreign-key enforcement on or off for the next transaction (set outside
+        one: SQLite ignores the pragma inside a transaction), switched only when it changes:
+        a switch makes SQLite prepare every statement again (measured: a switch a batch cost
+        more than the checks it saved)."""
+        if on != self.enforced:
+            self.conn.execute(f"PRAGMA foreign_keys = {int(on)}")
+            self.enforced = on
 
     def exists(self, gid: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE sha256 = ?", (gid,)).fetchone() is not None
@@ -232,6 +266,7 @@ class _Store:
         ``unchanged`` (this very text was there).  ``replace``: rewrite the stored game of
         this id in place (re-verification), in the same transaction."""
         conn = self.conn
+        self._enforce(True)
         conn.execute("BEGIN IMMEDIATE")
         pending: dict[str, int] = {}
         try:
@@ -248,12 +283,29 @@ class _Store:
         """Write several games in one transaction (one commit instead of one a game: the
         WAL pages they share are written once), each as :meth:`store` would: their
         statuses in order.  Any error rolls the whole batch back and is raised: the
-        caller stores the games one by one then, to know which game failed."""
+        caller stores the games one by one then, to know which game failed.
+
+        New games are written with SQLite's foreign-key enforcement off (as a migration
+        does): every key of their rows is made here, in this transaction (the game's from
+        its ``games`` row, the players' from ``players``, the others local to the game and
+        checked by :func:`_references_hold` before anything is written), and SQLite's check
+        of each row against its parents cost more than any other part of the store but the
+        rows themselves (issue 30).  A game that replaces a stored one needs the
+        enforcement (the old game's rows go by cascade): the batch is then written again
+        with it on.  :meth:`store` (one game, a replacement, a re-verification) always
+        has it on."""
+        try:
+            return self._batch(games, enforced=False)
+        except _Cascades:
+            return self._batch(games, enforced=True)
+
+    def _batch(self, games: Sequence[_GameRows], *, enforced: bool) -> list[str]:
         conn = self.conn
+        self._enforce(enforced)
         conn.execute("BEGIN IMMEDIATE")
         pending: dict[str, int] = {}
         try:
-            statuses = [self._write(rows, False, pending) for rows in games]
+            statuses = [self._write(rows, False, pending, cascades=enforced) for rows in games]
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -262,9 +314,11 @@ class _Store:
         self.players.update(pending)
         return statuses
 
-    def _write(self, rows: _GameRows, replace: bool, pending: dict[str, int]) -> str:
+    def _write(self, rows: _GameRows, replace: bool, pending: dict[str, int], *, cascades: bool = True) -> str:
         """One game's rows, inside the caller's transaction (nothing written when the
-        status is ``unchanged``); new players' ids go to ``pending`` until the commit."""
+        status is ``unchanged``); new players' ids go to ``pending`` until the commit.
+        ``cascades``: foreign keys are enforced (else :class:`_Cascades` for a game that
+        replaces another, and the game's own references are checked here)."""
         conn = self.conn
         g = rows.game
         sha = g[G_SHA256]
@@ -279,8 +333,12 @@ class _Store:
         else:
             old = conn.execute("SELECT sha256 FROM games WHERE game_key = ?", (g[G_KEY],)).fetchone()
             if old is not None:
+                if not cascades:
+                    raise _Cascades
                 _to_history(conn, old[0], "replaced", sha)
                 status = "replaced"
+        if not cascades and not _references_hold(rows):
+            raise sqlite3.IntegrityError("FOREIGN KEY constraint failed")  # as SQLite says it
         pid = {seat: self._player(name, pending) for seat, name in rows.names.items()}
         values = g.copy()
         values[G_LABEL] = free_label(conn, g[G_LABEL], sha)  # unique: a readable name for one game

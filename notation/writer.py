@@ -42,7 +42,8 @@ from .record import (
 from .visitor import RecordVisitor, visit_action, visit_element
 
 __all__ = [
-    "CoupRow",
+    "COUP_WIDTH",
+    "CoupValue",
     "MarkRow",
     "write_action",
     "write_coup",
@@ -242,9 +243,9 @@ def _line(
     head = _HEAD_TEXT.get(number)
     roll_text = _ROLL_TEXT.get(roll) if type(roll) is tuple else None
     if head is None or roll_text is None:
-        start = f"{number}. {side} {roll[0]}-{roll[1]}"
-    else:
-        start = head + side + roll_text
+        head, roll_text = f"{number}. ", f" {roll[0]}-{roll[1]}"
+    # each line built in one piece (one string, not one a "+"): a coup's line is most of
+    # the text the club's import writes for every game (issue 30)
     text = "-"
     if moves:
         table = _MOVE_TEXT
@@ -253,7 +254,7 @@ def _line(
         if len(moves) == 2 and text_ is not None:  # most coups: two moves, looked up
             m = moves[1]
             second = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
-            text_ = None if second is None else text_ + " " + second
+            text_ = None if second is None else f"{text_} {second}"
         elif len(moves) != 1:
             text_ = None
         if text_ is None:
@@ -267,10 +268,10 @@ def _line(
             text_ = " ".join(texts)
         text = text_
         if not before and not after:
-            return start + " " + text, text
+            return f"{head}{side}{roll_text} {text}", text
     elif not before and not after:
-        return start, text
-    parts = [start]
+        return f"{head}{side}{roll_text}", text
+    parts = [f"{head}{side}{roll_text}"]
     if before:
         _put(parts, before, side)
     if moves:
@@ -300,8 +301,11 @@ def write_element(e: object) -> str:
     return _coup_text(e) if type(e) is Coup else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
 
 
-#: a coup's row of :func:`write_record`'s ``coups_out``
-CoupRow = tuple[int | None, int, int, str, int, int, str, int | None, int | None]
+#: a coup's values in :func:`write_record`'s ``coups_out``, one after the other (a flat list:
+#: no tuple a coup, the store binds slices of it; issue 30)
+COUP_WIDTH = 9
+#: one of them (``coups_out`` holds :data:`COUP_WIDTH` a coup)
+CoupValue = int | str | None
 #: a mark's row of :func:`write_record`'s ``marks_out``: its points, holes, bredouille and leave
 #: :data:`NO_VALUE` when it has none
 MarkRow = tuple[int, int, int, str, str, str, int, int, int, int, str, int | None, int | None]
@@ -314,7 +318,7 @@ NO_VALUE = -1
 def write_record(
     record: Record,
     moves_out: list[str] | None = None,
-    coups_out: list[CoupRow] | None = None,
+    coups_out: list[CoupValue] | None = None,
     marks_out: list[MarkRow] | None = None,
     others_out: list[tuple[int, int, int]] | None = None,
 ) -> str:
@@ -326,8 +330,8 @@ def write_record(
     The club database's rows of the coups and of their marks, built in the same pass as the
     text (issue 30), with ``coups_out``, ``marks_out`` and ``others_out`` all given:
 
-    * ``coups_out``: each coup's ``(relevé, index, number, side, die1, die2, moves, line,
-      col)``: the ordinal of the relevé it is written in (1 for the game's first ``relevé``;
+    * ``coups_out``: each coup's :data:`COUP_WIDTH` values ``relevé, index, number, side, die1,
+      die2, moves, line, col``, one coup after the other: the ordinal of the relevé it is written in (1 for the game's first ``relevé``;
       None before the first one and from a ``marqué`` line to the next ``relevé``), its 0-based
       index among the game's coups, its number and side as written, its dice, its moves as
       :func:`write_moves` writes them, where it was read (None: unknown);
@@ -365,7 +369,7 @@ def _write_with_rows(
     record: Record,
     lines: list[str],
     moves_out: list[str] | None,
-    coups_out: list[CoupRow],
+    coups_out: list[CoupValue],
     marks_out: list[MarkRow],
     others_out: list[tuple[int, int, int]],
 ) -> None:
@@ -382,7 +386,16 @@ def _write_with_rows(
             append(line)
             if moves_out is not None:
                 moves_out.append(moves)
-            coups_out.append((releve, n, number, side, roll[0], roll[1], moves, span[0] or None, span[1] or None))
+            # the coup's COUP_WIDTH values appended one by one: no tuple made and unpacked again
+            coups_out.append(releve)
+            coups_out.append(n)
+            coups_out.append(number)
+            coups_out.append(side)
+            coups_out.append(roll[0])
+            coups_out.append(roll[1])
+            coups_out.append(moves)
+            coups_out.append(span[0] or None)
+            coups_out.append(span[1] or None)
             if before or after:
                 first, marks = actions + 1, len(marks_out)
                 actions = _mark_rows(n, side, before, "before", actions, 0, marks_out)
