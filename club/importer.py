@@ -106,6 +106,8 @@ def import_records(
 #: games stored in one transaction at most, and the longest a read game waits to be stored
 BATCH_GAMES = 8  # measured: 8 games a commit store faster than 1 (one commit a game) or 16
 BATCH_SECONDS = 0.25
+#: games read between two passes of the cyclic garbage collector, at most (:meth:`_Context._read_file`)
+GC_GAMES = 64
 _END = _Outcome(-1, -1)  # no more games in the file
 
 
@@ -209,10 +211,13 @@ class _Context:
         batch = _Batch()
         try:
             done = False
+            collect_at = GC_GAMES
             while not done:
                 # a game's objects die with it, its rows once stored: the collector runs only
                 # between batches, not over the rows a batch holds (issue 30: a tenth of
-                # the store, ~10 % of the verification before that)
+                # the store, ~10 % of the verification before that), and only every
+                # GC_GAMES games (each pass goes over the game being read, ~4,000 objects:
+                # one a batch was ~1 % of the import)
                 with quiet_gc():
                     while True:
                         out = next(outcomes, _END)
@@ -225,7 +230,8 @@ class _Context:
                         games += 1
                         self.report.read += 1
                         self._take(path, out, batch)
-                        if not batch.outcomes:  # stored or reported: nothing held
+                        if not batch.outcomes and games >= collect_at:  # nothing held
+                            collect_at = games + GC_GAMES
                             break
         except OSError as e:
             with quiet_gc():

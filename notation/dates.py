@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from functools import lru_cache
 
 __all__ = ["parse_date"]
 
@@ -32,6 +33,12 @@ def _real(year: int, month: int, day: int) -> bool:
 def parse_date(text: str | None) -> tuple[str | None, str | None]:
     """``(YYYY[-MM[-DD]], None)`` from a Date tag, or ``(None, why)`` when it has digits
     but no real date, or ``(None, None)`` when it holds no digit (or is missing)."""
+    # an archive's evenings are a few dates, read for every game: kept (issue 30), but only
+    # tags of a date's length, so that a hostile file's long tags cannot fill the memory
+    return _known_date(text) if text is not None and len(text) <= 40 else _parse_date(text)
+
+
+def _parse_date(text: str | None) -> tuple[str | None, str | None]:
     if not text:
         return None, None
     if any(ch.isdigit() and not ("0" <= ch <= "9") for ch in text):
@@ -60,3 +67,6 @@ def parse_date(text: str | None) -> tuple[str | None, str | None]:
     if not _real(y, int(month), int(day)):
         return None, f"{m.group(0)} is not a calendar date"
     return f"{y:04d}-{int(month):02d}-{int(day):02d}", None
+
+
+_known_date = lru_cache(maxsize=1024)(_parse_date)

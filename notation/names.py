@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 __all__ = ["player_name", "skeleton", "lookalikes", "oddities", "describe_oddities", "one_line"]
 
@@ -25,7 +26,16 @@ _SPACES = re.compile(r"\s+")
 def player_name(text: str) -> str:
     """The key of a player's name: NFC, trimmed, internal white space collapsed to one space
     (``"Lefe\\u0300vre "`` → ``"Lefèvre"``).  Letters and case are kept as written."""
+    # a club's few hundred names are read for every game: kept (issue 30), but only names of
+    # a name's length, so that a hostile file's long tags cannot fill the memory
+    return _known_name(text) if len(text) <= 80 else _player_name(text)
+
+
+def _player_name(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+_known_name = lru_cache(maxsize=4096)(_player_name)
 
 
 # Common look-alikes of Latin letters (Cyrillic, Greek, Latin variants): a subset of TR39's
