@@ -37,9 +37,13 @@ KEEP_PYTHON = {
     "replay/generate/inject.py",
 }
 #: ``--hot``: the verifier's hot path only (half the build time, the same check speed;
-#: docs/performance.md), and the writer (``db import`` writes every game's canonical text:
-#: issue 30)
+#: docs/performance.md), and what ``db import`` runs for every game besides (issue 30): the
+#: writer (every game's canonical text, with its rows), the game's identity and its players'
+#: and date's keys, its result
 HOT = (
+    "notation/dates.py",
+    "notation/identity.py",
+    "notation/names.py",
     "notation/reader.py",
     "notation/writer.py",
     "replay/rules/direct.py",
@@ -48,6 +52,7 @@ HOT = (
     "replay/rules/position.py",
     "replay/rules/scoring.py",
     "replay/verifier/plain.py",
+    "replay/verifier/result.py",
     "replay/verifier/verify.py",
 )
 

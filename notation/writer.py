@@ -212,6 +212,8 @@ def _put(parts: list[str], tokens: tuple[object, ...], side: str) -> None:
             text = moves.get(a.from_, _NO_TEXT).get(a.to)  # type: ignore[attr-defined]
         elif t is Mark:
             text = _MARK_TEXT.get((a.who, a.points, a.holes, a.bredouille))  # type: ignore[attr-defined]
+        elif t is Decision:  # s'en aller or rester: not through the visitor's dispatch
+            text = _PLAIN.visit_decision(a)  # type: ignore[arg-type]
         elif t is CannotPlay:
             text = _CANNOT_TEXT.get(a.number)  # type: ignore[attr-defined]
         if text is None:
