@@ -394,8 +394,8 @@ def _coup_index(rows: _GameRows) -> tuple[dict[tuple[int, int, int], int], list[
     lines = []
     flat = rows.coups
     for i in range(0, len(flat), COUP_WIDTH):  # releve_id 0, seq 1, number 2, line 7; local id: seq + 1
-        c = flat[i : i + COUP_WIDTH]
-        rel = releves[c[0] - 1] if c[0] else None  # type: ignore[operator]
+        c: list[Any] = flat[i : i + COUP_WIDTH]
+        rel = releves[c[0] - 1] if c[0] else None
         mloc = rel[2] if rel else None  # the relevé's marqué
         mnum = marques[mloc - 1][2] if mloc else 0
         keys.setdefault((mnum, rel[3] if rel else 0, c[2]), c[1] + 1)

@@ -95,7 +95,7 @@ def _insert_coups(conn: sqlite3.Connection, coups: list[CoupValue], gno: int, br
     quarter less of the coups' insert (issue 30).  Each statement binds a slice of the
     values as they are: no tuple a coup to build and flatten again."""
     i, n = 0, len(coups) // _COUP_WIDTH
-    lead = [gno, br]
+    lead: list[Any] = [gno, br]
     while i < n:
         k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
         conn.execute(_coups_sql(k), lead + coups[i * _COUP_WIDTH : (i + k) * _COUP_WIDTH])
