@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
 from itertools import chain
 from typing import Any
@@ -94,12 +94,9 @@ def _insert_coups(conn: sqlite3.Connection, coups: list[CoupValue], gno: int, br
     costs SQLite a statement step and the binding a call; several a statement, about a
     quarter less of the coups' insert (issue 30).  Each statement binds a slice of the
     values as they are: no tuple a coup to build and flatten again."""
-    i, n = 0, len(coups) // _COUP_WIDTH
     lead: list[Any] = [gno, br]
-    while i < n:
-        k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
+    for i, k in _statements(len(coups) // _COUP_WIDTH):
         conn.execute(_coups_sql(k), lead + coups[i * _COUP_WIDTH : (i + k) * _COUP_WIDTH])
-        i += k
 
 
 #: rows a statement at most (a power of two)
@@ -155,12 +152,20 @@ def _insert_marks(
 def _by_statement(
     conn: sqlite3.Connection, sql_of: Callable[[int], str], rows: list[tuple[Any, ...]], lead: tuple[Any, ...] = ()
 ) -> None:
-    """``rows`` in statements of a power of two rows (32, 16, ... 1), ``sql_of(k)`` the
+    """``rows`` in statements of a power of two rows (:func:`_statements`), ``sql_of(k)`` the
     statement of ``k`` rows, its parameters ``lead`` then the rows' values in order."""
-    i, n = 0, len(rows)
+    for i, k in _statements(len(rows)):
+        conn.execute(sql_of(k), list(chain(lead, *rows[i : i + k])))  # flattened in C
+
+
+def _statements(n: int) -> Iterator[tuple[int, int]]:
+    """The first row and the number of rows of each statement that inserts ``n`` rows: powers
+    of two, :data:`_ROWS_A_STATEMENT` at most (32, 16, ... 1: the statements of each size are
+    prepared once)."""
+    i = 0
     while i < n:
         k = 1 << (min(_ROWS_A_STATEMENT, n - i).bit_length() - 1)
-        conn.execute(sql_of(k), list(chain(lead, *rows[i : i + k])))  # flattened in C
+        yield i, k
         i += k
 
 

@@ -333,8 +333,9 @@ def write_record(
     text (issue 30), with ``coups_out``, ``marks_out`` and ``others_out`` all given:
 
     * ``coups_out``: each coup's :data:`COUP_WIDTH` values ``relevé, index, number, side, die1,
-      die2, moves, line, col``, one coup after the other: the ordinal of the relevé it is written in (1 for the game's first ``relevé``;
-      None before the first one and from a ``marqué`` line to the next ``relevé``), its 0-based
+      die2, moves, line, col``, one coup after the other: the ordinal of the relevé it is
+      written in (1 for the game's first ``relevé``; None before the first one and from a
+      ``marqué`` line to the next ``relevé``), its 0-based
       index among the game's coups, its number and side as written, its dice, its moves as
       :func:`write_moves` writes them, where it was read (None: unknown);
     * ``marks_out``: each :class:`Mark` and :class:`Decision` of a coup (nearly every action),

@@ -270,3 +270,16 @@ def content(path: Path) -> dict[str, list[tuple]]:
         return {t: sorted(conn.execute(q).fetchall(), key=repr) for t, q in (V5_CONTENT if v5 else V4_CONTENT).items()}
     finally:
         conn.close()
+
+
+def rows_corpus(n: int, seed: int) -> list[Record]:
+    """Games with every kind of stored row: ``n`` self-played ones, the club's, one with
+    écoles claimed and comments, and every game of ``fixtures/findings`` and ``fixtures/parties``."""
+    from trictrac.notation.reader import iter_records
+
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    out: list[Record] = list(selfplay_records(n, seed=seed)) + list(club_records())
+    out.append(with_table_talk(selfplay_records(1, seed=3)[0], ecoles=[(2, "A", 2, "par trop")], comments=[(1, "x")]))
+    for path in sorted((fixtures / "findings").glob("*.trn")) + sorted((fixtures / "parties").glob("*.trn")):
+        out.extend(pr.record for pr in iter_records(str(path), file=str(path)) if pr.record is not None)
+    return out

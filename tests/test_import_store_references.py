@@ -22,7 +22,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from club_helpers import TABLES, club_records, copy_record, orphans, selfplay_records, with_table_talk, write_archive
+from club_helpers import (
+    TABLES,
+    copy_record,
+    orphans,
+    rows_corpus,
+    selfplay_records,
+    with_table_talk,
+    write_archive,
+)
 
 from trictrac.club import importer
 from trictrac.club.db import _connect_writer
@@ -37,19 +45,12 @@ from trictrac.notation.writer import COUP_WIDTH
 from trictrac.replay.verifier.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted((ROOT / "fixtures" / "findings").glob("*.trn")) + sorted(
-    (ROOT / "fixtures" / "parties").glob("*.trn")
-)
 #: the columns that say when a row was written, not what it holds
 _WHEN = {"imported_at", "attempted_at", "at"}
 
 
 def _records() -> list[Record]:
-    out: list[Record] = list(selfplay_records(4, seed=5)) + list(club_records())
-    out.append(with_table_talk(selfplay_records(1, seed=3)[0], ecoles=[(2, "A", 2, "par trop")], comments=[(1, "x")]))
-    for path in FIXTURES:
-        out.extend(pr.record for pr in iter_records(str(path), file=str(path)) if pr.record is not None)
-    return out
+    return rows_corpus(4, seed=5)
 
 
 def _rows(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:

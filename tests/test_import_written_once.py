@@ -9,27 +9,19 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from club_helpers import club_records, selfplay_records, with_table_talk, write_archive
+from club_helpers import rows_corpus, write_archive
 
 from trictrac.club.importer import import_records
 from trictrac.club.rows import _build_rows, game_id_of, write_with_rows
-from trictrac.notation.reader import iter_records
 from trictrac.notation.record import Coup, Decision, Mark, MarqueStart, Record, ReleveStart
 from trictrac.notation.writer import NO_VALUE, write_action, write_moves, write_record
 from trictrac.replay.verifier.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted((ROOT / "fixtures" / "findings").glob("*.trn")) + sorted(
-    (ROOT / "fixtures" / "parties").glob("*.trn")
-)
 
 
 def _records() -> list[Record]:
-    out: list[Record] = list(selfplay_records(6, seed=11)) + list(club_records())
-    out.append(with_table_talk(selfplay_records(1, seed=3)[0], ecoles=[(2, "A", 2, "par trop")], comments=[(1, "x")]))
-    for path in FIXTURES:
-        out.extend(pr.record for pr in iter_records(str(path), file=str(path)) if pr.record is not None)
-    return out
+    return rows_corpus(6, seed=11)
 
 
 def _spelled(coup: Coup) -> str:
