@@ -1,4 +1,4 @@
-"""Optional mypyc build of the rules engine, the verifier and the reader, in place.
+"""Optional mypyc build of the rules engine, the verifier, the reader and the club's import, in place.
 
     python -m trictrac.bench.compile_core            # build (needs mypy, a C compiler, Python headers)
     python -m trictrac.bench.compile_core --clean    # back to pure Python
@@ -36,10 +36,20 @@ KEEP_PYTHON = {
     "notation/visitor.py",
     "replay/generate/inject.py",
 }
+#: the club import's own work on every game (issue 30): its rows built, stored, and the
+#: pipeline that reads, writes and verifies each game; compiled with the core (the rest of
+#: ``club/`` is queries, migrations and Datasette's glue: it stays Python)
+CLUB_IMPORT = (
+    "club/rows.py",
+    "club/store.py",
+    "club/workers.py",
+)
+#: the folders the build compiles from (``club/``: :data:`CLUB_IMPORT` only)
+PARTS = ("notation", "replay", "club")
 #: ``--hot``: the verifier's hot path only (half the build time, the same check speed;
 #: docs/performance.md), and what ``db import`` runs for every game besides (issue 30): the
 #: writer (every game's canonical text, with its rows), the game's identity and its players'
-#: and date's keys, its result
+#: and date's keys, its result, and the club's import (:data:`CLUB_IMPORT`)
 HOT = (
     "notation/dates.py",
     "notation/identity.py",
@@ -54,13 +64,14 @@ HOT = (
     "replay/verifier/plain.py",
     "replay/verifier/result.py",
     "replay/verifier/verify.py",
+    *CLUB_IMPORT,
 )
 
 
 def sources() -> list[str]:
     """The sources compiled, relative to the repository (``replay/rules/direct.py``, ...)."""
     found = sorted(str(p.relative_to(ROOT)) for part in ("notation", "replay") for p in (ROOT / part).rglob("*.py"))
-    return [s for s in found if s not in KEEP_PYTHON and Path(s).name not in KEEP_PYTHON]
+    return [s for s in found if s not in KEEP_PYTHON and Path(s).name not in KEEP_PYTHON] + list(CLUB_IMPORT)
 
 
 def hot_sources() -> list[str]:
@@ -70,7 +81,7 @@ def hot_sources() -> list[str]:
 
 def built_files() -> list[Path]:
     """The build's files in the source folders (extensions and manifest)."""
-    found = [p for part in ("notation", "replay") for p in (ROOT / part).rglob("*.so")]
+    found = [p for part in PARTS for p in (ROOT / part).rglob("*.so")]
     return found + [p for p in (ROOT / "replay").glob(MANIFEST)]
 
 
@@ -92,7 +103,7 @@ def build(modules: list[str], opt_level: str = "3") -> float:
         tree = Path(tmp)
         # mypy must see the modules under their installed names: trictrac/<part> -> <part>/
         (tree / "trictrac").mkdir()
-        for part in ("notation", "replay", "words"):  # words: the catalogue the findings are said from
+        for part in (*PARTS, "words"):  # words: the catalogue the findings are said from
             os.symlink(ROOT / part, tree / "trictrac" / part)
         cwd = os.getcwd()
         os.chdir(tree)

@@ -1,7 +1,7 @@
 """Which build runs: the pure-Python modules, or the optional mypyc build of them.
 
-``python -m trictrac.bench.compile_core`` compiles the rules engine, the verifier and
-the reader in place: one extension next to each ``.py`` (the import system prefers it)
+``python -m trictrac.bench.compile_core`` compiles the rules engine, the verifier, the
+reader and writer, and the club database's import in place: one extension next to each ``.py`` (the import system prefers it)
 and a manifest of the sources it was built from.  The pure-Python source stays the
 reference and the fallback: every module is loaded from its ``.py`` when
 ``TRICTRAC_PURE=1`` is set, or when any compiled source changed since the build (the
@@ -34,7 +34,7 @@ except ImportError:  # pure Python without mypy installed: the build's marks do 
 
 
 #: the packages that may be compiled, by installed name
-PACKAGES = ("trictrac.notation", "trictrac.replay")
+PACKAGES = ("trictrac.notation", "trictrac.replay", "trictrac.club")  # club: its import (compile_core.CLUB_IMPORT)
 #: written by the build next to its shared library, in the ``replay`` folder
 MANIFEST = "core__mypyc.manifest.json"
 _ROOT = Path(__file__).resolve().parent.parent  # the repository: notation/, replay/

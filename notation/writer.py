@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Final, TextIO
 
 from .record import (
     OFF,
@@ -53,7 +53,7 @@ __all__ = [
     "write_records",
 ]
 
-_LEAVE = "s'en-va"
+_LEAVE: Final = "s'en-va"
 _BLANK_LINES = re.compile(r"\n[^\S\n]*(?=\n)")  # a blank line would end the comment (a last "\n" before "}" does not)
 _TAG_START = re.compile(r"(^|\n)([^\S\n]*)\[")
 
@@ -179,25 +179,33 @@ def _mark_text(who: str, points: int, holes: int | None, bredouille: bool | None
     return s
 
 
-_PLAIN = _Writer()
+_PLAIN: Final = _Writer()
 
 # The hot tokens' texts, looked up rather than formatted (write_record is ~2/3 of its
 # time formatting them): the visitor's own strings; a value out of a table goes through
 # the visitor.  The keys are the fields' values, so a field of another type than the
 # record's (a bool for an int) may read as its equal.  Made from the fields, no record
-# made per entry (a few ms of ``db import``'s start-up: issue 30).
-_NO_TEXT: dict[int, str] = {}
-_MOVE_TEXT: dict[int, dict[int, str]] = {a: {t: _move_text(a, t) for t in range(1, OFF + 1)} for a in range(1, OFF)}
-_MARK_TEXT: dict[tuple[str, int, int | None, bool | None], str] = {
+# made per entry (a few ms of ``db import``'s start-up: issue 30).  ``Final``: compiled, each is
+# a constant of the extension, not a name looked up in the module's dictionary at each use
+# (seven lookups a coup; issue 30, eighth pass); so are the record classes the writer tests for.
+_MOVE: Final = Move
+_MARK: Final = Mark
+_COUP: Final = Coup
+_DECISION: Final = Decision
+_NO_TEXT: Final[dict[int, str]] = {}
+_MOVE_TEXT: Final[dict[int, dict[int, str]]] = {
+    a: {t: _move_text(a, t) for t in range(1, OFF + 1)} for a in range(1, OFF)
+}
+_MARK_TEXT: Final[dict[tuple[str, int, int | None, bool | None], str]] = {
     (w, p, h, b): _mark_text(w, p, h, b)
     for w in "ABCD"
     for p in range(49)
     for h in (None, 1, 2, 3, 4)
     for b in (None, True, False)
 }
-_CANNOT_TEXT = {n: _PLAIN.visit_cannot_play(CannotPlay(n)) for n in range(1, 7)}
-_HEAD_TEXT = {n: f"{n}. " for n in range(1, 1000)}
-_ROLL_TEXT = {(a, b): f" {a}-{b}" for a in range(1, 7) for b in range(1, 7)}
+_CANNOT_TEXT: Final = {n: _PLAIN.visit_cannot_play(CannotPlay(n)) for n in range(1, 7)}
+_HEAD_TEXT: Final = {n: f"{n}. " for n in range(1, 1000)}
+_ROLL_TEXT: Final = {(a, b): f" {a}-{b}" for a in range(1, 7) for b in range(1, 7)}
 
 
 def _put(parts: list[str], tokens: tuple[object, ...], side: str) -> None:
@@ -208,11 +216,11 @@ def _put(parts: list[str], tokens: tuple[object, ...], side: str) -> None:
     for a in tokens:
         t = type(a)
         text = None
-        if t is Move:
+        if t is _MOVE:
             text = moves.get(a.from_, _NO_TEXT).get(a.to)  # type: ignore[attr-defined]
-        elif t is Mark:
+        elif t is _MARK:
             text = _MARK_TEXT.get((a.who, a.points, a.holes, a.bredouille))  # type: ignore[attr-defined]
-        elif t is Decision:  # s'en aller or rester: not through the visitor's dispatch
+        elif t is _DECISION:  # s'en aller or rester: not through the visitor's dispatch
             text = _PLAIN.visit_decision(a)  # type: ignore[arg-type]
         elif t is CannotPlay:
             text = _CANNOT_TEXT.get(a.number)  # type: ignore[attr-defined]
@@ -252,17 +260,17 @@ def _line(
     if moves:
         table = _MOVE_TEXT
         m = moves[0]
-        text_ = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+        text_ = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is _MOVE else None  # type: ignore[attr-defined]
         if len(moves) == 2 and text_ is not None:  # most coups: two moves, looked up
             m = moves[1]
-            second = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+            second = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is _MOVE else None  # type: ignore[attr-defined]
             text_ = None if second is None else f"{text_} {second}"
         elif len(moves) != 1:
             text_ = None
         if text_ is None:
             texts: list[str] = []
             for m in moves:
-                t = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is Move else None  # type: ignore[attr-defined]
+                t = table.get(m.from_, _NO_TEXT).get(m.to) if type(m) is _MOVE else None  # type: ignore[attr-defined]
                 if t is None:
                     _put(texts, (m,), side)
                 else:
@@ -288,7 +296,7 @@ def _line(
 def write_action(a: object, side: str | None = None) -> str:
     """The canonical token of one action or move (``side``: the coup's roller, see
     :class:`_Writer`)."""
-    if type(a) is Mark:  # most actions: looked up (the club's import writes one a mark row)
+    if type(a) is _MARK:  # most actions: looked up (the club's import writes one a mark row)
         text = _MARK_TEXT.get((a.who, a.points, a.holes, a.bredouille))
         if text is not None:
             return text
@@ -305,7 +313,7 @@ def write_element(e: object) -> str:
 
 #: a coup's values in :func:`write_record`'s ``coups_out``, one after the other (a flat list:
 #: no tuple a coup, the store binds slices of it; issue 30)
-COUP_WIDTH = 9
+COUP_WIDTH: Final = 9
 #: one of them (``coups_out`` holds :data:`COUP_WIDTH` a coup)
 CoupValue = int | str | None
 #: a mark's row of :func:`write_record`'s ``marks_out``: its points, holes, bredouille and leave
@@ -314,7 +322,7 @@ MarkRow = tuple[int, int, int, str, str, str, int, int, int, int, str, int | Non
 #: an empty column of a :data:`MarkRow` (points, holes, bredouille, leave: never negative when
 #: given): the store binds it and SQLite stores NULL (``NULLIF``), a ``None`` bound from Python
 #: costing the ``sqlite3`` module ten times an integer (issue 30)
-NO_VALUE = -1
+NO_VALUE: Final = -1
 
 
 def write_record(
@@ -383,7 +391,7 @@ def _write_with_rows(
     actions = 0  # the game's actions so far
     append = lines.append
     for i, e in enumerate(record.elements):
-        if type(e) is Coup:
+        if type(e) is _COUP:
             number, side, roll, span, before, after = e.number, e.side, e.roll, e.span, e.before, e.after
             line, moves = _line(number, side, roll, e.moves, before, after)
             append(line)
@@ -424,7 +432,7 @@ def _mark_rows(
     game's actions after them."""
     for a in tokens:
         actions += 1
-        if type(a) is Mark:
+        if type(a) is _MARK:
             who, points, holes, bredouille = a.who, a.points, a.holes, a.bredouille
             text = _MARK_TEXT.get((who, points, holes, bredouille))
             if text is None:
@@ -435,7 +443,7 @@ def _mark_rows(
             out.append(
                 (actions, n, k, phase, "mark", who, points, h, b, NO_VALUE, text, span[0] or None, span[1] or None)
             )
-        elif type(a) is Decision:
+        elif type(a) is _DECISION:
             who, leave = a.who, a.leave
             span = a.span
             text = _PLAIN.visit_decision(a)

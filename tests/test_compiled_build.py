@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +16,10 @@ import pytest
 from trictrac.bench import compile_core
 from trictrac.notation import compiled
 
-_WHERE = "import trictrac.replay.rules.direct as d, trictrac.notation.reader as r; print(d.__file__, r.__file__)"
+_WHERE = (
+    "import trictrac.replay.rules.direct as d, trictrac.notation.reader as r, trictrac.club.store as s; "
+    "print(d.__file__, r.__file__, s.__file__)"
+)
 
 
 def _files(env: dict[str, str]) -> list[str]:
@@ -25,6 +30,19 @@ def _files(env: dict[str, str]) -> list[str]:
 def test_pure_is_forced_by_the_environment() -> None:
     env = {**os.environ, "TRICTRAC_PURE": "1"}
     assert all(f.endswith(".py") for f in _files(env))
+
+
+def test_pure_is_forced_for_the_club_import_imported_first() -> None:
+    """The club's package selects the build too: its import imported before the engine is
+    pure Python when asked (a compiled module chosen before the choice would stay)."""
+    env = {**os.environ, "TRICTRAC_PURE": "1"}
+    cmd = [
+        sys.executable,
+        "-c",
+        "import trictrac.club.workers as w, trictrac.club.rows as r; print(w.__file__, r.__file__)",
+    ]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    assert [f.endswith(".py") for f in out.stdout.split()] == [True, True]
 
 
 def test_the_build_is_used_when_present_and_fresh() -> None:
@@ -107,3 +125,56 @@ def test_the_hot_set_is_compilable_sources_with_every_judge() -> None:
         and "replay/verifier/judges/play.py" in hot
         and "replay/rules/game.py" not in hot
     )
+
+
+def _import(db: Path, files: list[Path], pure: bool, jobs: int = 1) -> str:
+    """``trictrac db import`` in a fresh process, each file its own command (a hostile
+    file refused whole does not stop the others): each file's exit code."""
+    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
+    if pure:
+        env["TRICTRAC_PURE"] = "1"
+    out = []
+    for f in files:
+        cmd = [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "db", "import", "-j", str(jobs)]
+        done = subprocess.run([*cmd, str(db), str(f)], env=env, capture_output=True, text=True, timeout=300)
+        out.append(f"{f.name} {done.returncode}\n")
+    return "".join(out)
+
+
+def _rows(db: Path) -> list[tuple[object, ...]]:
+    """Every row of every table but the full-text indexes' own, without the times of the run
+    (``*_at``) and the temporary name a standard-input copy is read under."""
+    conn = sqlite3.connect(db)
+    try:
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                "AND name NOT LIKE '%_fts%' ORDER BY name"
+            )
+        ]
+        out: list[tuple[object, ...]] = []
+        for t in tables:
+            cols = [r[1] for r in conn.execute(f"PRAGMA table_info({t})") if r[1] != "at" and not r[1].endswith("_at")]
+            for row in conn.execute(f"SELECT {', '.join(cols)} FROM {t} ORDER BY 1, 2"):
+                out.append((t, *(re.sub(r"trictrac-input-\w+", "", v) if isinstance(v, str) else v for v in row)))
+        return out
+    finally:
+        conn.close()
+
+
+def test_pure_and_compiled_imports_store_the_same_rows(archive: Path, tmp_path: Path) -> None:
+    """The club's import is compiled with the core (issue 30): on generated games, the
+    fixtures' mistakes, the books' cases and the hostile inputs, the compiled import (serial
+    and with ``-j 2``, its rows pickled back from the workers) stores what the pure one
+    stores, row for row, and exits alike on every file."""
+    fixtures = compile_core.ROOT / "fixtures"
+    files = [archive, *sorted((fixtures / "books").glob("*.trn"))[:12], *sorted((fixtures / "hostile").glob("*.trn"))]
+    files += sorted((fixtures / "records").glob("*.trn"))
+    pure, built, two = tmp_path / "p.db", tmp_path / "c.db", tmp_path / "j.db"
+    codes = _import(pure, files, True)
+    assert _import(built, files, False) == codes and _import(two, files, False, 2) == codes and " 0\n" in codes
+    rows = _rows(pure)
+    assert len(rows) > 1000 and any(r[0] == "marks" for r in rows) and any(r[0] == "findings" for r in rows)
+    assert _rows(built) == rows
+    assert _rows(two) == rows
