@@ -1,8 +1,8 @@
 """Which build runs: the pure-Python modules, or the optional mypyc build of them.
 
 ``python -m trictrac.bench.compile_core`` compiles the rules engine, the verifier, the
-reader and writer, and the club database's import in place: one extension next to each ``.py`` (the import system prefers it)
-and a manifest of the sources it was built from.  The pure-Python source stays the
+reader and writer, and the club database's import in place: one extension next to each
+``.py`` (the import system prefers it) and a manifest of the sources it was built from.  The pure-Python source stays the
 reference and the fallback: every module is loaded from its ``.py`` when
 ``TRICTRAC_PURE=1`` is set, or when any compiled source changed since the build (the
 compiled modules call each other directly, so they are all used or none).
