@@ -12,6 +12,11 @@ after the other, so that a busy machine weighs on both sides of each ratio alike
 figure is the median of the rounds' ratios (and the ratio of the best CPU times).  The
 build is removed at the end (``compile_core --clean``): the tree is pure Python again.
 Target: at least 0.8 (docs/performance.md, "The import target and the club database's shape").
+
+``--instructions N`` counts, besides, the instructions each process executes on the archive's
+first N parties under ``valgrind --tool=callgrind`` (when valgrind is installed): a count the
+host's load does not move, for comparing two versions of the code where the CPU seconds of a
+shared machine scatter more than the change (docs/performance.md, "Issue 30, eighth pass").
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -50,12 +58,53 @@ def _cpu(args: list[str], pure: bool, db: Path | None = None) -> float:
     return run_child(args).cpu
 
 
+def instructions(args: list[str], pure: bool, db: Path | None = None) -> int:
+    """The instructions ``python -m trictrac.cli ARGS`` executes, counted by callgrind (the
+    same count from one run to the next: no clock, no other process weighs on it)."""
+    if db is not None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    env = dict(os.environ, TRICTRAC_PURE="1" if pure else "", NO_COLOR="1")
+    with tempfile.TemporaryDirectory(prefix="trictrac-callgrind-") as d:
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/out"]
+        done = subprocess.run(
+            [*cmd, sys.executable, "-m", "trictrac.cli", *args], env=env, capture_output=True, text=True
+        )
+    counted = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode not in (0, 1) or counted is None:
+        raise RuntimeError(f"{' '.join(args[:2])} under callgrind: exit {done.returncode}: {done.stderr[-500:]}")
+    return int(counted.group(1))
+
+
+def _count(archive: Path, parties: int, modes: list[tuple[str, bool]], tmp: Path) -> None:
+    """``--instructions``: the ratio of the instructions of ``check`` and ``db import``."""
+    sample, db = tmp / "counted.trn", tmp / "counted.db"
+    games = first_games(archive, parties, sample)
+    for name, pure in modes:
+        check, imp = (
+            instructions(["check", str(sample)], pure),
+            instructions(["db", "import", str(db), str(sample)], pure, db),
+        )
+        print(
+            f"instructions (callgrind), {name}, {games} {'party' if games == 1 else 'parties'}: check {check / 1e6:,.0f} M, "
+            f"db import {imp / 1e6:,.0f} M, the import's own {(imp - check) / 1e6:,.0f} M: ratio {check / imp:.3f}",
+            flush=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m trictrac.bench.import_ratio", description=__doc__.split("\n")[0])
     p.add_argument("--archive", type=Path, required=True, help="a .trn archive (its first --sample parties)")
     p.add_argument("--sample", type=int, default=300, help="parties measured (300)")
     p.add_argument("--rounds", type=int, default=5, help="rounds of the four processes (5)")
     p.add_argument("--no-build", action="store_true", help="pure Python only: no compiled core built")
+    p.add_argument(
+        "--instructions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also count the instructions of each on the first N parties under callgrind (valgrind)",
+    )
     args = p.parse_args(argv)
     t0 = time.perf_counter()
     # every child writes its bytecode once, as an installed package has it: compiling the
@@ -82,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.rounds):
                 for _, pure in modes:
                     cpu[pure].append((_cpu(check, pure), _cpu(imp, pure, db)))
+            if args.instructions and shutil.which("valgrind") is None:
+                print("--instructions: valgrind is not installed: nothing counted", flush=True)
+            elif args.instructions:
+                _count(args.archive, args.instructions, modes, tmp)
             for name, pure in modes:
                 pairs = cpu[pure]
                 median = statistics.median(c / i for c, i in pairs)
