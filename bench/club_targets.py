@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .common import run_child
+from .common import remove_db, run_child
 
 
 def first_games(archive: Path, n: int, out: Path) -> int:
@@ -49,8 +49,7 @@ def _best(args: list[str], *, repeat: int, env: dict[str, str], by: str, db: Pat
     best = float("inf")
     for _ in range(repeat):
         if db is not None:
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(db) + suffix).unlink(missing_ok=True)
+            remove_db(db)
         old = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
         try:

@@ -18,7 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Child", "Row", "clear_caches", "cpu_seconds", "peak_memory", "progress", "row", "run_child", "timed"]
+__all__ = [
+    "Child",
+    "Row",
+    "clear_caches",
+    "cpu_seconds",
+    "peak_memory",
+    "progress",
+    "remove_db",
+    "row",
+    "run_child",
+    "timed",
+]
 
 Row = dict[str, Any]
 
@@ -114,6 +125,15 @@ else:
     sys.argv = ["-c", *sys.argv[3:]]
     exec(compile(target, "<bench>", "exec"), {"__name__": "__main__"})
 """
+
+
+def remove_db(path: str | os.PathLike[str]) -> None:
+    """A database and its WAL files gone (none there: nothing to do), for a run that starts afresh."""
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(f"{os.fspath(path)}{suffix}")
+        except FileNotFoundError:
+            pass
 
 
 def run_child(args: list[str], *, code: str | None = None, ok: tuple[int, ...] = (0, 1)) -> Child:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..notation.record import Record
+from .common import remove_db
 
 #: first and last names the players are drawn from (200 players: 20 × 10)
 _FIRST = ("Jean", "Marie", "Pierre", "Anne", "Louis", "Claire", "Paul", "Sophie", "Jacques", "Hélène",
@@ -254,8 +255,7 @@ def import_archive(archive: Path, db_path: Path, jobs: int = 1) -> dict[str, flo
 
     from ..club.importer import import_records
 
-    for p in (db_path, Path(str(db_path) + "-wal"), Path(str(db_path) + "-shm")):
-        p.unlink(missing_ok=True)
+    remove_db(db_path)
     ru0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     rep = import_records(db_path, [archive], jobs=jobs)

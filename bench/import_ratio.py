@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from .club_targets import first_games
-from .common import run_child
+from .common import remove_db, run_child
 from .compile_core import ROOT, build, clean, hot_sources
 
 
@@ -52,8 +52,7 @@ def _current_build() -> bool:
 
 def _cpu(args: list[str], pure: bool, db: Path | None = None) -> float:
     if db is not None:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
+        remove_db(db)
     os.environ["TRICTRAC_PURE"] = "1" if pure else ""
     return run_child(args).cpu
 
@@ -62,8 +61,7 @@ def instructions(args: list[str], pure: bool, db: Path | None = None) -> int:
     """The instructions ``python -m trictrac.cli ARGS`` executes, counted by callgrind (the
     same count from one run to the next: no clock, no other process weighs on it)."""
     if db is not None:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
+        remove_db(db)
     env = dict(os.environ, TRICTRAC_PURE="1" if pure else "", NO_COLOR="1")
     with tempfile.TemporaryDirectory(prefix="trictrac-callgrind-") as d:
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/out"]

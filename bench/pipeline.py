@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from .common import Child, Row, clear_caches, cpu_seconds, row, run_child
+from .common import Child, Row, clear_caches, cpu_seconds, remove_db, row, run_child
 from .corpus import chess_pgn, repeated
 
 __all__ = ["check", "chess_replay", "db_import", "memory", "parse_corpus", "publish", "verify_in_process"]
@@ -164,13 +164,9 @@ def db_import(sample: str, games: int, tmp: str, jobs: int = 1, repeat: int = 3)
     included), ``repeat`` times: the best run (least CPU with one job, least wall time
     with ``-j``), as other work on the machine only ever slows a run down."""
     db = os.path.join(tmp, f"bench-{jobs}.db")
-
-    def remove_db() -> None:
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(db + suffix):
-                os.unlink(db + suffix)
-
-    c = best_run(["db", "import", db, sample, "--jobs", str(jobs)], jobs=jobs, repeat=repeat, after_each=remove_db)
+    c = best_run(
+        ["db", "import", db, sample, "--jobs", str(jobs)], jobs=jobs, repeat=repeat, after_each=lambda: remove_db(db)
+    )
     return row(
         "db import" + (f" -j {jobs}" if jobs > 1 else ""),
         games,

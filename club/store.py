@@ -73,7 +73,6 @@ _SQL = {
 #: the writer gives each coup's values (releve_id, seq, number, side, die1, die2, moves, line,
 #: col) one coup after the other, its relevé's id local to the game (NULL + offset stays NULL)
 _COUPS_HEAD = "INSERT INTO coups (game_id, releve_id, seq, number, side, die1, die2, moves, line, col)"
-_COUP_WIDTH = COUP_WIDTH
 
 
 @cache
@@ -83,20 +82,20 @@ def _coups_sql(rows: int) -> str:
     is the same for every game, prepared once)."""
     one = []
     for r in range(rows):
-        b = 3 + r * _COUP_WIDTH
-        one.append(f"(?1, ?{b} + ?2, " + ", ".join(f"?{b + k}" for k in range(1, _COUP_WIDTH)) + ")")
+        b = 3 + r * COUP_WIDTH
+        one.append(f"(?1, ?{b} + ?2, " + ", ".join(f"?{b + k}" for k in range(1, COUP_WIDTH)) + ")")
     return f"{_COUPS_HEAD} VALUES {', '.join(one)}"
 
 
 def _insert_coups(conn: sqlite3.Connection, coups: list[CoupValue], gno: int, br: int) -> None:
-    """A game's coups (their values one after the other, :data:`_COUP_WIDTH` a coup),
+    """A game's coups (their values one after the other, :data:`COUP_WIDTH` a coup),
     :data:`_ROWS_A_STATEMENT` a statement: bound one by one (an ``executemany``), each coup
     costs SQLite a statement step and the binding a call; several a statement, about a
     quarter less of the coups' insert (issue 30).  Each statement binds a slice of the
     values as they are: no tuple a coup to build and flatten again."""
     lead: list[Any] = [gno, br]
-    for i, k in _statements(len(coups) // _COUP_WIDTH):
-        conn.execute(_coups_sql(k), lead + coups[i * _COUP_WIDTH : (i + k) * _COUP_WIDTH])
+    for i, k in _statements(len(coups) // COUP_WIDTH):
+        conn.execute(_coups_sql(k), lead + coups[i * COUP_WIDTH : (i + k) * COUP_WIDTH])
 
 
 #: rows a statement at most (a power of two)
@@ -224,8 +223,8 @@ def _references_hold(rows: _GameRows) -> bool:
     """Every reference SQLite's foreign keys check between a game's own rows points at one
     of them: each mark, comment and finding at one of the game's coups (numbered 0..n-1).
     (The game's key and the players' are the store's own, made in its transaction.)"""
-    n = len(rows.coups) // _COUP_WIDTH
-    if rows.coups[1::_COUP_WIDTH] != list(range(n)):  # a coup's values: its seq second
+    n = len(rows.coups) // COUP_WIDTH
+    if rows.coups[1::COUP_WIDTH] != list(range(n)):  # a coup's values: its seq second
         return False
     if any(not 0 <= r[1] < n for r in rows.marks):  # MARK_HEAD: coup seq 1
         return False

@@ -2,10 +2,10 @@
 
 ``python -m trictrac.bench.compile_core`` compiles the rules engine, the verifier, the
 reader and writer, and the club database's import in place: one extension next to each
-``.py`` (the import system prefers it) and a manifest of the sources it was built from.  The pure-Python source stays the
-reference and the fallback: every module is loaded from its ``.py`` when
-``TRICTRAC_PURE=1`` is set, or when any compiled source changed since the build (the
-compiled modules call each other directly, so they are all used or none).
+``.py`` (the import system prefers it) and a manifest of the sources it was built from.
+The pure-Python source stays the reference and the fallback: every module is loaded from
+its ``.py`` when ``TRICTRAC_PURE=1`` is set, or when any compiled source changed since the
+build (the compiled modules call each other directly, so they are all used or none).
 """
 
 from __future__ import annotations

@@ -308,7 +308,7 @@ def write_coup(c: Coup) -> str:
 
 
 def write_element(e: object) -> str:
-    return _coup_text(e) if type(e) is Coup else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
+    return _coup_text(e) if type(e) is _COUP else visit_element(e, _PLAIN) or ""  # type: ignore[arg-type]
 
 
 #: a coup's values in :func:`write_record`'s ``coups_out``, one after the other (a flat list:
@@ -368,10 +368,10 @@ def write_record(
         if coups_out is not None and marks_out is not None and others_out is not None:
             _write_with_rows(record, lines, moves_out, coups_out, marks_out, others_out)
         elif moves_out is None:
-            lines.extend([coup_text(e) if type(e) is Coup else write_element(e) for e in record.elements])  # type: ignore[arg-type]
+            lines.extend([coup_text(e) if type(e) is _COUP else write_element(e) for e in record.elements])  # type: ignore[arg-type]
         else:
             lines.extend(
-                [coup_text(e, moves_out) if type(e) is Coup else write_element(e) for e in record.elements]  # type: ignore[arg-type]
+                [coup_text(e, moves_out) if type(e) is _COUP else write_element(e) for e in record.elements]  # type: ignore[arg-type]
             )
     return "\n".join(lines) + "\n"
 

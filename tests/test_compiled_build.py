@@ -46,8 +46,7 @@ def test_pure_is_forced_for_the_club_import_imported_first() -> None:
 
 
 def test_the_build_is_used_when_present_and_fresh() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
-    files = _files(env)
+    files = _files(_env(False))
     if not (compile_core.ROOT / "replay" / compiled.MANIFEST).exists():
         assert all(f.endswith(".py") for f in files)  # no build: the sources
     elif not compiled._stale():
@@ -77,11 +76,17 @@ def test_the_compiled_set_leaves_out_the_extension_points() -> None:
     assert not any(m.endswith("__init__.py") for m in mods)
 
 
-def _check(args: list[str], pure: bool) -> subprocess.CompletedProcess[str]:
-    """``trictrac check`` in a fresh process (the build, if any, loaded from scratch)."""
+def _env(pure: bool) -> dict[str, str]:
+    """This process's environment, pure Python forced or not (then the build, if any, is used)."""
     env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
     if pure:
         env["TRICTRAC_PURE"] = "1"
+    return env
+
+
+def _check(args: list[str], pure: bool) -> subprocess.CompletedProcess[str]:
+    """``trictrac check`` in a fresh process (the build, if any, loaded from scratch)."""
+    env = _env(pure)
     cmd = [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "check", *args]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
 
@@ -130,9 +135,7 @@ def test_the_hot_set_is_compilable_sources_with_every_judge() -> None:
 def _import(db: Path, files: list[Path], pure: bool, jobs: int = 1) -> str:
     """``trictrac db import`` in a fresh process, each file its own command (a hostile
     file refused whole does not stop the others): each file's exit code."""
-    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
-    if pure:
-        env["TRICTRAC_PURE"] = "1"
+    env = _env(pure)
     out = []
     for f in files:
         cmd = [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "db", "import", "-j", str(jobs)]
