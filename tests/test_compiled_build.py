@@ -22,32 +22,40 @@ _WHERE = (
 )
 
 
-def _files(env: dict[str, str]) -> list[str]:
-    out = subprocess.run([sys.executable, "-c", _WHERE], env=env, capture_output=True, text=True, check=True)
+#: the build's manifest, there when a build is in place
+_BUILT = compile_core.ROOT / "replay" / compiled.MANIFEST
+#: the command line's entry point, run by ``python -c`` in a fresh process
+_CLI = "from trictrac.cli.main import cli; cli()"
+
+
+def _env(pure: bool) -> dict[str, str]:
+    """This process's environment, pure Python forced or not (then the build, if any, is used)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
+    if pure:
+        env["TRICTRAC_PURE"] = "1"
+    return env
+
+
+def _files(env: dict[str, str], code: str = _WHERE) -> list[str]:
+    """The files of the modules ``code`` imports and prints, in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return out.stdout.split()
 
 
 def test_pure_is_forced_by_the_environment() -> None:
-    env = {**os.environ, "TRICTRAC_PURE": "1"}
-    assert all(f.endswith(".py") for f in _files(env))
+    assert all(f.endswith(".py") for f in _files(_env(True)))
 
 
 def test_pure_is_forced_for_the_club_import_imported_first() -> None:
     """The club's package selects the build too: its import imported before the engine is
     pure Python when asked (a compiled module chosen before the choice would stay)."""
-    env = {**os.environ, "TRICTRAC_PURE": "1"}
-    cmd = [
-        sys.executable,
-        "-c",
-        "import trictrac.club.workers as w, trictrac.club.rows as r; print(w.__file__, r.__file__)",
-    ]
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    assert [f.endswith(".py") for f in out.stdout.split()] == [True, True]
+    club_first = "import trictrac.club.workers as w, trictrac.club.rows as r; print(w.__file__, r.__file__)"
+    assert [f.endswith(".py") for f in _files(_env(True), club_first)] == [True, True]
 
 
 def test_the_build_is_used_when_present_and_fresh() -> None:
     files = _files(_env(False))
-    if not (compile_core.ROOT / "replay" / compiled.MANIFEST).exists():
+    if not _BUILT.exists():
         assert all(f.endswith(".py") for f in files)  # no build: the sources
     elif not compiled._stale():
         assert all(f.endswith(".so") for f in files)
@@ -76,19 +84,10 @@ def test_the_compiled_set_leaves_out_the_extension_points() -> None:
     assert not any(m.endswith("__init__.py") for m in mods)
 
 
-def _env(pure: bool) -> dict[str, str]:
-    """This process's environment, pure Python forced or not (then the build, if any, is used)."""
-    env = {k: v for k, v in os.environ.items() if k != "TRICTRAC_PURE"}
-    if pure:
-        env["TRICTRAC_PURE"] = "1"
-    return env
-
-
 def _check(args: list[str], pure: bool) -> subprocess.CompletedProcess[str]:
     """``trictrac check`` in a fresh process (the build, if any, loaded from scratch)."""
-    env = _env(pure)
-    cmd = [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "check", *args]
-    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    cmd = [sys.executable, "-c", _CLI, "check", *args]
+    return subprocess.run(cmd, env=_env(pure), capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +95,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Generated games and the fixtures' mistakes: clean and faulty games alike."""
     path = tmp_path_factory.mktemp("compiled") / "a.trn"
     made = subprocess.run(
-        [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "selfplay", "-n", "6", "-o", str(path)],
+        [sys.executable, "-c", _CLI, "selfplay", "-n", "6", "-o", str(path)],
         capture_output=True,
         text=True,
         check=True,
@@ -138,7 +137,7 @@ def _import(db: Path, files: list[Path], pure: bool, jobs: int = 1) -> str:
     env = _env(pure)
     out = []
     for f in files:
-        cmd = [sys.executable, "-c", "from trictrac.cli.main import cli; cli()", "db", "import", "-j", str(jobs)]
+        cmd = [sys.executable, "-c", _CLI, "db", "import", "-j", str(jobs)]
         done = subprocess.run([*cmd, str(db), str(f)], env=env, capture_output=True, text=True, timeout=300)
         out.append(f"{f.name} {done.returncode}\n")
     return "".join(out)
@@ -167,7 +166,7 @@ def _rows(db: Path) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.skipif(
-    not (compile_core.ROOT / "replay" / compiled.MANIFEST).exists() or compiled._stale(),
+    not _BUILT.exists() or compiled._stale(),
     reason="no current build: both sides would be pure Python (.ci/run's compiled step runs it)",
 )
 def test_pure_and_compiled_imports_store_the_same_rows(archive: Path, tmp_path: Path) -> None:
