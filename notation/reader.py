@@ -261,12 +261,15 @@ def _new_coup(
     s[4](o, before)
     s[5](o, after)
     s[6](o, span)
+    s[7](o, None)  # a coup of the token path: the writer writes its line (Coup.canonical_line)
     return o
 
 
 _MOVE_SET = [vars(Move)[f].__set__ for f in ("from_", "to", "span")]
 _MARK_SET = [vars(Mark)[f].__set__ for f in ("who", "points", "holes", "bredouille", "span")]
-_COUP_SET = [vars(Coup)[f].__set__ for f in ("number", "side", "roll", "moves", "before", "after", "span")]
+_COUP_SET = [
+    vars(Coup)[f].__set__ for f in ("number", "side", "roll", "moves", "before", "after", "span", "canonical_line")
+]
 
 
 class ParsedRecord(NamedTuple):
@@ -1073,7 +1076,8 @@ class _Game(_GameTokens):
         if len(parts) < 3:
             return None
         num = _heads.get(parts[0])
-        roll = _rolls.get(parts[2])
+        roll_text = parts[2]
+        roll = _rolls.get(roll_text)
         side = parts[1]
         if num is None or roll is None or side not in _sides:
             return None
@@ -1152,7 +1156,7 @@ class _Game(_GameTokens):
             else:
                 after = [act] if after is None else after + [act]
         o = _new(_Coup)
-        s0, s1, s2, s3, s4, s5, s6 = _cset
+        s0, s1, s2, s3, s4, s5, s6, s7 = _cset
         s0(o, num)
         s1(o, side)
         s2(o, roll)
@@ -1160,6 +1164,10 @@ class _Game(_GameTokens):
         s4(o, () if before is None else tuple(before))
         s5(o, () if after is None else tuple(after))
         s6(o, _mk(_Span, (line, 1, line, j + 1, base)))
+        # the line is the writer's own when the coup is plain (head, roll larger die first,
+        # moves: each token the writer's text, tests/test_reader_writer_speed_identity.py);
+        # not with a comment (it was cut off ``ln``) nor a roll written smaller die first
+        s7(o, ln if before is None and after is None and roll_text[0] >= roll_text[2] else None)
         return o
 
 

@@ -313,6 +313,13 @@ class Coup:
     ``CannotPlay``), ``after`` what followed (the opponent's marks for points given,
     écoles claimed by either side, corrections, comments, glyphs).  ``moves`` is
     empty with ``left`` semantics when the roller left (he does not play).
+
+    ``canonical_line`` is the coup's line as the reader read it, when that line is the
+    one the writer writes for this coup (a plain coup: no action before or after its
+    moves, the roll larger die first, single spaces); None otherwise, and for every coup
+    built in code.  Not a field of the constructor, nor compared, nor copied by
+    ``dataclasses.replace``: a coup changed is a new coup, without it.  The club's import
+    writes such a coup's line as read (issue 30; the tests prove the two texts equal).
     """
 
     number: int
@@ -322,6 +329,7 @@ class Coup:
     before: tuple[Action, ...] = ()
     after: tuple[Action, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    canonical_line: str | None = field(default=None, init=False, compare=False, repr=False)
 
 
 # --- sections ------------------------------------------------------------------------

@@ -392,8 +392,17 @@ def _write_with_rows(
     append = lines.append
     for i, e in enumerate(record.elements):
         if type(e) is _COUP:
-            number, side, roll, span, before, after = e.number, e.side, e.roll, e.span, e.before, e.after
-            line, moves = _line(number, side, roll, e.moves, before, after)
+            number, side, roll, span = e.number, e.side, e.roll, e.span
+            line = e.canonical_line
+            if line is None:
+                before, after = e.before, e.after
+                line, moves = _line(number, side, roll, e.moves, before, after)
+            else:
+                # the line as read is the one _line writes (Coup.canonical_line, issue 30): a
+                # plain coup, "N. S a-b" then its moves, if any; nothing before or after them
+                before = after = ()
+                k = line.find(" ") + 7
+                moves = line[k:] if len(line) > k else "-"
             append(line)
             if moves_out is not None:
                 moves_out.append(moves)

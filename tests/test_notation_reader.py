@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from notation_strategies import coups, parse_both, records
+from notation_strategies import coups, parse_both, records, written_with_rows
 
 import trictrac.notation.reader as reader
 from trictrac.notation.reader import (
@@ -395,9 +395,13 @@ def test_fast_path_reads_like_the_token_path(cs: list[Coup], tail: str) -> None:
         assert type(a) is type(b)
         if isinstance(a, Coup):
             assert _spans(a) == _spans(b)
+            assert b.canonical_line is None  # the token path keeps no line
+            if a.canonical_line is not None:  # kept as read: the writer's own line
+                assert a.canonical_line == write_coup(a) and not a.before and not a.after
         else:
             assert a.span == b.span
     assert [(x.code, x.span) for x in d1] == [(x.code, x.span) for x in d2]
+    assert written_with_rows(fast[0]) == written_with_rows(slow[0])
 
 
 _parse_both = parse_both
@@ -413,6 +417,10 @@ def _same(fast, slow) -> None:
             if isinstance(x, Coup):
                 assert _spans(x) == _spans(y)
     assert [(x.code, x.severity, x.span, x.text) for x in df] == [(x.code, x.severity, x.span, x.text) for x in ds]
+    # the club's import writes the fast path's coups from the lines as read: same text
+    # (the game's id is its hash), same rows, as the token path's written by the writer
+    for a, b in zip(rf, rs):
+        assert written_with_rows(a) == written_with_rows(b)
 
 
 @settings(max_examples=150, deadline=None)

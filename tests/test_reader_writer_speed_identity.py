@@ -8,12 +8,15 @@ and on the same text with CRLF line ends, multi-line comments and junk lines."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from mistake_corpus import mistaken_records
+from notation_strategies import written_with_rows
 
-from trictrac.notation import reader
+from trictrac.notation import reader, writer
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import (
     CannotPlay,
@@ -115,3 +118,95 @@ def test_fast_path_reads_like_the_token_path(variant: int) -> None:
     assert [r.span for r in fast] == [r.span for r in slow]
     assert repr(d1) == repr(d2)
     assert sum(len(r.elements) for r in fast) > 1000
+
+
+# --- the line as read, written again as is (Coup.canonical_line; issue 30) ---------------
+
+
+def _fast_coup(line: str) -> Coup | None:
+    got = parse_text('[A "x"]\n\n' + line + "\n")[0][0].elements
+    return got[0] if len(got) == 1 and isinstance(got[0], Coup) else None
+
+
+def test_every_move_token_of_the_fast_table_is_written_as_read() -> None:
+    """Each checker-move and cannot-play token the fast path reads, in a coup of each side and
+    each roll (either die first), alone and after another: the line kept is the writer's
+    own, and the moves the import stores are the writer's; a roll written smaller die first
+    keeps no line (the writer puts the larger die first)."""
+    moves = [k for k, spec in reader._FAST_TOK.items() if spec[0] in (0, 1)]
+    assert len(moves) == 24 * 25 + 6
+    kept = 0
+    for i, tok in enumerate(moves):
+        side = "ABCD"[i % 4]
+        a, b = 1 + i % 6, 1 + (i // 6) % 6
+        for roll in {f"{a}-{b}", f"{b}-{a}"}:
+            for line in (f"{i % 999 + 1}. {side} {roll} {tok}", f"7. {side} {roll} {moves[i - 1]} {tok}"):
+                c = _fast_coup(line)
+                assert c is not None, line
+                full, moves_text = writer._line(c.number, c.side, c.roll, c.moves, c.before, c.after)
+                if roll[0] < roll[2]:
+                    assert c.canonical_line is None and full != line
+                    continue
+                assert c.canonical_line == line == full
+                rows: list[object] = []
+                write_record(Record({}, [c]), None, rows, [], [])
+                assert rows[6] == moves_text  # the coups.moves column
+                kept += 1
+    assert kept > 1200
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "3. A 5-3 A+2 1/6 1/4",  # a mark before the moves
+        "3. A 5-3 1/6 1/4 B+2",  # a mark after them
+        "3. A 5-3 1/6 1/4 {a remark}",  # a comment
+        "3. A 5-3 1/6 ! 1/4",  # a glyph among the moves: the writer puts it after them
+        "3. A 5-3 A:s'en-va",  # a decision, no move
+    ],
+)
+def test_a_coup_with_actions_keeps_no_line(line: str) -> None:
+    c = _fast_coup(line)
+    assert c is not None and c.canonical_line is None
+    text, rows, _, _ = written_with_rows(Record({}, [c]))
+    assert text.strip() == write_coup(c)
+
+
+def test_the_lines_kept_are_every_plain_coup_of_the_records() -> None:
+    text = write_records(RECORDS) or ""
+    fast = parse_text(text)[0]
+    plain = kept = 0
+    for rec in fast:
+        for e in rec.elements:
+            if isinstance(e, Coup):
+                if not e.before and not e.after:
+                    plain += 1
+                    kept += e.canonical_line is not None
+                    assert e.canonical_line == write_coup(e)
+                else:
+                    assert e.canonical_line is None
+    assert plain > 1000 and kept == plain  # every plain coup written canonically keeps its line
+
+
+def test_a_coup_continued_on_the_next_line_keeps_no_line() -> None:
+    """A continuation line reopens the coup the fast path read: the coup built again has
+    no line (what was read is no longer its whole line)."""
+    recs, diags = parse_text('[A "x"]\n\n3. A 5-3 1/6\n1/4\n')
+    (c,) = recs[0].elements
+    assert isinstance(c, Coup) and len(c.moves) == 2
+    assert c.canonical_line is None
+    assert written_with_rows(recs[0])[0].endswith("3. A 5-3 1/6 1/4\n")
+
+
+def test_a_line_is_not_part_of_the_coup_s_value() -> None:
+    """Kept by the reader only: equality, repr and ``dataclasses.replace`` ignore it, and a
+    coup built in code has none."""
+    c = _fast_coup("3. A 5-3 1/6 1/4")
+    assert c is not None and c.canonical_line == "3. A 5-3 1/6 1/4"
+    made = Coup(3, "A", (5, 3), (Move(1, 6), Move(1, 4)))
+    assert made.canonical_line is None and made == c and hash(made) == hash(c)
+    assert "canonical_line" not in repr(c)
+    changed = replace(c, moves=(Move(1, 6), Move(6, 10)))
+    assert changed.canonical_line is None
+    assert write_coup(changed) == "3. A 5-3 1/6 6/10"
+    assert pickle.loads(pickle.dumps(c)).canonical_line == c.canonical_line
