@@ -129,10 +129,10 @@ def _fast_coup(line: str) -> Coup | None:
 
 
 def test_every_move_token_of_the_fast_table_is_written_as_read() -> None:
-    """Each checker-move and cannot-play token the fast path reads, in a coup of each side and
-    each roll (either die first), alone and after another: the line kept is the writer's
-    own, and the moves the import stores are the writer's; a roll written smaller die first
-    keeps no line (the writer puts the larger die first)."""
+    """Each checker-move and cannot-play token the fast path reads, alone and after another,
+    in coups of every side and every roll (each written either die first): the line kept is
+    the writer's own, and the moves the import stores are the writer's; a roll written
+    smaller die first keeps no line (the writer puts the larger die first)."""
     moves = [k for k, spec in reader._FAST_TOK.items() if spec[0] in (0, 1)]
     assert len(moves) == 24 * 25 + 6
     kept = 0
@@ -168,8 +168,7 @@ def test_every_move_token_of_the_fast_table_is_written_as_read() -> None:
 def test_a_coup_with_actions_keeps_no_line(line: str) -> None:
     c = _fast_coup(line)
     assert c is not None and c.canonical_line is None
-    text, rows, _, _ = written_with_rows(Record({}, [c]))
-    assert text.strip() == write_coup(c)
+    assert written_with_rows(Record({}, [c]))[0].strip() == write_coup(c)
 
 
 def test_the_lines_kept_are_every_plain_coup_of_the_records() -> None:
@@ -191,7 +190,7 @@ def test_the_lines_kept_are_every_plain_coup_of_the_records() -> None:
 def test_a_coup_continued_on_the_next_line_keeps_no_line() -> None:
     """A continuation line reopens the coup the fast path read: the coup built again has
     no line (what was read is no longer its whole line)."""
-    recs, diags = parse_text('[A "x"]\n\n3. A 5-3 1/6\n1/4\n')
+    recs, _ = parse_text('[A "x"]\n\n3. A 5-3 1/6\n1/4\n')
     (c,) = recs[0].elements
     assert isinstance(c, Coup) and len(c.moves) == 2
     assert c.canonical_line is None
