@@ -166,15 +166,3 @@ def parse_both(text: str):
     finally:
         reader._FAST_OFF = False
     return fast, slow
-
-
-def written_with_rows(rec: Record) -> tuple[str, list, list, list]:
-    """A record's canonical text and its coups' and marks' rows, as the club's import writes
-    them (``notation.writer.write_record`` with its row outputs): the coups of the fast path
-    written from their ``canonical_line``, the token path's by the writer itself."""
-    from trictrac.notation.writer import write_record
-
-    coups: list = []
-    marks: list = []
-    others: list = []
-    return write_record(rec, None, coups, marks, others), coups, marks, others

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from notation_strategies import coups, parse_both, records, written_with_rows
+from notation_strategies import coups, parse_both, records
 
 import trictrac.notation.reader as reader
+from trictrac.club.rows import write_with_rows  # the import's writer: text and rows
 from trictrac.notation.reader import (
     MAX_DIAGNOSTICS,
     format_diagnostic,
@@ -401,7 +402,7 @@ def test_fast_path_reads_like_the_token_path(cs: list[Coup], tail: str) -> None:
         else:
             assert a.span == b.span
     assert [(x.code, x.span) for x in d1] == [(x.code, x.span) for x in d2]
-    assert written_with_rows(fast[0]) == written_with_rows(slow[0])
+    assert write_with_rows(fast[0]) == write_with_rows(slow[0])
 
 
 _parse_both = parse_both
@@ -420,7 +421,7 @@ def _same(fast, slow) -> None:
     # the club's import writes the fast path's coups from the lines as read: same text
     # (the game's id is its hash), same rows, as the token path's written by the writer
     for a, b in zip(rf, rs):
-        assert written_with_rows(a) == written_with_rows(b)
+        assert write_with_rows(a) == write_with_rows(b)
 
 
 @settings(max_examples=150, deadline=None)

@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import pytest
 from mistake_corpus import mistaken_records
-from notation_strategies import written_with_rows
 
+from trictrac.club.rows import write_with_rows  # the import's writer: text and rows
 from trictrac.notation import reader, writer
 from trictrac.notation.reader import parse_text
 from trictrac.notation.record import (
@@ -148,9 +148,8 @@ def test_every_move_token_of_the_fast_table_is_written_as_read() -> None:
                     assert c.canonical_line is None and full != line
                     continue
                 assert c.canonical_line == line == full
-                rows: list[object] = []
-                write_record(Record({}, [c]), None, rows, [], [])
-                assert rows[6] == moves_text  # the coups.moves column
+                coup_values = write_with_rows(Record({}, [c]))[1][0]
+                assert coup_values[6] == moves_text  # the coups.moves column
                 kept += 1
     assert kept > 1200
 
@@ -168,7 +167,7 @@ def test_every_move_token_of_the_fast_table_is_written_as_read() -> None:
 def test_a_coup_with_actions_keeps_no_line(line: str) -> None:
     c = _fast_coup(line)
     assert c is not None and c.canonical_line is None
-    assert written_with_rows(Record({}, [c]))[0].strip() == write_coup(c)
+    assert write_with_rows(Record({}, [c]))[0].strip() == write_coup(c)
 
 
 def test_the_lines_kept_are_every_plain_coup_of_the_records() -> None:
@@ -194,7 +193,7 @@ def test_a_coup_continued_on_the_next_line_keeps_no_line() -> None:
     (c,) = recs[0].elements
     assert isinstance(c, Coup) and len(c.moves) == 2
     assert c.canonical_line is None
-    assert written_with_rows(recs[0])[0].endswith("3. A 5-3 1/6 1/4\n")
+    assert write_with_rows(recs[0])[0].endswith("3. A 5-3 1/6 1/4\n")
 
 
 def test_a_line_is_not_part_of_the_coup_s_value() -> None:
