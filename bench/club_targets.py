@@ -1,13 +1,15 @@
-"""Every figure of issue 30's "Done when", in one run (about 3 minutes on a quiet 2-core machine):
+"""Every figure of issue 30's "Done when", in one run (about 20 minutes on a 2-core machine, most
+of it the import/check ratio's rounds):
 
     python -m trictrac.bench.club_targets --archive /work/data/db3/fed10000.trn --db /work/data/db3/fed10000.db
 
 * database bytes per KB of records: the prepared federation database (``--db``, made by
   ``trictrac db import`` of ``--archive``; target ≤ 4);
 * ``db import`` games per CPU s over ``check``'s games per CPU s on the same archive (its first
-  ``--sample`` parties), each a whole process, best of 3 (target ≥ 0.8): pure Python (with
-  ``TRICTRAC_PURE=1``) and, when a build is in place (``python -m trictrac.bench.compile_core
-  --hot``), with the compiled core;
+  ``--sample`` parties), each a whole process: pure Python (with ``TRICTRAC_PURE=1``) and, when
+  a build is in place (``python -m trictrac.bench.compile_core --hot``), with the compiled core,
+  measured as ``bench.import_ratio`` measures it (``--rounds`` interleaved rounds, the ratio of
+  all their CPU seconds and its 95 % interval; met when the whole interval is ≥ 0.8);
 * ``db import -j 2`` speed-up on the first ``--parties-j`` parties (1,200): wall seconds of
   ``-j 1`` over those of ``-j 2``, best of 2 each (target ≥ 1.8);
 * each query a club runs on the federation database, best of 3 (target < 200 ms), with the
@@ -30,18 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .common import remove_db, run_child
-
-
-def first_games(archive: Path, n: int, out: Path) -> int:
-    """The first ``n`` games of ``archive`` written to ``out`` (split where a game's ``[Event``
-    header starts a line after a blank one); the number written."""
-    text = archive.read_text(encoding="utf-8")
-    starts = [m.start() for m in re.finditer(r"(?:^|\n\n)\[Event ", text)]
-    starts = [s if s == 0 else s + 2 for s in starts]
-    end = starts[n] if n < len(starts) else len(text)
-    out.write_text(text[:end].rstrip("\n") + "\n", encoding="utf-8")
-    return min(n, len(starts))
+from .common import first_games, remove_db, run_child
+from .import_ratio import ROUNDS, TARGET, cpu_rounds, ratio_interval, rounds_arg, verdict
 
 
 def _best(args: list[str], *, repeat: int, env: dict[str, str], by: str, db: Path | None = None) -> float:
@@ -71,15 +63,6 @@ def compiled_build() -> bool:
     return any(p.suffix == ".so" for p in built_files())
 
 
-def ratio(sample: Path, games: int, tmp: Path, pure: bool, repeat: int) -> tuple[float, float, float]:
-    """(check games per CPU s, import games per CPU s, their ratio) on ``sample``."""
-    env = {"TRICTRAC_PURE": "1"} if pure else {"TRICTRAC_PURE": ""}
-    check = games / _best(["check", str(sample)], repeat=repeat, env=env, by="cpu")
-    db = tmp / "ratio.db"
-    imp = games / _best(["db", "import", str(db), str(sample)], repeat=repeat, env=env, by="cpu", db=db)
-    return check, imp, imp / check
-
-
 def speedup(sample: Path, tmp: Path, repeat: int) -> tuple[float, float, float]:
     """(``-j 1`` wall s, ``-j 2`` wall s, speed-up) of ``db import`` of ``sample``."""
     db = tmp / "j.db"
@@ -101,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", type=Path, required=True, help="its database, made by `trictrac db import`")
     p.add_argument("--sample", type=int, default=300, help="parties of the import/check ratio (300)")
     p.add_argument("--parties-j", type=int, default=1200, help="parties of the -j 2 speed-up (1200)")
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=3, help="runs of each timing but the ratio's, the best kept (3)")
+    p.add_argument("--rounds", type=rounds_arg, default=ROUNDS, help=f"rounds of the import/check ratio ({ROUNDS})")
     p.add_argument("--skip", default="", help="comma-separated: size,ratio,jobs,queries")
     args = p.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
@@ -125,11 +109,13 @@ def main(argv: list[str] | None = None) -> int:
             sample = tmp / "sample.trn"
             games = first_games(args.archive, args.sample, sample)
             modes = [("pure Python", True)] + ([("compiled core", False)] if compiled_build() else [])
+            check, imp = ["check", str(sample)], ["db", "import", str(tmp / "ratio.db"), str(sample)]
+            cpu = cpu_rounds(check, imp, tmp / "ratio.db", [pure for _, pure in modes], args.rounds)
             for name, pure in modes:
-                check, imp, r = ratio(sample, games, tmp, pure, args.repeat)
-                say(f"import/check games per CPU s, {name}, {games} parties: {imp:.1f} / {check:.1f} = {r:.2f} "
-                    "(target >= 0.8)")  # fmt: skip
-                bad += r < 0.8
+                interval = ratio_interval(cpu[pure])
+                say(f"import/check games per CPU s, {name}, {games} parties, {args.rounds} rounds: {interval}: "
+                    f"{verdict(interval)} (target >= {TARGET})")  # fmt: skip
+                bad += verdict(interval) != "met"
             if len(modes) == 1:
                 say("compiled core: no build in place (python -m trictrac.bench.compile_core --hot, then --clean)")
         if "jobs" not in skip:

@@ -1,4 +1,5 @@
-"""Rows, clocks and child processes shared by the steps of ``trictrac bench``.
+"""Rows, clocks, child processes and archive samples shared by the benches (``trictrac bench``,
+and the issue benches: ``first_games``).
 
 A row is one measurement: ``{"step", "items", "unit", "seconds", "cpu_seconds",
 "rate", "rate_per_cpu_second", "peak_mb", "note"}`` (see :mod:`trictrac.bench`).
@@ -10,12 +11,14 @@ that process alone, whatever ran before it.
 from __future__ import annotations
 
 import os
+import re
 import resource
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -23,6 +26,7 @@ __all__ = [
     "Row",
     "clear_caches",
     "cpu_seconds",
+    "first_games",
     "peak_memory",
     "progress",
     "remove_db",
@@ -134,6 +138,17 @@ def remove_db(path: str | os.PathLike[str]) -> None:
             os.unlink(f"{os.fspath(path)}{suffix}")
         except FileNotFoundError:
             pass
+
+
+def first_games(archive: Path, n: int, out: Path) -> int:
+    """The first ``n`` games of ``archive`` written to ``out`` (split where a game's ``[Event``
+    header starts a line after a blank one); the number written."""
+    text = archive.read_text(encoding="utf-8")
+    starts = [m.start() for m in re.finditer(r"(?:^|\n\n)\[Event ", text)]
+    starts = [s if s == 0 else s + 2 for s in starts]
+    end = starts[n] if n < len(starts) else len(text)
+    out.write_text(text[:end].rstrip("\n") + "\n", encoding="utf-8")
+    return min(n, len(starts))
 
 
 def run_child(args: list[str], *, code: str | None = None, ok: tuple[int, ...] = (0, 1)) -> Child:
