@@ -108,14 +108,21 @@ def cpu_rounds(
 ) -> dict[bool, list[tuple[float, float]]]:
     """For each mode (``True``: pure Python), ``rounds`` pairs of CPU seconds (``check``,
     ``db import``), the four processes of a round one after the other, after a first, untimed
-    run of each (bytecode written, caches warm)."""
-    for pure in modes:
-        _cpu(check, pure)
-        _cpu(imp, pure, db)
-    cpu: dict[bool, list[tuple[float, float]]] = {pure: [] for pure in modes}
-    for _ in range(rounds):
+    run of each (bytecode written, caches warm).  ``TRICTRAC_PURE`` is as it was after."""
+    old = os.environ.get("TRICTRAC_PURE")
+    try:
         for pure in modes:
-            cpu[pure].append((_cpu(check, pure), _cpu(imp, pure, db)))
+            _cpu(check, pure)
+            _cpu(imp, pure, db)
+        cpu: dict[bool, list[tuple[float, float]]] = {pure: [] for pure in modes}
+        for _ in range(rounds):
+            for pure in modes:
+                cpu[pure].append((_cpu(check, pure), _cpu(imp, pure, db)))
+    finally:
+        if old is None:
+            os.environ.pop("TRICTRAC_PURE", None)
+        else:
+            os.environ["TRICTRAC_PURE"] = old
     return cpu
 
 

@@ -7,6 +7,7 @@ interval is what says whether the rounds measured decide the figure."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trictrac.bench.import_ratio import TARGET, Interval, ratio_interval, verdict
+from trictrac.bench.import_ratio import TARGET, Interval, cpu_rounds, ratio_interval, verdict
 
 seconds = st.floats(min_value=0.5, max_value=20.0, allow_nan=False)
 rounds = st.lists(st.tuples(seconds, seconds), min_size=1, max_size=40)
@@ -126,3 +127,14 @@ def test_club_targets_measures_the_ratio_as_the_bench_does(two_parties: str, tmp
     (line,) = [x for x in done.stdout.splitlines() if x.startswith("import/check")]
     assert "2 rounds: " in line and "95 % interval" in line
     assert line.rstrip().endswith(("met (target >= 0.8)", "undecided: more --rounds (target >= 0.8)"))
+
+
+def test_the_rounds_leave_the_environment_as_they_found_it(
+    two_parties: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # club_targets times the -j 2 speed-up after the ratio: a mode left set would run it pure
+    monkeypatch.delenv("TRICTRAC_PURE", raising=False)
+    db = tmp_path / "r.db"
+    got = cpu_rounds(["check", two_parties], ["db", "import", str(db), two_parties], db, [True], 1)
+    assert "TRICTRAC_PURE" not in os.environ
+    assert list(got) == [True] and len(got[True]) == 1 and all(s > 0 for s in got[True][0])
