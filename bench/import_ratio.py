@@ -202,7 +202,6 @@ def main(argv: list[str] | None = None) -> int:
     # every child writes its bytecode once, as an installed package has it: compiling the
     # sources again in each process would weigh on the side that loads more modules
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    old_pure = os.environ.get("TRICTRAC_PURE")
     modes = [("pure Python", True)] + ([] if args.no_build else [("compiled core", False)])
     bad = 0
     try:
@@ -236,11 +235,7 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
                 bad += verdict(interval) != "met"
-    finally:
-        if old_pure is None:
-            os.environ.pop("TRICTRAC_PURE", None)
-        else:
-            os.environ["TRICTRAC_PURE"] = old_pure
+    finally:  # TRICTRAC_PURE: cpu_rounds puts it back
         if not args.no_build:
             print(f"compiled core removed ({clean()} files): pure Python again", flush=True)
     print(f"{time.perf_counter() - t0:.0f} s; {'target met' if not bad else f'{bad} figure(s) off target'}")
