@@ -109,13 +109,15 @@ def main(argv: list[str] | None = None) -> int:
             sample = tmp / "sample.trn"
             games = first_games(args.archive, args.sample, sample)
             modes = [("pure Python", True)] + ([("compiled core", False)] if compiled_build() else [])
-            check, imp = ["check", str(sample)], ["db", "import", str(tmp / "ratio.db"), str(sample)]
-            cpu = cpu_rounds(check, imp, tmp / "ratio.db", [pure for _, pure in modes], args.rounds)
+            db = tmp / "ratio.db"
+            check, imp = ["check", str(sample)], ["db", "import", str(db), str(sample)]
+            cpu = cpu_rounds(check, imp, db, [pure for _, pure in modes], args.rounds)
             for name, pure in modes:
                 interval = ratio_interval(cpu[pure])
+                said = verdict(interval)
                 say(f"import/check games per CPU s, {name}, {games} parties, {args.rounds} rounds: {interval}: "
-                    f"{verdict(interval)} (target >= {TARGET})")  # fmt: skip
-                bad += verdict(interval) != "met"
+                    f"{said} (target >= {TARGET})")  # fmt: skip
+                bad += said != "met"
             if len(modes) == 1:
                 say("compiled core: no build in place (python -m trictrac.bench.compile_core --hot, then --clean)")
         if "jobs" not in skip:

@@ -234,15 +234,16 @@ def main(argv: list[str] | None = None) -> int:
                 pairs = cpu[pure]
                 median = statistics.median(c / i for c, i in pairs)
                 interval = ratio_interval(pairs)
+                said = verdict(interval)
                 best_c, best_i = min(c for c, _ in pairs), min(i for _, i in pairs)
                 print(
                     f"import/check games per CPU s, {name}, {games} parties, {len(pairs)} rounds interleaved: "
                     f"all rounds {interval}, median {median:.2f}, "
                     f"best {games / best_i:.1f} / {games / best_c:.1f} = {best_c / best_i:.2f}: "
-                    f"{verdict(interval)} (target >= {TARGET})",
+                    f"{said} (target >= {TARGET})",
                     flush=True,
                 )
-                bad += verdict(interval) != "met"
+                bad += said != "met"
     finally:  # TRICTRAC_PURE: cpu_rounds puts it back
         if not args.no_build:
             print(f"compiled core removed ({clean()} files): pure Python again", flush=True)
